@@ -1,0 +1,1 @@
+//! Everything of shader-info that touches a compiler or a device.

@@ -1,0 +1,897 @@
+//! GLSL generation: the complete source of one stage of a resolved info, in the fixed order of DESIGN.md, with a
+//! source map from generated lines back to the declarations and files they came from.
+//!
+//! Order (never the order of builder calls):
+//! 1. `#version 450` and extensions;
+//! 2. standard defines (`GPU_SHADER`, `GPU_VULKAN`, `GPU_<STAGE>_SHADER`);
+//! 3. the info's defines, then variant defines;
+//! 4. shared enums and structs (dependencies first, each once), then typedef source files;
+//! 5. resources (sampler, image, uniform_buf, storage_buf), specialization constants, the push-constant block;
+//! 6. layout declarations (local group size, geometry layout, fragment tests);
+//! 7. interface declarations (vertex_in, interface blocks, fragment_out);
+//! 8. the stage source's dependencies (`#pragma require(file)`), each once, dependencies first;
+//! 9. the stage source.
+//!
+//! Every inserted file is wrapped in `#line` directives, so compiler messages name the user's file and line.
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::info::*;
+use crate::layout::{FieldType, StructLookup};
+use crate::registry::Registry;
+use crate::resolve::ResolvedInfo;
+use crate::types::*;
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::path::{Component, Path, PathBuf};
+
+/// Reads shader source files by their path relative to the shader root.
+pub trait SourceLoader: Sync {
+    /// The file's text, or a message saying why it cannot be read.
+    fn load(&self, path: &str) -> Result<String, String>;
+}
+
+/// Loads files from a directory. Paths that leave the directory (`..`, absolute paths) are refused.
+///
+/// ```no_run
+/// use shader_info::{DirLoader, SourceLoader};
+/// let loader = DirLoader::new("shaders/glsl");
+/// let text = loader.load("common/math.glsl");
+/// ```
+#[derive(Clone, Debug)]
+pub struct DirLoader {
+    root: PathBuf,
+}
+
+impl DirLoader {
+    /// A loader rooted at `root`.
+    pub fn new(root: impl Into<PathBuf>) -> DirLoader {
+        DirLoader { root: root.into() }
+    }
+
+    /// The root directory.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The file system path of `path`, if it stays inside the root.
+    pub fn resolve(&self, path: &str) -> Result<PathBuf, String> {
+        let p = Path::new(path);
+        if p.components()
+            .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir))
+        {
+            return Err(format!(
+                "`{path}` leaves the shader root (absolute paths and `..` are not allowed)"
+            ));
+        }
+        Ok(self.root.join(p))
+    }
+}
+
+impl SourceLoader for DirLoader {
+    fn load(&self, path: &str) -> Result<String, String> {
+        let full = self.resolve(path)?;
+        std::fs::read_to_string(&full).map_err(|e| format!("cannot read `{}`: {e}", full.display()))
+    }
+}
+
+/// Sources held in memory, keyed by path.
+#[derive(Clone, Debug, Default)]
+pub struct MemoryLoader(pub HashMap<String, String>);
+
+impl MemoryLoader {
+    /// Adds a file.
+    pub fn with(mut self, path: &str, text: &str) -> MemoryLoader {
+        self.0.insert(path.to_string(), text.to_string());
+        self
+    }
+}
+
+impl SourceLoader for MemoryLoader {
+    fn load(&self, path: &str) -> Result<String, String> {
+        self.0
+            .get(path)
+            .cloned()
+            .ok_or_else(|| format!("no source named `{path}`"))
+    }
+}
+
+/// What a range of generated lines came from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LineOrigin {
+    /// Version, extensions and standard defines.
+    Preamble,
+    /// A generated declaration.
+    Declaration {
+        declared_in: String,
+        item: String,
+        origin: Origin,
+    },
+    /// Lines copied from a file; `first_line` is the file line of the range's first line.
+    File { path: String, first_line: u32 },
+}
+
+/// One range of generated lines (1-based, inclusive).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SourceMapEntry {
+    pub start: u32,
+    pub end: u32,
+    pub origin: LineOrigin,
+}
+
+/// Maps lines of a generated stage back to declarations and files.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct SourceMap {
+    /// The name the generated text carries in `#line` directives.
+    pub generated_name: String,
+    pub entries: Vec<SourceMapEntry>,
+}
+
+/// A compiler location mapped back to the user's world.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MappedLocation {
+    pub file: String,
+    pub line: u32,
+    /// For a line of a generated declaration: (declared in, item, Rust origin).
+    pub declaration: Option<(String, String, Origin)>,
+}
+
+impl SourceMap {
+    /// The origin of generated line `line`.
+    pub fn origin_of(&self, line: u32) -> Option<&LineOrigin> {
+        self.entries
+            .iter()
+            .find(|e| e.start <= line && line <= e.end)
+            .map(|e| &e.origin)
+    }
+
+    /// Maps a `(file, line)` a compiler reported. Lines of inserted files already name the file (the `#line`
+    /// directives did that); lines of the generated text are mapped to the declaration that produced them.
+    pub fn map(&self, file: &str, line: u32) -> MappedLocation {
+        if file == self.generated_name
+            && let Some(o) = self.origin_of(line)
+        {
+            match o {
+                LineOrigin::Declaration {
+                    declared_in,
+                    item,
+                    origin,
+                } => {
+                    return MappedLocation {
+                        file: file.to_string(),
+                        line,
+                        declaration: Some((declared_in.clone(), item.clone(), *origin)),
+                    };
+                }
+                LineOrigin::File { path, first_line } => {
+                    let start = self
+                        .entries
+                        .iter()
+                        .find(|e| e.start <= line && line <= e.end)
+                        .map_or(line, |e| e.start);
+                    return MappedLocation {
+                        file: path.clone(),
+                        line: first_line + (line - start),
+                        declaration: None,
+                    };
+                }
+                LineOrigin::Preamble => {}
+            }
+        }
+        MappedLocation {
+            file: file.to_string(),
+            line,
+            declaration: None,
+        }
+    }
+}
+
+/// One generated stage.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GeneratedStage {
+    pub info: String,
+    pub stage: Stage,
+    /// Virtual file name of the generated text, e.g. `gpu_shader_text.vert.glsl`.
+    pub name: String,
+    pub source: String,
+    pub source_map: SourceMap,
+    /// Files inserted, in order (typedef sources, dependencies, the stage source).
+    pub files: Vec<String>,
+}
+
+/// What generation needs besides the info.
+pub struct GenerateOptions<'a> {
+    pub loader: &'a dyn SourceLoader,
+    /// Shared structs and enums.
+    pub registry: &'a Registry,
+    /// Extra `#define name value` lines after the info's own defines (variants use these).
+    pub extra_defines: &'a [(String, String)],
+}
+
+struct Emitter {
+    out: String,
+    line: u32,
+    name: String,
+    map: Vec<SourceMapEntry>,
+}
+
+impl Emitter {
+    fn push(&mut self, text: &str, origin: LineOrigin) {
+        let start = self.line + 1;
+        for l in text.lines() {
+            self.out.push_str(l);
+            self.out.push('\n');
+            self.line += 1;
+        }
+        if self.line >= start {
+            match self.map.last_mut() {
+                Some(last)
+                    if last.origin == origin
+                        && last.end + 1 == start
+                        && !matches!(origin, LineOrigin::File { .. }) =>
+                {
+                    last.end = self.line
+                }
+                _ => self.map.push(SourceMapEntry {
+                    start,
+                    end: self.line,
+                    origin,
+                }),
+            }
+        }
+    }
+
+    fn decl(&mut self, text: &str, declared_in: &str, item: String, origin: Origin) {
+        self.push(
+            text,
+            LineOrigin::Declaration {
+                declared_in: declared_in.to_string(),
+                item,
+                origin,
+            },
+        );
+    }
+
+    fn file(&mut self, path: &str, text: &str) {
+        self.push(&format!("#line 1 \"{path}\""), LineOrigin::Preamble);
+        self.push(
+            text,
+            LineOrigin::File {
+                path: path.to_string(),
+                first_line: 1,
+            },
+        );
+        let next = self.line + 2;
+        let resume = format!("#line {next} \"{}\"", self.name);
+        self.push(&resume, LineOrigin::Preamble);
+    }
+}
+
+/// Generates the complete GLSL of `stage` of `info`.
+///
+/// ```
+/// use shader_info::*;
+/// let mut reg = Registry::new();
+/// reg.add_info(
+///     ShaderCreateInfo::new("fill")
+///         .push_constant(Type::Vec4, "color")
+///         .fragment_out(0, Type::Vec4, "frag_color")
+///         .vertex_source("fill.vert")
+///         .fragment_source("fill.frag"),
+/// );
+/// let loader = MemoryLoader::default()
+///     .with("fill.vert", "void main() { gl_Position = vec4(0.0); }")
+///     .with("fill.frag", "void main() { frag_color = color; }");
+/// let info = reg.resolve("fill").unwrap();
+/// let opts = GenerateOptions { loader: &loader, registry: &reg, extra_defines: &[] };
+/// let frag = generate(&info, Stage::Fragment, &opts).unwrap();
+/// assert!(frag.source.contains("layout(location = 0) out vec4 frag_color;"));
+/// assert!(frag.source.contains("#define GPU_FRAGMENT_SHADER"));
+/// ```
+pub fn generate(
+    info: &ResolvedInfo,
+    stage: Stage,
+    opts: &GenerateOptions,
+) -> Result<GeneratedStage, Vec<Diagnostic>> {
+    let Some(main_file) = info.source(stage) else {
+        return Err(vec![
+            Diagnostic::error(
+                Code::UnknownStage,
+                &info.name,
+                format!("the info has no {stage} stage"),
+            )
+            .item(format!("stage {stage}"))
+            .at(&info.name, info.origin)
+            .hint(format!(
+                "its stages are: {}",
+                info.stages()
+                    .iter()
+                    .map(|s| s.short_name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        ]);
+    };
+    let name = format!("{}.{}.glsl", info.name, stage.short_name());
+    let mut e = Emitter {
+        out: String::with_capacity(4096),
+        line: 0,
+        name: name.clone(),
+        map: Vec::new(),
+    };
+    let mut diags = Vec::new();
+    let mut files = Vec::new();
+
+    // 1-2. Preamble.
+    let mut pre = String::from("#version 450\n#extension GL_GOOGLE_include_directive : require\n");
+    if stage.is_ray_tracing() {
+        pre.push_str("#extension GL_EXT_ray_tracing : require\n");
+    }
+    let _ = write!(
+        pre,
+        "#define GPU_SHADER\n#define GPU_VULKAN\n#define {}\n",
+        stage.define_name()
+    );
+    e.push(&pre, LineOrigin::Preamble);
+
+    // 3. Defines.
+    for d in &info.defines {
+        let text = match &d.value.value {
+            Some(v) => format!("#define {} {v}", d.value.name),
+            None => format!("#define {}", d.value.name),
+        };
+        e.decl(
+            &text,
+            &d.declared_in,
+            format!("define `{}`", d.value.name),
+            d.origin,
+        );
+    }
+    for (n, v) in opts.extra_defines {
+        e.decl(
+            &format!("#define {n} {v}"),
+            &info.name,
+            format!("variant define `{n}`"),
+            info.origin,
+        );
+    }
+
+    // 4. Shared types, then typedef files.
+    emit_shared_types(&mut e, info, opts.registry);
+    for t in &info.typedef_sources {
+        if is_type_name(&t.value) {
+            continue;
+        }
+        match opts.loader.load(&t.value) {
+            Ok(text) => {
+                e.file(&t.value, &text);
+                files.push(t.value.clone());
+            }
+            Err(msg) => diags.push(missing(info, "typedef_source", &t.value, t, msg)),
+        }
+    }
+
+    // 5. Resources, constants, push constants.
+    emit_resources(&mut e, info);
+    for (id, sc) in info.specialization_constants.iter().enumerate() {
+        let v = &sc.value;
+        e.decl(
+            &format!(
+                "layout(constant_id = {id}) const {} {} = {};",
+                v.ty,
+                v.name,
+                v.default.glsl_literal()
+            ),
+            &sc.declared_in,
+            format!("specialization_constant `{}`", v.name),
+            sc.origin,
+        );
+    }
+    if !info.push_constants.is_empty() {
+        e.push(
+            "layout(push_constant, std430) uniform _PushConstants {",
+            LineOrigin::Preamble,
+        );
+        for p in &info.push_constants {
+            let v = &p.value;
+            let text = match v.array_size {
+                Some(n) => format!("  {} {}[{n}];", v.ty, v.name),
+                None => format!("  {} {};", v.ty, v.name),
+            };
+            e.decl(
+                &text,
+                &p.declared_in,
+                format!("push_constant `{}`", v.name),
+                p.origin,
+            );
+        }
+        e.push("};", LineOrigin::Preamble);
+    }
+
+    // 6. Layouts.
+    emit_layouts(&mut e, info, stage);
+
+    // 7. Interfaces.
+    emit_interfaces(&mut e, info, stage);
+
+    // 8-9. Dependencies and the stage source.
+    let main_item = info
+        .sources
+        .iter()
+        .find(|s| s.value.0 == stage)
+        .expect("source exists");
+    match opts.loader.load(main_file) {
+        Ok(text) => {
+            let mut order = Vec::new();
+            let mut stack = vec![main_file.to_string()];
+            collect_requires(
+                &text,
+                main_file,
+                opts.loader,
+                &mut order,
+                &mut stack,
+                &mut diags,
+                info,
+                main_item,
+            );
+            for (path, dep_text) in &order {
+                e.file(path, dep_text);
+                files.push(path.clone());
+            }
+            e.push(&format!("#line 1 \"{main_file}\""), LineOrigin::Preamble);
+            e.push(
+                &text,
+                LineOrigin::File {
+                    path: main_file.to_string(),
+                    first_line: 1,
+                },
+            );
+            files.push(main_file.to_string());
+        }
+        Err(msg) => diags.push(missing(
+            info,
+            &format!("{stage} source"),
+            main_file,
+            main_item,
+            msg,
+        )),
+    }
+
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    Ok(GeneratedStage {
+        info: info.name.clone(),
+        stage,
+        name: name.clone(),
+        source: e.out,
+        source_map: SourceMap {
+            generated_name: name,
+            entries: e.map,
+        },
+        files,
+    })
+}
+
+fn missing<T>(
+    info: &ResolvedInfo,
+    what: &str,
+    path: &str,
+    it: &Item<T>,
+    msg: String,
+) -> Diagnostic {
+    Diagnostic::error(
+        Code::MissingSource,
+        &info.name,
+        format!("{what} `{path}`: {msg}"),
+    )
+    .item(format!("{what} `{path}`"))
+    .at(&it.declared_in, it.origin)
+    .hint("paths are relative to the shader root; check the file exists and the spelling")
+}
+
+/// A typedef entry that names a registered shared type rather than a file.
+fn is_type_name(s: &str) -> bool {
+    !s.contains(['.', '/'])
+}
+
+/// Parses `#pragma require(path)` lines, recursively, each file once, dependencies first.
+#[allow(clippy::too_many_arguments)]
+fn collect_requires(
+    text: &str,
+    file: &str,
+    loader: &dyn SourceLoader,
+    order: &mut Vec<(String, String)>,
+    stack: &mut Vec<String>,
+    diags: &mut Vec<Diagnostic>,
+    info: &ResolvedInfo,
+    item: &Item<(Stage, String)>,
+) {
+    for (i, line) in text.lines().enumerate() {
+        let Some(dep) = parse_require(line) else {
+            continue;
+        };
+        if stack.iter().any(|s| s == dep) {
+            let mut chain = stack.clone();
+            chain.push(dep.to_string());
+            diags.push(
+                Diagnostic::error(
+                    Code::MissingSource,
+                    &info.name,
+                    format!("`#pragma require` forms a cycle: {}", chain.join(" → ")),
+                )
+                .item(format!("{file}:{}", i + 1))
+                .at(&item.declared_in, item.origin)
+                .hint("remove one of the requires"),
+            );
+            continue;
+        }
+        if order.iter().any(|(p, _)| p == dep) {
+            continue;
+        }
+        match loader.load(dep) {
+            Ok(dep_text) => {
+                stack.push(dep.to_string());
+                collect_requires(&dep_text, dep, loader, order, stack, diags, info, item);
+                stack.pop();
+                order.push((dep.to_string(), dep_text));
+            }
+            Err(msg) => diags.push(
+                Diagnostic::error(
+                    Code::MissingSource,
+                    &info.name,
+                    format!("{file}:{}: required file `{dep}`: {msg}", i + 1),
+                )
+                .item(format!("#pragma require({dep})"))
+                .at(&item.declared_in, item.origin)
+                .hint("paths are relative to the shader root"),
+            ),
+        }
+    }
+}
+
+/// `#pragma require(path)` → `path`.
+fn parse_require(line: &str) -> Option<&str> {
+    let rest = line
+        .trim_start()
+        .strip_prefix("#pragma")?
+        .trim_start()
+        .strip_prefix("require")?;
+    let inner = rest.trim().strip_prefix('(')?.strip_suffix(')')?.trim();
+    Some(inner.trim_matches('"'))
+}
+
+fn emit_shared_types(e: &mut Emitter, info: &ResolvedInfo, registry: &Registry) {
+    let mut wanted: Vec<&str> = Vec::new();
+    for r in &info.resources {
+        if let ResourceKind::UniformBuffer { type_name }
+        | ResourceKind::StorageBuffer { type_name, .. } = &r.value.kind
+        {
+            wanted.push(type_name);
+        }
+    }
+    for t in &info.typedef_sources {
+        if is_type_name(&t.value) {
+            wanted.push(&t.value);
+        }
+    }
+    let mut done_structs: Vec<String> = Vec::new();
+    let mut done_enums: Vec<String> = Vec::new();
+    for w in wanted {
+        if let Some(en) = registry.enum_def(w) {
+            emit_enum(e, registry, en.name.as_str(), &mut done_enums);
+        } else {
+            emit_struct(e, registry, w, &mut done_structs, &mut done_enums);
+        }
+    }
+}
+
+fn emit_enum(e: &mut Emitter, registry: &Registry, name: &str, done: &mut Vec<String>) {
+    if done.iter().any(|d| d == name) {
+        return;
+    }
+    let Some(def) = registry.enum_def(name) else {
+        return;
+    };
+    done.push(name.to_string());
+    e.decl(
+        &def.glsl(),
+        name,
+        format!("shared enum `{name}`"),
+        Origin::default(),
+    );
+}
+
+fn emit_struct(
+    e: &mut Emitter,
+    registry: &Registry,
+    name: &str,
+    done: &mut Vec<String>,
+    done_enums: &mut Vec<String>,
+) {
+    if done.iter().any(|d| d == name) {
+        return;
+    }
+    let Some(def) = registry.find_struct(name) else {
+        return;
+    };
+    done.push(name.to_string());
+    let meta = registry.struct_meta(name);
+    if let Some(m) = meta {
+        for en in &m.enums {
+            emit_enum(e, registry, en, done_enums);
+        }
+    }
+    for f in &def.fields {
+        if let FieldType::Struct(s) = &f.ty {
+            emit_struct(e, registry, s, done, done_enums);
+        }
+    }
+    let origin = meta.map_or(Origin::default(), |m| m.origin);
+    e.decl(&def.glsl(), name, format!("shared struct `{name}`"), origin);
+}
+
+fn emit_resources(e: &mut Emitter, info: &ResolvedInfo) {
+    // Resources come in kind order (samplers, images, uniform buffers, storage buffers), then declaration order.
+    for kind in 0..4 {
+        for it in &info.resources {
+            let r = &it.value;
+            let k = match r.kind {
+                ResourceKind::Sampler { .. } => 0,
+                ResourceKind::Image { .. } => 1,
+                ResourceKind::UniformBuffer { .. } => 2,
+                ResourceKind::StorageBuffer { .. } => 3,
+            };
+            if k != kind {
+                continue;
+            }
+            let (set, binding) = (r.set(), r.slot);
+            let (base, size) = r.split_name().unwrap_or((&r.name, ArraySize::Single));
+            let suffix = match size {
+                ArraySize::Single => String::new(),
+                ArraySize::Fixed(n) => format!("[{n}]"),
+                ArraySize::Runtime => "[]".to_string(),
+            };
+            let text = match &r.kind {
+                ResourceKind::Sampler { image_type } => format!(
+                    "layout(set = {set}, binding = {binding}) uniform {} {base}{suffix};",
+                    image_type.sampler_glsl().unwrap_or("sampler2D")
+                ),
+                ResourceKind::Image {
+                    format,
+                    qualifier,
+                    image_type,
+                } => format!(
+                    "layout(set = {set}, binding = {binding}, {}) uniform {}{} {base}{suffix};",
+                    format.glsl_name(),
+                    qualifier.glsl_prefix(),
+                    image_type.image_glsl().unwrap_or("image2D")
+                ),
+                ResourceKind::UniformBuffer { type_name } => format!(
+                    "layout(std140, set = {set}, binding = {binding}) uniform _{base} {{\n  {type_name} {base}{suffix};\n}};"
+                ),
+                ResourceKind::StorageBuffer {
+                    qualifier,
+                    type_name,
+                } => format!(
+                    "layout(std430, set = {set}, binding = {binding}) {}buffer _{base} {{\n  {type_name} {base}{suffix};\n}};",
+                    qualifier.glsl_prefix()
+                ),
+            };
+            e.decl(
+                &text,
+                &it.declared_in,
+                format!("{} `{}`", r.kind.word(), r.name),
+                it.origin,
+            );
+        }
+    }
+}
+
+fn emit_layouts(e: &mut Emitter, info: &ResolvedInfo, stage: Stage) {
+    match stage {
+        Stage::Compute => {
+            if let Some(it) = &info.local_group_size {
+                let [x, y, z] = it.value;
+                e.decl(
+                    &format!(
+                        "layout(local_size_x = {x}, local_size_y = {y}, local_size_z = {z}) in;"
+                    ),
+                    &it.declared_in,
+                    "local_group_size".into(),
+                    it.origin,
+                );
+            }
+        }
+        Stage::Geometry => {
+            if let Some(it) = &info.geometry_layout {
+                let g = it.value;
+                let text = format!(
+                    "layout({}, invocations = {}) in;\nlayout({}, max_vertices = {}) out;",
+                    g.primitive_in.glsl_name(),
+                    g.invocations.max(1),
+                    g.primitive_out.glsl_name(),
+                    g.max_vertices
+                );
+                e.decl(&text, &it.declared_in, "geometry_layout".into(), it.origin);
+            }
+        }
+        Stage::Fragment => {
+            if let Some(it) = &info.early_fragment_test
+                && it.value
+            {
+                e.decl(
+                    "layout(early_fragment_tests) in;",
+                    &it.declared_in,
+                    "early_fragment_test".into(),
+                    it.origin,
+                );
+            }
+            if let Some(it) = &info.depth_write
+                && let Some(l) = it.value.glsl_layout()
+            {
+                e.decl(
+                    &format!("layout({l}) out float gl_FragDepth;"),
+                    &it.declared_in,
+                    "depth_write".into(),
+                    it.origin,
+                );
+            }
+        }
+        _ => {}
+    }
+}
+
+fn interface_block(
+    iface: &StageInterfaceInfo,
+    location: u32,
+    dir: &str,
+    instance: &str,
+    array: &str,
+) -> String {
+    let mut s = format!("layout(location = {location}) {dir} {} {{\n", iface.name);
+    for m in &iface.members {
+        let _ = writeln!(s, "  {} {} {};", m.interpolation.glsl_name(), m.ty, m.name);
+    }
+    let _ = write!(s, "}}");
+    if !instance.is_empty() {
+        let _ = write!(s, " {instance}{array}");
+    }
+    s.push(';');
+    s
+}
+
+fn emit_blocks(e: &mut Emitter, list: &[Item<StageInterfaceInfo>], dir: &str, arrayed: bool) {
+    let mut loc = 0;
+    for it in list {
+        let iface = &it.value;
+        let (instance, array) = if arrayed {
+            let inst = if iface.instance_name.is_empty() {
+                format!("{}_in", iface.name)
+            } else {
+                iface.instance_name.clone()
+            };
+            (inst, "[]")
+        } else {
+            (iface.instance_name.clone(), "")
+        };
+        let text = interface_block(iface, loc, dir, &instance, array);
+        e.decl(
+            &text,
+            &it.declared_in,
+            format!("interface `{}`", iface.name),
+            it.origin,
+        );
+        loc += iface.locations();
+    }
+}
+
+fn emit_interfaces(e: &mut Emitter, info: &ResolvedInfo, stage: Stage) {
+    let has_geometry = info.source(Stage::Geometry).is_some();
+    match stage {
+        Stage::Vertex => {
+            for it in &info.vertex_inputs {
+                let v = &it.value;
+                e.decl(
+                    &format!("layout(location = {}) in {} {};", v.location, v.ty, v.name),
+                    &it.declared_in,
+                    format!("vertex_in `{}`", v.name),
+                    it.origin,
+                );
+            }
+            emit_blocks(e, &info.vertex_out, "out", false);
+        }
+        Stage::Geometry => {
+            emit_blocks(e, &info.vertex_out, "in", true);
+            emit_blocks(e, &info.geometry_out, "out", false);
+        }
+        Stage::Fragment => {
+            let inputs = if has_geometry && !info.geometry_out.is_empty() {
+                &info.geometry_out
+            } else {
+                &info.vertex_out
+            };
+            emit_blocks(e, inputs, "in", false);
+            for it in &info.fragment_outputs {
+                let f = &it.value;
+                let index = match f.blend {
+                    DualBlend::None => String::new(),
+                    DualBlend::Src0 => ", index = 0".into(),
+                    DualBlend::Src1 => ", index = 1".into(),
+                };
+                e.decl(
+                    &format!(
+                        "layout(location = {}{index}) out {} {};",
+                        f.location, f.ty, f.name
+                    ),
+                    &it.declared_in,
+                    format!("fragment_out `{}`", f.name),
+                    it.origin,
+                );
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn require_pragma_parses() {
+        assert_eq!(
+            parse_require("#pragma require(common/math.glsl)"),
+            Some("common/math.glsl")
+        );
+        assert_eq!(
+            parse_require("  #pragma require(\"a.glsl\")"),
+            Some("a.glsl")
+        );
+        assert_eq!(parse_require("#pragma once"), None);
+    }
+
+    #[test]
+    fn dir_loader_refuses_escapes() {
+        let l = DirLoader::new("/tmp");
+        assert!(l.resolve("../etc/passwd").is_err());
+        assert!(l.resolve("/etc/passwd").is_err());
+        assert!(l.resolve("a/b.glsl").is_ok());
+    }
+
+    #[test]
+    fn source_map_maps_file_lines_and_declarations() {
+        let mut reg = Registry::new();
+        reg.add_info(
+            ShaderCreateInfo::new("t")
+                .push_constant(Type::Vec4, "color")
+                .fragment_out(0, Type::Vec4, "o")
+                .vertex_source("v.glsl")
+                .fragment_source("f.glsl"),
+        );
+        let loader = MemoryLoader::default()
+            .with("v.glsl", "void main() {}")
+            .with("f.glsl", "// one\nvoid main() { o = color; }\n");
+        let info = reg.resolve("t").unwrap();
+        let g = generate(
+            &info,
+            Stage::Fragment,
+            &GenerateOptions {
+                loader: &loader,
+                registry: &reg,
+                extra_defines: &[],
+            },
+        )
+        .unwrap();
+        let lines: Vec<&str> = g.source.lines().collect();
+        let pc = lines
+            .iter()
+            .position(|l| l.contains("vec4 color;"))
+            .unwrap() as u32
+            + 1;
+        let m = g.source_map.map(&g.name, pc);
+        assert_eq!(m.declaration.unwrap().1, "push_constant `color`");
+        let main = lines.iter().position(|l| l.contains("o = color")).unwrap() as u32 + 1;
+        let m = g.source_map.map(&g.name, main);
+        assert_eq!((m.file.as_str(), m.line), ("f.glsl", 2));
+    }
+}

@@ -1,0 +1,370 @@
+//! Resolution of `additional_info`: one flat, immutable info with every item of the info and the infos it reuses.
+//!
+//! Depth-first, in declaration order: the info's own items come first, then each dependency's (recursively).
+//! Identical items reached twice (diamond-shaped reuse) are kept once. Singular items (a stage source, the local
+//! group size, the geometry layout, …) may be declared by several infos only with the same value; otherwise the
+//! conflict is an error naming both infos.
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::info::{Item, ShaderCreateInfo};
+use crate::registry::Registry;
+use std::collections::HashSet;
+use std::ops::Deref;
+
+/// An info with its `additional_info` chain flattened in. Immutable: everything downstream works on this.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResolvedInfo {
+    info: ShaderCreateInfo,
+    composed_of: Vec<String>,
+}
+
+impl ResolvedInfo {
+    /// Every info that contributed, the resolved one first, in depth-first order.
+    pub fn composed_of(&self) -> &[String] {
+        &self.composed_of
+    }
+
+    /// The flattened declaration.
+    pub fn info(&self) -> &ShaderCreateInfo {
+        &self.info
+    }
+
+    /// Builds a resolved info from an info that has no `additional_info` (used by variants, which add defines or
+    /// swap sources after resolution).
+    pub fn with_changes(&self, change: impl FnOnce(&mut ShaderCreateInfo)) -> ResolvedInfo {
+        let mut info = self.info.clone();
+        change(&mut info);
+        ResolvedInfo {
+            info,
+            composed_of: self.composed_of.clone(),
+        }
+    }
+}
+
+impl Deref for ResolvedInfo {
+    type Target = ShaderCreateInfo;
+    fn deref(&self) -> &ShaderCreateInfo {
+        &self.info
+    }
+}
+
+/// Resolves `name` against `registry`, reporting every problem found on the way.
+pub fn resolve(registry: &Registry, name: &str) -> Result<ResolvedInfo, Vec<Diagnostic>> {
+    let Some(root) = registry.info(name) else {
+        return Err(vec![
+            Diagnostic::error(
+                Code::UnknownInfo,
+                name,
+                format!("no info named `{name}` is registered"),
+            )
+            .hint(suggest(registry, name)),
+        ]);
+    };
+    let mut out = ShaderCreateInfo {
+        name: root.name.clone(),
+        origin: root.origin,
+        do_static_compilation: root.do_static_compilation,
+        ..Default::default()
+    };
+    let mut r = Resolver {
+        registry,
+        root: name,
+        visited: HashSet::new(),
+        stack: Vec::new(),
+        diags: Vec::new(),
+        order: Vec::new(),
+    };
+    r.visit(root, &mut out);
+    if r.diags.is_empty() {
+        Ok(ResolvedInfo {
+            info: out,
+            composed_of: r.order,
+        })
+    } else {
+        Err(r.diags)
+    }
+}
+
+fn suggest(registry: &Registry, name: &str) -> String {
+    let close: Vec<&str> = registry
+        .infos()
+        .map(|i| i.name.as_str())
+        .filter(|n| n.contains(name) || name.contains(*n) || edit_distance(n, name) <= 3)
+        .take(3)
+        .collect();
+    if close.is_empty() {
+        "check the spelling, and that the crate declaring it is linked (`use shaders as _;`)"
+            .to_string()
+    } else {
+        format!(
+            "did you mean {}?",
+            close
+                .iter()
+                .map(|c| format!("`{c}`"))
+                .collect::<Vec<_>>()
+                .join(" or ")
+        )
+    }
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+struct Resolver<'a> {
+    registry: &'a Registry,
+    root: &'a str,
+    visited: HashSet<String>,
+    stack: Vec<String>,
+    diags: Vec<Diagnostic>,
+    order: Vec<String>,
+}
+
+fn merge_list<T: PartialEq + Clone>(dst: &mut Vec<Item<T>>, src: &[Item<T>]) {
+    for it in src {
+        if !dst.iter().any(|d| d.value == it.value) {
+            dst.push(it.clone());
+        }
+    }
+}
+
+impl Resolver<'_> {
+    fn merge_singular<T: PartialEq + Clone + std::fmt::Debug>(
+        &mut self,
+        what: &str,
+        dst: &mut Option<Item<T>>,
+        src: &Option<Item<T>>,
+    ) {
+        let Some(new) = src else { return };
+        match dst {
+            None => *dst = Some(new.clone()),
+            Some(old) if old.value == new.value => {}
+            Some(old) => self.diags.push(
+                Diagnostic::error(
+                    Code::SingularConflict,
+                    self.root,
+                    format!(
+                        "{what} is declared twice with different values: {:?} in `{}` and {:?} in `{}`",
+                        old.value, old.declared_in, new.value, new.declared_in
+                    ),
+                )
+                .item(what.to_string())
+                .at(&new.declared_in, new.origin)
+                .related(format!("first declared in `{}`", old.declared_in), old.origin)
+                .hint("an info has at most one of these: keep one declaration, or split the infos"),
+            ),
+        }
+    }
+
+    fn visit(&mut self, info: &ShaderCreateInfo, out: &mut ShaderCreateInfo) {
+        self.visited.insert(info.name.clone());
+        self.stack.push(info.name.clone());
+        self.order.push(info.name.clone());
+
+        merge_list(&mut out.vertex_inputs, &info.vertex_inputs);
+        merge_list(&mut out.vertex_out, &info.vertex_out);
+        merge_list(&mut out.geometry_out, &info.geometry_out);
+        merge_list(&mut out.fragment_outputs, &info.fragment_outputs);
+        merge_list(&mut out.push_constants, &info.push_constants);
+        merge_list(&mut out.resources, &info.resources);
+        merge_list(
+            &mut out.specialization_constants,
+            &info.specialization_constants,
+        );
+        merge_list(&mut out.defines, &info.defines);
+        merge_list(&mut out.typedef_sources, &info.typedef_sources);
+        merge_list(&mut out.branches, &info.branches);
+        out.builtins |= info.builtins;
+        self.merge_singular(
+            "geometry_layout",
+            &mut out.geometry_layout,
+            &info.geometry_layout,
+        );
+        self.merge_singular(
+            "local_group_size",
+            &mut out.local_group_size,
+            &info.local_group_size,
+        );
+        self.merge_singular("depth_write", &mut out.depth_write, &info.depth_write);
+        self.merge_singular(
+            "early_fragment_test",
+            &mut out.early_fragment_test,
+            &info.early_fragment_test,
+        );
+        for src in &info.sources {
+            let stage = src.value.0;
+            match out.sources.iter().position(|s| s.value.0 == stage) {
+                None => out.sources.push(src.clone()),
+                Some(i) => {
+                    let mut first = Some(out.sources[i].clone());
+                    self.merge_singular(
+                        &format!("{}_source", stage_word(stage)),
+                        &mut first,
+                        &Some(src.clone()),
+                    );
+                }
+            }
+        }
+
+        for dep in &info.additional_infos {
+            let dep_name = &dep.value;
+            if let Some(pos) = self.stack.iter().position(|s| s == dep_name) {
+                let mut cycle: Vec<&str> = self.stack[pos..].iter().map(String::as_str).collect();
+                cycle.push(dep_name);
+                self.diags.push(
+                    Diagnostic::error(
+                        Code::AdditionalInfoCycle,
+                        self.root,
+                        format!("additional_info forms a cycle: {}", cycle.join(" → ")),
+                    )
+                    .item(format!("additional_info(\"{dep_name}\")"))
+                    .at(&dep.declared_in, dep.origin)
+                    .hint("remove one of the additional_info calls in the cycle"),
+                );
+                continue;
+            }
+            if self.visited.contains(dep_name) {
+                continue;
+            }
+            match self.registry.info(dep_name) {
+                Some(d) => self.visit(d, out),
+                None => self.diags.push(
+                    Diagnostic::error(
+                        Code::UnknownInfo,
+                        self.root,
+                        format!("`{}` refers to unknown info `{dep_name}`", dep.declared_in),
+                    )
+                    .item(format!("additional_info(\"{dep_name}\")"))
+                    .at(&dep.declared_in, dep.origin)
+                    .hint(suggest(self.registry, dep_name)),
+                ),
+            }
+        }
+        self.stack.pop();
+    }
+}
+
+fn stage_word(stage: crate::Stage) -> &'static str {
+    use crate::Stage::*;
+    match stage {
+        Vertex => "vertex",
+        TessControl => "tess_control",
+        TessEvaluation => "tess_evaluation",
+        Geometry => "geometry",
+        Fragment => "fragment",
+        Compute => "compute",
+        RayGen => "raygen",
+        Miss => "miss",
+        ClosestHit => "closest_hit",
+        AnyHit => "any_hit",
+        Intersection => "intersection",
+        Callable => "callable",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::*;
+
+    fn reg(infos: Vec<ShaderCreateInfo>) -> Registry {
+        let mut r = Registry::new();
+        for i in infos {
+            r.add_info(i);
+        }
+        r
+    }
+
+    #[test]
+    fn own_items_first_then_dependencies_depth_first() {
+        let r = reg(vec![
+            ShaderCreateInfo::new("a")
+                .define("A")
+                .additional_info("b")
+                .additional_info("c"),
+            ShaderCreateInfo::new("b").define("B").additional_info("d"),
+            ShaderCreateInfo::new("c").define("C").additional_info("d"),
+            ShaderCreateInfo::new("d").define("D"),
+        ]);
+        let res = r.resolve("a").unwrap();
+        let names: Vec<&str> = res.defines.iter().map(|d| d.value.name.as_str()).collect();
+        assert_eq!(names, ["A", "B", "D", "C"]);
+        assert_eq!(res.composed_of(), ["a", "b", "d", "c"]);
+        assert_eq!(res.defines[2].declared_in, "d");
+    }
+
+    #[test]
+    fn cycle_is_printed() {
+        let r = reg(vec![
+            ShaderCreateInfo::new("a").additional_info("b"),
+            ShaderCreateInfo::new("b").additional_info("c"),
+            ShaderCreateInfo::new("c").additional_info("a"),
+        ]);
+        let e = r.resolve("a").unwrap_err();
+        assert_eq!(e[0].code, Code::AdditionalInfoCycle);
+        assert!(e[0].message.contains("a → b → c → a"), "{}", e[0]);
+    }
+
+    #[test]
+    fn unknown_names_the_referrer() {
+        let r = reg(vec![
+            ShaderCreateInfo::new("a").additional_info("b"),
+            ShaderCreateInfo::new("b").additional_info("nope"),
+        ]);
+        let e = r.resolve("a").unwrap_err();
+        assert_eq!(e[0].code, Code::UnknownInfo);
+        assert!(
+            e[0].message.contains("`b` refers to unknown info `nope`"),
+            "{}",
+            e[0]
+        );
+        assert_eq!(e[0].declared_in.as_deref(), Some("b"));
+    }
+
+    #[test]
+    fn singular_conflict_names_both_infos() {
+        let r = reg(vec![
+            ShaderCreateInfo::new("a")
+                .vertex_source("a.glsl")
+                .additional_info("b"),
+            ShaderCreateInfo::new("b")
+                .vertex_source("b.glsl")
+                .local_group_size(8),
+        ]);
+        let e = r.resolve("a").unwrap_err();
+        assert_eq!(e.len(), 1);
+        assert_eq!(e[0].code, Code::SingularConflict);
+        assert!(
+            e[0].message.contains("`a`") && e[0].message.contains("`b`"),
+            "{}",
+            e[0]
+        );
+    }
+
+    #[test]
+    fn same_singular_value_is_not_a_conflict() {
+        let r = reg(vec![
+            ShaderCreateInfo::new("a")
+                .local_group_size(8)
+                .additional_info("b"),
+            ShaderCreateInfo::new("b").local_group_size(8),
+        ]);
+        assert!(r.resolve("a").is_ok());
+    }
+
+    #[test]
+    fn duplicate_registration_is_reported() {
+        let r = reg(vec![ShaderCreateInfo::new("a"), ShaderCreateInfo::new("a")]);
+        assert_eq!(r.problems().len(), 1);
+        assert_eq!(r.problems()[0].code, Code::DuplicateInfo);
+    }
+}

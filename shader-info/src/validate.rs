@@ -1,0 +1,851 @@
+//! Validation of a resolved info: every problem at once, as typed diagnostics.
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::info::*;
+use crate::layout::{Field, FieldArray, FieldType, Rules, StructLookup, layout_fields};
+use crate::resolve::ResolvedInfo;
+use crate::types::*;
+use std::collections::HashMap;
+
+/// Vulkan's guaranteed minimum for `maxPushConstantsSize`.
+pub const MAX_PUSH_CONSTANT_BYTES: u32 = 128;
+/// Vulkan's guaranteed minimum for `maxVertexInputAttributes`.
+pub const MAX_VERTEX_ATTRIBUTES: u32 = 16;
+/// Vulkan's guaranteed minimum for `maxFragmentOutputAttachments`.
+pub const MAX_FRAGMENT_OUTPUTS: u32 = 4;
+
+/// What validation needs besides the info.
+pub struct ValidateOptions<'a> {
+    /// Shared structs, to check buffer types and push-constant sizes.
+    pub structs: &'a dyn StructLookup,
+    /// Struct names declared in typedef source files (which the core does not parse).
+    pub extra_type_names: &'a [String],
+    /// Check that the info is complete enough to compile (on for compilable infos).
+    pub require_complete: bool,
+}
+
+/// GLSL keywords and reserved words that cannot be identifiers.
+const GLSL_KEYWORDS: &[&str] = &[
+    "attribute",
+    "const",
+    "uniform",
+    "varying",
+    "buffer",
+    "shared",
+    "coherent",
+    "volatile",
+    "restrict",
+    "readonly",
+    "writeonly",
+    "atomic_uint",
+    "layout",
+    "centroid",
+    "flat",
+    "smooth",
+    "noperspective",
+    "patch",
+    "sample",
+    "break",
+    "continue",
+    "do",
+    "for",
+    "while",
+    "switch",
+    "case",
+    "default",
+    "if",
+    "else",
+    "subroutine",
+    "in",
+    "out",
+    "inout",
+    "float",
+    "double",
+    "int",
+    "void",
+    "bool",
+    "true",
+    "false",
+    "invariant",
+    "precise",
+    "discard",
+    "return",
+    "mat2",
+    "mat3",
+    "mat4",
+    "dmat2",
+    "dmat3",
+    "dmat4",
+    "mat2x2",
+    "mat2x3",
+    "mat2x4",
+    "mat3x2",
+    "mat3x3",
+    "mat3x4",
+    "mat4x2",
+    "mat4x3",
+    "mat4x4",
+    "vec2",
+    "vec3",
+    "vec4",
+    "ivec2",
+    "ivec3",
+    "ivec4",
+    "bvec2",
+    "bvec3",
+    "bvec4",
+    "dvec2",
+    "dvec3",
+    "dvec4",
+    "uint",
+    "uvec2",
+    "uvec3",
+    "uvec4",
+    "lowp",
+    "mediump",
+    "highp",
+    "precision",
+    "sampler1D",
+    "sampler2D",
+    "sampler3D",
+    "samplerCube",
+    "image1D",
+    "image2D",
+    "image3D",
+    "struct",
+    "common",
+    "partition",
+    "active",
+    "asm",
+    "class",
+    "union",
+    "enum",
+    "typedef",
+    "template",
+    "this",
+    "resource",
+    "goto",
+    "inline",
+    "noinline",
+    "public",
+    "static",
+    "extern",
+    "external",
+    "interface",
+    "long",
+    "short",
+    "half",
+    "fixed",
+    "unsigned",
+    "superp",
+    "input",
+    "output",
+    "hvec2",
+    "hvec3",
+    "hvec4",
+    "fvec2",
+    "fvec3",
+    "fvec4",
+    "filter",
+    "sizeof",
+    "cast",
+    "namespace",
+    "using",
+    "texture1D",
+    "texture2D",
+    "texture3D",
+    "textureCube",
+    "sampler",
+    "main",
+];
+
+/// Why `name` is not a usable GLSL identifier, if it is not.
+///
+/// ```
+/// use shader_info::identifier_problem;
+/// assert!(identifier_problem("color").is_none());
+/// assert!(identifier_problem("gl_Color").unwrap().contains("gl_"));
+/// assert!(identifier_problem("a__b").unwrap().contains("__"));
+/// assert!(identifier_problem("float").unwrap().contains("keyword"));
+/// assert!(identifier_problem("2d").is_some());
+/// ```
+pub fn identifier_problem(name: &str) -> Option<String> {
+    let mut chars = name.chars();
+    match chars.next() {
+        None => return Some("the name is empty".into()),
+        Some(c) if !(c.is_ascii_alphabetic() || c == '_') => {
+            return Some(format!("`{name}` must start with a letter or `_`"));
+        }
+        _ => {}
+    }
+    if let Some(c) = name
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || *c == '_'))
+    {
+        return Some(format!(
+            "`{name}` contains `{c}`; GLSL identifiers are letters, digits and `_`"
+        ));
+    }
+    if name.starts_with("gl_") {
+        return Some(format!(
+            "`{name}` starts with `gl_`, which GLSL reserves for built-ins"
+        ));
+    }
+    if name.contains("__") {
+        return Some(format!("`{name}` contains `__`, which GLSL reserves"));
+    }
+    if GLSL_KEYWORDS.contains(&name) || Type::from_glsl_name(name).is_some() {
+        return Some(format!("`{name}` is a GLSL keyword or type name"));
+    }
+    None
+}
+
+struct Checker<'a> {
+    info: &'a ResolvedInfo,
+    opts: &'a ValidateOptions<'a>,
+    diags: Vec<Diagnostic>,
+}
+
+impl Checker<'_> {
+    fn err<T>(
+        &mut self,
+        code: Code,
+        item: String,
+        it: &Item<T>,
+        message: String,
+        hint: impl Into<String>,
+    ) {
+        self.diags.push(
+            Diagnostic::error(code, &self.info.name, message)
+                .item(item)
+                .at(&it.declared_in, it.origin)
+                .hint(hint),
+        );
+    }
+
+    fn ident<T>(&mut self, what: &str, name: &str, it: &Item<T>) {
+        if let Some(p) = identifier_problem(name) {
+            self.err(
+                Code::InvalidIdentifier,
+                format!("{what} `{name}`"),
+                it,
+                p,
+                "rename it to a plain GLSL identifier",
+            );
+        }
+    }
+
+    fn known_type(&self, name: &str) -> bool {
+        Type::from_glsl_name(name).is_some()
+            || self.opts.structs.find_struct(name).is_some()
+            || self.opts.extra_type_names.iter().any(|n| n == name)
+    }
+}
+
+/// Checks a resolved info and returns every problem found (empty when valid).
+///
+/// ```
+/// use shader_info::*;
+/// let mut reg = Registry::new();
+/// reg.add_info(
+///     ShaderCreateInfo::new("bad")
+///         .sampler(0, ImageType::Float2D, "a", Frequency::Pass)
+///         .sampler(0, ImageType::Float2D, "b", Frequency::Pass),
+/// );
+/// let info = reg.resolve("bad").unwrap();
+/// let opts = ValidateOptions { structs: &reg, extra_type_names: &[], require_complete: false };
+/// let diags = validate(&info, &opts);
+/// assert_eq!(diags[0].code, Code::BindingCollision);
+/// ```
+pub fn validate(info: &ResolvedInfo, opts: &ValidateOptions) -> Vec<Diagnostic> {
+    let mut c = Checker {
+        info,
+        opts,
+        diags: Vec::new(),
+    };
+    check_resources(&mut c);
+    check_vertex_inputs(&mut c);
+    check_fragment_outputs(&mut c);
+    check_interfaces(&mut c);
+    check_push_constants(&mut c);
+    check_constants_and_defines(&mut c);
+    check_names(&mut c);
+    check_stages(&mut c);
+    c.diags
+}
+
+fn check_resources(c: &mut Checker) {
+    let info = c.info;
+    let mut bindings: HashMap<(u32, u32), &Item<Resource>> = HashMap::new();
+    for it in &info.resources {
+        let r = &it.value;
+        let base = match r.split_name() {
+            Ok((base, size)) => {
+                if size == ArraySize::Runtime
+                    && !matches!(r.kind, ResourceKind::StorageBuffer { .. })
+                {
+                    c.err(
+                        Code::InvalidArray,
+                        format!("{} `{}`", r.kind.word(), r.name),
+                        it,
+                        format!(
+                            "`{}` is a runtime-sized array, which only storage buffers can be",
+                            r.name
+                        ),
+                        "give the array a size: `name[N]`",
+                    );
+                }
+                base.to_string()
+            }
+            Err(e) => {
+                c.err(
+                    Code::InvalidArray,
+                    format!("{} `{}`", r.kind.word(), r.name),
+                    it,
+                    e,
+                    "write `name`, `name[N]` or `name[]`",
+                );
+                r.name.clone()
+            }
+        };
+        c.ident(r.kind.word(), &base, it);
+        if let Some(first) = bindings.get(&(r.set(), r.slot)) {
+            let f = &first.value;
+            c.diags.push(
+                Diagnostic::error(
+                    Code::BindingCollision,
+                    &info.name,
+                    format!(
+                        "{} `{}` (from `{}`) and {} `{}` (from `{}`) both use set {} binding {}",
+                        f.kind.word(),
+                        f.name,
+                        first.declared_in,
+                        r.kind.word(),
+                        r.name,
+                        it.declared_in,
+                        r.set(),
+                        r.slot
+                    ),
+                )
+                .item(format!("{} `{}`", r.kind.word(), r.name))
+                .at(&it.declared_in, it.origin)
+                .related(format!("{} `{}` declared in `{}`", f.kind.word(), f.name, first.declared_in), first.origin)
+                .hint(format!(
+                    "give one of them another slot; frequency {:?} is set {}, and bindings are shared by every kind of resource in a set",
+                    r.frequency,
+                    r.set()
+                )),
+            );
+        } else {
+            bindings.insert((r.set(), r.slot), it);
+        }
+        match &r.kind {
+            ResourceKind::Sampler { .. } => {}
+            ResourceKind::Image {
+                format, image_type, ..
+            } => {
+                if image_type.image_glsl().is_none() {
+                    c.err(
+                        Code::InvalidImage,
+                        format!("image `{}`", r.name),
+                        it,
+                        format!(
+                            "{image_type:?} is a depth/shadow type, which storage images cannot be"
+                        ),
+                        "use a float image type, or declare a sampler",
+                    );
+                } else if format.component_kind() != image_type.component_kind() {
+                    c.err(
+                        Code::InvalidImage,
+                        format!("image `{}`", r.name),
+                        it,
+                        format!(
+                            "format `{}` holds {} components but {image_type:?} is a {} image",
+                            format.glsl_name(),
+                            kind_word(format.component_kind()),
+                            kind_word(image_type.component_kind())
+                        ),
+                        "match the image type to the format (e.g. `r32ui` with a `Uint*` type)",
+                    );
+                }
+            }
+            ResourceKind::UniformBuffer { type_name }
+            | ResourceKind::StorageBuffer { type_name, .. } => {
+                if !c.known_type(type_name) {
+                    c.err(
+                        Code::UnknownType,
+                        format!("{} `{}`", r.kind.word(), r.name),
+                        it,
+                        format!("buffer type `{type_name}` is neither a GLSL type nor a known shared struct"),
+                        "derive `ShaderStruct` for it (and link its crate), declare it in a typedef source, or fix the spelling",
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn kind_word(k: char) -> &'static str {
+    match k {
+        'u' => "unsigned integer",
+        'i' => "signed integer",
+        _ => "float",
+    }
+}
+
+fn check_vertex_inputs(c: &mut Checker) {
+    let info = c.info;
+    let mut used: Vec<(u32, u32, &Item<VertexInput>)> = Vec::new();
+    for it in &info.vertex_inputs {
+        let v = &it.value;
+        let end = v.location + v.ty.locations();
+        if v.ty.scalar() == Scalar::Bool {
+            c.err(
+                Code::UnknownType,
+                format!("vertex_in `{}`", v.name),
+                it,
+                format!(
+                    "vertex input `{}` is a `{}`; GLSL does not allow boolean vertex inputs",
+                    v.name, v.ty
+                ),
+                "use `uint` or `int` and compare with 0",
+            );
+        }
+        if end > MAX_VERTEX_ATTRIBUTES {
+            c.err(
+                Code::VertexInputOutOfRange,
+                format!("vertex_in `{}`", v.name),
+                it,
+                format!(
+                    "vertex input `{}` ({}) uses locations {}..{}, past the {} Vulkan guarantees",
+                    v.name,
+                    v.ty,
+                    v.location,
+                    end - 1,
+                    MAX_VERTEX_ATTRIBUTES
+                ),
+                format!("use locations 0..{}", MAX_VERTEX_ATTRIBUTES - 1),
+            );
+        }
+        for (s, e, other) in &used {
+            if v.location < *e && *s < end {
+                c.err(
+                    Code::VertexInputOverlap,
+                    format!("vertex_in `{}`", v.name),
+                    it,
+                    format!(
+                        "vertex input `{}` (locations {}..={}) overlaps `{}` (locations {}..={})",
+                        v.name,
+                        v.location,
+                        end - 1,
+                        other.value.name,
+                        s,
+                        e - 1
+                    ),
+                    "a matrix takes one location per column: move the later input past the earlier one",
+                );
+                break;
+            }
+        }
+        used.push((v.location, end, it));
+    }
+}
+
+fn check_fragment_outputs(c: &mut Checker) {
+    let info = c.info;
+    let mut seen: HashMap<(u32, u32), &Item<FragmentOutput>> = HashMap::new();
+    for it in &info.fragment_outputs {
+        let f = &it.value;
+        let index = u32::from(f.blend == DualBlend::Src1);
+        if let Some(first) = seen.get(&(f.location, index)) {
+            let other = first.value.name.clone();
+            c.err(
+                Code::FragmentOutputCollision,
+                format!("fragment_out `{}`", f.name),
+                it,
+                format!("fragment outputs `{other}` and `{}` both use location {}", f.name, f.location),
+                "give each output its own location (dual-source blending uses DualBlend::Src0/Src1 at location 0)",
+            );
+        } else {
+            seen.insert((f.location, index), it);
+        }
+        if f.blend != DualBlend::None && f.location != 0 {
+            c.err(
+                Code::FragmentOutputCollision,
+                format!("fragment_out `{}`", f.name),
+                it,
+                format!("dual-source output `{}` is at location {}; dual-source blending uses location 0", f.name, f.location),
+                "move it to location 0",
+            );
+        }
+        if f.location >= MAX_FRAGMENT_OUTPUTS * 2 {
+            c.err(
+                Code::FragmentOutputCollision,
+                format!("fragment_out `{}`", f.name),
+                it,
+                format!(
+                    "fragment output `{}` is at location {}, past 8 color attachments",
+                    f.name, f.location
+                ),
+                "use locations 0..7",
+            );
+        }
+    }
+}
+
+fn check_interfaces(c: &mut Checker) {
+    let info = c.info;
+    for (dir, list) in [
+        ("vertex_out", &info.vertex_out),
+        ("geometry_out", &info.geometry_out),
+    ] {
+        for it in list.iter() {
+            let iface = &it.value;
+            c.ident("interface", &iface.name, it);
+            if !iface.instance_name.is_empty() {
+                c.ident("interface instance", &iface.instance_name, it);
+            }
+            for m in &iface.members {
+                let item = Item {
+                    value: (),
+                    declared_in: iface.name.clone(),
+                    origin: m.origin,
+                };
+                c.ident("interface member", &m.name, &item);
+                if (m.ty.is_integer() || m.ty.is_double()) && m.interpolation != Interpolation::Flat
+                {
+                    c.diags.push(
+                        Diagnostic::error(
+                            Code::InterpolationNotFlat,
+                            &info.name,
+                            format!(
+                                "{dir} member `{}` of `{}` is a `{}` with {} interpolation; Vulkan requires integer and double inputs of the fragment stage to be `flat` (spec 15.1.5 / 8.11)",
+                                m.name,
+                                iface.name,
+                                m.ty,
+                                m.interpolation.glsl_name()
+                            ),
+                        )
+                        .item(format!("interface member `{}.{}`", iface.name, m.name))
+                        .at(&it.declared_in, m.origin)
+                        .hint(format!("declare it with `.flat(Type::{:?}, \"{}\")`", m.ty, m.name)),
+                    );
+                }
+                if m.ty.scalar() == Scalar::Bool {
+                    c.diags.push(
+                        Diagnostic::error(
+                            Code::UnknownType,
+                            &info.name,
+                            format!("interface member `{}` is a `{}`; GLSL does not allow boolean stage inputs", m.name, m.ty),
+                        )
+                        .item(format!("interface member `{}.{}`", iface.name, m.name))
+                        .at(&it.declared_in, m.origin)
+                        .hint("use a flat `uint`"),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The push-constant block as layout fields.
+pub fn push_constant_fields(info: &ShaderCreateInfo) -> Vec<Field> {
+    info.push_constants
+        .iter()
+        .map(|p| Field {
+            name: p.value.name.clone(),
+            ty: FieldType::Value(p.value.ty),
+            array: p
+                .value
+                .array_size
+                .map_or(FieldArray::None, FieldArray::Fixed),
+        })
+        .collect()
+}
+
+fn check_push_constants(c: &mut Checker) {
+    let info = c.info;
+    if info.push_constants.is_empty() {
+        return;
+    }
+    for it in &info.push_constants {
+        c.ident("push_constant", &it.value.name, it);
+        if it.value.array_size == Some(0) {
+            c.err(
+                Code::InvalidArray,
+                format!("push_constant `{}`", it.value.name),
+                it,
+                format!("push constant `{}` has array size 0", it.value.name),
+                "sizes must be at least 1",
+            );
+        }
+    }
+    let fields = push_constant_fields(info);
+    let Ok(layout) = layout_fields(&fields, Rules::Std430, c.opts.structs, &mut vec![]) else {
+        return;
+    };
+    if layout.end > MAX_PUSH_CONSTANT_BYTES {
+        let members: Vec<String> = layout
+            .members
+            .iter()
+            .map(|m| format!("{} at {} ({} bytes)", m.name, m.offset, m.size))
+            .collect();
+        let last = info.push_constants.last().expect("non-empty");
+        c.err(
+            Code::PushConstantTooLarge,
+            "push constants".to_string(),
+            last,
+            format!(
+                "the push-constant block is {} bytes in std430, over the {MAX_PUSH_CONSTANT_BYTES} bytes Vulkan guarantees: {}",
+                layout.end,
+                members.join(", ")
+            ),
+            "move the larger members (matrices, arrays) into a uniform_buf",
+        );
+    }
+}
+
+fn check_constants_and_defines(c: &mut Checker) {
+    let info = c.info;
+    for it in &info.specialization_constants {
+        let sc = &it.value;
+        c.ident("specialization_constant", &sc.name, it);
+        if !matches!(sc.ty, Type::Bool | Type::Int | Type::Uint | Type::Float) {
+            c.err(
+                Code::InvalidConstant,
+                format!("specialization_constant `{}`", sc.name),
+                it,
+                format!("specialization constant `{}` is a `{}`; only bool, int, uint and float can be specialized", sc.name, sc.ty),
+                "split it into scalar constants",
+            );
+        } else if sc.default.ty() != sc.ty {
+            c.err(
+                Code::InvalidConstant,
+                format!("specialization_constant `{}`", sc.name),
+                it,
+                format!(
+                    "specialization constant `{}` is a `{}` but its default {:?} is a `{}`",
+                    sc.name,
+                    sc.ty,
+                    sc.default,
+                    sc.default.ty()
+                ),
+                format!("give a `{}` default", sc.ty),
+            );
+        }
+    }
+    for it in &info.defines {
+        c.ident("define", &it.value.name, it);
+    }
+    if let Some(it) = &info.local_group_size
+        && it.value.contains(&0)
+    {
+        c.err(
+            Code::ZeroGroupSize,
+            "local_group_size".to_string(),
+            it,
+            format!("local group size {:?} has a zero dimension", it.value),
+            "every dimension must be at least 1",
+        );
+    }
+}
+
+fn check_names(c: &mut Checker) {
+    let info = c.info;
+    // Everything that becomes a global GLSL name in some stage.
+    let mut names: Vec<(String, String, String, Origin)> = Vec::new();
+    let mut add = |name: &str, what: &str, it_decl: &str, origin: Origin| {
+        names.push((
+            name.to_string(),
+            what.to_string(),
+            it_decl.to_string(),
+            origin,
+        ));
+    };
+    for it in &info.resources {
+        let base = it
+            .value
+            .split_name()
+            .map(|(b, _)| b.to_string())
+            .unwrap_or_else(|_| it.value.name.clone());
+        add(&base, it.value.kind.word(), &it.declared_in, it.origin);
+    }
+    for it in &info.push_constants {
+        add(&it.value.name, "push_constant", &it.declared_in, it.origin);
+    }
+    for it in &info.specialization_constants {
+        add(
+            &it.value.name,
+            "specialization_constant",
+            &it.declared_in,
+            it.origin,
+        );
+    }
+    for it in &info.vertex_inputs {
+        add(&it.value.name, "vertex_in", &it.declared_in, it.origin);
+    }
+    for it in &info.fragment_outputs {
+        add(&it.value.name, "fragment_out", &it.declared_in, it.origin);
+    }
+    let globals = names.len();
+    for list in [&info.vertex_out, &info.geometry_out] {
+        let mut local = names[..globals].to_vec();
+        for it in list.iter() {
+            let iface = &it.value;
+            if iface.instance_name.is_empty() {
+                for m in &iface.members {
+                    local.push((
+                        m.name.clone(),
+                        format!("member of interface `{}`", iface.name),
+                        it.declared_in.clone(),
+                        m.origin,
+                    ));
+                }
+            } else {
+                local.push((
+                    iface.instance_name.clone(),
+                    "interface instance".into(),
+                    it.declared_in.clone(),
+                    it.origin,
+                ));
+                let mut seen: HashMap<&str, ()> = HashMap::new();
+                for m in &iface.members {
+                    if seen.insert(&m.name, ()).is_some() {
+                        c.diags.push(
+                            Diagnostic::error(
+                                Code::DuplicateName,
+                                &info.name,
+                                format!(
+                                    "interface `{}` has two members named `{}`",
+                                    iface.name, m.name
+                                ),
+                            )
+                            .item(format!("interface member `{}`", m.name))
+                            .at(&it.declared_in, m.origin)
+                            .hint("rename one of them"),
+                        );
+                    }
+                }
+            }
+        }
+        report_duplicates(c, &local[globals..], &local);
+    }
+    report_duplicates(c, &names, &names);
+}
+
+fn report_duplicates(
+    c: &mut Checker,
+    candidates: &[(String, String, String, Origin)],
+    all: &[(String, String, String, Origin)],
+) {
+    for (i, (name, what, decl, origin)) in candidates.iter().enumerate() {
+        let offset = all.len() - candidates.len();
+        if let Some((_, w0, d0, o0)) = all[..offset + i].iter().find(|(n, ..)| n == name) {
+            c.diags.push(
+                Diagnostic::error(
+                    Code::DuplicateName,
+                    &c.info.name,
+                    format!("`{name}` is declared twice: as {w0} (in `{d0}`) and as {what} (in `{decl}`)"),
+                )
+                .item(format!("{what} `{name}`"))
+                .at(decl, *origin)
+                .related(format!("{w0} `{name}` declared in `{d0}`"), *o0)
+                .hint("names share one GLSL namespace: rename one of them"),
+            );
+        }
+    }
+}
+
+fn check_stages(c: &mut Checker) {
+    let info = c.info;
+    let stages = info.stages();
+    let has = |s: Stage| stages.contains(&s);
+    let graphics = stages.iter().any(|s| s.is_graphics());
+    let rt = stages.iter().any(|s| s.is_ray_tracing());
+    let compute = has(Stage::Compute);
+    let kinds = [graphics, rt, compute].iter().filter(|b| **b).count();
+    let head = info.sources.first();
+    let origin = head.map_or(info.origin, |h| h.origin);
+    if kinds > 1 {
+        let list: Vec<&str> = stages.iter().map(|s| s.short_name()).collect();
+        c.diags.push(
+            Diagnostic::error(
+                Code::MixedPipelineKinds,
+                &info.name,
+                format!("the info mixes stages of different pipeline kinds: {}", list.join(", ")),
+            )
+            .item("stage sources")
+            .at(&info.name, origin)
+            .hint("a compute info has only a compute source; graphics and ray-tracing infos have none"),
+        );
+    }
+    if compute && info.local_group_size.is_none() && c.opts.require_complete {
+        c.diags.push(
+            Diagnostic::error(
+                Code::IncompleteInfo,
+                &info.name,
+                "a compute info needs a local group size",
+            )
+            .item("local_group_size")
+            .at(&info.name, origin)
+            .hint("add `.local_group_size(x)` (or the 2d/3d forms)"),
+        );
+    }
+    if !compute && let Some(it) = &info.local_group_size {
+        c.err(
+            Code::IncompleteInfo,
+            "local_group_size".into(),
+            it,
+            "local_group_size is set but the info has no compute source".into(),
+            "add `.compute_source(file)` or remove the local group size",
+        );
+    }
+    if !c.opts.require_complete {
+        return;
+    }
+    if stages.is_empty() {
+        c.diags.push(
+            Diagnostic::error(Code::IncompleteInfo, &info.name, "the info is marked compilable but declares no stage source")
+                .item("stage sources")
+                .at(&info.name, info.origin)
+                .hint("add `.vertex_source`/`.fragment_source`, `.compute_source` or ray-tracing sources, or do_static_compilation(false)"),
+        );
+    }
+    if graphics && (!has(Stage::Vertex) || !has(Stage::Fragment)) {
+        let missing = if has(Stage::Vertex) {
+            "fragment"
+        } else {
+            "vertex"
+        };
+        c.diags.push(
+            Diagnostic::error(Code::IncompleteInfo, &info.name, format!("a graphics info needs a vertex and a fragment source; the {missing} source is missing"))
+                .item(format!("{missing}_source"))
+                .at(&info.name, origin)
+                .hint(format!("add `.{missing}_source(file)`, directly or through additional_info")),
+        );
+    }
+    if has(Stage::Geometry) && info.geometry_layout.is_none() {
+        c.diags.push(
+            Diagnostic::error(
+                Code::IncompleteInfo,
+                &info.name,
+                "a geometry source needs a geometry layout",
+            )
+            .item("geometry_layout")
+            .at(&info.name, origin)
+            .hint("add `.geometry_layout(PrimitiveIn::…, PrimitiveOut::…, max_vertices)`"),
+        );
+    }
+    if rt && !has(Stage::RayGen) {
+        c.diags.push(
+            Diagnostic::error(
+                Code::IncompleteInfo,
+                &info.name,
+                "a ray-tracing info needs a ray-generation source",
+            )
+            .item("raygen_source")
+            .at(&info.name, origin)
+            .hint("add `.raygen_source(file)`"),
+        );
+    }
+}
