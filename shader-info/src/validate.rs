@@ -295,7 +295,7 @@ fn check_resources(c: &mut Checker) {
                         "give the array a size: `name[N]`",
                     );
                 }
-                base.to_string()
+                Some(base.to_string())
             }
             Err(e) => {
                 c.err(
@@ -305,10 +305,12 @@ fn check_resources(c: &mut Checker) {
                     e,
                     "write `name`, `name[N]` or `name[]`",
                 );
-                r.name.clone()
+                None
             }
         };
-        c.ident(r.kind.word(), &base, it);
+        if let Some(base) = base {
+            c.ident(r.kind.word(), &base, it);
+        }
         if let Some(first) = bindings.get(&(r.set(), r.slot)) {
             let f = &first.value;
             c.diags.push(

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the system packages shader-info needs, only when something is missing (idempotent, quiet when done).
+# shaderc and glslang come from Debian's static archives (see TOOLCHAIN notes in the README), the Vulkan loader,
+# validation layer and lavapipe (Mesa's CPU Vulkan driver) make every Vulkan test run on a machine without a GPU.
+set -euo pipefail
+
+packages=(libshaderc-dev glslc glslang-tools spirv-tools mesa-vulkan-drivers libvulkan1 libvulkan-dev
+          vulkan-validationlayers vulkan-tools)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "error: these packages are missing and there is no apt-get here: ${missing[*]}" >&2
+  echo "install shaderc, glslang, SPIRV-Tools, a Vulkan loader, a Vulkan driver and the Khronos validation layer" >&2
+  exit 1
+fi
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+echo "installing: ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
