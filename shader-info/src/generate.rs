@@ -2,7 +2,7 @@
 //! source map from generated lines back to the declarations and files they came from.
 //!
 //! Order (never the order of builder calls):
-//! 1. `#version 450` and extensions;
+//! 1. `#version 450` (460 for ray tracing) and extensions;
 //! 2. standard defines (`GPU_SHADER`, `GPU_VULKAN`, `GPU_<STAGE>_SHADER`);
 //! 3. the info's defines, then variant defines;
 //! 4. shared enums and structs (dependencies first, each once), then typedef source files;
@@ -322,9 +322,22 @@ pub fn generate(
     let mut files = Vec::new();
 
     // 1-2. Preamble.
-    let mut pre = String::from("#version 450\n#extension GL_GOOGLE_include_directive : require\n");
+    let uses_acceleration_structure = info
+        .resources
+        .iter()
+        .any(|r| r.value.kind == ResourceKind::AccelerationStructure);
+    // Ray tracing and ray queries need GLSL 4.60; everything else is declared against 4.50.
+    let version = if stage.is_ray_tracing() || uses_acceleration_structure {
+        460
+    } else {
+        450
+    };
+    let mut pre = format!("#version {version}\n#extension GL_GOOGLE_include_directive : require\n");
     if stage.is_ray_tracing() {
         pre.push_str("#extension GL_EXT_ray_tracing : require\n");
+    } else if uses_acceleration_structure {
+        // Outside ray-tracing stages an acceleration structure is only usable through ray queries.
+        pre.push_str("#extension GL_EXT_ray_query : require\n");
     }
     let _ = write!(
         pre,
@@ -576,12 +589,12 @@ fn emit_shared_types(e: &mut Emitter, info: &ResolvedInfo, registry: &Registry) 
     }
     let mut done_structs: Vec<String> = Vec::new();
     let mut done_enums: Vec<String> = Vec::new();
+    // Enums first: they are plain constants that any struct or typedef file may use.
+    for w in &wanted {
+        emit_enum(e, registry, w, &mut done_enums);
+    }
     for w in wanted {
-        if let Some(en) = registry.enum_def(w) {
-            emit_enum(e, registry, en.name.as_str(), &mut done_enums);
-        } else {
-            emit_struct(e, registry, w, &mut done_structs, &mut done_enums);
-        }
+        emit_struct(e, registry, w, &mut done_structs, &mut done_enums);
     }
 }
 
@@ -632,7 +645,7 @@ fn emit_struct(
 
 fn emit_resources(e: &mut Emitter, info: &ResolvedInfo) {
     // Resources come in kind order (samplers, images, uniform buffers, storage buffers), then declaration order.
-    for kind in 0..4 {
+    for kind in 0..5 {
         for it in &info.resources {
             let r = &it.value;
             let k = match r.kind {
@@ -640,6 +653,7 @@ fn emit_resources(e: &mut Emitter, info: &ResolvedInfo) {
                 ResourceKind::Image { .. } => 1,
                 ResourceKind::UniformBuffer { .. } => 2,
                 ResourceKind::StorageBuffer { .. } => 3,
+                ResourceKind::AccelerationStructure => 4,
             };
             if k != kind {
                 continue;
@@ -675,6 +689,9 @@ fn emit_resources(e: &mut Emitter, info: &ResolvedInfo) {
                 } => format!(
                     "layout(std430, set = {set}, binding = {binding}) {}buffer _{base} {{\n  {type_name} {base}{suffix};\n}};",
                     qualifier.glsl_prefix()
+                ),
+                ResourceKind::AccelerationStructure => format!(
+                    "layout(set = {set}, binding = {binding}) uniform accelerationStructureEXT {base}{suffix};"
                 ),
             };
             e.decl(

@@ -179,6 +179,8 @@ pub enum ResourceKind {
         qualifier: Qualifier,
         type_name: String,
     },
+    /// A ray-tracing acceleration structure (`accelerationStructureEXT`).
+    AccelerationStructure,
 }
 
 impl ResourceKind {
@@ -189,6 +191,7 @@ impl ResourceKind {
             ResourceKind::Image { .. } => "image",
             ResourceKind::UniformBuffer { .. } => "uniform_buf",
             ResourceKind::StorageBuffer { .. } => "storage_buf",
+            ResourceKind::AccelerationStructure => "acceleration_structure",
         }
     }
 }
@@ -621,6 +624,22 @@ impl ShaderCreateInfo {
                 qualifier,
                 type_name: type_name.into(),
             },
+        )
+    }
+
+    /// A top-level acceleration structure for ray queries and `traceRayEXT`.
+    #[track_caller]
+    pub fn acceleration_structure(
+        self,
+        slot: u32,
+        name: impl Into<String>,
+        frequency: Frequency,
+    ) -> Self {
+        self.resource(
+            slot,
+            frequency,
+            name.into(),
+            ResourceKind::AccelerationStructure,
         )
     }
 

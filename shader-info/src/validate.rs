@@ -342,7 +342,7 @@ fn check_resources(c: &mut Checker) {
             bindings.insert((r.set(), r.slot), it);
         }
         match &r.kind {
-            ResourceKind::Sampler { .. } => {}
+            ResourceKind::Sampler { .. } | ResourceKind::AccelerationStructure => {}
             ResourceKind::Image {
                 format, image_type, ..
             } => {
