@@ -1,1 +1,3 @@
 //! Cross-crate integration tests live in `tests/`.
+
+pub mod glslang;
