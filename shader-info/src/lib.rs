@@ -39,6 +39,7 @@ mod info;
 pub mod layout;
 mod registry;
 mod resolve;
+mod shared;
 mod types;
 mod validate;
 
@@ -51,8 +52,13 @@ pub use layout::{
 };
 pub use registry::*;
 pub use resolve::*;
+pub use shader_info_macros::*;
+pub use shared::*;
 pub use types::*;
 pub use validate::*;
+
+// Lets the derive macros' `::shader_info::…` paths work inside this crate's own tests too.
+extern crate self as shader_info;
 
 #[doc(hidden)]
 pub use bytemuck;

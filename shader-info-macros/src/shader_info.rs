@@ -1,0 +1,409 @@
+//! `#[derive(ShaderInfo)]` (a whole create info in attributes, the struct's fields as push constants) and the
+//! `#[shader_info]` attribute on builder functions.
+//!
+//! Every `#[shader(..)]` entry is a `ShaderCreateInfo` builder call with the same name and arguments in the same
+//! order; enum arguments may be written as bare variant names (`Float2D`, `Pass`). The table below is the one
+//! place that knows the builder's signatures; it only spells paths, the builder does the work.
+
+use crate::attrs;
+use crate::layout_proof;
+use proc_macro2::{Span, TokenStream, TokenTree};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
+use syn::parse::{Parse, ParseStream};
+use syn::punctuated::Punctuated;
+use syn::spanned::Spanned;
+use syn::{DeriveInput, Expr, Ident, LitStr, Token};
+
+#[derive(Clone, Copy)]
+enum Arg {
+    /// Any expression (numbers, strings, booleans, constant values).
+    Expr(&'static str),
+    /// A resource name: a string literal, so the macro can name the binding constant after it.
+    Name,
+    /// A `shader_info` enum (or constant holder); a bare identifier becomes `Enum::Ident`.
+    Enum(&'static str, &'static str),
+    /// A `StageInterfaceInfo`: a path to a `fn() -> StageInterfaceInfo`, or an expression of that type.
+    Interface,
+}
+
+use Arg::*;
+
+const SLOT: Arg = Expr("slot");
+const FREQ: Arg = Enum("Frequency", "frequency");
+const TYPE: Arg = Enum("Type", "type");
+
+/// Builder methods accepted as entries, with their arguments.
+const METHODS: &[(&str, &[Arg])] = &[
+    ("vertex_in", &[Expr("location"), TYPE, Expr("name")]),
+    ("vertex_out", &[Interface]),
+    ("geometry_out", &[Interface]),
+    (
+        "geometry_layout",
+        &[Enum("PrimitiveIn", "primitive in"), Enum("PrimitiveOut", "primitive out"), Expr("max vertices")],
+    ),
+    (
+        "geometry_layout_instanced",
+        &[
+            Enum("PrimitiveIn", "primitive in"),
+            Enum("PrimitiveOut", "primitive out"),
+            Expr("max vertices"),
+            Expr("invocations"),
+        ],
+    ),
+    ("fragment_out", &[Expr("location"), TYPE, Expr("name")]),
+    (
+        "fragment_out_blend",
+        &[Expr("location"), TYPE, Expr("name"), Enum("DualBlend", "blend")],
+    ),
+    ("sampler", &[SLOT, Enum("ImageType", "image type"), Name, FREQ]),
+    (
+        "image",
+        &[
+            SLOT,
+            Enum("TextureFormat", "format"),
+            Enum("Qualifier", "qualifier"),
+            Enum("ImageType", "image type"),
+            Name,
+            FREQ,
+        ],
+    ),
+    ("uniform_buf", &[SLOT, Expr("type name"), Name, FREQ]),
+    (
+        "storage_buf",
+        &[SLOT, Enum("Qualifier", "qualifier"), Expr("type name"), Name, FREQ],
+    ),
+    ("specialization_constant", &[TYPE, Expr("name"), Expr("default")]),
+    ("define", &[Expr("name")]),
+    ("define_value", &[Expr("name"), Expr("value")]),
+    ("typedef_source", &[Expr("file")]),
+    ("additional_info", &[Expr("info name")]),
+    ("local_group_size", &[Expr("x")]),
+    ("local_group_size_2d", &[Expr("x"), Expr("y")]),
+    ("local_group_size_3d", &[Expr("x"), Expr("y"), Expr("z")]),
+    ("builtins", &[Enum("BuiltinBits", "builtin bits")]),
+    ("depth_write", &[Enum("DepthWrite", "depth write")]),
+    ("early_fragment_test", &[Expr("enable")]),
+    ("do_static_compilation", &[Expr("enable")]),
+    ("branch", &[Expr("name")]),
+    ("stage_source", &[Enum("Stage", "stage"), Expr("file")]),
+    ("vertex_source", &[Expr("file")]),
+    ("fragment_source", &[Expr("file")]),
+    ("geometry_source", &[Expr("file")]),
+    ("compute_source", &[Expr("file")]),
+    ("raygen_source", &[Expr("file")]),
+    ("miss_source", &[Expr("file")]),
+    ("closest_hit_source", &[Expr("file")]),
+    ("any_hit_source", &[Expr("file")]),
+    ("intersection_source", &[Expr("file")]),
+    ("callable_source", &[Expr("file")]),
+];
+
+/// One entry of `#[shader(..)]`: `flag`, `key = value` or `method(args)`.
+struct Entry {
+    key: Ident,
+    value: Option<Expr>,
+    args: Option<Punctuated<Expr, Token![,]>>,
+}
+
+impl Parse for Entry {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let key: Ident = input.parse()?;
+        if input.peek(Token![=]) {
+            input.parse::<Token![=]>()?;
+            return Ok(Entry {
+                key,
+                value: Some(input.parse()?),
+                args: None,
+            });
+        }
+        if input.peek(syn::token::Paren) {
+            let content;
+            syn::parenthesized!(content in input);
+            return Ok(Entry {
+                key,
+                value: None,
+                args: Some(content.parse_terminated(Expr::parse, Token![,])?),
+            });
+        }
+        Ok(Entry {
+            key,
+            value: None,
+            args: None,
+        })
+    }
+}
+
+fn arg_tokens(arg: Arg, e: &Expr) -> TokenStream {
+    match arg {
+        Enum(ty, _) => match e {
+            Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
+                let ty = Ident::new(ty, Span::call_site());
+                let v = p.path.get_ident().expect("ident");
+                quote_spanned!(v.span()=> ::shader_info::#ty::#v)
+            }
+            _ => quote!(#e),
+        },
+        Interface => match e {
+            Expr::Path(_) => quote_spanned!(e.span()=> &#e()),
+            _ => quote_spanned!(e.span()=> &(#e)),
+        },
+        Expr(_) | Name => quote!(#e),
+    }
+}
+
+struct Resource {
+    name: LitStr,
+    slot: TokenStream,
+    frequency: TokenStream,
+    span: Span,
+}
+
+pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
+    attrs::require_no_generics(&input, "ShaderInfo")?;
+    let fields = attrs::named_fields(&input, "ShaderInfo", true)?;
+    if !fields.is_empty() {
+        attrs::require_repr_c(&input, "ShaderInfo")?;
+    }
+    for f in &fields {
+        attrs::check_field_type(&f.ty)?;
+    }
+    let ident = &input.ident;
+    let mut name: Option<LitStr> = None;
+    let mut calls = Vec::new();
+    let mut resources = Vec::new();
+    for a in input.attrs.iter().filter(|a| a.path().is_ident("shader")) {
+        let entries = a.parse_args_with(Punctuated::<Entry, Token![,]>::parse_terminated)?;
+        for entry in entries {
+            let key = entry.key.to_string();
+            if key == "name" {
+                let Some(Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(s),
+                    ..
+                })) = entry.value
+                else {
+                    return Err(attrs::err(
+                        entry.key.span(),
+                        "write the info's name as `name = \"my_shader\"`",
+                    ));
+                };
+                name = Some(s);
+                continue;
+            }
+            if key == "push_constant" || key == "push_constant_array" {
+                return Err(attrs::err(
+                    entry.key.span(),
+                    format!("`{key}` is declared by the struct's fields: add a field `name: Type` (or `name: [Type; N]`) instead"),
+                ));
+            }
+            if let Some(v) = &entry.value {
+                return Err(attrs::err(
+                    v.span(),
+                    format!("write `{key}(..)`, not `{key} = ..`: every entry but `name` is a builder call"),
+                ));
+            }
+            let mut method = key.clone();
+            let args: Vec<Expr> = match entry.args {
+                Some(a) => a.into_iter().collect(),
+                // Bare flags: `do_static_compilation`, `early_fragment_test`.
+                None if key == "do_static_compilation" || key == "early_fragment_test" => {
+                    vec![syn::parse_quote!(true)]
+                }
+                None => Vec::new(),
+            };
+            // `local_group_size(x, y[, z])`, like the seed's 1-3 parameter form.
+            if key == "local_group_size" && (args.len() == 2 || args.len() == 3) {
+                method = format!("local_group_size_{}d", args.len());
+            }
+            let Some((_, spec)) = METHODS.iter().find(|(m, _)| *m == method) else {
+                let known: Vec<&str> = METHODS.iter().map(|(m, _)| *m).collect();
+                return Err(attrs::err(
+                    entry.key.span(),
+                    format!(
+                        "unknown #[shader] entry `{key}`: expected `name = \"..\"` or a ShaderCreateInfo builder call: {}",
+                        known.join(", ")
+                    ),
+                ));
+            };
+            if args.len() != spec.len() {
+                let names: Vec<&str> = spec
+                    .iter()
+                    .map(|a| match a {
+                        Expr(n) | Enum(_, n) => n,
+                        Name => "name",
+                        Interface => "interface",
+                    })
+                    .collect();
+                return Err(attrs::err(
+                    entry.key.span(),
+                    format!(
+                        "`{key}` takes {} argument{} ({}), found {}",
+                        spec.len(),
+                        if spec.len() == 1 { "" } else { "s" },
+                        names.join(", "),
+                        args.len()
+                    ),
+                ));
+            }
+            let mut toks = Vec::new();
+            let mut res_name = None;
+            for (arg, e) in spec.iter().zip(&args) {
+                if let Name = arg {
+                    match e {
+                        Expr::Lit(syn::ExprLit {
+                            lit: syn::Lit::Str(s),
+                            ..
+                        }) => res_name = Some(s.clone()),
+                        _ => {
+                            return Err(attrs::err(
+                                e.span(),
+                                "write the resource name as a string literal: it names the binding constant",
+                            ));
+                        }
+                    }
+                }
+                toks.push(arg_tokens(*arg, e));
+            }
+            if let Some(n) = res_name {
+                resources.push(Resource {
+                    name: n,
+                    slot: toks[0].clone(),
+                    frequency: toks[toks.len() - 1].clone(),
+                    span: entry.key.span(),
+                });
+            }
+            let m = Ident::new(&method, entry.key.span());
+            calls.push(quote!(.#m(#(#toks),*)));
+        }
+    }
+    let name = name.unwrap_or_else(|| LitStr::new(&attrs::snake(&ident.to_string()), ident.span()));
+
+    let proof = layout_proof::prove(ident, &name, &fields, false, true);
+    let push_checks = fields.iter().enumerate().map(|(i, f)| {
+        let span = f.ident.as_ref().map_or(f.span(), |i| i.span());
+        layout_proof::const_check(span, quote!(__si::check_push_constant_field(&__FIELDS[#i])))
+    });
+    let size_check = layout_proof::const_check(
+        ident.span(),
+        quote!(__si::check_push_constants(#name, ::core::mem::size_of::<#ident>())),
+    );
+
+    let mut binding_consts = Vec::new();
+    let mut binding_rows = Vec::new();
+    let mut binding_checks = Vec::new();
+    for (i, r) in resources.iter().enumerate() {
+        let base = r.name.value();
+        let base = base.split('[').next().unwrap_or_default();
+        let cname = format_ident!("{}", attrs::screaming_snake(base), span = r.name.span());
+        let (slot, freq) = (&r.slot, &r.frequency);
+        let doc = format!("Set and binding of `{base}`.");
+        binding_consts.push(quote! {
+            #[doc = #doc]
+            pub const #cname: ::shader_info::Binding = ::shader_info::Binding::new(#freq, #slot);
+        });
+        binding_rows.push(quote!((::shader_info::Binding::new(#freq, #slot), #base)));
+        binding_checks.push(layout_proof::const_check(
+            r.span,
+            quote!(__si::check_binding(__BINDINGS, #i)),
+        ));
+    }
+    let name_doc = "The info's name in the registry.".to_string();
+    let fn_doc = format!("The `{}` create info declared by `#[derive(ShaderInfo)]`.", name.value());
+    Ok(quote! {
+        const _: () = {
+            use ::shader_info::__private as __si;
+            #proof
+            #(#push_checks)*
+            #size_check
+            const __BINDINGS: &[(__si::Binding, &str)] = &[#(#binding_rows),*];
+            #(#binding_checks)*
+            impl #ident {
+                #[doc = #name_doc]
+                pub const NAME: &'static str = #name;
+                #(#binding_consts)*
+                #[doc = #fn_doc]
+                #[track_caller]
+                pub fn create_info() -> ::shader_info::ShaderCreateInfo {
+                    let info = ::shader_info::ShaderCreateInfo::new(#name) #(#calls)*;
+                    __si::add_push_constants(info, __FIELDS)
+                }
+            }
+            __si::inventory::submit! {
+                __si::InfoRegistration {
+                    build: || #ident::create_info(),
+                    file: ::core::file!(),
+                    line: ::core::line!(),
+                }
+            }
+        };
+    })
+}
+
+/// `#[shader_info]` on `fn name() -> ShaderCreateInfo`: registers the function.
+pub fn attribute(args: TokenStream, f: syn::ItemFn) -> syn::Result<TokenStream> {
+    if !args.is_empty() {
+        return Err(attrs::err(
+            args.span(),
+            "#[shader_info] takes no options: the info is registered under the function's name",
+        ));
+    }
+    let sig = &f.sig;
+    if !sig.inputs.is_empty() || !sig.generics.params.is_empty() || sig.asyncness.is_some() {
+        return Err(attrs::err(
+            sig.ident.span(),
+            "#[shader_info] needs a plain `fn name() -> ShaderCreateInfo` without arguments or generics",
+        ));
+    }
+    if matches!(sig.output, syn::ReturnType::Default) {
+        return Err(attrs::err(
+            sig.ident.span(),
+            "#[shader_info] needs a function returning `ShaderCreateInfo`",
+        ));
+    }
+    let fname = sig.ident.to_string();
+    if let Some(lit) = find_info_name(f.block.to_token_stream()) {
+        if lit.value() != fname {
+            return Err(attrs::err(
+                lit.span(),
+                format!(
+                    "this info is named `{}` but #[shader_info] registers it as `{fname}`: name the info after its function",
+                    lit.value()
+                ),
+            ));
+        }
+    }
+    let ident = &sig.ident;
+    Ok(quote! {
+        #f
+        ::shader_info::__private::inventory::submit! {
+            ::shader_info::__private::InfoRegistration {
+                build: #ident,
+                file: ::core::file!(),
+                line: ::core::line!(),
+            }
+        }
+    })
+}
+
+/// The literal in `ShaderCreateInfo::new("lit")`, if the body has one.
+fn find_info_name(ts: TokenStream) -> Option<LitStr> {
+    let toks: Vec<TokenTree> = ts.into_iter().collect();
+    for (i, t) in toks.iter().enumerate() {
+        if let TokenTree::Group(g) = t {
+            if let Some(l) = find_info_name(g.stream()) {
+                return Some(l);
+            }
+        }
+        let is = |j: usize, s: &str| matches!(toks.get(j), Some(TokenTree::Ident(id)) if id == s);
+        if is(i, "ShaderCreateInfo") && is(i + 3, "new") {
+            if let Some(TokenTree::Group(g)) = toks.get(i + 4) {
+                let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+                if let [TokenTree::Literal(l)] = inner.as_slice() {
+                    if let Ok(s) = syn::parse2::<LitStr>(quote!(#l)) {
+                        return Some(s);
+                    }
+                }
+            }
+        }
+    }
+    None
+}
