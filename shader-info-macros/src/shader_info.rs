@@ -277,7 +277,8 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
     }
     let name = name.unwrap_or_else(|| LitStr::new(&attrs::snake(&ident.to_string()), ident.span()));
 
-    let proof = layout_proof::prove(ident, &name, &fields, false, true);
+    let rust_name = LitStr::new(&ident.to_string(), ident.span());
+    let proof = layout_proof::prove(ident, &rust_name, &fields, false, true);
     let push_checks = fields.iter().enumerate().map(|(i, f)| {
         let span = f.ident.as_ref().map_or(f.span(), |i| i.span());
         layout_proof::const_check(span, quote!(__si::check_push_constant_field(&__FIELDS[#i])))

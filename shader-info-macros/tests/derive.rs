@@ -1,0 +1,337 @@
+//! Pass tests of the derives: generated GLSL, struct definitions, offsets, registrations, and the ShaderInfo derive
+//! against the same info written with the builder.
+
+use glam::{IVec2, Mat3A, Mat4, UVec4, Vec2, Vec3, Vec3A, Vec4};
+use shader_info::*;
+
+#[derive(Clone, Copy, Debug, PartialEq, ShaderEnum)]
+#[repr(u32)]
+enum LightKind {
+    Point = 0,
+    Spot = 1,
+    #[shader(name = "LIGHT_SUN")]
+    Directional = 7,
+}
+
+#[derive(Clone, Copy, ShaderEnum)]
+#[repr(u32)]
+#[shader(name = "eFogMode", prefix = "FOG_")]
+enum FogMode {
+    Off = 0,
+    Linear = 1,
+}
+
+#[derive(Clone, Copy, ShaderStruct)]
+#[repr(C)]
+struct Light {
+    position: Vec3,
+    radius: f32,
+    color: Vec4,
+    kind: LightKind,
+    enabled: Bool32,
+    _pad: Pad<8>,
+}
+
+#[derive(Clone, Copy, ShaderStruct)]
+#[repr(C)]
+#[shader(std140)]
+struct ViewData {
+    view_proj: Mat4,
+    normal_mat: Mat3A,
+    lights: [Light; 2],
+    fog: FogMode,
+    exposure: f32,
+    _pad: Pad<8>,
+}
+
+#[derive(Clone, Copy, ShaderStruct)]
+#[repr(C)]
+#[shader(std430, name = "GlyphData")]
+struct Glyph {
+    offset: IVec2,
+    uv: Vec2,
+    weights: [f32; 3],
+    flags: u32,
+    normal: Vec3A,
+    ids: UVec4,
+}
+
+#[shader_struct(auto_pad, std140)]
+#[derive(Clone, Copy, Default)]
+#[repr(C)]
+struct Material {
+    roughness: f32,
+    base_color: Vec4,
+    emission: Vec3,
+    ior: f32,
+    layers: [Vec4; 2],
+    alpha: f32,
+}
+
+#[test]
+fn struct_glsl_and_def() {
+    let reg = Registry::global();
+    let light = reg.find_struct("Light").unwrap();
+    assert_eq!(
+        light.glsl(),
+        "struct Light {\n  vec3 position;\n  float radius;\n  vec4 color;\n  uint kind;\n  bool enabled;\n};\n"
+    );
+    let glyph = reg.find_struct("GlyphData").unwrap();
+    assert_eq!(
+        glyph.glsl(),
+        "struct GlyphData {\n  ivec2 offset;\n  vec2 uv;\n  float weights[3];\n  uint flags;\n  vec3 normal;\n  uvec4 ids;\n};\n"
+    );
+    let view = reg.find_struct("ViewData").unwrap();
+    assert_eq!(view.fields[2], Field::structure("Light", "lights").array(2));
+    assert_eq!(view.fields[3], Field::new(Type::Uint, "fog"));
+}
+
+#[test]
+fn registered_offsets_match_the_layout_engine() {
+    let reg = Registry::global();
+    for (name, rules) in [
+        ("Light", Rules::Std140),
+        ("Light", Rules::Std430),
+        ("ViewData", Rules::Std140),
+        ("GlyphData", Rules::Std430),
+        ("Material", Rules::Std140),
+    ] {
+        let def = reg.find_struct(name).unwrap();
+        let layout = def.layout(rules, reg).unwrap();
+        let meta = reg.struct_meta(name).unwrap();
+        let offsets: Vec<u32> = layout.members.iter().map(|m| m.offset).collect();
+        assert_eq!(meta.rust_offsets, offsets, "{name} {rules}");
+        assert_eq!(meta.rust_size, layout.size, "{name} {rules}");
+    }
+    assert_eq!(reg.struct_meta("Light").unwrap().enums, vec!["LightKind".to_string()]);
+    assert_eq!(reg.struct_meta("ViewData").unwrap().enums, vec!["eFogMode".to_string()]);
+}
+
+#[test]
+fn shader_type_consts() {
+    assert_eq!(Light::GLSL, GlslType::structure("Light"));
+    assert_eq!(Light::STD140.unwrap(), TypeLayout { align: 16, size: 48, array_stride: 48 });
+    assert_eq!(Light::STD430.unwrap().size, 48);
+    assert_eq!(ViewData::STD140.unwrap().size, size_of::<ViewData>() as u32);
+    assert!(ViewData::STD430.unwrap_err().as_str().contains("only proven for std140"));
+    assert_eq!(LightKind::GLSL, GlslType::enumeration("LightKind"));
+    assert_eq!(<[Light; 3]>::STD140.unwrap().size, 144);
+}
+
+#[test]
+fn enums() {
+    let reg = Registry::global();
+    assert_eq!(
+        reg.enum_def("LightKind").unwrap().glsl(),
+        "#define LightKind uint\nconst uint LIGHT_KIND_POINT = 0u;\nconst uint LIGHT_KIND_SPOT = 1u;\nconst uint LIGHT_SUN = 7u;\n"
+    );
+    assert_eq!(
+        reg.enum_def("eFogMode").unwrap().values,
+        vec![("FOG_OFF".to_string(), 0), ("FOG_LINEAR".to_string(), 1)]
+    );
+    let bits: u32 = 7;
+    assert_eq!(
+        bytemuck::checked::try_from_bytes::<LightKind>(bytemuck::bytes_of(&bits)),
+        Ok(&LightKind::Directional)
+    );
+    assert!(bytemuck::checked::try_from_bytes::<LightKind>(bytemuck::bytes_of(&3u32)).is_err());
+}
+
+#[test]
+fn auto_pad_inserts_the_std140_gaps() {
+    assert_eq!(std::mem::offset_of!(Material, base_color), 16);
+    assert_eq!(std::mem::offset_of!(Material, emission), 32);
+    assert_eq!(std::mem::offset_of!(Material, ior), 44);
+    assert_eq!(std::mem::offset_of!(Material, layers), 48);
+    assert_eq!(std::mem::offset_of!(Material, alpha), 80);
+    assert_eq!(size_of::<Material>(), 96);
+    let m = Material { roughness: 0.5, alpha: 1.0, ..Default::default() };
+    assert_eq!(bytemuck::bytes_of(&m).len(), 96);
+    let def = Registry::global().find_struct("Material").unwrap();
+    let names: Vec<&str> = def.fields.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["roughness", "base_color", "emission", "ior", "layers", "alpha"]);
+}
+
+#[test]
+fn upload_size_is_the_std_size() {
+    let light = Light {
+        position: Vec3::new(1.0, 2.0, 3.0),
+        radius: 4.0,
+        color: Vec4::ONE,
+        kind: LightKind::Spot,
+        enabled: true.into(),
+        _pad: Pad::ZERO,
+    };
+    let bytes = bytemuck::bytes_of(&light);
+    assert_eq!(bytes.len(), 48);
+    assert_eq!(&bytes[12..16], &4.0f32.to_ne_bytes());
+    assert_eq!(&bytes[32..36], &1u32.to_ne_bytes());
+    let glyphs = [Glyph {
+        offset: IVec2::ONE,
+        uv: Vec2::ZERO,
+        weights: [1.0; 3],
+        flags: 0,
+        normal: Vec3A::Z,
+        ids: UVec4::ZERO,
+    }; 4];
+    assert_eq!(bytemuck::cast_slice::<Glyph, u8>(&glyphs).len(), 4 * 64);
+    let g: Glyph = bytemuck::Zeroable::zeroed();
+    assert_eq!(g.flags, 0);
+}
+
+/// Nested structs and enums are emitted before the buffer that uses them, each once.
+#[test]
+fn generator_emits_dependencies_first() {
+    let mut reg = Registry::shared_types_from_inventory();
+    reg.add_info(
+        ShaderCreateInfo::new("lights_test")
+            .uniform_buf(0, "ViewData", "view", Frequency::Pass)
+            .storage_buf(1, Qualifier::Read, "Light", "extra_lights[]", Frequency::Pass)
+            .compute_source("lights_test.comp.glsl")
+            .local_group_size(64),
+    );
+    let loader = MemoryLoader::default().with("lights_test.comp.glsl", "void main() {}");
+    let info = reg.resolve("lights_test").unwrap();
+    let opts = GenerateOptions { loader: &loader, registry: &reg, extra_defines: &[] };
+    let src = generate(&info, Stage::Compute, &opts).unwrap().source;
+    let pos = |s: &str| src.find(s).unwrap_or_else(|| panic!("{s} missing in\n{src}"));
+    assert!(pos("#define LightKind uint") < pos("struct Light {"));
+    assert!(pos("#define eFogMode uint") < pos("struct ViewData {"));
+    assert!(pos("struct Light {") < pos("struct ViewData {"));
+    assert_eq!(src.matches("struct Light {").count(), 1);
+}
+
+fn color_iface() -> StageInterfaceInfo {
+    StageInterfaceInfo::new("color_iface", "").smooth(Type::Vec4, "color")
+}
+
+#[derive(Clone, Copy, ShaderInfo)]
+#[repr(C)]
+#[shader(
+    name = "derive_everything",
+    vertex_in(0, Vec3, "pos"),
+    vertex_in(1, Type::Vec4, "col"),
+    vertex_out(color_iface),
+    fragment_out(0, Vec4, "frag_color"),
+    fragment_out_blend(1, Vec4, "frag_blend", Src1),
+    sampler(0, Float2D, "color_tex", Batch),
+    sampler(1, Shadow2D, "shadow_maps[4]", Pass),
+    image(2, Rgba16f, Write, Float2D, "out_img", Pass),
+    uniform_buf(0, "ViewData", "view", Pass),
+    storage_buf(0, Read, "GlyphData", "glyphs[]", Geometry),
+    specialization_constant(Bool, "use_fog", true),
+    specialization_constant(Float, "fog_density", 0.5f32),
+    define("USE_LIGHTS"),
+    define_value("MAX_LIGHTS", "2"),
+    typedef_source("Light"),
+    additional_info("some_base"),
+    builtins(VERTEX_ID),
+    depth_write(Greater),
+    early_fragment_test,
+    vertex_source("everything.vert.glsl"),
+    fragment_source("everything.frag.glsl"),
+    do_static_compilation,
+)]
+#[shader(branch("USE_SHADOWS"))]
+struct Everything {
+    model: Mat4,
+    tint: Vec4,
+    mode: LightKind,
+    layer: i32,
+    offsets: [Vec2; 2],
+    _pad: Pad<8>,
+}
+
+#[test]
+fn derived_info_equals_builder_info() {
+    let builder = ShaderCreateInfo::new("derive_everything")
+        .vertex_in(0, Type::Vec3, "pos")
+        .vertex_in(1, Type::Vec4, "col")
+        .vertex_out(&color_iface())
+        .fragment_out(0, Type::Vec4, "frag_color")
+        .fragment_out_blend(1, Type::Vec4, "frag_blend", DualBlend::Src1)
+        .sampler(0, ImageType::Float2D, "color_tex", Frequency::Batch)
+        .sampler(1, ImageType::Shadow2D, "shadow_maps[4]", Frequency::Pass)
+        .image(2, TextureFormat::Rgba16f, Qualifier::Write, ImageType::Float2D, "out_img", Frequency::Pass)
+        .uniform_buf(0, "ViewData", "view", Frequency::Pass)
+        .storage_buf(0, Qualifier::Read, "GlyphData", "glyphs[]", Frequency::Geometry)
+        .specialization_constant(Type::Bool, "use_fog", true)
+        .specialization_constant(Type::Float, "fog_density", 0.5f32)
+        .define("USE_LIGHTS")
+        .define_value("MAX_LIGHTS", "2")
+        .typedef_source("Light")
+        .additional_info("some_base")
+        .builtins(BuiltinBits::VERTEX_ID)
+        .depth_write(DepthWrite::Greater)
+        .early_fragment_test(true)
+        .vertex_source("everything.vert.glsl")
+        .fragment_source("everything.frag.glsl")
+        .do_static_compilation(true)
+        .branch("USE_SHADOWS")
+        .push_constant(Type::Mat4, "model")
+        .push_constant(Type::Vec4, "tint")
+        .push_constant(Type::Uint, "mode")
+        .push_constant(Type::Int, "layer")
+        .push_constant_array(Type::Vec2, "offsets", 2);
+    assert_eq!(Everything::create_info(), builder);
+    assert_eq!(Everything::NAME, "derive_everything");
+    assert_eq!(Everything::COLOR_TEX, Binding { set: 1, binding: 0 });
+    assert_eq!(Everything::SHADOW_MAPS, Binding { set: 0, binding: 1 });
+    assert_eq!(Everything::OUT_IMG, Binding { set: 0, binding: 2 });
+    assert_eq!(Everything::VIEW, Binding { set: 0, binding: 0 });
+    assert_eq!(Everything::GLYPHS, Binding { set: 2, binding: 0 });
+}
+
+#[test]
+fn push_constants_upload_with_bytemuck() {
+    let push = Everything {
+        model: Mat4::IDENTITY,
+        tint: Vec4::ONE,
+        mode: LightKind::Point,
+        layer: 3,
+        offsets: [Vec2::ZERO; 2],
+        _pad: Pad::ZERO,
+    };
+    assert_eq!(bytemuck::bytes_of(&push).len(), 112);
+    // The generator's std430 block for these push constants ends where the Rust struct does.
+    let info = Everything::create_info();
+    let fields: Vec<Field> = info
+        .push_constants
+        .iter()
+        .map(|p| {
+            let f = Field::new(p.value.ty, p.value.name.clone());
+            match p.value.array_size {
+                Some(n) => f.array(n),
+                None => f,
+            }
+        })
+        .collect();
+    let l = layout_fields(&fields, Rules::Std430, &StructMap::default(), &mut vec![]).unwrap();
+    assert_eq!(l.end, 104);
+    assert_eq!(std::mem::offset_of!(Everything, offsets), l.members[4].offset as usize);
+}
+
+#[derive(Clone, Copy, ShaderInfo)]
+#[shader(compute_source("blur.comp.glsl"), local_group_size(8, 8), do_static_compilation(false))]
+struct BlurPass;
+
+#[test]
+fn defaults_and_registration() {
+    assert_eq!(BlurPass::NAME, "blur_pass");
+    let expected = ShaderCreateInfo::new("blur_pass")
+        .compute_source("blur.comp.glsl")
+        .local_group_size_2d(8, 8);
+    assert_eq!(BlurPass::create_info(), expected);
+    let reg = Registry::global();
+    assert!(reg.info("blur_pass").is_some());
+    assert!(reg.info("derive_everything").is_some());
+    assert!(reg.info("builder_registered").is_some());
+    assert!(reg.problems().is_empty(), "{:?}", reg.problems());
+}
+
+#[shader_info]
+fn builder_registered() -> ShaderCreateInfo {
+    ShaderCreateInfo::new("builder_registered")
+        .push_constant(Type::Vec4, "color")
+        .fragment_source("builder_registered.frag.glsl")
+}
