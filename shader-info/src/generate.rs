@@ -6,7 +6,8 @@
 //! 2. standard defines (`GPU_SHADER`, `GPU_VULKAN`, `GPU_<STAGE>_SHADER`);
 //! 3. the info's defines, then variant defines;
 //! 4. shared enums and structs (dependencies first, each once), then typedef source files;
-//! 5. resources (sampler, image, uniform_buf, storage_buf), specialization constants, the push-constant block;
+//! 5. resources (sampler, image, uniform_buf, storage_buf), branch constants, specialization constants, the
+//!    push-constant block;
 //! 6. layout declarations (local group size, geometry layout, fragment tests);
 //! 7. interface declarations (vertex_in, interface blocks, fragment_out);
 //! 8. the stage source's dependencies (`#pragma require(file)`), each once, dependencies first;
@@ -385,6 +386,15 @@ pub fn generate(
 
     // 5. Resources, constants, push constants.
     emit_resources(&mut e, info);
+    for b in &info.branches {
+        let value = info.branch_values.iter().any(|(n, v)| *n == b.value && *v);
+        e.decl(
+            &format!("const bool {} = {value};", b.value),
+            &b.declared_in,
+            format!("branch `{}`", b.value),
+            b.origin,
+        );
+    }
     for (id, sc) in info.specialization_constants.iter().enumerate() {
         let v = &sc.value;
         e.decl(

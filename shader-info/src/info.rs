@@ -395,6 +395,10 @@ pub struct ShaderCreateInfo {
     pub sources: Vec<Item<(Stage, String)>>,
     /// Static branches (see the variants module); each is a boolean known at generation time.
     pub branches: Vec<Item<String>>,
+    /// The function folding branch permutations into variants.
+    pub specialize: Option<Item<crate::variants::SpecializeFn>>,
+    /// Branch values of one variant (set by [`crate::Variant::apply`]); branches not listed are `false`.
+    pub branch_values: Vec<(String, bool)>,
 }
 
 impl ShaderCreateInfo {

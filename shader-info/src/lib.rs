@@ -42,6 +42,7 @@ mod resolve;
 mod shared;
 mod types;
 mod validate;
+mod variants;
 
 pub use diagnostic::*;
 pub use generate::*;
@@ -56,6 +57,7 @@ pub use shader_info_macros::*;
 pub use shared::*;
 pub use types::*;
 pub use validate::*;
+pub use variants::*;
 
 // Lets the derive macros' `::shader_info::…` paths work inside this crate's own tests too.
 extern crate self as shader_info;

@@ -196,6 +196,7 @@ impl Resolver<'_> {
             &info.local_group_size,
         );
         self.merge_singular("depth_write", &mut out.depth_write, &info.depth_write);
+        self.merge_singular("specialize", &mut out.specialize, &info.specialize);
         self.merge_singular(
             "early_fragment_test",
             &mut out.early_fragment_test,

@@ -271,7 +271,58 @@ pub fn validate(info: &ResolvedInfo, opts: &ValidateOptions) -> Vec<Diagnostic> 
     check_constants_and_defines(&mut c);
     check_names(&mut c);
     check_stages(&mut c);
+    check_branches(&mut c);
     c.diags
+}
+
+fn check_branches(c: &mut Checker) {
+    let info = c.info;
+    for b in &info.branches {
+        let name = b.value.as_str();
+        c.ident("branch", name, b);
+        let clash = info
+            .defines
+            .iter()
+            .find(|d| d.value.name == name)
+            .map(|d| ("define", d.declared_in.clone(), d.origin))
+            .or_else(|| {
+                info.resources
+                    .iter()
+                    .find(|r| {
+                        r.value
+                            .split_name()
+                            .map(|(n, _)| n)
+                            .unwrap_or(&r.value.name)
+                            == name
+                    })
+                    .map(|r| (r.value.kind.word(), r.declared_in.clone(), r.origin))
+            })
+            .or_else(|| {
+                info.specialization_constants
+                    .iter()
+                    .find(|k| k.value.name == name)
+                    .map(|k| ("specialization_constant", k.declared_in.clone(), k.origin))
+            })
+            .or_else(|| {
+                info.push_constants
+                    .iter()
+                    .find(|k| k.value.name == name)
+                    .map(|k| ("push_constant", k.declared_in.clone(), k.origin))
+            });
+        if let Some((what, decl, origin)) = clash {
+            c.diags.push(
+                Diagnostic::error(
+                    Code::Branch,
+                    &info.name,
+                    format!("branch `{name}` (from `{}`) has the same name as a {what} (from `{decl}`)", b.declared_in),
+                )
+                .item(format!("branch `{name}`"))
+                .at(&b.declared_in, b.origin)
+                .related(format!("{what} `{name}` declared in `{decl}`"), origin)
+                .hint(format!("a branch becomes `const bool {name}` in GLSL: rename the branch or the other item")),
+            );
+        }
+    }
 }
 
 fn check_resources(c: &mut Checker) {

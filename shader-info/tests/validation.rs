@@ -355,3 +355,21 @@ fn diagnostics_render_like_rustc() {
     assert!(text.contains("= info: r, item: sampler `b`"), "{text}");
     assert!(text.contains("= help: "), "{text}");
 }
+
+#[test]
+fn branch_names_colliding_with_defines_resources_and_constants() {
+    let d = check(
+        graphics("b")
+            .define("FOG")
+            .branch("FOG")
+            .sampler(0, ImageType::Float2D, "shadow", Frequency::Pass)
+            .branch("shadow")
+            .specialization_constant(Type::Bool, "SKIN", false)
+            .branch("SKIN")
+            .branch("OK_BRANCH"),
+    );
+    assert_eq!(codes(&d), [Code::Branch; 3], "{}", render_all(&d));
+    assert!(d[0].message.contains("branch `FOG`") && d[0].message.contains("define"));
+    assert!(d[1].message.contains("sampler"));
+    assert!(d[2].message.contains("specialization_constant"));
+}

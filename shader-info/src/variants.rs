@@ -1,0 +1,469 @@
+//! Variants: static branches, folded by a specialize function into a few unique variants, looked up at run time
+//! by a bit index.
+//!
+//! An info declares boolean branches by name (`.branch("SKINNING")`); `additional_info` brings branches along like
+//! any other item. Bit `i` of a permutation is the value of branch `i` in resolved order. For N branches there
+//! are 2^N permutations; the optional specialize function sees each one and may fold branch values, add defines,
+//! pick other stage sources or declare the permutation never used. The distinct results are the unique variants,
+//! and only those are generated and compiled.
+//!
+//! **How a branch reaches GLSL**: as a constant with the branch's name, `const bool SKINNING = true;`, emitted
+//! where specialization constants are. Shader code tests it with a plain `if (SKINNING)`, which the compiler
+//! folds. Because a specialization constant is also a `const bool` of that name, moving a name from the branch
+//! list to `specialization_constant(Type::Bool, "SKINNING", false)` keeps the GLSL source unchanged and makes the
+//! value a pipeline-time choice instead.
+//!
+//! ```
+//! use shader_info::*;
+//! fn fold(v: &mut VariantBuilder) {
+//!     if v.get("DEPTH_ONLY") {
+//!         v.set("FOG", false); // a depth-only pass has no lighting features
+//!     }
+//! }
+//! let mut reg = Registry::new();
+//! reg.add_info(ShaderCreateInfo::new("mesh").branch("DEPTH_ONLY").branch("FOG").specialize(fold));
+//! let info = reg.resolve("mesh").unwrap();
+//! let set = enumerate_variants(&info, DEFAULT_BRANCH_LIMIT).unwrap();
+//! assert_eq!(set.permutations(), 4);
+//! assert_eq!(set.variants.len(), 3); // DEPTH_ONLY+FOG folds into DEPTH_ONLY
+//! let i = set.lookup(0b11).unwrap();
+//! assert!(!set.variants[i].value("FOG", &set.branches));
+//! ```
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::info::ShaderCreateInfo;
+use crate::resolve::ResolvedInfo;
+use crate::types::Stage;
+use std::collections::HashMap;
+use std::fmt;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+/// The default limit on the number of branches enumerated (2^20 permutations).
+pub const DEFAULT_BRANCH_LIMIT: u32 = 20;
+
+/// A specialize function, comparable by address so infos stay `PartialEq`.
+#[derive(Clone, Copy)]
+pub struct SpecializeFn(pub fn(&mut VariantBuilder));
+
+impl PartialEq for SpecializeFn {
+    fn eq(&self, other: &SpecializeFn) -> bool {
+        std::ptr::fn_addr_eq(self.0, other.0)
+    }
+}
+
+impl fmt::Debug for SpecializeFn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SpecializeFn")
+    }
+}
+
+/// What the specialize function sees and changes for one permutation.
+pub struct VariantBuilder<'a> {
+    names: &'a [String],
+    bits: u64,
+    defines: Vec<(String, String)>,
+    sources: Vec<(Stage, String)>,
+    never_used: bool,
+}
+
+impl VariantBuilder<'_> {
+    fn index(&self, name: &str) -> Option<usize> {
+        self.names.iter().position(|n| n == name)
+    }
+
+    /// The value of branch `name` (false for an unknown name).
+    pub fn get(&self, name: &str) -> bool {
+        self.index(name).is_some_and(|i| self.bits & (1 << i) != 0)
+    }
+
+    /// Folds branch `name` to `value` (unknown names are ignored).
+    pub fn set(&mut self, name: &str, value: bool) {
+        if let Some(i) = self.index(name) {
+            if value {
+                self.bits |= 1 << i;
+            } else {
+                self.bits &= !(1 << i);
+            }
+        }
+    }
+
+    /// Adds `#define name value` to this variant.
+    pub fn define(&mut self, name: &str, value: &str) {
+        self.defines.push((name.to_string(), value.to_string()));
+    }
+
+    /// Uses another source file for `stage` in this variant (e.g. a depth-only fragment shader).
+    pub fn source(&mut self, stage: Stage, file: &str) {
+        self.sources.retain(|(s, _)| *s != stage);
+        self.sources.push((stage, file.to_string()));
+    }
+
+    /// Declares that the renderer never asks for this permutation; looking it up is an error.
+    pub fn never_used(&mut self) {
+        self.never_used = true;
+    }
+}
+
+/// One unique variant.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Variant {
+    /// Folded branch values, one bit per branch.
+    pub bits: u64,
+    /// Extra defines from the specialize function, sorted.
+    pub defines: Vec<(String, String)>,
+    /// Stage-source overrides, sorted by stage.
+    pub sources: Vec<(Stage, String)>,
+}
+
+impl Variant {
+    /// The folded value of a branch.
+    pub fn value(&self, name: &str, branches: &[String]) -> bool {
+        branches
+            .iter()
+            .position(|b| b == name)
+            .is_some_and(|i| self.bits & (1 << i) != 0)
+    }
+
+    /// The resolved info of this variant: branch constants set, sources replaced, defines added.
+    pub fn apply(&self, info: &ResolvedInfo, branches: &[String]) -> ResolvedInfo {
+        info.with_changes(|i| {
+            i.branch_values = branches
+                .iter()
+                .enumerate()
+                .map(|(b, n)| (n.clone(), self.bits & (1 << b) != 0))
+                .collect();
+            for (stage, file) in &self.sources {
+                match i.sources.iter_mut().find(|s| s.value.0 == *stage) {
+                    Some(s) => s.value.1 = file.clone(),
+                    None => {
+                        let origin = i.origin;
+                        let name = i.name.clone();
+                        i.sources.push(crate::info::Item {
+                            value: (*stage, file.clone()),
+                            declared_in: name,
+                            origin,
+                        });
+                    }
+                }
+            }
+            let name = i.name.clone();
+            let origin = i.origin;
+            for (n, v) in &self.defines {
+                i.defines.push(crate::info::Item {
+                    value: crate::info::Define {
+                        name: n.clone(),
+                        value: Some(v.clone()),
+                    },
+                    declared_in: name.clone(),
+                    origin,
+                });
+            }
+        })
+    }
+}
+
+/// Why a variant lookup failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VariantError {
+    /// The index has bits past the branch count.
+    OutOfRange {
+        info: String,
+        bits: u64,
+        branches: usize,
+    },
+    /// The specialize function declared this permutation never used.
+    NeverUsed { info: String, permutation: String },
+}
+
+impl fmt::Display for VariantError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VariantError::OutOfRange {
+                info,
+                bits,
+                branches,
+            } => write!(
+                f,
+                "variant index {bits:#b} of `{info}` is out of range: the info has {branches} branches, so indices are below {}",
+                1u64 << branches
+            ),
+            VariantError::NeverUsed { info, permutation } => {
+                write!(
+                    f,
+                    "permutation {permutation} of `{info}` was declared never used by its specialize function"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for VariantError {}
+
+/// Every unique variant of an info and the table from permutation bits to variant index.
+#[derive(Clone, Debug)]
+pub struct VariantSet {
+    pub info: String,
+    /// Branch names; bit `i` is `branches[i]`.
+    pub branches: Vec<String>,
+    pub variants: Vec<Variant>,
+    /// `table[bits]` is the variant index, or `u32::MAX` for a never-used permutation.
+    pub table: Vec<u32>,
+}
+
+impl VariantSet {
+    /// 2^N for N branches.
+    pub fn permutations(&self) -> usize {
+        self.table.len()
+    }
+
+    /// The variant for a permutation: one bounds check and one table read, no hashing.
+    #[inline]
+    pub fn lookup(&self, bits: u64) -> Result<usize, VariantError> {
+        match self.table.get(bits as usize) {
+            Some(&i) if i != u32::MAX => Ok(i as usize),
+            Some(_) => Err(VariantError::NeverUsed {
+                info: self.info.clone(),
+                permutation: self.describe(bits),
+            }),
+            None => Err(VariantError::OutOfRange {
+                info: self.info.clone(),
+                bits,
+                branches: self.branches.len(),
+            }),
+        }
+    }
+
+    /// Builds a permutation index from branch values by name; unknown names are an error.
+    pub fn bits_of(&self, values: &[(&str, bool)]) -> Result<u64, String> {
+        let mut bits = 0;
+        for (name, v) in values {
+            let i = self
+                .branches
+                .iter()
+                .position(|b| b == name)
+                .ok_or_else(|| {
+                    format!(
+                        "`{}` has no branch named `{name}`; its branches: {}",
+                        self.info,
+                        self.branches.join(", ")
+                    )
+                })?;
+            if *v {
+                bits |= 1 << i;
+            }
+        }
+        Ok(bits)
+    }
+
+    /// `{SKINNING, FOG}`-style description of a permutation.
+    pub fn describe(&self, bits: u64) -> String {
+        let on: Vec<&str> = self
+            .branches
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| bits & (1 << i) != 0)
+            .map(|(_, n)| n.as_str())
+            .collect();
+        format!("{{{}}}", on.join(", "))
+    }
+}
+
+/// Enumerates the 2^N permutations of `info`'s branches, runs its specialize function on each, and keeps the
+/// distinct results. A panic in the specialize function is caught and reported with the permutation.
+pub fn enumerate_variants(info: &ResolvedInfo, limit: u32) -> Result<VariantSet, Vec<Diagnostic>> {
+    let branches: Vec<String> = info.branches.iter().map(|b| b.value.clone()).collect();
+    let n = branches.len() as u32;
+    if n > limit.min(63) {
+        return Err(vec![
+            Diagnostic::error(
+                Code::Branch,
+                &info.name,
+                format!("`{}` has {n} branches, over the enumeration limit of {limit} ({} permutations)", info.name, 1u64 << n.min(63)),
+            )
+            .item("branches")
+            .at(&info.name, info.origin)
+            .hint("turn some branches into specialization constants (same GLSL, chosen at pipeline creation), or raise the limit"),
+        ]);
+    }
+    let count = 1usize << n;
+    let mut table = vec![u32::MAX; count];
+    let mut variants: Vec<Variant> = Vec::new();
+    let mut index: HashMap<Variant, u32> = HashMap::new();
+    for bits in 0..count as u64 {
+        let mut vb = VariantBuilder {
+            names: &branches,
+            bits,
+            defines: Vec::new(),
+            sources: Vec::new(),
+            never_used: false,
+        };
+        if let Some(f) = &info.specialize {
+            if catch_unwind(AssertUnwindSafe(|| (f.value.0)(&mut vb))).is_err() {
+                let set = VariantSet {
+                    info: info.name.clone(),
+                    branches: branches.clone(),
+                    variants: vec![],
+                    table: vec![],
+                };
+                return Err(vec![
+                    Diagnostic::error(
+                        Code::Branch,
+                        &info.name,
+                        format!("the specialize function of `{}` panicked on permutation {} ({bits:#b})", info.name, set.describe(bits)),
+                    )
+                    .item("specialize")
+                    .at(&info.name, info.origin)
+                    .hint("the function must handle every combination of branch values; declare impossible ones with `never_used()`"),
+                ]);
+            }
+        }
+        if vb.never_used {
+            continue;
+        }
+        vb.defines.sort();
+        vb.sources.sort();
+        let v = Variant {
+            bits: vb.bits,
+            defines: vb.defines,
+            sources: vb.sources,
+        };
+        let id = *index.entry(v).or_insert_with_key(|v| {
+            variants.push(v.clone());
+            (variants.len() - 1) as u32
+        });
+        table[bits as usize] = id;
+    }
+    Ok(VariantSet {
+        info: info.name.clone(),
+        branches,
+        variants,
+        table,
+    })
+}
+
+impl ShaderCreateInfo {
+    /// The function that folds each permutation of the branches (see [`enumerate_variants`]).
+    #[track_caller]
+    pub fn specialize(mut self, f: fn(&mut VariantBuilder)) -> Self {
+        self.specialize = Some(crate::info::Item {
+            value: SpecializeFn(f),
+            declared_in: self.name.clone(),
+            origin: crate::info::Origin::caller(),
+        });
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::*;
+
+    fn fold(v: &mut VariantBuilder) {
+        if v.get("SKINNING") {
+            v.set("FOLIAGE", false);
+        }
+        if v.get("DEPTH_ONLY") {
+            v.set("FOG", false);
+            v.source(Stage::Fragment, "depth_only.frag");
+        }
+        if v.get("FOG") && v.get("FOLIAGE") {
+            v.never_used();
+        }
+    }
+
+    fn set() -> VariantSet {
+        let mut reg = Registry::new();
+        reg.add_info(
+            ShaderCreateInfo::new("base")
+                .branch("SKINNING")
+                .branch("FOLIAGE"),
+        );
+        reg.add_info(
+            ShaderCreateInfo::new("m")
+                .additional_info("base")
+                .branch("DEPTH_ONLY")
+                .branch("FOG")
+                .specialize(fold),
+        );
+        enumerate_variants(&reg.resolve("m").unwrap(), DEFAULT_BRANCH_LIMIT).unwrap()
+    }
+
+    #[test]
+    fn table_agrees_with_specialize_for_every_permutation() {
+        let s = set();
+        assert_eq!(s.branches, ["DEPTH_ONLY", "FOG", "SKINNING", "FOLIAGE"]);
+        assert_eq!(s.permutations(), 16);
+        for bits in 0..16u64 {
+            let mut vb = VariantBuilder {
+                names: &s.branches,
+                bits,
+                defines: vec![],
+                sources: vec![],
+                never_used: false,
+            };
+            fold(&mut vb);
+            match s.lookup(bits) {
+                Ok(i) => assert_eq!(s.variants[i].bits, vb.bits, "{}", s.describe(bits)),
+                Err(e) => assert!(vb.never_used, "{e}"),
+            }
+        }
+        assert!(s.variants.len() < 16);
+    }
+
+    #[test]
+    fn out_of_range_and_never_used_are_errors() {
+        let s = set();
+        assert!(matches!(s.lookup(16), Err(VariantError::OutOfRange { .. })));
+        let bits = s.bits_of(&[("FOG", true), ("FOLIAGE", true)]).unwrap();
+        let e = s.lookup(bits).unwrap_err();
+        assert!(e.to_string().contains("{FOG, FOLIAGE}"), "{e}");
+        assert!(
+            s.bits_of(&[("NOPE", true)])
+                .unwrap_err()
+                .contains("no branch named `NOPE`")
+        );
+    }
+
+    #[test]
+    fn panicking_specialize_is_reported_with_the_permutation() {
+        fn bad(v: &mut VariantBuilder) {
+            if v.get("A") && v.get("B") {
+                panic!("unsupported");
+            }
+        }
+        let mut reg = Registry::new();
+        reg.add_info(
+            ShaderCreateInfo::new("p")
+                .branch("A")
+                .branch("B")
+                .specialize(bad),
+        );
+        let prev = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let e = enumerate_variants(&reg.resolve("p").unwrap(), 20).unwrap_err();
+        std::panic::set_hook(prev);
+        assert!(
+            e[0].message.contains("panicked on permutation {A, B}"),
+            "{}",
+            e[0]
+        );
+    }
+
+    #[test]
+    fn branch_limit() {
+        let mut info = ShaderCreateInfo::new("big");
+        for i in 0..5 {
+            info = info.branch(format!("B{i}"));
+        }
+        let mut reg = Registry::new();
+        reg.add_info(info);
+        let e = enumerate_variants(&reg.resolve("big").unwrap(), 4).unwrap_err();
+        assert!(
+            e[0].message
+                .contains("5 branches, over the enumeration limit of 4"),
+            "{}",
+            e[0]
+        );
+    }
+}
