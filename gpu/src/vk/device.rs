@@ -1,0 +1,605 @@
+//! The headless Vulkan context: loader, instance (Vulkan 1.3), optional validation with a counting messenger,
+//! physical-device choice, and a device with one graphics+compute queue.
+
+use super::{VkError, VkResult};
+use ash::vk;
+use std::ffi::{CStr, CString, c_void};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+const VALIDATION_LAYER: &CStr = c"VK_LAYER_KHRONOS_validation";
+
+/// How to create a [`VkContext`].
+///
+/// ```
+/// use gpu::vk::ContextOptions;
+/// let opts = ContextOptions { validation: true, ..ContextOptions::default() };
+/// assert!(opts.validation);
+/// ```
+#[derive(Clone, Debug)]
+pub struct ContextOptions {
+    /// Load the Khronos validation layer and count its warnings and errors. Default: on in debug builds, or when
+    /// `SHADER_INFO_VALIDATION=1`; `SHADER_INFO_VALIDATION=0` turns it off.
+    pub validation: bool,
+    /// Pick the physical device whose name contains this text (case-insensitive). Default: the
+    /// `SHADER_INFO_DEVICE` environment variable; when unset, a real GPU first and a CPU driver (lavapipe) last.
+    pub device_name: Option<String>,
+    /// The application name given to the driver.
+    pub app_name: String,
+}
+
+impl Default for ContextOptions {
+    fn default() -> Self {
+        let validation = match std::env::var("SHADER_INFO_VALIDATION").as_deref() {
+            Ok("0") | Ok("false") => false,
+            Ok(_) => true,
+            Err(_) => cfg!(debug_assertions),
+        };
+        ContextOptions {
+            validation,
+            device_name: std::env::var("SHADER_INFO_DEVICE")
+                .ok()
+                .filter(|s| !s.is_empty()),
+            app_name: "shader-info".into(),
+        }
+    }
+}
+
+/// One warning or error reported by the validation layer (or another layer/driver through debug utils).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValidationMessage {
+    pub severity: vk::DebugUtilsMessageSeverityFlagsEXT,
+    /// The VUID or message id name, when the layer gave one.
+    pub id_name: String,
+    pub text: String,
+}
+
+impl std::fmt::Display for ValidationMessage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "[{:?}] {}: {}", self.severity, self.id_name, self.text)
+    }
+}
+
+/// What the messenger callback writes into. Boxed so its address stays fixed while the messenger lives.
+#[derive(Default)]
+struct MessengerState {
+    count: AtomicUsize,
+    messages: Mutex<Vec<ValidationMessage>>,
+}
+
+unsafe extern "system" fn debug_callback(
+    severity: vk::DebugUtilsMessageSeverityFlagsEXT,
+    _types: vk::DebugUtilsMessageTypeFlagsEXT,
+    data: *const vk::DebugUtilsMessengerCallbackDataEXT<'_>,
+    user: *mut c_void,
+) -> vk::Bool32 {
+    // Only warnings and errors are counted: INFO/VERBOSE is ~100 loader lines per run (TOOLCHAIN.md).
+    if !severity.intersects(
+        vk::DebugUtilsMessageSeverityFlagsEXT::WARNING
+            | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR,
+    ) || user.is_null()
+    {
+        return vk::FALSE;
+    }
+    // SAFETY: `user` is the `MessengerState` box the context created and keeps alive until after the messenger is
+    // destroyed; `data`, when not null, is valid for the duration of this callback (Vulkan spec).
+    let (state, text, id_name) = unsafe {
+        let state = &*(user as *const MessengerState);
+        let (text, id) = match data.as_ref() {
+            Some(d) => (
+                d.message_as_c_str()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+                d.message_id_name_as_c_str()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+            ),
+            None => (String::new(), String::new()),
+        };
+        (state, text, id)
+    };
+    state.count.fetch_add(1, Ordering::SeqCst);
+    if let Ok(mut m) = state.messages.lock() {
+        m.push(ValidationMessage {
+            severity,
+            id_name,
+            text,
+        });
+    }
+    vk::FALSE
+}
+
+struct Debug {
+    loader: ash::ext::debug_utils::Instance,
+    messenger: vk::DebugUtilsMessengerEXT,
+}
+
+struct Inner {
+    // Field order does not matter for destruction: `Drop for Inner` destroys in the right order explicitly.
+    _entry: ash::Entry,
+    instance: ash::Instance,
+    debug: Option<Debug>,
+    state: Box<MessengerState>,
+    physical: vk::PhysicalDevice,
+    properties: vk::PhysicalDeviceProperties,
+    memory: vk::PhysicalDeviceMemoryProperties,
+    device: ash::Device,
+    queue_family: u32,
+    queue: Mutex<vk::Queue>,
+    device_name: String,
+    ray_tracing: Option<RayTracingSupport>,
+}
+
+/// Ray-tracing facts of a device that has `VK_KHR_ray_tracing_pipeline` (enabled at device creation).
+#[derive(Clone, Copy, Debug)]
+pub struct RayTracingSupport {
+    pub shader_group_handle_size: u32,
+    pub shader_group_handle_alignment: u32,
+    pub shader_group_base_alignment: u32,
+    pub max_ray_recursion_depth: u32,
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        // SAFETY: every object created from this device holds a `VkContext` clone, so when the last one is gone
+        // nothing else refers to the device; waiting for idle makes sure no submitted work still uses it. The
+        // messenger is destroyed before the instance and before its user-data box (dropped after this body).
+        unsafe {
+            let _ = self.device.device_wait_idle();
+            self.device.destroy_device(None);
+            if let Some(d) = self.debug.take() {
+                d.loader.destroy_debug_utils_messenger(d.messenger, None);
+            }
+            self.instance.destroy_instance(None);
+        }
+    }
+}
+
+/// A headless Vulkan 1.3 device with one graphics+compute queue. Cheap to clone (an `Arc`); every object created
+/// from it keeps a clone, so the device is destroyed last.
+///
+/// ```no_run
+/// use gpu::vk::{ContextOptions, VkContext};
+/// let ctx = VkContext::new(&ContextOptions { validation: true, ..Default::default() })?;
+/// // … create pipelines, render …
+/// assert_eq!(ctx.validation_count(), 0, "{:#?}", ctx.validation_messages());
+/// # Ok::<(), gpu::vk::VkError>(())
+/// ```
+#[derive(Clone)]
+pub struct VkContext {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for VkContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VkContext")
+            .field("device", &self.inner.device_name)
+            .field("validation", &self.inner.debug.is_some())
+            .finish()
+    }
+}
+
+fn device_type_rank(t: vk::PhysicalDeviceType) -> u32 {
+    // A real GPU first; lavapipe (CPU) is the fallback.
+    match t {
+        vk::PhysicalDeviceType::DISCRETE_GPU => 0,
+        vk::PhysicalDeviceType::INTEGRATED_GPU => 1,
+        vk::PhysicalDeviceType::VIRTUAL_GPU => 2,
+        vk::PhysicalDeviceType::CPU => 3,
+        _ => 4,
+    }
+}
+
+struct Candidate {
+    physical: vk::PhysicalDevice,
+    properties: vk::PhysicalDeviceProperties,
+    name: String,
+    queue_family: u32,
+    ray_tracing: bool,
+}
+
+const RT_EXTENSIONS: [&CStr; 3] = [
+    ash::khr::ray_tracing_pipeline::NAME,
+    ash::khr::acceleration_structure::NAME,
+    ash::khr::deferred_host_operations::NAME,
+];
+
+impl VkContext {
+    /// Loads Vulkan, creates the instance and picks and opens a device.
+    ///
+    /// Fails with [`VkError::NoVulkan`] (saying what to install) when there is no loader or no driver.
+    pub fn new(opts: &ContextOptions) -> VkResult<VkContext> {
+        // SAFETY: loading the system loader library runs its initialisers; libvulkan is designed to be loaded this
+        // way and we keep the `Entry` (and with it the library) alive for as long as the instance lives.
+        let entry = unsafe { ash::Entry::load() }.map_err(|e| VkError::NoVulkan {
+            reason: format!("cannot load the Vulkan loader (libvulkan.so.1): {e}"),
+        })?;
+
+        if opts.validation {
+            // SAFETY: plain enumeration call on a loaded entry.
+            let layers = unsafe { entry.enumerate_instance_layer_properties() }
+                .map_err(VkError::call("vkEnumerateInstanceLayerProperties"))?;
+            let found = layers
+                .iter()
+                .any(|l| l.layer_name_as_c_str().ok() == Some(VALIDATION_LAYER));
+            if !found {
+                return Err(VkError::NoValidationLayer);
+            }
+        }
+
+        let app_name = CString::new(opts.app_name.replace('\0', "")).unwrap_or_default();
+        let app = vk::ApplicationInfo::default()
+            .application_name(&app_name)
+            .engine_name(c"shader-info")
+            .api_version(vk::API_VERSION_1_3);
+        let mut layer_ptrs = Vec::new();
+        let mut ext_ptrs = Vec::new();
+        if opts.validation {
+            layer_ptrs.push(VALIDATION_LAYER.as_ptr());
+            ext_ptrs.push(ash::ext::debug_utils::NAME.as_ptr());
+        }
+        let state = Box::<MessengerState>::default();
+        let mut messenger_info = vk::DebugUtilsMessengerCreateInfoEXT::default()
+            .message_severity(
+                vk::DebugUtilsMessageSeverityFlagsEXT::WARNING
+                    | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR,
+            )
+            .message_type(
+                vk::DebugUtilsMessageTypeFlagsEXT::GENERAL
+                    | vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION
+                    | vk::DebugUtilsMessageTypeFlagsEXT::PERFORMANCE,
+            )
+            .pfn_user_callback(Some(debug_callback))
+            .user_data(&*state as *const MessengerState as *mut c_void);
+        let mut create = vk::InstanceCreateInfo::default()
+            .application_info(&app)
+            .enabled_layer_names(&layer_ptrs)
+            .enabled_extension_names(&ext_ptrs);
+        if opts.validation {
+            // Chained so that instance creation and destruction are validated too.
+            create = create.push_next(&mut messenger_info);
+        }
+        // SAFETY: every pointer in `create` refers to locals that outlive the call.
+        let instance = unsafe { entry.create_instance(&create, None) }.map_err(|e| match e {
+            vk::Result::ERROR_INCOMPATIBLE_DRIVER | vk::Result::ERROR_INITIALIZATION_FAILED => {
+                VkError::NoVulkan {
+                    reason: format!("the loader found no Vulkan 1.3 driver ({e})"),
+                }
+            }
+            e => VkError::Call {
+                call: "vkCreateInstance",
+                result: e,
+            },
+        })?;
+
+        // From here on, failures must destroy the instance: a guard does it unless disarmed.
+        struct InstanceGuard(Option<ash::Instance>, Option<Debug>);
+        impl Drop for InstanceGuard {
+            fn drop(&mut self) {
+                // SAFETY: nothing else was created from the instance when the guard is still armed.
+                unsafe {
+                    if let Some(d) = self.1.take() {
+                        d.loader.destroy_debug_utils_messenger(d.messenger, None);
+                    }
+                    if let Some(i) = self.0.take() {
+                        i.destroy_instance(None);
+                    }
+                }
+            }
+        }
+        let mut guard = InstanceGuard(Some(instance.clone()), None);
+        if opts.validation {
+            let loader = ash::ext::debug_utils::Instance::new(&entry, &instance);
+            // SAFETY: `messenger_info` points at `state`, which the context keeps alive past the messenger.
+            let messenger = unsafe { loader.create_debug_utils_messenger(&messenger_info, None) }
+                .map_err(VkError::call("vkCreateDebugUtilsMessengerEXT"))?;
+            guard.1 = Some(Debug { loader, messenger });
+        }
+
+        let chosen = choose_device(&instance, opts.device_name.as_deref())?;
+        // SAFETY: `chosen.physical` was enumerated from this instance.
+        let memory = unsafe { instance.get_physical_device_memory_properties(chosen.physical) };
+
+        let priorities = [1.0f32];
+        let queue_info = [vk::DeviceQueueCreateInfo::default()
+            .queue_family_index(chosen.queue_family)
+            .queue_priorities(&priorities)];
+        let mut f13 = vk::PhysicalDeviceVulkan13Features::default()
+            .dynamic_rendering(true)
+            .synchronization2(true);
+        let mut f12 = vk::PhysicalDeviceVulkan12Features::default();
+        let mut rt_features =
+            vk::PhysicalDeviceRayTracingPipelineFeaturesKHR::default().ray_tracing_pipeline(true);
+        let mut as_features = vk::PhysicalDeviceAccelerationStructureFeaturesKHR::default()
+            .acceleration_structure(true);
+        let mut dev_exts: Vec<*const i8> = Vec::new();
+        if chosen.ray_tracing {
+            f12 = f12.buffer_device_address(true);
+            dev_exts.extend(RT_EXTENSIONS.iter().map(|e| e.as_ptr()));
+        }
+        let mut dci = vk::DeviceCreateInfo::default()
+            .queue_create_infos(&queue_info)
+            .enabled_extension_names(&dev_exts)
+            .push_next(&mut f13)
+            .push_next(&mut f12);
+        if chosen.ray_tracing {
+            dci = dci.push_next(&mut rt_features).push_next(&mut as_features);
+        }
+        // SAFETY: the create info and its chain point at locals alive for the call; the features were checked
+        // to be supported by `choose_device`.
+        let device = unsafe { instance.create_device(chosen.physical, &dci, None) }
+            .map_err(VkError::call("vkCreateDevice"))?;
+        // SAFETY: family and index 0 were requested in `queue_info`.
+        let queue = unsafe { device.get_device_queue(chosen.queue_family, 0) };
+
+        let ray_tracing = chosen.ray_tracing.then(|| {
+            let mut rt = vk::PhysicalDeviceRayTracingPipelinePropertiesKHR::default();
+            let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut rt);
+            // SAFETY: plain query into a properly chained output struct.
+            unsafe { instance.get_physical_device_properties2(chosen.physical, &mut p2) };
+            RayTracingSupport {
+                shader_group_handle_size: rt.shader_group_handle_size,
+                shader_group_handle_alignment: rt.shader_group_handle_alignment,
+                shader_group_base_alignment: rt.shader_group_base_alignment,
+                max_ray_recursion_depth: rt.max_ray_recursion_depth,
+            }
+        });
+
+        let debug = guard.1.take();
+        guard.0 = None;
+        Ok(VkContext {
+            inner: Arc::new(Inner {
+                _entry: entry,
+                instance,
+                debug,
+                state,
+                physical: chosen.physical,
+                properties: chosen.properties,
+                memory,
+                device,
+                queue_family: chosen.queue_family,
+                queue: Mutex::new(queue),
+                device_name: chosen.name,
+                ray_tracing,
+            }),
+        })
+    }
+
+    /// The logical device, for raw `ash` calls.
+    pub fn device(&self) -> &ash::Device {
+        &self.inner.device
+    }
+
+    /// The instance, for raw `ash` calls and extension loaders.
+    pub fn instance(&self) -> &ash::Instance {
+        &self.inner.instance
+    }
+
+    /// The chosen physical device.
+    pub fn physical_device(&self) -> vk::PhysicalDevice {
+        self.inner.physical
+    }
+
+    /// Its properties (limits, type, name).
+    pub fn properties(&self) -> &vk::PhysicalDeviceProperties {
+        &self.inner.properties
+    }
+
+    /// The device name, e.g. `llvmpipe (LLVM 15.0.6, 256 bits)` or `NVIDIA H200`.
+    pub fn device_name(&self) -> &str {
+        &self.inner.device_name
+    }
+
+    /// True when the device is a CPU implementation (lavapipe).
+    pub fn is_cpu(&self) -> bool {
+        self.inner.properties.device_type == vk::PhysicalDeviceType::CPU
+    }
+
+    /// The queue family of [`Self::queue`]: graphics and compute.
+    pub fn queue_family(&self) -> u32 {
+        self.inner.queue_family
+    }
+
+    /// Ray-tracing facts, when the device supports `VK_KHR_ray_tracing_pipeline` (enabled then).
+    pub fn ray_tracing(&self) -> Option<RayTracingSupport> {
+        self.inner.ray_tracing
+    }
+
+    /// True when validation is on.
+    pub fn validation_enabled(&self) -> bool {
+        self.inner.debug.is_some()
+    }
+
+    /// Number of warnings and errors reported so far.
+    pub fn validation_count(&self) -> usize {
+        self.inner.state.count.load(Ordering::SeqCst)
+    }
+
+    /// The warnings and errors reported so far, in order.
+    pub fn validation_messages(&self) -> Vec<ValidationMessage> {
+        self.inner
+            .state
+            .messages
+            .lock()
+            .map(|m| m.clone())
+            .unwrap_or_default()
+    }
+
+    /// A memory type index with `flags` among those `type_bits` allows.
+    pub fn memory_type(&self, type_bits: u32, flags: vk::MemoryPropertyFlags) -> Option<u32> {
+        let m = &self.inner.memory;
+        (0..m.memory_type_count).find(|&i| {
+            type_bits & (1 << i) != 0 && m.memory_types[i as usize].property_flags.contains(flags)
+        })
+    }
+
+    /// Waits until the device has finished all work.
+    pub fn wait_idle(&self) -> VkResult<()> {
+        // SAFETY: the queue lock is held so no submission races the wait (vkDeviceWaitIdle needs every queue
+        // externally synchronized).
+        let _q = self.inner.queue.lock().unwrap_or_else(|p| p.into_inner());
+        unsafe { self.inner.device.device_wait_idle() }.map_err(VkError::call("vkDeviceWaitIdle"))
+    }
+
+    /// Records commands with `record`, submits them and waits for them to finish. Meant for setup, tests and
+    /// tools, not for frame loops (it creates and destroys a command pool and a fence each call).
+    ///
+    /// ```no_run
+    /// # let ctx = gpu::vk::VkContext::new(&Default::default())?;
+    /// ctx.submit_and_wait(|device, cmd| {
+    ///     // SAFETY (example): `cmd` is in the recording state for the duration of the closure.
+    ///     unsafe { device.cmd_dispatch(cmd, 1, 1, 1) };
+    /// })?;
+    /// # Ok::<(), gpu::vk::VkError>(())
+    /// ```
+    pub fn submit_and_wait(
+        &self,
+        record: impl FnOnce(&ash::Device, vk::CommandBuffer),
+    ) -> VkResult<()> {
+        let d = &self.inner.device;
+        // SAFETY: the pool, command buffer and fence are created, used and destroyed inside this function; the
+        // queue is externally synchronized by its mutex; we wait on the fence before destroying anything.
+        unsafe {
+            let pool = d
+                .create_command_pool(
+                    &vk::CommandPoolCreateInfo::default()
+                        .queue_family_index(self.inner.queue_family)
+                        .flags(vk::CommandPoolCreateFlags::TRANSIENT),
+                    None,
+                )
+                .map_err(VkError::call("vkCreateCommandPool"))?;
+            let result = (|| {
+                let cmd = d
+                    .allocate_command_buffers(
+                        &vk::CommandBufferAllocateInfo::default()
+                            .command_pool(pool)
+                            .level(vk::CommandBufferLevel::PRIMARY)
+                            .command_buffer_count(1),
+                    )
+                    .map_err(VkError::call("vkAllocateCommandBuffers"))?[0];
+                d.begin_command_buffer(
+                    cmd,
+                    &vk::CommandBufferBeginInfo::default()
+                        .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT),
+                )
+                .map_err(VkError::call("vkBeginCommandBuffer"))?;
+                record(d, cmd);
+                d.end_command_buffer(cmd)
+                    .map_err(VkError::call("vkEndCommandBuffer"))?;
+                let fence = d
+                    .create_fence(&vk::FenceCreateInfo::default(), None)
+                    .map_err(VkError::call("vkCreateFence"))?;
+                let cmd_info = [vk::CommandBufferSubmitInfo::default().command_buffer(cmd)];
+                let submit = [vk::SubmitInfo2::default().command_buffer_infos(&cmd_info)];
+                let submitted = {
+                    let q = self.inner.queue.lock().unwrap_or_else(|p| p.into_inner());
+                    d.queue_submit2(*q, &submit, fence)
+                };
+                let waited = submitted
+                    .map_err(VkError::call("vkQueueSubmit2"))
+                    .and_then(|_| {
+                        d.wait_for_fences(&[fence], true, u64::MAX)
+                            .map_err(VkError::call("vkWaitForFences"))
+                    });
+                d.destroy_fence(fence, None);
+                waited
+            })();
+            d.destroy_command_pool(pool, None);
+            result
+        }
+    }
+}
+
+fn choose_device(instance: &ash::Instance, wanted: Option<&str>) -> VkResult<Candidate> {
+    // SAFETY: plain enumeration on a live instance.
+    let physicals = unsafe { instance.enumerate_physical_devices() }
+        .map_err(VkError::call("vkEnumeratePhysicalDevices"))?;
+    if physicals.is_empty() {
+        return Err(VkError::NoVulkan {
+            reason: "the loader found no Vulkan driver (no physical device)".into(),
+        });
+    }
+    let mut candidates = Vec::new();
+    let mut rejected = Vec::new();
+    for p in physicals {
+        // SAFETY: `p` comes from this instance; the queries write into owned structs.
+        let (props, families, f13, exts) = unsafe {
+            let props = instance.get_physical_device_properties(p);
+            let families = instance.get_physical_device_queue_family_properties(p);
+            let mut f13 = vk::PhysicalDeviceVulkan13Features::default();
+            let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut f13);
+            if props.api_version >= vk::API_VERSION_1_1 {
+                instance.get_physical_device_features2(p, &mut f2);
+            }
+            let f13 = (f13.dynamic_rendering, f13.synchronization2);
+            let exts = instance
+                .enumerate_device_extension_properties(p)
+                .unwrap_or_default();
+            (props, families, f13, exts)
+        };
+        let name = props
+            .device_name_as_c_str()
+            .map(|c| c.to_string_lossy().into_owned())
+            .unwrap_or_else(|_| "<unnamed>".into());
+        let family = families.iter().position(|f| {
+            f.queue_flags
+                .contains(vk::QueueFlags::GRAPHICS | vk::QueueFlags::COMPUTE)
+        });
+        let why = if props.api_version < vk::API_VERSION_1_3 {
+            Some("Vulkan 1.3 not supported")
+        } else if f13 != (vk::TRUE, vk::TRUE) {
+            Some("no dynamic rendering / synchronization2")
+        } else if family.is_none() {
+            Some("no graphics+compute queue")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            rejected.push(format!("{name}: {why}"));
+            candidates.push((None, name));
+            continue;
+        }
+        let has = |n: &CStr| {
+            exts.iter()
+                .any(|e| e.extension_name_as_c_str().ok() == Some(n))
+        };
+        let ray_tracing = RT_EXTENSIONS.iter().all(|n| has(n));
+        candidates.push((
+            Some(Candidate {
+                physical: p,
+                properties: props,
+                name: name.clone(),
+                queue_family: family.unwrap_or(0) as u32,
+                ray_tracing,
+            }),
+            name,
+        ));
+    }
+    if let Some(w) = wanted {
+        let lw = w.to_lowercase();
+        let available: Vec<String> = candidates.iter().map(|(_, n)| n.clone()).collect();
+        return match candidates
+            .into_iter()
+            .find(|(_, n)| n.to_lowercase().contains(&lw))
+        {
+            Some((Some(c), _)) => Ok(c),
+            Some((None, n)) => Err(VkError::NoSuitableDevice {
+                detail: rejected
+                    .into_iter()
+                    .find(|r| r.starts_with(&n))
+                    .unwrap_or(n),
+            }),
+            None => Err(VkError::DeviceNotFound {
+                wanted: w.to_string(),
+                available,
+            }),
+        };
+    }
+    candidates
+        .into_iter()
+        .filter_map(|(c, _)| c)
+        .min_by_key(|c| device_type_rank(c.properties.device_type))
+        .ok_or_else(|| VkError::NoSuitableDevice {
+            detail: rejected.join("; "),
+        })
+}

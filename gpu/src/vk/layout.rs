@@ -1,0 +1,349 @@
+//! Pipeline layouts derived from a declaration: one descriptor-set layout per frequency set (0..=max, empty layouts
+//! for gaps), descriptor types from resource kinds, counts from array sizes, stage flags from the stages that use
+//! each resource, and the push-constant range from the std430 block. Identical set layouts are created once and
+//! shared through a [`LayoutCache`].
+
+use super::{VkContext, VkError, VkResult, stages_flags};
+use ash::vk;
+use shader_info::{
+    ArraySize, ResourceKind, Rules, ShaderCreateInfo, StructMap, layout_fields,
+    push_constant_fields, round_up,
+};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// One binding of a descriptor-set layout, as plain data (what the cache is keyed by).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DescriptorBinding {
+    pub binding: u32,
+    pub descriptor_type: vk::DescriptorType,
+    pub count: u32,
+    pub stages: vk::ShaderStageFlags,
+}
+
+/// The push-constant range of a layout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PushConstants {
+    pub stages: vk::ShaderStageFlags,
+    /// Size in bytes of the std430 block (a multiple of 4).
+    pub size: u32,
+}
+
+/// A pipeline layout as plain data: `sets[i]` are the bindings of set `i`, sorted by binding.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct LayoutDesc {
+    pub sets: Vec<Vec<DescriptorBinding>>,
+    pub push_constants: Option<PushConstants>,
+}
+
+/// Which stages use a resource, as `(set, binding) → stage flags` (the lead's SPIR-V reflection provides this).
+pub type StageUsage<'a> = &'a dyn Fn(u32, u32) -> vk::ShaderStageFlags;
+
+/// The descriptor type of a resource kind.
+///
+/// ```
+/// use gpu::vk::{layout::descriptor_type, raw};
+/// use shader_info::{ImageType, ResourceKind};
+/// let k = ResourceKind::Sampler { image_type: ImageType::FloatBuffer };
+/// assert_eq!(descriptor_type(&k), raw::DescriptorType::UNIFORM_TEXEL_BUFFER);
+/// ```
+pub fn descriptor_type(kind: &ResourceKind) -> vk::DescriptorType {
+    match kind {
+        ResourceKind::Sampler { image_type } if image_type.is_buffer() => {
+            vk::DescriptorType::UNIFORM_TEXEL_BUFFER
+        }
+        ResourceKind::Sampler { .. } => vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+        ResourceKind::Image { image_type, .. } if image_type.is_buffer() => {
+            vk::DescriptorType::STORAGE_TEXEL_BUFFER
+        }
+        ResourceKind::Image { .. } => vk::DescriptorType::STORAGE_IMAGE,
+        ResourceKind::UniformBuffer { .. } => vk::DescriptorType::UNIFORM_BUFFER,
+        ResourceKind::StorageBuffer { .. } => vk::DescriptorType::STORAGE_BUFFER,
+        ResourceKind::AccelerationStructure => vk::DescriptorType::ACCELERATION_STRUCTURE_KHR,
+    }
+}
+
+/// Derives the pipeline layout of `info`.
+///
+/// `stages_of` says which stages use the resource at `(set, binding)`; without it every resource is visible to
+/// every stage of the info. Counts: `name[N]` samplers, images and acceleration structures get `N` descriptors; a buffer's `[N]`/`[]` is
+/// an array *inside* one block (that is how the GLSL is generated), so buffers always get 1; a runtime-sized
+/// sampler/image array gets 1 (no descriptor indexing).
+///
+/// ```
+/// use gpu::vk::{describe_layout, raw};
+/// use shader_info::*;
+/// let info = ShaderCreateInfo::new("x")
+///     .sampler(0, ImageType::Float2D, "tex[4]", Frequency::Batch)
+///     .push_constant(Type::Vec4, "color")
+///     .compute_source("x.comp");
+/// let desc = describe_layout(&info, None).unwrap();
+/// assert_eq!(desc.sets.len(), 2);
+/// assert!(desc.sets[0].is_empty());
+/// assert_eq!(desc.sets[1][0].count, 4);
+/// assert_eq!(desc.push_constants.unwrap().size, 16);
+/// ```
+pub fn describe_layout(
+    info: &ShaderCreateInfo,
+    stages_of: Option<StageUsage<'_>>,
+) -> VkResult<LayoutDesc> {
+    let all = stages_flags(&info.stages());
+    let err = |message: String| VkError::Declaration {
+        info: info.name.clone(),
+        message,
+    };
+    let mut sets: Vec<Vec<DescriptorBinding>> = Vec::new();
+    for it in &info.resources {
+        let r = &it.value;
+        let (set, binding) = (r.set(), r.slot);
+        let (_, size) = r.split_name().map_err(&err)?;
+        let descriptor_type = descriptor_type(&r.kind);
+        let count = match (&r.kind, size) {
+            (
+                ResourceKind::Sampler { .. }
+                | ResourceKind::Image { .. }
+                | ResourceKind::AccelerationStructure,
+                ArraySize::Fixed(n),
+            ) => n,
+            _ => 1,
+        };
+        let stages = stages_of.map_or(all, |f| f(set, binding));
+        if sets.len() <= set as usize {
+            sets.resize(set as usize + 1, Vec::new());
+        }
+        let list = &mut sets[set as usize];
+        if let Some(other) = list.iter().find(|b| b.binding == binding) {
+            return Err(err(format!(
+                "`{}` and another resource ({:?}) both use set {set}, binding {binding}",
+                r.name, other.descriptor_type
+            )));
+        }
+        list.push(DescriptorBinding {
+            binding,
+            descriptor_type,
+            count,
+            stages,
+        });
+    }
+    for s in &mut sets {
+        s.sort();
+    }
+    let push_constants = if info.push_constants.is_empty() {
+        None
+    } else {
+        let block = layout_fields(
+            &push_constant_fields(info),
+            Rules::Std430,
+            &StructMap::default(),
+            &mut Vec::new(),
+        )
+        .map_err(|e| err(format!("push constants: {e}")))?;
+        Some(PushConstants {
+            stages: all,
+            size: round_up(block.end, 4),
+        })
+    };
+    Ok(LayoutDesc {
+        sets,
+        push_constants,
+    })
+}
+
+/// An owned `VkDescriptorSetLayout`; destroyed on drop. Shared through `Arc` by every pipeline layout that uses
+/// the same bindings.
+pub struct DescriptorSetLayout {
+    ctx: VkContext,
+    handle: vk::DescriptorSetLayout,
+    bindings: Vec<DescriptorBinding>,
+}
+
+impl std::fmt::Debug for DescriptorSetLayout {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DescriptorSetLayout")
+            .field("handle", &self.handle)
+            .field("bindings", &self.bindings)
+            .finish()
+    }
+}
+
+impl DescriptorSetLayout {
+    /// Creates a set layout (prefer [`LayoutCache::get`], which shares identical ones).
+    pub fn new(ctx: &VkContext, bindings: &[DescriptorBinding]) -> VkResult<DescriptorSetLayout> {
+        let raw: Vec<vk::DescriptorSetLayoutBinding> = bindings
+            .iter()
+            .map(|b| {
+                vk::DescriptorSetLayoutBinding::default()
+                    .binding(b.binding)
+                    .descriptor_type(b.descriptor_type)
+                    .descriptor_count(b.count)
+                    .stage_flags(b.stages)
+            })
+            .collect();
+        let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&raw);
+        // SAFETY: `raw` outlives the call; bindings are unique (checked by `describe_layout`).
+        let handle = unsafe { ctx.device().create_descriptor_set_layout(&info, None) }
+            .map_err(VkError::call("vkCreateDescriptorSetLayout"))?;
+        Ok(DescriptorSetLayout {
+            ctx: ctx.clone(),
+            handle,
+            bindings: bindings.to_vec(),
+        })
+    }
+
+    /// The raw handle.
+    pub fn handle(&self) -> vk::DescriptorSetLayout {
+        self.handle
+    }
+
+    /// The bindings it was created from.
+    pub fn bindings(&self) -> &[DescriptorBinding] {
+        &self.bindings
+    }
+}
+
+impl Drop for DescriptorSetLayout {
+    fn drop(&mut self) {
+        // SAFETY: created from this device, owned by this value; pipeline layouts created from it keep an `Arc`
+        // to it, and Vulkan allows destroying a set layout once no create call uses it.
+        unsafe {
+            self.ctx
+                .device()
+                .destroy_descriptor_set_layout(self.handle, None)
+        };
+    }
+}
+
+/// Creates each distinct descriptor-set layout once.
+///
+/// ```no_run
+/// # let ctx = gpu::vk::VkContext::new(&Default::default())?;
+/// use gpu::vk::LayoutCache;
+/// let cache = LayoutCache::new(&ctx);
+/// let a = cache.get(&[])?;
+/// let b = cache.get(&[])?;
+/// assert!(std::sync::Arc::ptr_eq(&a, &b));
+/// # Ok::<(), gpu::vk::VkError>(())
+/// ```
+pub struct LayoutCache {
+    ctx: VkContext,
+    sets: Mutex<HashMap<Vec<DescriptorBinding>, Arc<DescriptorSetLayout>>>,
+}
+
+impl LayoutCache {
+    /// An empty cache for `ctx`.
+    pub fn new(ctx: &VkContext) -> LayoutCache {
+        LayoutCache {
+            ctx: ctx.clone(),
+            sets: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The set layout for `bindings`, created on first use.
+    pub fn get(&self, bindings: &[DescriptorBinding]) -> VkResult<Arc<DescriptorSetLayout>> {
+        let mut key = bindings.to_vec();
+        key.sort();
+        let mut map = self.sets.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(l) = map.get(&key) {
+            return Ok(l.clone());
+        }
+        let l = Arc::new(DescriptorSetLayout::new(&self.ctx, &key)?);
+        map.insert(key, l.clone());
+        Ok(l)
+    }
+
+    /// Number of distinct set layouts created.
+    pub fn len(&self) -> usize {
+        self.sets.lock().map(|m| m.len()).unwrap_or(0)
+    }
+
+    /// True when no layout was created yet.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// An owned `VkPipelineLayout` with the set layouts it was made from.
+pub struct PipelineLayout {
+    ctx: VkContext,
+    handle: vk::PipelineLayout,
+    sets: Vec<Arc<DescriptorSetLayout>>,
+    desc: LayoutDesc,
+}
+
+impl std::fmt::Debug for PipelineLayout {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PipelineLayout")
+            .field("handle", &self.handle)
+            .field("desc", &self.desc)
+            .finish()
+    }
+}
+
+impl PipelineLayout {
+    /// Creates the layout described by `desc`, taking set layouts from `cache`.
+    ///
+    /// ```no_run
+    /// # let ctx = gpu::vk::VkContext::new(&Default::default())?;
+    /// # let info = shader_info::ShaderCreateInfo::new("x");
+    /// use gpu::vk::{describe_layout, LayoutCache, PipelineLayout};
+    /// let cache = LayoutCache::new(&ctx);
+    /// let layout = PipelineLayout::new(&ctx, &cache, &describe_layout(&info, None)?)?;
+    /// # Ok::<(), gpu::vk::VkError>(())
+    /// ```
+    pub fn new(
+        ctx: &VkContext,
+        cache: &LayoutCache,
+        desc: &LayoutDesc,
+    ) -> VkResult<PipelineLayout> {
+        let sets = desc
+            .sets
+            .iter()
+            .map(|b| cache.get(b))
+            .collect::<VkResult<Vec<_>>>()?;
+        let handles: Vec<vk::DescriptorSetLayout> = sets.iter().map(|s| s.handle()).collect();
+        let ranges: Vec<vk::PushConstantRange> = desc
+            .push_constants
+            .iter()
+            .map(|p| {
+                vk::PushConstantRange::default()
+                    .stage_flags(p.stages)
+                    .offset(0)
+                    .size(p.size)
+            })
+            .collect();
+        let info = vk::PipelineLayoutCreateInfo::default()
+            .set_layouts(&handles)
+            .push_constant_ranges(&ranges);
+        // SAFETY: the set layouts are alive (we hold `sets`), and the arrays outlive the call.
+        let handle = unsafe { ctx.device().create_pipeline_layout(&info, None) }
+            .map_err(VkError::call("vkCreatePipelineLayout"))?;
+        Ok(PipelineLayout {
+            ctx: ctx.clone(),
+            handle,
+            sets,
+            desc: desc.clone(),
+        })
+    }
+
+    /// The raw handle.
+    pub fn handle(&self) -> vk::PipelineLayout {
+        self.handle
+    }
+
+    /// The set layouts, by set index.
+    pub fn set_layouts(&self) -> &[Arc<DescriptorSetLayout>] {
+        &self.sets
+    }
+
+    /// The description it was created from.
+    pub fn desc(&self) -> &LayoutDesc {
+        &self.desc
+    }
+}
+
+impl Drop for PipelineLayout {
+    fn drop(&mut self) {
+        // SAFETY: created from this device and owned by us; pipelines that use it hold an `Arc<PipelineLayout>`.
+        unsafe { self.ctx.device().destroy_pipeline_layout(self.handle, None) };
+    }
+}

@@ -1,0 +1,162 @@
+//! SPIR-V → `VkShaderModule`, with the spec's valid-usage rules checked first (seed 002): the driver never sees
+//! empty code, a size that is not a multiple of 4, or words without the SPIR-V magic number.
+
+use super::{VkContext, VkError, VkResult};
+use ash::vk;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The first word of every SPIR-V module (in the host's byte order).
+pub const SPIRV_MAGIC: u32 = 0x0723_0203;
+
+/// Why code is not acceptable as a shader module (`VkShaderModuleCreateInfo` valid usage).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ModuleError {
+    /// VUID-VkShaderModuleCreateInfo-codeSize-01085: `codeSize` must be greater than 0.
+    #[error("SPIR-V code is empty (codeSize must be greater than 0)")]
+    Empty,
+    /// VUID-VkShaderModuleCreateInfo-codeSize-08735: `codeSize` must be a multiple of 4.
+    #[error("SPIR-V code is {len} bytes, not a multiple of 4: it is truncated or not SPIR-V")]
+    SizeNotMultipleOf4 { len: usize },
+    /// VUID-VkShaderModuleCreateInfo-pCode-08737: the code must be SPIR-V, which starts with the magic number.
+    #[error(
+        "not SPIR-V: the first word is {found:#010x}, expected the magic number 0x07230203{}",
+        if *found == SPIRV_MAGIC.swap_bytes() { " (the words are byte-swapped: convert them to host order)" } else { "" }
+    )]
+    BadMagic { found: u32 },
+    /// A module must hold at least the five-word header.
+    #[error("SPIR-V code has {words} words, fewer than the 5-word header")]
+    TooShort { words: usize },
+}
+
+/// Checks SPIR-V words against the shader-module valid-usage rules.
+///
+/// ```
+/// use gpu::vk::{check_spirv, ModuleError, SPIRV_MAGIC};
+/// assert_eq!(check_spirv(&[]), Err(ModuleError::Empty));
+/// assert_eq!(check_spirv(&[1, 2, 3, 4, 5]), Err(ModuleError::BadMagic { found: 1 }));
+/// assert!(check_spirv(&[SPIRV_MAGIC, 0x0001_0500, 0, 1, 0]).is_ok());
+/// ```
+pub fn check_spirv(words: &[u32]) -> Result<(), ModuleError> {
+    if words.is_empty() {
+        return Err(ModuleError::Empty);
+    }
+    if words[0] != SPIRV_MAGIC {
+        return Err(ModuleError::BadMagic { found: words[0] });
+    }
+    if words.len() < 5 {
+        return Err(ModuleError::TooShort { words: words.len() });
+    }
+    Ok(())
+}
+
+/// Turns bytes (a `.spv` file) into words, checking size and magic first.
+///
+/// ```
+/// use gpu::vk::{spirv_from_bytes, ModuleError};
+/// assert_eq!(spirv_from_bytes(&[]), Err(ModuleError::Empty));
+/// assert_eq!(spirv_from_bytes(&[3, 2, 0x23, 7, 0]), Err(ModuleError::SizeNotMultipleOf4 { len: 5 }));
+/// ```
+pub fn spirv_from_bytes(bytes: &[u8]) -> Result<Vec<u32>, ModuleError> {
+    if bytes.is_empty() {
+        return Err(ModuleError::Empty);
+    }
+    if bytes.len() % 4 != 0 {
+        return Err(ModuleError::SizeNotMultipleOf4 { len: bytes.len() });
+    }
+    // SPIR-V files are written in the producer's byte order; the magic number tells which. Host order (little
+    // endian on every platform we run on) is what Vulkan wants.
+    let words: Vec<u32> = bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_ne_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    check_spirv(&words)?;
+    Ok(words)
+}
+
+static NEXT_MODULE_ID: AtomicU64 = AtomicU64::new(1);
+
+/// An owned `VkShaderModule`; destroyed on drop.
+///
+/// ```no_run
+/// # let ctx = gpu::vk::VkContext::new(&Default::default())?;
+/// let spirv: Vec<u32> = vec![]; // from the compiler
+/// match gpu::vk::ShaderModule::new(&ctx, &spirv) {
+///     Err(gpu::vk::VkError::Module(e)) => eprintln!("rejected before the driver saw it: {e}"),
+///     other => { other?; }
+/// }
+/// # Ok::<(), gpu::vk::VkError>(())
+/// ```
+pub struct ShaderModule {
+    ctx: VkContext,
+    handle: vk::ShaderModule,
+    id: u64,
+    hash: u64,
+}
+
+impl std::fmt::Debug for ShaderModule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ShaderModule")
+            .field("handle", &self.handle)
+            .field("id", &self.id)
+            .finish()
+    }
+}
+
+impl ShaderModule {
+    /// Creates a module from SPIR-V words after checking the valid-usage rules.
+    pub fn new(ctx: &VkContext, spirv: &[u32]) -> VkResult<ShaderModule> {
+        check_spirv(spirv)?;
+        let info = vk::ShaderModuleCreateInfo::default().code(spirv);
+        // SAFETY: `spirv` passed the size and magic checks, and the create info borrows it for the call only.
+        let handle = unsafe { ctx.device().create_shader_module(&info, None) }
+            .map_err(VkError::call("vkCreateShaderModule"))?;
+        Ok(ShaderModule {
+            ctx: ctx.clone(),
+            handle,
+            id: NEXT_MODULE_ID.fetch_add(1, Ordering::Relaxed),
+            hash: spirv_hash(spirv),
+        })
+    }
+
+    /// Creates a module from the bytes of a `.spv` file after checking the valid-usage rules.
+    pub fn from_bytes(ctx: &VkContext, bytes: &[u8]) -> VkResult<ShaderModule> {
+        let words = spirv_from_bytes(bytes)?;
+        ShaderModule::new(ctx, &words)
+    }
+
+    /// The raw handle.
+    pub fn handle(&self) -> vk::ShaderModule {
+        self.handle
+    }
+
+    /// A process-unique id: a new module (even with the same code) gets a new id. Pipelines remember the ids they
+    /// were built from, which is how reload knows what to rebuild.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// A hash of the SPIR-V the module was created from.
+    pub fn spirv_hash(&self) -> u64 {
+        self.hash
+    }
+}
+
+impl Drop for ShaderModule {
+    fn drop(&mut self) {
+        // SAFETY: the handle was created from this device and is owned only by us; pipelines do not need their
+        // modules after creation, so destroying it while pipelines live is allowed.
+        unsafe { self.ctx.device().destroy_shader_module(self.handle, None) };
+    }
+}
+
+/// FNV-1a over the words: stable across runs, enough to tell modules apart in reports.
+pub(crate) fn spirv_hash(words: &[u32]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for w in words {
+        for b in w.to_le_bytes() {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    h
+}

@@ -1,0 +1,847 @@
+//! Pipelines derived from a declaration: vertex input state from `vertex_in`, color formats from `fragment_out`,
+//! specialization info from specialization constants; graphics pipelines with dynamic rendering, compute
+//! pipelines, and ray-tracing pipelines with a shader binding table where the device supports them.
+
+use super::layout::PipelineLayout;
+use super::module::ShaderModule;
+use super::resource::Buffer;
+use super::{VkContext, VkError, VkResult, stage_flags};
+use ash::vk;
+use shader_info::{ConstValue, Scalar, ShaderCreateInfo, Stage, Type};
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+/// How vertex attributes are laid out in buffers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum VertexLayout {
+    /// One buffer (binding 0), attributes interleaved in location order, tightly packed.
+    #[default]
+    Interleaved,
+    /// One buffer per attribute: the attribute at the i-th lowest location reads binding i.
+    PerAttribute,
+}
+
+/// Vertex input state as plain data.
+#[derive(Clone, Debug, Default)]
+pub struct VertexInputDesc {
+    pub bindings: Vec<vk::VertexInputBindingDescription>,
+    pub attributes: Vec<vk::VertexInputAttributeDescription>,
+}
+
+/// The attribute format of a scalar or vector type and its size in bytes; `None` for bool (not a vertex format)
+/// and matrices (which take one attribute per column).
+///
+/// ```
+/// use gpu::vk::{pipeline::attribute_format, raw};
+/// assert_eq!(attribute_format(shader_info::Type::Vec3), Some((raw::Format::R32G32B32_SFLOAT, 12)));
+/// assert_eq!(attribute_format(shader_info::Type::UVec2), Some((raw::Format::R32G32_UINT, 8)));
+/// ```
+pub fn attribute_format(ty: Type) -> Option<(vk::Format, u32)> {
+    use vk::Format as F;
+    let (cols, n) = ty.shape();
+    if cols != 1 {
+        return None;
+    }
+    let table: [F; 4] = match ty.scalar() {
+        Scalar::Float => [
+            F::R32_SFLOAT,
+            F::R32G32_SFLOAT,
+            F::R32G32B32_SFLOAT,
+            F::R32G32B32A32_SFLOAT,
+        ],
+        Scalar::Int => [
+            F::R32_SINT,
+            F::R32G32_SINT,
+            F::R32G32B32_SINT,
+            F::R32G32B32A32_SINT,
+        ],
+        Scalar::Uint => [
+            F::R32_UINT,
+            F::R32G32_UINT,
+            F::R32G32B32_UINT,
+            F::R32G32B32A32_UINT,
+        ],
+        Scalar::Double => [
+            F::R64_SFLOAT,
+            F::R64G64_SFLOAT,
+            F::R64G64B64_SFLOAT,
+            F::R64G64B64A64_SFLOAT,
+        ],
+        Scalar::Bool => return None,
+    };
+    Some((table[n as usize - 1], n * ty.scalar().size()))
+}
+
+/// One attribute per column: `(location offset, format, byte offset inside the value)`; and the value's size.
+fn columns(ty: Type) -> Option<(Vec<(u32, vk::Format, u32)>, u32)> {
+    if let Some((f, size)) = attribute_format(ty) {
+        return Some((vec![(0, f, 0)], size));
+    }
+    let (cols, rows) = ty.shape();
+    if ty.scalar() == Scalar::Bool || cols == 1 {
+        return None;
+    }
+    let col_ty = [Type::Float, Type::Vec2, Type::Vec3, Type::Vec4][rows as usize - 1];
+    let (f, size) = attribute_format(col_ty)?;
+    Some(((0..cols).map(|c| (c, f, c * size)).collect(), cols * size))
+}
+
+/// Derives the vertex input state from `vertex_in`.
+///
+/// ```
+/// use gpu::vk::{vertex_input, VertexLayout, raw};
+/// use shader_info::*;
+/// let info = ShaderCreateInfo::new("x")
+///     .vertex_in(0, Type::Vec3, "pos")
+///     .vertex_in(1, Type::Mat2, "m")
+///     .vertex_in(3, Type::UVec4, "ids");
+/// let v = vertex_input(&info, VertexLayout::Interleaved).unwrap();
+/// assert_eq!(v.bindings[0].stride, 12 + 16 + 16);
+/// assert_eq!(v.attributes.len(), 4); // the matrix takes one attribute per column
+/// assert_eq!((v.attributes[2].location, v.attributes[2].offset), (2, 20));
+/// ```
+pub fn vertex_input(info: &ShaderCreateInfo, layout: VertexLayout) -> VkResult<VertexInputDesc> {
+    let mut inputs: Vec<_> = info.vertex_inputs.iter().map(|i| &i.value).collect();
+    inputs.sort_by_key(|i| i.location);
+    let mut desc = VertexInputDesc::default();
+    let mut offset = 0u32;
+    for (i, input) in inputs.iter().enumerate() {
+        let (cols, size) = columns(input.ty).ok_or_else(|| VkError::Declaration {
+            info: info.name.clone(),
+            message: format!(
+                "vertex_in `{}`: {} has no vertex attribute format",
+                input.name, input.ty
+            ),
+        })?;
+        let (binding, base) = match layout {
+            VertexLayout::Interleaved => (0, offset),
+            VertexLayout::PerAttribute => (i as u32, 0),
+        };
+        for (loc, format, col_offset) in cols {
+            desc.attributes.push(
+                vk::VertexInputAttributeDescription::default()
+                    .location(input.location + loc)
+                    .binding(binding)
+                    .format(format)
+                    .offset(base + col_offset),
+            );
+        }
+        match layout {
+            VertexLayout::Interleaved => offset += size,
+            VertexLayout::PerAttribute => desc.bindings.push(
+                vk::VertexInputBindingDescription::default()
+                    .binding(binding)
+                    .stride(size)
+                    .input_rate(vk::VertexInputRate::VERTEX),
+            ),
+        }
+    }
+    if layout == VertexLayout::Interleaved && !inputs.is_empty() {
+        desc.bindings.push(
+            vk::VertexInputBindingDescription::default()
+                .binding(0)
+                .stride(offset)
+                .input_rate(vk::VertexInputRate::VERTEX),
+        );
+    }
+    Ok(desc)
+}
+
+/// Specialization-constant values by name, overriding the declaration's defaults.
+///
+/// ```
+/// use gpu::vk::SpecValues;
+/// let v = SpecValues::default().set("RADIUS", 3u32).set("USE_FAST_PATH", true);
+/// assert_eq!(v.0.len(), 2);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SpecValues(pub Vec<(String, ConstValue)>);
+
+impl SpecValues {
+    /// Sets `name` to `value` (replacing an earlier value).
+    pub fn set(mut self, name: impl Into<String>, value: impl Into<ConstValue>) -> SpecValues {
+        let name = name.into();
+        let value = value.into();
+        self.0.retain(|(n, _)| *n != name);
+        self.0.push((name, value));
+        self
+    }
+}
+
+// Values are compared and hashed by their bit patterns, so pipelines can be cached by them (f32 has no `Eq`).
+impl Eq for SpecValues {}
+impl Hash for SpecValues {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        for (n, v) in &self.0 {
+            n.hash(state);
+            std::mem::discriminant(v).hash(state);
+            v.to_bits().hash(state);
+        }
+    }
+}
+
+/// `VkSpecializationInfo` data: constant ids are positions in the info's specialization-constant list (the
+/// generator writes `layout(constant_id = i)` in that order); each value is 4 bytes (bools are `VkBool32`).
+#[derive(Clone, Debug, Default)]
+pub struct Specialization {
+    pub entries: Vec<vk::SpecializationMapEntry>,
+    pub data: Vec<u8>,
+}
+
+impl Specialization {
+    /// The declaration's defaults with `values` applied. Unknown names and type mismatches are errors.
+    ///
+    /// ```
+    /// use gpu::vk::{Specialization, SpecValues};
+    /// use shader_info::*;
+    /// let info = ShaderCreateInfo::new("x").specialization_constant(Type::Uint, "N", 4u32);
+    /// let s = Specialization::new(&info, &SpecValues::default().set("N", 7u32)).unwrap();
+    /// assert_eq!(s.data, 7u32.to_ne_bytes());
+    /// assert!(Specialization::new(&info, &SpecValues::default().set("N", 1.5f32)).is_err());
+    /// ```
+    pub fn new(info: &ShaderCreateInfo, values: &SpecValues) -> VkResult<Specialization> {
+        let decl = &info.specialization_constants;
+        for (name, v) in &values.0 {
+            let Some(d) = decl.iter().find(|d| d.value.name == *name) else {
+                return Err(VkError::Declaration {
+                    info: info.name.clone(),
+                    message: format!(
+                        "no specialization constant `{name}`; declared: {}",
+                        decl.iter()
+                            .map(|d| d.value.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                });
+            };
+            if v.ty() != d.value.ty {
+                return Err(VkError::Declaration {
+                    info: info.name.clone(),
+                    message: format!(
+                        "specialization constant `{name}` is {}, the value given is {}",
+                        d.value.ty,
+                        v.ty()
+                    ),
+                });
+            }
+        }
+        let mut s = Specialization::default();
+        for (id, d) in decl.iter().enumerate() {
+            let v = values
+                .0
+                .iter()
+                .find(|(n, _)| *n == d.value.name)
+                .map_or(d.value.default, |(_, v)| *v);
+            s.entries.push(
+                vk::SpecializationMapEntry::default()
+                    .constant_id(id as u32)
+                    .offset(s.data.len() as u32)
+                    .size(4),
+            );
+            s.data.extend_from_slice(&v.to_bits().to_ne_bytes());
+        }
+        Ok(s)
+    }
+
+    /// The Vulkan struct borrowing this data.
+    pub fn info(&self) -> vk::SpecializationInfo<'_> {
+        vk::SpecializationInfo::default()
+            .map_entries(&self.entries)
+            .data(&self.data)
+    }
+}
+
+/// Color blending of every color attachment.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Blend {
+    /// Blending off.
+    #[default]
+    Opaque,
+    /// Straight alpha: `src * a + dst * (1 - a)`.
+    Alpha,
+    /// Premultiplied alpha: `src + dst * (1 - a)`.
+    Premultiplied,
+    /// `src + dst`.
+    Additive,
+}
+
+/// Fixed-function state of a graphics pipeline. Viewport and scissor are always dynamic.
+///
+/// ```
+/// use gpu::vk::{GraphicsOptions, raw};
+/// let opts = GraphicsOptions { depth_format: Some(raw::Format::D32_SFLOAT), ..GraphicsOptions::hdr() };
+/// assert_eq!(opts.color_format, raw::Format::R16G16B16A16_SFLOAT);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GraphicsOptions {
+    /// Format of float `fragment_out` targets (default `R8G8B8A8_UNORM`).
+    pub color_format: vk::Format,
+    /// Per-location overrides of the color format.
+    pub color_format_overrides: Vec<(u32, vk::Format)>,
+    /// Depth attachment format; `None` for no depth attachment.
+    pub depth_format: Option<vk::Format>,
+    pub depth_test: bool,
+    pub depth_write: bool,
+    pub depth_compare: vk::CompareOp,
+    pub topology: vk::PrimitiveTopology,
+    pub polygon_mode: vk::PolygonMode,
+    pub cull_mode: vk::CullModeFlags,
+    pub front_face: vk::FrontFace,
+    pub blend: Blend,
+    pub samples: vk::SampleCountFlags,
+    pub vertex_layout: VertexLayout,
+    /// Control points per patch when the info has tessellation stages.
+    pub patch_control_points: u32,
+    pub specialization: SpecValues,
+}
+
+impl Default for GraphicsOptions {
+    fn default() -> Self {
+        GraphicsOptions {
+            color_format: vk::Format::R8G8B8A8_UNORM,
+            color_format_overrides: Vec::new(),
+            depth_format: None,
+            depth_test: false,
+            depth_write: false,
+            depth_compare: vk::CompareOp::LESS_OR_EQUAL,
+            topology: vk::PrimitiveTopology::TRIANGLE_LIST,
+            polygon_mode: vk::PolygonMode::FILL,
+            cull_mode: vk::CullModeFlags::NONE,
+            front_face: vk::FrontFace::COUNTER_CLOCKWISE,
+            blend: Blend::Opaque,
+            samples: vk::SampleCountFlags::TYPE_1,
+            vertex_layout: VertexLayout::Interleaved,
+            patch_control_points: 3,
+            specialization: SpecValues::default(),
+        }
+    }
+}
+
+impl GraphicsOptions {
+    /// Float targets in `R16G16B16A16_SFLOAT`.
+    pub fn hdr() -> GraphicsOptions {
+        GraphicsOptions {
+            color_format: vk::Format::R16G16B16A16_SFLOAT,
+            ..GraphicsOptions::default()
+        }
+    }
+}
+
+/// Color attachment formats by location (`UNDEFINED` for unused locations below the highest one): float outputs
+/// get `opts.color_format`, integer outputs a 32-bit integer format with enough components.
+///
+/// ```
+/// use gpu::vk::{color_formats, GraphicsOptions, raw};
+/// use shader_info::*;
+/// let info = ShaderCreateInfo::new("x").fragment_out(0, Type::Vec4, "c").fragment_out(2, Type::Uint, "id");
+/// let f = color_formats(&info, &GraphicsOptions::default());
+/// assert_eq!(f, [raw::Format::R8G8B8A8_UNORM, raw::Format::UNDEFINED, raw::Format::R32_UINT]);
+/// ```
+pub fn color_formats(info: &ShaderCreateInfo, opts: &GraphicsOptions) -> Vec<vk::Format> {
+    use vk::Format as F;
+    let Some(max) = info.fragment_outputs.iter().map(|o| o.value.location).max() else {
+        return Vec::new();
+    };
+    let mut out = vec![F::UNDEFINED; max as usize + 1];
+    for o in &info.fragment_outputs {
+        let o = &o.value;
+        let n = o.ty.shape().1;
+        let f = match o.ty.scalar() {
+            Scalar::Int | Scalar::Bool => [
+                F::R32_SINT,
+                F::R32G32_SINT,
+                F::R32G32B32A32_SINT,
+                F::R32G32B32A32_SINT,
+            ][n as usize - 1],
+            Scalar::Uint => [
+                F::R32_UINT,
+                F::R32G32_UINT,
+                F::R32G32B32A32_UINT,
+                F::R32G32B32A32_UINT,
+            ][n as usize - 1],
+            _ => opts.color_format,
+        };
+        out[o.location as usize] = f;
+    }
+    for (loc, f) in &opts.color_format_overrides {
+        if let Some(slot) = out.get_mut(*loc as usize) {
+            *slot = *f;
+        }
+    }
+    out
+}
+
+fn is_integer_format(f: vk::Format) -> bool {
+    use vk::Format as F;
+    matches!(
+        f,
+        F::R32_SINT
+            | F::R32G32_SINT
+            | F::R32G32B32A32_SINT
+            | F::R32_UINT
+            | F::R32G32_UINT
+            | F::R32G32B32A32_UINT
+            | F::R8G8B8A8_UINT
+            | F::R8G8B8A8_SINT
+            | F::R16G16B16A16_UINT
+            | F::R16G16B16A16_SINT
+    )
+}
+
+fn has_stencil(f: vk::Format) -> bool {
+    matches!(
+        f,
+        vk::Format::D24_UNORM_S8_UINT
+            | vk::Format::D32_SFLOAT_S8_UINT
+            | vk::Format::D16_UNORM_S8_UINT
+            | vk::Format::S8_UINT
+    )
+}
+
+/// Owns one `VkPipeline`.
+struct OwnedPipeline {
+    ctx: VkContext,
+    handle: vk::Pipeline,
+}
+
+impl Drop for OwnedPipeline {
+    fn drop(&mut self) {
+        // SAFETY: created from this device and owned only by us. Callers wait for the device to be idle before
+        // dropping a pipeline that recorded work may still use (the library's reload does).
+        unsafe { self.ctx.device().destroy_pipeline(self.handle, None) };
+    }
+}
+
+fn stage_infos<'a>(
+    modules: &[(Stage, &ShaderModule)],
+    spec: &'a vk::SpecializationInfo<'a>,
+) -> Vec<vk::PipelineShaderStageCreateInfo<'a>> {
+    modules
+        .iter()
+        .map(|(stage, m)| {
+            vk::PipelineShaderStageCreateInfo::default()
+                .stage(stage_flags(*stage))
+                .module(m.handle())
+                .name(c"main")
+                .specialization_info(spec)
+        })
+        .collect()
+}
+
+/// A graphics pipeline for dynamic rendering.
+pub struct GraphicsPipeline {
+    pipeline: OwnedPipeline,
+    layout: Arc<PipelineLayout>,
+    color_formats: Vec<vk::Format>,
+}
+
+impl std::fmt::Debug for GraphicsPipeline {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GraphicsPipeline")
+            .field("handle", &self.pipeline.handle)
+            .field("color_formats", &self.color_formats)
+            .finish()
+    }
+}
+
+impl GraphicsPipeline {
+    /// Creates a graphics pipeline from the info's modules (`(stage, module)` for each graphics stage).
+    ///
+    /// ```no_run
+    /// # fn f(ctx: &gpu::vk::VkContext, info: &shader_info::ShaderCreateInfo, vs: &gpu::vk::ShaderModule,
+    /// #      fs: &gpu::vk::ShaderModule, layout: std::sync::Arc<gpu::vk::PipelineLayout>) -> gpu::vk::VkResult<()> {
+    /// use gpu::vk::{GraphicsOptions, GraphicsPipeline};
+    /// use shader_info::Stage;
+    /// let p = GraphicsPipeline::new(ctx, info, &[(Stage::Vertex, vs), (Stage::Fragment, fs)], layout,
+    ///                               &GraphicsOptions::default())?;
+    /// # Ok(()) }
+    /// ```
+    pub fn new(
+        ctx: &VkContext,
+        info: &ShaderCreateInfo,
+        modules: &[(Stage, &ShaderModule)],
+        layout: Arc<PipelineLayout>,
+        opts: &GraphicsOptions,
+    ) -> VkResult<GraphicsPipeline> {
+        if !modules.iter().any(|(s, _)| *s == Stage::Vertex) {
+            return Err(VkError::Declaration {
+                info: info.name.clone(),
+                message: "a graphics pipeline needs a vertex stage".into(),
+            });
+        }
+        let spec = Specialization::new(info, &opts.specialization)?;
+        let spec_info = spec.info();
+        let stages = stage_infos(modules, &spec_info);
+        let vin = vertex_input(info, opts.vertex_layout)?;
+        let vertex_input_state = vk::PipelineVertexInputStateCreateInfo::default()
+            .vertex_binding_descriptions(&vin.bindings)
+            .vertex_attribute_descriptions(&vin.attributes);
+        let has_tess = modules.iter().any(|(s, _)| *s == Stage::TessControl);
+        let topology = if has_tess {
+            vk::PrimitiveTopology::PATCH_LIST
+        } else {
+            opts.topology
+        };
+        let input_assembly = vk::PipelineInputAssemblyStateCreateInfo::default().topology(topology);
+        let tess = vk::PipelineTessellationStateCreateInfo::default()
+            .patch_control_points(opts.patch_control_points);
+        let viewport = vk::PipelineViewportStateCreateInfo::default()
+            .viewport_count(1)
+            .scissor_count(1);
+        let raster = vk::PipelineRasterizationStateCreateInfo::default()
+            .polygon_mode(opts.polygon_mode)
+            .cull_mode(opts.cull_mode)
+            .front_face(opts.front_face)
+            .line_width(1.0);
+        let multisample =
+            vk::PipelineMultisampleStateCreateInfo::default().rasterization_samples(opts.samples);
+        let depth_stencil = vk::PipelineDepthStencilStateCreateInfo::default()
+            .depth_test_enable(opts.depth_test && opts.depth_format.is_some())
+            .depth_write_enable(opts.depth_write && opts.depth_format.is_some())
+            .depth_compare_op(opts.depth_compare);
+        let color_formats = color_formats(info, opts);
+        let attachments: Vec<vk::PipelineColorBlendAttachmentState> = color_formats
+            .iter()
+            .map(|f| blend_state(opts.blend, *f))
+            .collect();
+        let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&attachments);
+        let dynamic_states = [vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
+        let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
+        let depth_format = opts.depth_format.unwrap_or(vk::Format::UNDEFINED);
+        let stencil_format = if has_stencil(depth_format) {
+            depth_format
+        } else {
+            vk::Format::UNDEFINED
+        };
+        let mut rendering = vk::PipelineRenderingCreateInfo::default()
+            .color_attachment_formats(&color_formats)
+            .depth_attachment_format(depth_format)
+            .stencil_attachment_format(stencil_format);
+        let mut create = vk::GraphicsPipelineCreateInfo::default()
+            .stages(&stages)
+            .vertex_input_state(&vertex_input_state)
+            .input_assembly_state(&input_assembly)
+            .viewport_state(&viewport)
+            .rasterization_state(&raster)
+            .multisample_state(&multisample)
+            .depth_stencil_state(&depth_stencil)
+            .color_blend_state(&blend)
+            .dynamic_state(&dynamic)
+            .layout(layout.handle())
+            .push_next(&mut rendering);
+        if has_tess {
+            create = create.tessellation_state(&tess);
+        }
+        // SAFETY: every pointer in `create` refers to locals alive for the call; the modules and the layout are
+        // alive (borrowed / held by `Arc`); no render pass is used (dynamic rendering is enabled on the device).
+        let handle = unsafe {
+            ctx.device()
+                .create_graphics_pipelines(vk::PipelineCache::null(), &[create], None)
+        }
+        .map_err(|(_, e)| VkError::Call {
+            call: "vkCreateGraphicsPipelines",
+            result: e,
+        })?[0];
+        Ok(GraphicsPipeline {
+            pipeline: OwnedPipeline {
+                ctx: ctx.clone(),
+                handle,
+            },
+            layout,
+            color_formats,
+        })
+    }
+
+    /// The raw handle.
+    pub fn handle(&self) -> vk::Pipeline {
+        self.pipeline.handle
+    }
+
+    /// The pipeline layout (bind descriptor sets and push constants with it).
+    pub fn layout(&self) -> &Arc<PipelineLayout> {
+        &self.layout
+    }
+
+    /// The color attachment formats, by location.
+    pub fn color_formats(&self) -> &[vk::Format] {
+        &self.color_formats
+    }
+}
+
+fn blend_state(blend: Blend, format: vk::Format) -> vk::PipelineColorBlendAttachmentState {
+    let s = vk::PipelineColorBlendAttachmentState::default()
+        .color_write_mask(vk::ColorComponentFlags::RGBA);
+    // Integer attachments cannot blend (VUID-VkGraphicsPipelineCreateInfo-renderPass-06041 and friends).
+    if is_integer_format(format) || format == vk::Format::UNDEFINED {
+        return s;
+    }
+    use vk::BlendFactor as B;
+    let (src, dst, src_a, dst_a) = match blend {
+        Blend::Opaque => return s,
+        Blend::Alpha => (
+            B::SRC_ALPHA,
+            B::ONE_MINUS_SRC_ALPHA,
+            B::ONE,
+            B::ONE_MINUS_SRC_ALPHA,
+        ),
+        Blend::Premultiplied => (
+            B::ONE,
+            B::ONE_MINUS_SRC_ALPHA,
+            B::ONE,
+            B::ONE_MINUS_SRC_ALPHA,
+        ),
+        Blend::Additive => (B::ONE, B::ONE, B::ONE, B::ONE),
+    };
+    s.blend_enable(true)
+        .src_color_blend_factor(src)
+        .dst_color_blend_factor(dst)
+        .color_blend_op(vk::BlendOp::ADD)
+        .src_alpha_blend_factor(src_a)
+        .dst_alpha_blend_factor(dst_a)
+        .alpha_blend_op(vk::BlendOp::ADD)
+}
+
+/// A compute pipeline.
+pub struct ComputePipeline {
+    pipeline: OwnedPipeline,
+    layout: Arc<PipelineLayout>,
+}
+
+impl std::fmt::Debug for ComputePipeline {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ComputePipeline")
+            .field("handle", &self.pipeline.handle)
+            .finish()
+    }
+}
+
+impl ComputePipeline {
+    /// Creates a compute pipeline from the info's compute module.
+    ///
+    /// ```no_run
+    /// # fn f(ctx: &gpu::vk::VkContext, info: &shader_info::ShaderCreateInfo, cs: &gpu::vk::ShaderModule,
+    /// #      layout: std::sync::Arc<gpu::vk::PipelineLayout>) -> gpu::vk::VkResult<()> {
+    /// use gpu::vk::{ComputePipeline, SpecValues};
+    /// let p = ComputePipeline::new(ctx, info, cs, layout, &SpecValues::default().set("N", 64u32))?;
+    /// # Ok(()) }
+    /// ```
+    pub fn new(
+        ctx: &VkContext,
+        info: &ShaderCreateInfo,
+        module: &ShaderModule,
+        layout: Arc<PipelineLayout>,
+        specialization: &SpecValues,
+    ) -> VkResult<ComputePipeline> {
+        let spec = Specialization::new(info, specialization)?;
+        let spec_info = spec.info();
+        let stage = stage_infos(&[(Stage::Compute, module)], &spec_info)[0];
+        let create = vk::ComputePipelineCreateInfo::default()
+            .stage(stage)
+            .layout(layout.handle());
+        // SAFETY: the create info borrows live locals; the module and layout are alive.
+        let handle = unsafe {
+            ctx.device()
+                .create_compute_pipelines(vk::PipelineCache::null(), &[create], None)
+        }
+        .map_err(|(_, e)| VkError::Call {
+            call: "vkCreateComputePipelines",
+            result: e,
+        })?[0];
+        Ok(ComputePipeline {
+            pipeline: OwnedPipeline {
+                ctx: ctx.clone(),
+                handle,
+            },
+            layout,
+        })
+    }
+
+    /// The raw handle.
+    pub fn handle(&self) -> vk::Pipeline {
+        self.pipeline.handle
+    }
+
+    /// The pipeline layout.
+    pub fn layout(&self) -> &Arc<PipelineLayout> {
+        &self.layout
+    }
+}
+
+/// The shader binding table of a ray-tracing pipeline: one buffer, four regions for `vkCmdTraceRaysKHR`.
+pub struct ShaderBindingTable {
+    pub buffer: Buffer,
+    pub raygen: vk::StridedDeviceAddressRegionKHR,
+    pub miss: vk::StridedDeviceAddressRegionKHR,
+    pub hit: vk::StridedDeviceAddressRegionKHR,
+    pub callable: vk::StridedDeviceAddressRegionKHR,
+}
+
+/// A ray-tracing pipeline (`VK_KHR_ray_tracing_pipeline`) with its shader binding table.
+pub struct RayTracingPipeline {
+    pipeline: OwnedPipeline,
+    layout: Arc<PipelineLayout>,
+    sbt: ShaderBindingTable,
+}
+
+impl RayTracingPipeline {
+    /// Creates a ray-tracing pipeline: one raygen group, one miss group, one hit group (closest hit / any hit /
+    /// intersection; procedural when there is an intersection stage) and one callable group, each present only
+    /// when the info has that stage; then fills the shader binding table.
+    ///
+    /// Returns [`VkError::Unsupported`] on devices without ray tracing (lavapipe).
+    pub fn new(
+        ctx: &VkContext,
+        info: &ShaderCreateInfo,
+        modules: &[(Stage, &ShaderModule)],
+        layout: Arc<PipelineLayout>,
+        specialization: &SpecValues,
+    ) -> VkResult<RayTracingPipeline> {
+        let Some(rt) = ctx.ray_tracing() else {
+            return Err(VkError::Unsupported {
+                device: ctx.device_name().to_string(),
+                what: format!(
+                    "ray-tracing pipeline `{}`: the device has no VK_KHR_ray_tracing_pipeline",
+                    info.name
+                ),
+            });
+        };
+        let spec = Specialization::new(info, specialization)?;
+        let spec_info = spec.info();
+        let stages = stage_infos(modules, &spec_info);
+        let index = |s: Stage| {
+            modules
+                .iter()
+                .position(|(st, _)| *st == s)
+                .map_or(vk::SHADER_UNUSED_KHR, |i| i as u32)
+        };
+        let general = |s: Stage| {
+            vk::RayTracingShaderGroupCreateInfoKHR::default()
+                .ty(vk::RayTracingShaderGroupTypeKHR::GENERAL)
+                .general_shader(index(s))
+                .closest_hit_shader(vk::SHADER_UNUSED_KHR)
+                .any_hit_shader(vk::SHADER_UNUSED_KHR)
+                .intersection_shader(vk::SHADER_UNUSED_KHR)
+        };
+        let has = |s: Stage| modules.iter().any(|(st, _)| *st == s);
+        if !has(Stage::RayGen) {
+            return Err(VkError::Declaration {
+                info: info.name.clone(),
+                message: "a ray-tracing pipeline needs a raygen stage".into(),
+            });
+        }
+        let mut groups = vec![general(Stage::RayGen)];
+        let miss = has(Stage::Miss);
+        if miss {
+            groups.push(general(Stage::Miss));
+        }
+        let hit = has(Stage::ClosestHit) || has(Stage::AnyHit) || has(Stage::Intersection);
+        if hit {
+            groups.push(
+                vk::RayTracingShaderGroupCreateInfoKHR::default()
+                    .ty(if has(Stage::Intersection) {
+                        vk::RayTracingShaderGroupTypeKHR::PROCEDURAL_HIT_GROUP
+                    } else {
+                        vk::RayTracingShaderGroupTypeKHR::TRIANGLES_HIT_GROUP
+                    })
+                    .general_shader(vk::SHADER_UNUSED_KHR)
+                    .closest_hit_shader(index(Stage::ClosestHit))
+                    .any_hit_shader(index(Stage::AnyHit))
+                    .intersection_shader(index(Stage::Intersection)),
+            );
+        }
+        let callable = has(Stage::Callable);
+        if callable {
+            groups.push(general(Stage::Callable));
+        }
+        let create = vk::RayTracingPipelineCreateInfoKHR::default()
+            .stages(&stages)
+            .groups(&groups)
+            .max_pipeline_ray_recursion_depth(1.min(rt.max_ray_recursion_depth))
+            .layout(layout.handle());
+        let loader = ash::khr::ray_tracing_pipeline::Device::new(ctx.instance(), ctx.device());
+        // SAFETY: the extension was enabled at device creation (ctx.ray_tracing() is Some only then); the create
+        // info borrows live locals.
+        let handle = unsafe {
+            loader.create_ray_tracing_pipelines(
+                vk::DeferredOperationKHR::null(),
+                vk::PipelineCache::null(),
+                &[create],
+                None,
+            )
+        }
+        .map_err(|(_, e)| VkError::Call {
+            call: "vkCreateRayTracingPipelinesKHR",
+            result: e,
+        })?[0];
+        let pipeline = OwnedPipeline {
+            ctx: ctx.clone(),
+            handle,
+        };
+        let n = groups.len() as u32;
+        let hs = rt.shader_group_handle_size;
+        // SAFETY: `handle` is a ray-tracing pipeline with `n` groups; the output size is n * handle size.
+        let handles =
+            unsafe { loader.get_ray_tracing_shader_group_handles(handle, 0, n, (n * hs) as usize) }
+                .map_err(VkError::call("vkGetRayTracingShaderGroupHandlesKHR"))?;
+        let align = |x: u32, a: u32| x.div_ceil(a.max(1)) * a.max(1);
+        let stride = align(hs, rt.shader_group_handle_alignment);
+        let region_size = align(stride, rt.shader_group_base_alignment);
+        let counts = [1, miss as u32, hit as u32, callable as u32];
+        let buffer = Buffer::new(
+            ctx,
+            (region_size * 4) as u64,
+            vk::BufferUsageFlags::SHADER_BINDING_TABLE_KHR
+                | vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS,
+        )?;
+        let mut bytes = vec![0u8; (region_size * 4) as usize];
+        let mut group = 0usize;
+        for (region, count) in counts.iter().enumerate() {
+            if *count == 1 {
+                let dst = region * region_size as usize;
+                let src = group * hs as usize;
+                bytes[dst..dst + hs as usize].copy_from_slice(&handles[src..src + hs as usize]);
+                group += 1;
+            }
+        }
+        buffer.write(&bytes);
+        let base = buffer.device_address();
+        let region = |i: usize| {
+            if counts[i] == 0 {
+                vk::StridedDeviceAddressRegionKHR::default()
+            } else {
+                vk::StridedDeviceAddressRegionKHR::default()
+                    .device_address(base + (i as u64) * region_size as u64)
+                    // The raygen region's stride must equal its size (VUID-vkCmdTraceRaysKHR-size-04023).
+                    .stride(if i == 0 { region_size } else { stride } as u64)
+                    .size(region_size as u64)
+            }
+        };
+        let sbt = ShaderBindingTable {
+            raygen: region(0),
+            miss: region(1),
+            hit: region(2),
+            callable: region(3),
+            buffer,
+        };
+        Ok(RayTracingPipeline {
+            pipeline,
+            layout,
+            sbt,
+        })
+    }
+
+    /// The raw handle.
+    pub fn handle(&self) -> vk::Pipeline {
+        self.pipeline.handle
+    }
+
+    /// The pipeline layout.
+    pub fn layout(&self) -> &Arc<PipelineLayout> {
+        &self.layout
+    }
+
+    /// The shader binding table.
+    pub fn sbt(&self) -> &ShaderBindingTable {
+        &self.sbt
+    }
+}

@@ -1,0 +1,511 @@
+//! Small owned resources for tests, tools and the demo render: host-visible buffers, 2D images, descriptor pools,
+//! and the barrier/copy helpers that go with them. Not an allocator: one `VkDeviceMemory` per resource.
+
+use super::layout::{DescriptorSetLayout, PipelineLayout};
+use super::{VkContext, VkError, VkResult};
+use ash::vk;
+
+fn allocate(
+    ctx: &VkContext,
+    req: vk::MemoryRequirements,
+    preferred: vk::MemoryPropertyFlags,
+    required: vk::MemoryPropertyFlags,
+    device_address: bool,
+) -> VkResult<vk::DeviceMemory> {
+    let index = ctx
+        .memory_type(req.memory_type_bits, preferred | required)
+        .or_else(|| ctx.memory_type(req.memory_type_bits, required))
+        .ok_or_else(|| VkError::Other(format!("no memory type with {required:?}")))?;
+    let mut flags =
+        vk::MemoryAllocateFlagsInfo::default().flags(vk::MemoryAllocateFlags::DEVICE_ADDRESS);
+    let mut info = vk::MemoryAllocateInfo::default()
+        .allocation_size(req.size)
+        .memory_type_index(index);
+    if device_address {
+        info = info.push_next(&mut flags);
+    }
+    // SAFETY: the allocate info is valid and borrows locals only.
+    unsafe { ctx.device().allocate_memory(&info, None) }.map_err(VkError::call("vkAllocateMemory"))
+}
+
+/// A host-visible, coherent, persistently mapped buffer.
+///
+/// ```no_run
+/// # let ctx = gpu::vk::VkContext::new(&Default::default())?;
+/// use gpu::vk::{Buffer, raw};
+/// let b = Buffer::new(&ctx, 16, raw::BufferUsageFlags::STORAGE_BUFFER)?;
+/// b.write_slice(&[1u32, 2, 3, 4]);
+/// assert_eq!(b.read_vec::<u32>(), [1, 2, 3, 4]);
+/// # Ok::<(), gpu::vk::VkError>(())
+/// ```
+pub struct Buffer {
+    ctx: VkContext,
+    handle: vk::Buffer,
+    memory: vk::DeviceMemory,
+    size: u64,
+    // The mapping, as an address: a raw pointer would make the buffer neither `Send` nor `Sync`.
+    mapped: usize,
+    device_address: bool,
+}
+
+impl Buffer {
+    /// Creates a buffer of `size` bytes (zero-filled). `SHADER_DEVICE_ADDRESS` in `usage` also allocates the
+    /// memory with a device address.
+    pub fn new(ctx: &VkContext, size: u64, usage: vk::BufferUsageFlags) -> VkResult<Buffer> {
+        let device_address = usage.contains(vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS);
+        let d = ctx.device();
+        // SAFETY: creation and binding of fresh objects; on error paths we destroy what was created.
+        unsafe {
+            let handle = d
+                .create_buffer(
+                    &vk::BufferCreateInfo::default()
+                        .size(size.max(4))
+                        .usage(usage)
+                        .sharing_mode(vk::SharingMode::EXCLUSIVE),
+                    None,
+                )
+                .map_err(VkError::call("vkCreateBuffer"))?;
+            let req = d.get_buffer_memory_requirements(handle);
+            let memory = match allocate(
+                ctx,
+                req,
+                vk::MemoryPropertyFlags::empty(),
+                vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT,
+                device_address,
+            ) {
+                Ok(m) => m,
+                Err(e) => {
+                    d.destroy_buffer(handle, None);
+                    return Err(e);
+                }
+            };
+            let mapped = d
+                .bind_buffer_memory(handle, memory, 0)
+                .and_then(|_| d.map_memory(memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty()));
+            let mapped = match mapped {
+                Ok(p) => p as usize,
+                Err(e) => {
+                    d.destroy_buffer(handle, None);
+                    d.free_memory(memory, None);
+                    return Err(VkError::Call {
+                        call: "vkBindBufferMemory/vkMapMemory",
+                        result: e,
+                    });
+                }
+            };
+            std::ptr::write_bytes(mapped as *mut u8, 0, size as usize);
+            Ok(Buffer {
+                ctx: ctx.clone(),
+                handle,
+                memory,
+                size,
+                mapped,
+                device_address,
+            })
+        }
+    }
+
+    /// A buffer holding `data`.
+    pub fn with_data<T: bytemuck::Pod>(
+        ctx: &VkContext,
+        data: &[T],
+        usage: vk::BufferUsageFlags,
+    ) -> VkResult<Buffer> {
+        let b = Buffer::new(ctx, std::mem::size_of_val(data) as u64, usage)?;
+        b.write_slice(data);
+        Ok(b)
+    }
+
+    /// The raw handle.
+    pub fn handle(&self) -> vk::Buffer {
+        self.handle
+    }
+
+    /// Size in bytes.
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    /// Copies `bytes` to the start of the buffer (truncated to its size). The caller makes sure the device is not
+    /// using the buffer at the same time.
+    pub fn write(&self, bytes: &[u8]) {
+        let n = bytes.len().min(self.size as usize);
+        // SAFETY: the mapping covers `size` bytes and stays valid while `self` lives; `n <= size`.
+        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), self.mapped as *mut u8, n) };
+    }
+
+    /// Writes a slice of plain values.
+    pub fn write_slice<T: bytemuck::Pod>(&self, data: &[T]) {
+        self.write(bytemuck::cast_slice(data));
+    }
+
+    /// The whole contents.
+    pub fn read(&self) -> Vec<u8> {
+        let mut v = vec![0u8; self.size as usize];
+        // SAFETY: the mapping covers `size` bytes; memory is coherent, so finished device writes are visible.
+        unsafe { std::ptr::copy_nonoverlapping(self.mapped as *const u8, v.as_mut_ptr(), v.len()) };
+        v
+    }
+
+    /// The contents as plain values (trailing bytes that do not fill a `T` are dropped).
+    pub fn read_vec<T: bytemuck::Pod>(&self) -> Vec<T> {
+        let bytes = self.read();
+        bytes
+            .chunks_exact(std::mem::size_of::<T>())
+            .map(bytemuck::pod_read_unaligned)
+            .collect()
+    }
+
+    /// The device address (only for buffers created with `SHADER_DEVICE_ADDRESS`; 0 otherwise).
+    pub fn device_address(&self) -> u64 {
+        if !self.device_address {
+            return 0;
+        }
+        // SAFETY: the buffer was created with SHADER_DEVICE_ADDRESS and bound to memory allocated with
+        // DEVICE_ADDRESS, and bufferDeviceAddress is enabled whenever ray tracing is.
+        unsafe {
+            self.ctx.device().get_buffer_device_address(
+                &vk::BufferDeviceAddressInfo::default().buffer(self.handle),
+            )
+        }
+    }
+}
+
+impl Drop for Buffer {
+    fn drop(&mut self) {
+        // SAFETY: we own both handles; freeing mapped memory unmaps it implicitly.
+        unsafe {
+            self.ctx.device().destroy_buffer(self.handle, None);
+            self.ctx.device().free_memory(self.memory, None);
+        }
+    }
+}
+
+/// A 2D image with one mip level and a view of all of it.
+pub struct Image2D {
+    ctx: VkContext,
+    handle: vk::Image,
+    memory: vk::DeviceMemory,
+    view: vk::ImageView,
+    format: vk::Format,
+    extent: vk::Extent2D,
+}
+
+fn aspect_of(format: vk::Format) -> vk::ImageAspectFlags {
+    match format {
+        vk::Format::D16_UNORM | vk::Format::D32_SFLOAT | vk::Format::X8_D24_UNORM_PACK32 => {
+            vk::ImageAspectFlags::DEPTH
+        }
+        vk::Format::D16_UNORM_S8_UINT
+        | vk::Format::D24_UNORM_S8_UINT
+        | vk::Format::D32_SFLOAT_S8_UINT => {
+            vk::ImageAspectFlags::DEPTH | vk::ImageAspectFlags::STENCIL
+        }
+        _ => vk::ImageAspectFlags::COLOR,
+    }
+}
+
+impl Image2D {
+    /// Creates an image in device-local memory where there is some (any memory otherwise), in layout
+    /// `UNDEFINED`.
+    ///
+    /// ```no_run
+    /// # let ctx = gpu::vk::VkContext::new(&Default::default())?;
+    /// use gpu::vk::{Image2D, raw};
+    /// let target = Image2D::new(&ctx, 64, 64, raw::Format::R8G8B8A8_UNORM,
+    ///     raw::ImageUsageFlags::COLOR_ATTACHMENT | raw::ImageUsageFlags::TRANSFER_SRC)?;
+    /// # Ok::<(), gpu::vk::VkError>(())
+    /// ```
+    pub fn new(
+        ctx: &VkContext,
+        width: u32,
+        height: u32,
+        format: vk::Format,
+        usage: vk::ImageUsageFlags,
+    ) -> VkResult<Image2D> {
+        let d = ctx.device();
+        let extent = vk::Extent2D { width, height };
+        // SAFETY: creation and binding of fresh objects; on error paths we destroy what was created.
+        unsafe {
+            let handle = d
+                .create_image(
+                    &vk::ImageCreateInfo::default()
+                        .image_type(vk::ImageType::TYPE_2D)
+                        .format(format)
+                        .extent(vk::Extent3D {
+                            width,
+                            height,
+                            depth: 1,
+                        })
+                        .mip_levels(1)
+                        .array_layers(1)
+                        .samples(vk::SampleCountFlags::TYPE_1)
+                        .tiling(vk::ImageTiling::OPTIMAL)
+                        .usage(usage)
+                        .sharing_mode(vk::SharingMode::EXCLUSIVE)
+                        .initial_layout(vk::ImageLayout::UNDEFINED),
+                    None,
+                )
+                .map_err(VkError::call("vkCreateImage"))?;
+            let req = d.get_image_memory_requirements(handle);
+            let memory = match allocate(
+                ctx,
+                req,
+                vk::MemoryPropertyFlags::DEVICE_LOCAL,
+                vk::MemoryPropertyFlags::empty(),
+                false,
+            ) {
+                Ok(m) => m,
+                Err(e) => {
+                    d.destroy_image(handle, None);
+                    return Err(e);
+                }
+            };
+            let view = d.bind_image_memory(handle, memory, 0).and_then(|_| {
+                d.create_image_view(
+                    &vk::ImageViewCreateInfo::default()
+                        .image(handle)
+                        .view_type(vk::ImageViewType::TYPE_2D)
+                        .format(format)
+                        .subresource_range(Image2D::range_of(format)),
+                    None,
+                )
+            });
+            let view = match view {
+                Ok(v) => v,
+                Err(e) => {
+                    d.destroy_image(handle, None);
+                    d.free_memory(memory, None);
+                    return Err(VkError::Call {
+                        call: "vkBindImageMemory/vkCreateImageView",
+                        result: e,
+                    });
+                }
+            };
+            Ok(Image2D {
+                ctx: ctx.clone(),
+                handle,
+                memory,
+                view,
+                format,
+                extent,
+            })
+        }
+    }
+
+    fn range_of(format: vk::Format) -> vk::ImageSubresourceRange {
+        vk::ImageSubresourceRange::default()
+            .aspect_mask(aspect_of(format))
+            .level_count(1)
+            .layer_count(1)
+    }
+
+    /// The raw image.
+    pub fn handle(&self) -> vk::Image {
+        self.handle
+    }
+
+    /// The view of the whole image.
+    pub fn view(&self) -> vk::ImageView {
+        self.view
+    }
+
+    /// Its format.
+    pub fn format(&self) -> vk::Format {
+        self.format
+    }
+
+    /// Its size.
+    pub fn extent(&self) -> vk::Extent2D {
+        self.extent
+    }
+
+    /// Records a layout transition with a full synchronization2 barrier between the given stages/accesses.
+    ///
+    /// # Safety
+    /// `cmd` must be a command buffer in the recording state, created from the same device.
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn transition(
+        &self,
+        cmd: vk::CommandBuffer,
+        old: vk::ImageLayout,
+        new: vk::ImageLayout,
+        src_stage: vk::PipelineStageFlags2,
+        src_access: vk::AccessFlags2,
+        dst_stage: vk::PipelineStageFlags2,
+        dst_access: vk::AccessFlags2,
+    ) {
+        let barrier = [vk::ImageMemoryBarrier2::default()
+            .src_stage_mask(src_stage)
+            .src_access_mask(src_access)
+            .dst_stage_mask(dst_stage)
+            .dst_access_mask(dst_access)
+            .old_layout(old)
+            .new_layout(new)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .image(self.handle)
+            .subresource_range(Image2D::range_of(self.format))];
+        let dep = vk::DependencyInfo::default().image_memory_barriers(&barrier);
+        // SAFETY: the caller guarantees `cmd` is recording; the barrier borrows locals.
+        unsafe { self.ctx.device().cmd_pipeline_barrier2(cmd, &dep) };
+    }
+
+    /// Records a copy of the whole image (in `TRANSFER_SRC_OPTIMAL`) into `buffer`, tightly packed, followed by a
+    /// barrier making the copy visible to the host.
+    ///
+    /// # Safety
+    /// `cmd` must be recording, the image must be in `TRANSFER_SRC_OPTIMAL`, and `buffer` large enough.
+    pub unsafe fn copy_to_buffer(&self, cmd: vk::CommandBuffer, buffer: &Buffer) {
+        let region = [vk::BufferImageCopy::default()
+            .image_subresource(
+                vk::ImageSubresourceLayers::default()
+                    .aspect_mask(aspect_of(self.format))
+                    .layer_count(1),
+            )
+            .image_extent(vk::Extent3D {
+                width: self.extent.width,
+                height: self.extent.height,
+                depth: 1,
+            })];
+        let host = [vk::MemoryBarrier2::default()
+            .src_stage_mask(vk::PipelineStageFlags2::COPY)
+            .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
+            .dst_stage_mask(vk::PipelineStageFlags2::HOST)
+            .dst_access_mask(vk::AccessFlags2::HOST_READ)];
+        let d = self.ctx.device();
+        // SAFETY: guaranteed by the caller (see above); arrays borrow locals.
+        unsafe {
+            d.cmd_copy_image_to_buffer(
+                cmd,
+                self.handle,
+                vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                buffer.handle(),
+                &region,
+            );
+            d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&host));
+        }
+    }
+}
+
+impl Drop for Image2D {
+    fn drop(&mut self) {
+        // SAFETY: we own the three handles; the view goes before the image, the image before its memory.
+        unsafe {
+            let d = self.ctx.device();
+            d.destroy_image_view(self.view, None);
+            d.destroy_image(self.handle, None);
+            d.free_memory(self.memory, None);
+        }
+    }
+}
+
+/// An owned descriptor pool with helpers to allocate and write sets.
+pub struct DescriptorPool {
+    ctx: VkContext,
+    handle: vk::DescriptorPool,
+}
+
+impl DescriptorPool {
+    /// A pool big enough for `copies` sets of every set layout of `layout`.
+    ///
+    /// ```no_run
+    /// # fn f(ctx: &gpu::vk::VkContext, layout: &gpu::vk::PipelineLayout) -> gpu::vk::VkResult<()> {
+    /// let pool = gpu::vk::DescriptorPool::for_layout(ctx, layout, 1)?;
+    /// let set0 = pool.allocate(&layout.set_layouts()[0])?;
+    /// # Ok(()) }
+    /// ```
+    pub fn for_layout(
+        ctx: &VkContext,
+        layout: &PipelineLayout,
+        copies: u32,
+    ) -> VkResult<DescriptorPool> {
+        let mut sizes: Vec<vk::DescriptorPoolSize> = Vec::new();
+        for set in layout.set_layouts() {
+            for b in set.bindings() {
+                match sizes.iter_mut().find(|s| s.ty == b.descriptor_type) {
+                    Some(s) => s.descriptor_count += b.count * copies,
+                    None => sizes.push(
+                        vk::DescriptorPoolSize::default()
+                            .ty(b.descriptor_type)
+                            .descriptor_count(b.count * copies),
+                    ),
+                }
+            }
+        }
+        let max_sets = (layout.set_layouts().len() as u32 * copies).max(1);
+        DescriptorPool::new(ctx, max_sets, &sizes)
+    }
+
+    /// A pool of `max_sets` sets with the given descriptor counts.
+    pub fn new(
+        ctx: &VkContext,
+        max_sets: u32,
+        sizes: &[vk::DescriptorPoolSize],
+    ) -> VkResult<DescriptorPool> {
+        let info = vk::DescriptorPoolCreateInfo::default()
+            .max_sets(max_sets)
+            .pool_sizes(sizes);
+        // SAFETY: the create info borrows `sizes` for the call.
+        let handle = unsafe { ctx.device().create_descriptor_pool(&info, None) }
+            .map_err(VkError::call("vkCreateDescriptorPool"))?;
+        Ok(DescriptorPool {
+            ctx: ctx.clone(),
+            handle,
+        })
+    }
+
+    /// Allocates one set of `layout`. Sets are freed with the pool.
+    pub fn allocate(&self, layout: &DescriptorSetLayout) -> VkResult<vk::DescriptorSet> {
+        let layouts = [layout.handle()];
+        let info = vk::DescriptorSetAllocateInfo::default()
+            .descriptor_pool(self.handle)
+            .set_layouts(&layouts);
+        // SAFETY: pool and layout are alive; the info borrows locals.
+        unsafe { self.ctx.device().allocate_descriptor_sets(&info) }
+            .map(|v| v[0])
+            .map_err(VkError::call("vkAllocateDescriptorSets"))
+    }
+
+    /// Points `binding` of `set` at the whole of `buffer` (uniform or storage buffer).
+    pub fn write_buffer(
+        &self,
+        set: vk::DescriptorSet,
+        binding: u32,
+        ty: vk::DescriptorType,
+        buffer: &Buffer,
+    ) {
+        let info = [vk::DescriptorBufferInfo::default()
+            .buffer(buffer.handle())
+            .range(vk::WHOLE_SIZE)];
+        let write = vk::WriteDescriptorSet::default()
+            .dst_set(set)
+            .dst_binding(binding)
+            .descriptor_type(ty)
+            .buffer_info(&info);
+        // SAFETY: the set was allocated from this pool's device and is not in use by pending commands (the
+        // caller's responsibility, as for any descriptor update).
+        unsafe { self.ctx.device().update_descriptor_sets(&[write], &[]) };
+    }
+
+    /// Points `binding` of `set` at `image` as a storage image in `GENERAL` layout.
+    pub fn write_storage_image(&self, set: vk::DescriptorSet, binding: u32, image: &Image2D) {
+        let info = [vk::DescriptorImageInfo::default()
+            .image_view(image.view())
+            .image_layout(vk::ImageLayout::GENERAL)];
+        let write = vk::WriteDescriptorSet::default()
+            .dst_set(set)
+            .dst_binding(binding)
+            .descriptor_type(vk::DescriptorType::STORAGE_IMAGE)
+            .image_info(&info);
+        // SAFETY: as in `write_buffer`.
+        unsafe { self.ctx.device().update_descriptor_sets(&[write], &[]) };
+    }
+}
+
+impl Drop for DescriptorPool {
+    fn drop(&mut self) {
+        // SAFETY: we own the pool; destroying it frees its sets.
+        unsafe { self.ctx.device().destroy_descriptor_pool(self.handle, None) };
+    }
+}
