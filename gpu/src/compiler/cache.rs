@@ -1,0 +1,447 @@
+//! The in-memory, include-aware cache of compiled modules.
+//!
+//! - Key: a 128-bit xxh3 hash of (options version, stage, profile, input name, include base, full source text).
+//! - Entry: the module plus every file resolved while compiling it, with a content hash and metadata.
+//! - Lookup: when the change journal vouches that nothing changed since the entry was last validated, that is
+//!   the whole cost (no syscall but the journal's empty read). Otherwise each file is checked by metadata (size,
+//!   modification time, inode); only a file whose metadata changed, or whose modification time is too recent to
+//!   trust, is read and its content hash compared. A changed or unreadable file evicts the entry.
+//! - Concurrency: one slot per key. The first thread compiles; later threads for the same key wait on the slot's
+//!   condition variable; different keys compile in parallel.
+
+use super::CompiledModule;
+use super::includes::locate;
+use super::watch::ChangeJournal;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, RwLock};
+use std::time::{Duration, SystemTime};
+
+/// 128-bit content hash.
+pub(crate) fn content_hash(bytes: &[u8]) -> u128 {
+    xxhash_rust::xxh3::xxh3_128(bytes)
+}
+
+/// A modification time closer than this to the moment it was checked is not trusted: a file system with coarse
+/// timestamps could hide a second write in the same tick (git's "racily clean" problem). Such files are compared
+/// by content until their timestamp is old enough.
+const RACY_WINDOW: Duration = Duration::from_secs(2);
+
+/// Counters of one [`super::Compiler`].
+///
+/// ```no_run
+/// # let compiler = gpu::compiler::Compiler::new("shaders").unwrap();
+/// let s = compiler.stats();
+/// println!("{} hits, {} misses, {:?} compiling", s.hits, s.misses, s.compile_time);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CacheStats {
+    /// Lookups answered from the cache.
+    pub hits: u64,
+    /// Lookups that compiled (first compile or recompile after an invalidation).
+    pub misses: u64,
+    /// Entries evicted because a file they depend on changed or vanished.
+    pub invalidations: u64,
+    /// Total time spent inside shaderc.
+    pub compile_time: Duration,
+    /// File contents read (sources, includes, validation by content). Zero on a hit whose metadata is unchanged.
+    pub file_reads: u64,
+    /// Files whose metadata was checked (`stat`) during lookups.
+    pub metadata_checks: u64,
+}
+
+/// Metadata that changes when a file is written or replaced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FileMeta {
+    len: u64,
+    mtime: Option<SystemTime>,
+    /// (device, inode) on Unix: catches a file replaced by rename with an equal size and time stamp.
+    id: (u64, u64),
+}
+
+impl FileMeta {
+    pub(crate) fn of(path: &Path) -> std::io::Result<FileMeta> {
+        let m = std::fs::metadata(path)?;
+        #[cfg(unix)]
+        let id = {
+            use std::os::unix::fs::MetadataExt;
+            (m.dev(), m.ino())
+        };
+        #[cfg(not(unix))]
+        let id = (0, 0);
+        Ok(FileMeta {
+            len: m.len(),
+            mtime: m.modified().ok(),
+            id,
+        })
+    }
+
+    /// True when the time stamp cannot vouch for the content (too recent when checked, or unknown).
+    fn racy(&self, checked_at: SystemTime) -> bool {
+        match self.mtime {
+            Some(t) => t + RACY_WINDOW > checked_at,
+            None => true,
+        }
+    }
+}
+
+/// A file resolved during a compilation.
+#[derive(Clone, Debug)]
+pub(crate) struct FileRecord {
+    /// Root-relative name.
+    pub name: String,
+    /// Root joined with the name (the path resolution would take again).
+    pub path: PathBuf,
+    pub hash: u128,
+    pub meta: FileMeta,
+}
+
+/// The mutable part of a file record: the metadata last seen to go with the recorded content.
+#[derive(Clone, Copy)]
+struct Seen {
+    meta: FileMeta,
+    checked_at: SystemTime,
+}
+
+pub(crate) struct Entry {
+    pub module: Arc<CompiledModule>,
+    files: Vec<FileRecord>,
+    seen: RwLock<Vec<Seen>>,
+    /// Journal generation at which every file was last known to match; `u64::MAX` when the journal cannot vouch.
+    valid_at: AtomicU64,
+}
+
+enum SlotState {
+    Compiling,
+    Ready(Arc<Entry>),
+    Failed(Box<super::CompileError>),
+}
+
+struct Slot {
+    state: Mutex<SlotState>,
+    ready: Condvar,
+}
+
+/// What a file check found.
+enum Check {
+    Same,
+    Changed(String),
+}
+
+/// The part of a `compile_from_file` lookup that avoids reading the main file: its metadata when its text was
+/// last hashed, and the key that text gave.
+struct MainIndex {
+    path: PathBuf,
+    key: u128,
+    seen: Seen,
+    /// Journal generation at which the metadata last matched; `u64::MAX` when the journal cannot vouch.
+    valid_at: AtomicU64,
+}
+
+pub(crate) struct Cache {
+    slots: Mutex<HashMap<u128, Arc<Slot>>>,
+    mains: RwLock<HashMap<(String, u8, u8), MainIndex>>,
+    pub(crate) journal: ChangeJournal,
+    root: PathBuf,
+    hits: AtomicU64,
+    misses: AtomicU64,
+    invalidations: AtomicU64,
+    compile_nanos: AtomicU64,
+    pub(crate) reads: AtomicU64,
+    stats_checks: AtomicU64,
+}
+
+impl Cache {
+    pub(crate) fn new(root: PathBuf, watch: bool) -> Cache {
+        Cache {
+            slots: Mutex::new(HashMap::new()),
+            mains: RwLock::new(HashMap::new()),
+            journal: ChangeJournal::new(watch),
+            root,
+            hits: AtomicU64::new(0),
+            misses: AtomicU64::new(0),
+            invalidations: AtomicU64::new(0),
+            compile_nanos: AtomicU64::new(0),
+            reads: AtomicU64::new(0),
+            stats_checks: AtomicU64::new(0),
+        }
+    }
+
+    pub(crate) fn stats(&self) -> CacheStats {
+        CacheStats {
+            hits: self.hits.load(Ordering::Relaxed),
+            misses: self.misses.load(Ordering::Relaxed),
+            invalidations: self.invalidations.load(Ordering::Relaxed),
+            compile_time: Duration::from_nanos(self.compile_nanos.load(Ordering::Relaxed)),
+            file_reads: self.reads.load(Ordering::Relaxed),
+            metadata_checks: self.stats_checks.load(Ordering::Relaxed),
+        }
+    }
+
+    pub(crate) fn add_compile_time(&self, d: Duration) {
+        self.compile_nanos
+            .fetch_add(d.as_nanos().min(u64::MAX as u128) as u64, Ordering::Relaxed);
+    }
+
+    /// Number of entries held (compiled or compiling).
+    pub(crate) fn len(&self) -> usize {
+        self.slots.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+
+    /// Drops every entry.
+    pub(crate) fn clear(&self) {
+        self.slots.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        self.mains.write().unwrap_or_else(|e| e.into_inner()).clear();
+    }
+
+    /// The key of a main file whose metadata is unchanged since its text was hashed, without reading it.
+    pub(crate) fn main_key(&self, index: (String, u8, u8)) -> Option<u128> {
+        let generation = self.journal.poll();
+        let mains = self.mains.read().unwrap_or_else(|e| e.into_inner());
+        let m = mains.get(&index)?;
+        if m.valid_at.load(Ordering::Acquire) == generation {
+            return Some(m.key);
+        }
+        self.stats_checks.fetch_add(1, Ordering::Relaxed);
+        if !self.watch_file(&m.path) {
+            m.valid_at.store(u64::MAX, Ordering::Release);
+        }
+        let meta = FileMeta::of(&m.path).ok()?;
+        if meta != m.seen.meta || meta.racy(m.seen.checked_at) {
+            return None;
+        }
+        if self.journal.active() && m.valid_at.load(Ordering::Acquire) != u64::MAX {
+            m.valid_at.store(generation, Ordering::Release);
+        }
+        Some(m.key)
+    }
+
+    /// Records the key of a main file's text (called after reading it, with the metadata taken before the read).
+    pub(crate) fn remember_main(
+        &self,
+        index: (String, u8, u8),
+        path: PathBuf,
+        meta: FileMeta,
+        key: u128,
+        generation: u64,
+    ) {
+        let checked_at = SystemTime::now();
+        let valid_at = if self.watch_file(&path) && !meta.racy(checked_at) {
+            generation
+        } else {
+            u64::MAX
+        };
+        self.mains.write().unwrap_or_else(|e| e.into_inner()).insert(
+            index,
+            MainIndex {
+                path,
+                key,
+                seen: Seen { meta, checked_at },
+                valid_at: AtomicU64::new(valid_at),
+            },
+        );
+    }
+
+    /// Watches a file and every directory from the root down to it.
+    fn watch_file(&self, path: &Path) -> bool {
+        if !self.journal.active() {
+            return false;
+        }
+        let mut ok = self.journal.watch(&self.root);
+        if let Ok(rel) = path.strip_prefix(&self.root) {
+            let mut cur = self.root.clone();
+            for c in rel.parent().into_iter().flat_map(|p| p.components()) {
+                cur.push(c);
+                ok &= self.journal.watch(&cur);
+            }
+        }
+        ok & self.journal.watch(path)
+    }
+
+    /// The cached module for `key` if it is ready and still valid (a hit); `None` leaves everything to
+    /// [`Cache::get_or_compile`].
+    pub(crate) fn lookup_only(&self, key: u128) -> Option<Arc<CompiledModule>> {
+        let slot = self.slots.lock().unwrap_or_else(|e| e.into_inner()).get(&key)?.clone();
+        let entry = match &*slot.state.lock().unwrap_or_else(|e| e.into_inner()) {
+            SlotState::Ready(e) => e.clone(),
+            _ => return None,
+        };
+        match self.validate(&entry) {
+            Check::Same => {
+                self.hits.fetch_add(1, Ordering::Relaxed);
+                Some(entry.module.clone())
+            }
+            Check::Changed(_) => None,
+        }
+    }
+
+    /// The cached module for `key`, validated; or the result of `compile`, stored on success.
+    ///
+    /// `compile` returns the module and the files it resolved; it runs at most once per key at a time.
+    pub(crate) fn get_or_compile(
+        &self,
+        key: u128,
+        compile: impl FnOnce() -> Result<(Arc<CompiledModule>, Vec<FileRecord>), super::CompileError>,
+    ) -> Result<Arc<CompiledModule>, super::CompileError> {
+        loop {
+            let (slot, fresh) = {
+                let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+                match slots.get(&key) {
+                    Some(s) => (s.clone(), false),
+                    None => {
+                        let s = Arc::new(Slot {
+                            state: Mutex::new(SlotState::Compiling),
+                            ready: Condvar::new(),
+                        });
+                        slots.insert(key, s.clone());
+                        (s, true)
+                    }
+                }
+            };
+            if fresh {
+                return self.fill(key, &slot, compile);
+            }
+            // Wait for a compile in flight; then validate what it produced.
+            let entry = {
+                let mut st = slot.state.lock().unwrap_or_else(|e| e.into_inner());
+                while matches!(*st, SlotState::Compiling) {
+                    st = slot.ready.wait(st).unwrap_or_else(|e| e.into_inner());
+                }
+                match &*st {
+                    SlotState::Ready(e) => e.clone(),
+                    // The compile we waited for failed: that is our answer too (same key, same text).
+                    SlotState::Failed(err) => return Err((**err).clone()),
+                    SlotState::Compiling => continue,
+                }
+            };
+            match self.validate(&entry) {
+                Check::Same => {
+                    self.hits.fetch_add(1, Ordering::Relaxed);
+                    return Ok(entry.module.clone());
+                }
+                Check::Changed(why) => {
+                    // Only the thread that finds the stale entry still in place recompiles; others wait for it.
+                    let mut st = slot.state.lock().unwrap_or_else(|e| e.into_inner());
+                    if matches!(&*st, SlotState::Ready(e) if Arc::ptr_eq(e, &entry)) {
+                        tracing::debug!(module = %entry.module.name, reason = %why, "cache entry invalidated");
+                        self.invalidations.fetch_add(1, Ordering::Relaxed);
+                        *st = SlotState::Compiling;
+                        drop(st);
+                        return self.fill(key, &slot, compile);
+                    }
+                    // Someone else already replaced it: go round again.
+                }
+            }
+        }
+    }
+
+    fn fill(
+        &self,
+        key: u128,
+        slot: &Arc<Slot>,
+        compile: impl FnOnce() -> Result<(Arc<CompiledModule>, Vec<FileRecord>), super::CompileError>,
+    ) -> Result<Arc<CompiledModule>, super::CompileError> {
+        self.misses.fetch_add(1, Ordering::Relaxed);
+        let generation = self.journal.poll();
+        // Watch before compiling reads anything is done by the includer; here we only decide whether the journal
+        // can vouch for every file afterwards.
+        let result = compile();
+        let mut st = slot.state.lock().unwrap_or_else(|e| e.into_inner());
+        let out = match result {
+            Ok((module, files)) => {
+                let now = SystemTime::now();
+                let mut watched = true;
+                for f in &files {
+                    watched &= self.watch_file(&f.path) && !f.meta.racy(now);
+                }
+                let seen = files
+                    .iter()
+                    .map(|f| Seen {
+                        meta: f.meta,
+                        checked_at: now,
+                    })
+                    .collect();
+                let entry = Arc::new(Entry {
+                    module: module.clone(),
+                    files,
+                    seen: RwLock::new(seen),
+                    valid_at: AtomicU64::new(if watched { generation } else { u64::MAX }),
+                });
+                *st = SlotState::Ready(entry);
+                Ok(module)
+            }
+            Err(e) => {
+                // Failures are not cached: the fix may be a new file that changes nothing we could key on.
+                *st = SlotState::Failed(Box::new(e.clone()));
+                let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+                if slots.get(&key).is_some_and(|s| Arc::ptr_eq(s, slot)) {
+                    slots.remove(&key);
+                }
+                Err(e)
+            }
+        };
+        slot.ready.notify_all();
+        out
+    }
+
+    /// Checks every file of an entry: journal first, then metadata, then content only where metadata changed.
+    fn validate(&self, entry: &Entry) -> Check {
+        let generation = self.journal.poll();
+        if entry.valid_at.load(Ordering::Acquire) == generation {
+            return Check::Same;
+        }
+        let now = SystemTime::now();
+        let mut all_watched = true;
+        let mut refresh: Vec<(usize, FileMeta)> = Vec::new();
+        {
+            let seen = entry.seen.read().unwrap_or_else(|e| e.into_inner());
+            for (i, f) in entry.files.iter().enumerate() {
+                // Watch before looking, so a change after this check is journaled.
+                all_watched &= self.watch_file(&f.path);
+                self.stats_checks.fetch_add(1, Ordering::Relaxed);
+                let meta = match FileMeta::of(&f.path) {
+                    Ok(m) => m,
+                    Err(e) => return Check::Changed(format!("`{}`: {e}", f.name)),
+                };
+                let s = seen[i];
+                if meta == s.meta && !meta.racy(s.checked_at) {
+                    continue;
+                }
+                match self.same_content(f, meta) {
+                    Check::Same => refresh.push((i, meta)),
+                    changed => return changed,
+                }
+                all_watched &= !meta.racy(now);
+            }
+        }
+        if !refresh.is_empty() {
+            // Same content under new metadata: remember the new metadata so the next lookup is cheap again.
+            let mut seen = entry.seen.write().unwrap_or_else(|e| e.into_inner());
+            for (i, meta) in refresh {
+                seen[i] = Seen {
+                    meta,
+                    checked_at: now,
+                };
+            }
+        }
+        entry.valid_at.store(
+            if all_watched { generation } else { u64::MAX },
+            Ordering::Release,
+        );
+        Check::Same
+    }
+
+    /// Re-resolves a file (it must still lie inside the root) and compares its content hash.
+    fn same_content(&self, f: &FileRecord, _meta: FileMeta) -> Check {
+        if let Err(e) = locate(&self.root, &f.name) {
+            return Check::Changed(e);
+        }
+        self.reads.fetch_add(1, Ordering::Relaxed);
+        match std::fs::read(&f.path) {
+            Ok(bytes) if content_hash(&bytes) == f.hash => Check::Same,
+            Ok(_) => Check::Changed(format!("`{}` changed", f.name)),
+            Err(e) => Check::Changed(format!("`{}`: {e}", f.name)),
+        }
+    }
+}

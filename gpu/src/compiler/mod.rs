@@ -1,0 +1,519 @@
+//! GLSL → SPIR-V at run time: shaderc, `#include` resolution inside a root, an include-aware in-memory cache and
+//! diagnostics that point at the user's files and declarations.
+//!
+//! ```no_run
+//! use gpu::compiler::{Compiler, Profile};
+//! use shader_info::Stage;
+//!
+//! let compiler = Compiler::new("shaders")?;
+//! let module = compiler.compile_from_file("forward.frag", Stage::Fragment, Profile::Release)?;
+//! println!("{} words, {} files", module.spirv.len(), module.files.len());
+//! // Unchanged files: answered from the cache without reading any file.
+//! let again = compiler.compile_from_file("forward.frag", Stage::Fragment, Profile::Release)?;
+//! assert_eq!(compiler.stats().hits, 1);
+//! # Ok::<(), gpu::compiler::CompileError>(())
+//! ```
+//!
+//! Targets Vulkan 1.3 with SPIR-V 1.5 (not 1.6: Debian's glslang would write `LocalSizeId`, see TOOLCHAIN.md).
+
+pub(crate) mod cache;
+pub mod diagnostics;
+pub mod includes;
+mod watch;
+
+pub use cache::CacheStats;
+pub use diagnostics::{CompileDiagnostic, Severity};
+
+use cache::Cache;
+use includes::{Includer, normalize, parent_dir};
+use shader_info::{GeneratedStage, Stage};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Bumped whenever the options below change, so keys of different option sets never meet.
+const OPTIONS_VERSION: &str = "vulkan1.3/spv1.5/v1";
+
+/// How to compile.
+///
+/// ```
+/// use gpu::compiler::Profile;
+/// assert_ne!(Profile::Debug, Profile::Release);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Profile {
+    /// No optimisation and debug info (OpLine/OpString for every file): for RenderDoc and readable SPIR-V.
+    Debug,
+    /// Performance optimisation, no debug info.
+    Release,
+}
+
+impl Profile {
+    fn tag(self) -> u8 {
+        match self {
+            Profile::Debug => 0,
+            Profile::Release => 1,
+        }
+    }
+}
+
+/// How the cache notices edited files.
+///
+/// ```
+/// use gpu::compiler::ChangeDetection;
+/// assert_eq!(ChangeDetection::default(), ChangeDetection::Journal);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ChangeDetection {
+    /// A change journal (inotify on Linux) answers "did anything change?" and metadata checks run only when it
+    /// says yes; elsewhere this behaves like `Metadata`.
+    #[default]
+    Journal,
+    /// Check every dependency's metadata on every lookup (for network file systems, which inotify cannot see).
+    Metadata,
+}
+
+/// The shaderc shader kind of a stage. Every stage has one; nothing is guessed from file extensions.
+///
+/// ```
+/// use gpu::compiler::shader_kind;
+/// assert_eq!(shader_kind(shader_info::Stage::Intersection), shaderc::ShaderKind::Intersection);
+/// ```
+pub fn shader_kind(stage: Stage) -> shaderc::ShaderKind {
+    use shaderc::ShaderKind as K;
+    match stage {
+        Stage::Vertex => K::Vertex,
+        Stage::TessControl => K::TessControl,
+        Stage::TessEvaluation => K::TessEvaluation,
+        Stage::Geometry => K::Geometry,
+        Stage::Fragment => K::Fragment,
+        Stage::Compute => K::Compute,
+        Stage::RayGen => K::RayGeneration,
+        Stage::Miss => K::Miss,
+        Stage::ClosestHit => K::ClosestHit,
+        Stage::AnyHit => K::AnyHit,
+        Stage::Intersection => K::Intersection,
+        Stage::Callable => K::Callable,
+    }
+}
+
+/// A file a module was compiled from (an include; the main file of `compile_from_file` is named by the key).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceFile {
+    /// Path relative to the include root, `/`-separated.
+    pub name: String,
+    /// The root joined with `name`.
+    pub path: PathBuf,
+    /// xxh3-128 of the content that was compiled.
+    pub content_hash: u128,
+}
+
+/// A compiled SPIR-V module.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompiledModule {
+    /// The name it was compiled under (root-relative path, or a generated stage's virtual name).
+    pub name: String,
+    pub stage: Stage,
+    pub profile: Profile,
+    pub spirv: Vec<u32>,
+    /// Every file `#include` resolved during compilation, in first-include order.
+    pub files: Vec<SourceFile>,
+    /// Warnings, mapped like errors.
+    pub warnings: Vec<CompileDiagnostic>,
+}
+
+/// A compilation that failed: never empty; every entry is located as precisely as the compiler allows.
+///
+/// ```
+/// use gpu::compiler::{CompileError, CompileDiagnostic};
+/// let e = CompileError::single("a.frag", "boom");
+/// assert_eq!(e.diagnostics.len(), 1);
+/// assert!(e.to_string().contains("error: boom"));
+/// ```
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub struct CompileError {
+    /// What was being compiled.
+    pub name: String,
+    pub diagnostics: Vec<CompileDiagnostic>,
+}
+
+impl CompileError {
+    /// An error with one unlocated diagnostic.
+    pub fn single(name: impl Into<String>, message: impl Into<String>) -> CompileError {
+        let name = name.into();
+        CompileError {
+            diagnostics: vec![CompileDiagnostic::error(name.clone(), message)],
+            name,
+        }
+    }
+
+    /// The error diagnostics only.
+    pub fn errors(&self) -> impl Iterator<Item = &CompileDiagnostic> {
+        self.diagnostics.iter().filter(|d| d.is_error())
+    }
+}
+
+impl fmt::Display for CompileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&diagnostics::render(&self.diagnostics))?;
+        let n = self.errors().count();
+        write!(
+            f,
+            "error: could not compile `{}` ({n} error{})",
+            self.name,
+            if n == 1 { "" } else { "s" }
+        )
+    }
+}
+
+/// The runtime compiler: one per include root; `Send + Sync`, share it by reference or `Arc`.
+///
+/// ```no_run
+/// use gpu::compiler::{Compiler, Profile};
+/// let c = Compiler::new("shaders").unwrap();
+/// let m = c.compile_from_file("rt/reference_view.rgen", shader_info::Stage::RayGen, Profile::Debug);
+/// if let Err(e) = m {
+///     eprintln!("{e}"); // rustc-style, with the source line
+/// }
+/// ```
+pub struct Compiler {
+    shaderc: shaderc::Compiler,
+    root: PathBuf,
+    cache: Cache,
+}
+
+/// What one compilation compiles: the text, the name it goes under, and where its relative includes start.
+struct Unit<'a> {
+    text: &'a str,
+    name: &'a str,
+    /// Root-relative directory for `#include "x"` written in the main text.
+    dir: &'a str,
+    /// The canonical main file, if it is a file (so a header including it back is a cycle).
+    main_path: Option<PathBuf>,
+    stage: Stage,
+    profile: Profile,
+    generated: Option<&'a GeneratedStage>,
+}
+
+impl Compiler {
+    /// A compiler whose include root is `root` (it must exist).
+    pub fn new(root: impl Into<PathBuf>) -> Result<Compiler, CompileError> {
+        Compiler::with_change_detection(root, ChangeDetection::default())
+    }
+
+    /// Like [`Compiler::new`], choosing how edits are noticed.
+    ///
+    /// ```no_run
+    /// use gpu::compiler::{ChangeDetection, Compiler};
+    /// let c = Compiler::with_change_detection("/mnt/nfs/shaders", ChangeDetection::Metadata).unwrap();
+    /// ```
+    pub fn with_change_detection(
+        root: impl Into<PathBuf>,
+        detection: ChangeDetection,
+    ) -> Result<Compiler, CompileError> {
+        let root = root.into();
+        let shown = root.display().to_string();
+        let root = std::fs::canonicalize(&root).map_err(|e| {
+            CompileError::single(&shown, format!("the include root `{shown}` cannot be used: {e}"))
+        })?;
+        if !root.is_dir() {
+            return Err(CompileError::single(
+                &shown,
+                format!("the include root `{shown}` is not a directory"),
+            ));
+        }
+        let shaderc = shaderc::Compiler::new()
+            .map_err(|e| CompileError::single(&shown, format!("cannot start shaderc: {e}")))?;
+        Ok(Compiler {
+            shaderc,
+            cache: Cache::new(root.clone(), detection == ChangeDetection::Journal),
+            root,
+        })
+    }
+
+    /// The include root (canonical).
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Cache counters.
+    pub fn stats(&self) -> CacheStats {
+        self.cache.stats()
+    }
+
+    /// Number of cached modules.
+    pub fn cached(&self) -> usize {
+        self.cache.len()
+    }
+
+    /// Forgets every cached module.
+    pub fn clear_cache(&self) {
+        self.cache.clear()
+    }
+
+    /// Compiles the file `path` (relative to the root) as `stage`.
+    ///
+    /// A lookup whose file metadata is unchanged reads no file contents, the main file included.
+    pub fn compile_from_file(
+        &self,
+        path: &str,
+        stage: Stage,
+        profile: Profile,
+    ) -> Result<Arc<CompiledModule>, CompileError> {
+        let rel = normalize("", path).map_err(|e| CompileError::single(path, e))?;
+        let index = (rel.clone(), stage as u8, profile.tag());
+        if let Some(key) = self.cache.main_key(index.clone())
+            && let Some(hit) = self.cache.lookup_only(key)
+        {
+            return Ok(hit);
+        }
+        let generation = self.cache.journal.poll();
+        for dir in includes::ancestors(&self.root, &rel) {
+            self.cache.journal.watch(&dir);
+        }
+        let (lexical, canonical) =
+            includes::locate(&self.root, &rel).map_err(|e| CompileError::single(&rel, e))?;
+        self.cache.journal.watch(&lexical);
+        let (meta, text) = includes::read_file(&lexical, &rel, &self.cache.reads)
+            .map_err(|e| CompileError::single(&rel, e))?;
+        let unit = Unit {
+            text: &text,
+            name: &rel,
+            dir: parent_dir(&rel),
+            main_path: Some(canonical),
+            stage,
+            profile,
+            generated: None,
+        };
+        let key = unit.key();
+        self.cache
+            .remember_main(index, lexical, meta, key, generation);
+        self.cache.get_or_compile(key, || self.compile_unit(&unit))
+    }
+
+    /// Compiles a generated stage of a resolved info. Errors are mapped through its source map: lines of inserted
+    /// files name the file, lines of generated declarations name the info and the declaration.
+    pub fn compile_generated(
+        &self,
+        generated: &GeneratedStage,
+        profile: Profile,
+    ) -> Result<Arc<CompiledModule>, CompileError> {
+        // Relative includes of the generated text start where its stage source lives.
+        let dir = generated.files.last().map_or("", |f| parent_dir(f));
+        let unit = Unit {
+            text: &generated.source,
+            name: &generated.name,
+            dir,
+            main_path: None,
+            stage: generated.stage,
+            profile,
+            generated: Some(generated),
+        };
+        let key = unit.key();
+        self.cache.get_or_compile(key, || self.compile_unit(&unit))
+    }
+
+    /// Compiles GLSL text given in memory under a virtual `name`; relative includes start at the root.
+    pub fn compile_source(
+        &self,
+        source: &str,
+        name: &str,
+        stage: Stage,
+        profile: Profile,
+    ) -> Result<Arc<CompiledModule>, CompileError> {
+        let unit = Unit {
+            text: source,
+            name,
+            dir: "",
+            main_path: None,
+            stage,
+            profile,
+            generated: None,
+        };
+        let key = unit.key();
+        self.cache.get_or_compile(key, || self.compile_unit(&unit))
+    }
+
+    fn options<'a>(&self, profile: Profile) -> Result<shaderc::CompileOptions<'a>, String> {
+        let mut o = shaderc::CompileOptions::new().map_err(|e| e.to_string())?;
+        o.set_target_env(shaderc::TargetEnv::Vulkan, shaderc::EnvVersion::Vulkan1_3 as u32);
+        o.set_target_spirv(shaderc::SpirvVersion::V1_5);
+        o.set_source_language(shaderc::SourceLanguage::GLSL);
+        match profile {
+            Profile::Debug => {
+                o.set_optimization_level(shaderc::OptimizationLevel::Zero);
+                o.set_generate_debug_info();
+            }
+            Profile::Release => o.set_optimization_level(shaderc::OptimizationLevel::Performance),
+        }
+        Ok(o)
+    }
+
+    fn compile_unit(
+        &self,
+        unit: &Unit,
+    ) -> Result<(Arc<CompiledModule>, Vec<cache::FileRecord>), CompileError> {
+        // shaderc turns these strings into C strings and panics on an inner NUL: refuse them first.
+        if unit.text.contains('\0') || unit.name.contains('\0') {
+            return Err(CompileError::single(
+                unit.name,
+                "the source or its name contains a NUL byte",
+            ));
+        }
+        let mut options = self
+            .options(unit.profile)
+            .map_err(|e| CompileError::single(unit.name, format!("cannot set up shaderc: {e}")))?;
+        let journal = &self.cache.journal;
+        let watch = |p: &Path| {
+            journal.watch(p);
+        };
+        let includer = Rc::new(Includer::new(
+            &self.root,
+            unit.name,
+            unit.dir,
+            unit.main_path.clone(),
+            &self.cache.reads,
+            &watch,
+        ));
+        let cb = includer.clone();
+        options.set_include_callback(move |req, ty, from, depth| cb.include(req, ty, from, depth));
+        let started = Instant::now();
+        let result = self.shaderc.compile_into_spirv(
+            unit.text,
+            shader_kind(unit.stage),
+            unit.name,
+            "main",
+            Some(&options),
+        );
+        self.cache.add_compile_time(started.elapsed());
+        drop(options);
+        let files = Rc::try_unwrap(includer)
+            .map(Includer::into_files)
+            .unwrap_or_default();
+        match result {
+            Ok(artifact) => {
+                let warnings = if artifact.get_num_warnings() > 0 {
+                    self.locate_all(unit, diagnostics::parse_messages(&artifact.get_warning_messages()))
+                } else {
+                    Vec::new()
+                };
+                let module = CompiledModule {
+                    name: unit.name.to_string(),
+                    stage: unit.stage,
+                    profile: unit.profile,
+                    spirv: artifact.as_binary().to_vec(),
+                    files: files
+                        .iter()
+                        .map(|f| SourceFile {
+                            name: f.name.clone(),
+                            path: f.path.clone(),
+                            content_hash: f.hash,
+                        })
+                        .collect(),
+                    warnings,
+                };
+                Ok((Arc::new(module), files))
+            }
+            Err(e) => {
+                let text = match e {
+                    shaderc::Error::CompilationError(_, t) => t,
+                    other => other.to_string(),
+                };
+                let mut diags = self.locate_all(unit, diagnostics::parse_messages(&text));
+                if !diags.iter().any(|d| d.is_error()) {
+                    // shaderc failed without a parsable error line: never answer with nothing.
+                    diags.push(CompileDiagnostic::error(
+                        unit.name,
+                        if text.trim().is_empty() {
+                            "shaderc failed without a message".to_string()
+                        } else {
+                            text.trim().to_string()
+                        },
+                    ));
+                }
+                Err(CompileError {
+                    name: unit.name.to_string(),
+                    diagnostics: diags,
+                })
+            }
+        }
+    }
+
+    /// Maps file/line through the source map and captures each reported line's text.
+    fn locate_all(&self, unit: &Unit, mut diags: Vec<CompileDiagnostic>) -> Vec<CompileDiagnostic> {
+        for d in &mut diags {
+            if d.file.is_empty() {
+                d.file = unit.name.to_string();
+            }
+            let Some(line) = d.line else { continue };
+            if let Some(g) = unit.generated {
+                let m = g.source_map.map(&d.file, line);
+                if m.declaration.is_some() || m.file != d.file || m.line != line {
+                    if m.declaration.is_some() {
+                        d.source_line = nth_line(&g.source, line);
+                    }
+                    d.file = m.file;
+                    d.line = Some(m.line);
+                    d.declaration = m.declaration;
+                }
+            }
+            if d.source_line.is_none() {
+                d.source_line = if d.file == unit.name {
+                    nth_line(unit.text, d.line.unwrap_or(line))
+                } else {
+                    self.read_line(&d.file, d.line.unwrap_or(line))
+                };
+            }
+        }
+        diags
+    }
+
+    /// Line `line` of the root-relative file `name`, when it is readable and inside the root.
+    fn read_line(&self, name: &str, line: u32) -> Option<String> {
+        let rel = normalize("", name).ok()?;
+        let (path, _) = includes::locate(&self.root, &rel).ok()?;
+        let text = std::fs::read_to_string(path).ok()?;
+        nth_line(&text, line)
+    }
+}
+
+fn nth_line(text: &str, line: u32) -> Option<String> {
+    text.lines()
+        .nth((line as usize).checked_sub(1)?)
+        .map(str::to_string)
+}
+
+impl Unit<'_> {
+    /// The cache key: hashes of everything that decides the output (not the text itself).
+    fn key(&self) -> u128 {
+        let mut h = xxhash_rust::xxh3::Xxh3::new();
+        // Length-prefixed parts: no two different tuples hash the same byte stream.
+        for part in [
+            OPTIONS_VERSION.as_bytes(),
+            self.stage.short_name().as_bytes(),
+            &[self.profile.tag()],
+            self.name.as_bytes(),
+            self.dir.as_bytes(),
+            self.text.as_bytes(),
+        ] {
+            h.update(&(part.len() as u64).to_le_bytes());
+            h.update(part);
+        }
+        h.digest128()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compiler_is_send_and_sync() {
+        fn check<T: Send + Sync>() {}
+        check::<Compiler>();
+        check::<CompiledModule>();
+        check::<CompileError>();
+    }
+}
