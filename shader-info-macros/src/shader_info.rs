@@ -363,13 +363,16 @@ pub fn attribute(args: TokenStream, f: syn::ItemFn) -> syn::Result<TokenStream> 
     let fname = sig.ident.to_string();
     if let Some(lit) = find_info_name(f.block.to_token_stream()) {
         if lit.value() != fname {
-            return Err(attrs::err(
+            let e = attrs::err(
                 lit.span(),
                 format!(
                     "this info is named `{}` but #[shader_info] registers it as `{fname}`: name the info after its function",
                     lit.value()
                 ),
-            ));
+            )
+            .into_compile_error();
+            // Keep the function so the error is the only one.
+            return Ok(quote!(#f #e));
         }
     }
     let ident = &sig.ident;

@@ -336,9 +336,7 @@ unsafe impl ShaderType for glam::Mat3 {
 /// assert_eq!(bytemuck::bytes_of(&b), &[1, 0, 0, 0]);
 /// ```
 #[repr(transparent)]
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, bytemuck::Pod, bytemuck::Zeroable,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct Bool32(pub u32);
 
 impl Bool32 {
@@ -533,7 +531,11 @@ impl FieldInfo {
 
 /// Offset of field `index` under `rules` (padding fields are not GLSL members; they get the offset the next member
 /// would), and the end of the member.
-pub const fn std_offset(fields: &[FieldInfo], index: usize, rules: Rules) -> Result<(u32, u32), Message> {
+pub const fn std_offset(
+    fields: &[FieldInfo],
+    index: usize,
+    rules: Rules,
+) -> Result<(u32, u32), Message> {
     let mut end = 0;
     let mut i = 0;
     while i <= index && i < fields.len() {
@@ -710,6 +712,14 @@ pub const fn check_struct(
     proven: RuleSet,
 ) -> Option<Message> {
     let rust_size = rust_size as u32;
+    // A field's own error explains the problem better than its consequence on the struct's size.
+    let mut i = 0;
+    while i < fields.len() {
+        if check_field(fields, i, proven).is_some() {
+            return None;
+        }
+        i += 1;
+    }
     if fields.is_empty() {
         return Some(
             Message::new()
@@ -963,15 +973,15 @@ pub const fn check_binding(bindings: &[(Binding, &'static str)], index: usize) -
 pub mod __private {
     //! Items the derive macros' generated code uses. Not a public API.
     pub use super::{
-        Binding, FieldInfo, GlslType, Message, RuleSet, StdLayout, TypeLayout, add_push_constants, auto_pad,
-        check_binding, check_field, check_push_constant_field, check_push_constants, check_struct, enum_names,
-        member_offsets, struct_def, struct_layout,
+        Binding, FieldInfo, GlslType, Message, RuleSet, StdLayout, TypeLayout, add_push_constants,
+        auto_pad, check_binding, check_field, check_push_constant_field, check_push_constants,
+        check_struct, enum_names, member_offsets, struct_def, struct_layout,
     };
     pub use crate::layout::Rules;
     pub use crate::registry::{EnumDef, EnumRegistration, InfoRegistration, StructRegistration};
     pub use crate::types::{
-        BuiltinBits, DepthWrite, DualBlend, Frequency, ImageType, PrimitiveIn, PrimitiveOut, Qualifier, Stage,
-        TextureFormat, Type,
+        BuiltinBits, DepthWrite, DualBlend, Frequency, ImageType, PrimitiveIn, PrimitiveOut,
+        Qualifier, Stage, TextureFormat, Type,
     };
     pub use crate::{ShaderCreateInfo, ShaderType};
     pub use bytemuck;
@@ -986,7 +996,11 @@ mod tests {
 
     #[test]
     fn messages_format_numbers() {
-        const M: Message = Message::new().str("a ").num(0).str(" b ").num(4_294_967_295);
+        const M: Message = Message::new()
+            .str("a ")
+            .num(0)
+            .str(" b ")
+            .num(4_294_967_295);
         assert_eq!(M.as_str(), "a 0 b 4294967295");
         let long = Message::new().str(&"é".repeat(400));
         assert_eq!(long.as_str().len() % 2, 0);
@@ -997,7 +1011,11 @@ mod tests {
         fn check<T: ShaderType>() {
             for rules in [Rules::Std140, Rules::Std430] {
                 if let Ok(l) = std_layout::<T>(rules) {
-                    assert!(size_of::<T>() as u32 >= l.size, "{}", std::any::type_name::<T>());
+                    assert!(
+                        size_of::<T>() as u32 >= l.size,
+                        "{}",
+                        std::any::type_name::<T>()
+                    );
                 }
             }
         }
@@ -1009,36 +1027,70 @@ mod tests {
         check::<glam::DVec3>();
         assert_eq!(size_of::<glam::Mat3A>(), 48);
         assert_eq!(Type::Mat3.size(Rules::Std430), 48);
-        assert_eq!(Type::Mat2.size(Rules::Std430), size_of::<glam::Mat2>() as u32);
+        assert_eq!(
+            Type::Mat2.size(Rules::Std430),
+            size_of::<glam::Mat2>() as u32
+        );
     }
 
     /// The const arithmetic agrees with the run-time engine for every built-in type, alone and in arrays.
     #[test]
     fn const_layouts_agree_with_layout_fields() {
         let types: Vec<(FieldInfo, FieldInfo)> = vec![
-            (FieldInfo::new::<f32>("a", 0), FieldInfo::new::<[glam::Vec4; 2]>("b", 0)),
-            (FieldInfo::new::<glam::Vec3>("a", 0), FieldInfo::new::<f32>("b", 0)),
-            (FieldInfo::new::<glam::Vec2>("a", 0), FieldInfo::new::<glam::Mat4>("b", 0)),
-            (FieldInfo::new::<u32>("a", 0), FieldInfo::new::<[glam::IVec4; 3]>("b", 0)),
-            (FieldInfo::new::<f64>("a", 0), FieldInfo::new::<glam::DVec3>("b", 0)),
-            (FieldInfo::new::<f32>("a", 0), FieldInfo::new::<glam::Mat3A>("b", 0)),
-            (FieldInfo::new::<f32>("a", 0), FieldInfo::new::<[f32; 3]>("b", 0)),
+            (
+                FieldInfo::new::<f32>("a", 0),
+                FieldInfo::new::<[glam::Vec4; 2]>("b", 0),
+            ),
+            (
+                FieldInfo::new::<glam::Vec3>("a", 0),
+                FieldInfo::new::<f32>("b", 0),
+            ),
+            (
+                FieldInfo::new::<glam::Vec2>("a", 0),
+                FieldInfo::new::<glam::Mat4>("b", 0),
+            ),
+            (
+                FieldInfo::new::<u32>("a", 0),
+                FieldInfo::new::<[glam::IVec4; 3]>("b", 0),
+            ),
+            (
+                FieldInfo::new::<f64>("a", 0),
+                FieldInfo::new::<glam::DVec3>("b", 0),
+            ),
+            (
+                FieldInfo::new::<f32>("a", 0),
+                FieldInfo::new::<glam::Mat3A>("b", 0),
+            ),
+            (
+                FieldInfo::new::<f32>("a", 0),
+                FieldInfo::new::<[f32; 3]>("b", 0),
+            ),
         ];
         for (a, b) in types {
             let fields = [a, b];
             let def = struct_def("S", &fields);
             for rules in [Rules::Std140, Rules::Std430] {
-                let Ok(expect) = layout_fields(&def.fields, rules, &StructMap::default(), &mut vec![]) else {
+                let Ok(expect) =
+                    layout_fields(&def.fields, rules, &StructMap::default(), &mut vec![])
+                else {
                     panic!()
                 };
                 if b.layout(rules).is_err() {
                     continue;
                 }
                 for (i, m) in expect.members.iter().enumerate() {
-                    assert_eq!(std_offset(&fields, i, rules).unwrap().0, m.offset, "{def:?} {rules}");
+                    assert_eq!(
+                        std_offset(&fields, i, rules).unwrap().0,
+                        m.offset,
+                        "{def:?} {rules}"
+                    );
                 }
                 let l = struct_layout("S", &fields, rules, RuleSet::BOTH).unwrap();
-                assert_eq!((l.size, l.align), (expect.size, expect.align), "{def:?} {rules}");
+                assert_eq!(
+                    (l.size, l.align),
+                    (expect.size, expect.align),
+                    "{def:?} {rules}"
+                );
             }
         }
     }
@@ -1067,9 +1119,21 @@ mod tests {
             m.as_str(),
             "`color` is at offset 12 but std140 puts it at 16: add 4 bytes of padding before it (`_pad: Pad<4>`)"
         );
-        let fields = [FieldInfo::new::<f32>("a", 0), FieldInfo::new::<[glam::Vec4; 1]>("b", 16)];
-        assert!(check_field(&fields, 1, RuleSet::BOTH).unwrap().as_str().contains("hidden padding"));
-        let fields = [FieldInfo::new::<f32>("a", 0), FieldInfo::new::<Pad<12>>("p", 4), FieldInfo::new::<[glam::Vec4; 1]>("b", 16)];
+        let fields = [
+            FieldInfo::new::<f32>("a", 0),
+            FieldInfo::new::<[glam::Vec4; 1]>("b", 16),
+        ];
+        assert!(
+            check_field(&fields, 1, RuleSet::BOTH)
+                .unwrap()
+                .as_str()
+                .contains("hidden padding")
+        );
+        let fields = [
+            FieldInfo::new::<f32>("a", 0),
+            FieldInfo::new::<Pad<12>>("p", 4),
+            FieldInfo::new::<[glam::Vec4; 1]>("b", 16),
+        ];
         assert_eq!(check_field(&fields, 2, RuleSet::BOTH), None);
         assert_eq!(check_struct("S", &fields, 32, RuleSet::BOTH), None);
         assert_eq!(auto_pad(&[fields[0], fields[2]], 1, Rules::Std140), 12);

@@ -1,0 +1,8 @@
+use shader_info::ShaderStruct;
+
+#[derive(Clone, Copy, ShaderStruct)]
+struct NoRepr {
+    a: f32,
+}
+
+fn main() {}
