@@ -1,3 +1,5 @@
 //! Everything of shader-info that touches a compiler or a device.
+pub mod builder;
 pub mod compiler;
+pub mod reflect;
 pub mod vk;

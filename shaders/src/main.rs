@@ -1,1 +1,239 @@
-fn main() {}
+//! `shader-builder`: lists, shows and statically compiles the shader library.
+//!
+//! ```text
+//! shader-builder list
+//! shader-builder show gpu_shader_text --stage frag
+//! shader-builder build --profile release --jobs 2 --out out/spv --json
+//! ```
+//! With no subcommand it runs the main job: `build` of the whole library.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use gpu::builder::{BuildOptions, BuildReport, build};
+use gpu::compiler::{Compiler, Profile};
+use indicatif::{ProgressBar, ProgressStyle};
+use shader_info::{DirLoader, GenerateOptions, Registry, Stage, generate, render_all};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "shader-builder",
+    version,
+    about = "Compile and check every shader of the library"
+)]
+struct Cli {
+    /// Root of the GLSL sources (defaults to the library's own `glsl/`).
+    #[arg(long, global = true)]
+    root: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// One line per registered info: name, stages, compilable or not.
+    List,
+    /// Print the generated source of one stage of an info.
+    Show {
+        name: String,
+        #[arg(long)]
+        stage: Stage,
+    },
+    /// The static pass: compile and cross-check every compilable info.
+    Build(BuildArgs),
+}
+
+#[derive(clap::Args, Default)]
+struct BuildArgs {
+    /// Only infos whose name starts with this prefix.
+    #[arg(long)]
+    filter: Option<String>,
+    #[arg(long, value_enum, default_value_t = ProfileArg::Debug)]
+    profile: ProfileArg,
+    /// Worker threads (default: the number of cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Write `.spv`, generated `.glsl` and reflection `.json` per module here.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum, Default)]
+enum ProfileArg {
+    #[default]
+    Debug,
+    Release,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let root = cli.root.unwrap_or_else(shaders::glsl_root);
+    let registry = Registry::global();
+    match cli.command {
+        Some(Command::List) => list(registry),
+        Some(Command::Show { name, stage }) => show(registry, &root, &name, stage),
+        Some(Command::Build(args)) => run_build(registry, &root, &args),
+        None => run_build(registry, &root, &BuildArgs::default()),
+    }
+}
+
+fn list(registry: &Registry) -> ExitCode {
+    for info in registry.infos() {
+        let stages = registry
+            .resolve(&info.name)
+            .map(|r| r.stages())
+            .unwrap_or_else(|_| info.stages())
+            .iter()
+            .map(|s| s.short_name())
+            .collect::<Vec<_>>()
+            .join(",");
+        let kind = if info.do_static_compilation {
+            "compilable"
+        } else {
+            "building block"
+        };
+        println!(
+            "{:<40} {:<24} {kind}",
+            info.name,
+            if stages.is_empty() { "-" } else { &stages }
+        );
+    }
+    ExitCode::SUCCESS
+}
+
+fn show(registry: &Registry, root: &std::path::Path, name: &str, stage: Stage) -> ExitCode {
+    let resolved = match registry.resolve(name) {
+        Ok(r) => r,
+        Err(d) => {
+            eprint!("{}", render_all(&d));
+            return ExitCode::FAILURE;
+        }
+    };
+    let loader = DirLoader::new(root);
+    match generate(
+        &resolved,
+        stage,
+        &GenerateOptions {
+            loader: &loader,
+            registry,
+            extra_defines: &[],
+        },
+    ) {
+        Ok(g) => {
+            print!("{}", g.source);
+            ExitCode::SUCCESS
+        }
+        Err(d) => {
+            eprint!("{}", render_all(&d));
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run_build(registry: &Registry, root: &std::path::Path, args: &BuildArgs) -> ExitCode {
+    let compiler = match Compiler::new(root) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let opts = BuildOptions {
+        filter: args.filter.clone(),
+        profile: match args.profile {
+            ProfileArg::Debug => Profile::Debug,
+            ProfileArg::Release => Profile::Release,
+        },
+        jobs: args
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        out_dir: args.out.clone(),
+    };
+    let loader = DirLoader::new(root);
+    let bar = if std::io::stderr().is_terminal() && !args.json {
+        let total = registry
+            .infos()
+            .filter(|i| opts.filter.as_deref().is_none_or(|f| i.name.starts_with(f)))
+            .count();
+        let b = ProgressBar::new(total as u64 * 2);
+        b.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        Some(b)
+    } else {
+        None
+    };
+    let progress = |label: &str| {
+        if let Some(b) = &bar {
+            b.inc(1);
+            b.set_message(label.to_string());
+        }
+    };
+    let report = build(registry, &compiler, &loader, &opts, &progress);
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json_report(&report)).unwrap_or_default()
+        );
+    } else {
+        print_table(&report);
+    }
+    if report.success() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+fn json_report(r: &BuildReport) -> serde_json::Value {
+    serde_json::json!({
+        "infos_total": r.infos_total,
+        "infos_passed": r.infos_passed,
+        "modules": r.modules,
+        "seconds": r.seconds,
+        "failed": r.failed,
+        "infos": r.infos,
+    })
+}
+
+fn print_table(r: &BuildReport) {
+    println!(
+        "{:<40} {:<24} {:<8} {:>9}",
+        "info", "stages", "result", "ms"
+    );
+    for i in r.infos.iter().filter(|i| i.compilable) {
+        let result = if i.passed { "ok" } else { "FAILED" };
+        println!(
+            "{:<40} {:<24} {:<8} {:>9.1}",
+            i.name,
+            i.stages.join(","),
+            result,
+            i.seconds * 1000.0
+        );
+    }
+    let failed_blocks: Vec<&str> = r
+        .infos
+        .iter()
+        .filter(|i| !i.compilable && !i.passed)
+        .map(|i| i.name.as_str())
+        .collect();
+    if !failed_blocks.is_empty() {
+        println!("building blocks with errors: {}", failed_blocks.join(", "));
+    }
+    if !r.failed.is_empty() {
+        println!();
+        print!("{}", r.render_failures());
+    }
+    println!(
+        "{} / {} infos compiled, {} modules, {:.2} s",
+        r.infos_passed, r.infos_total, r.modules, r.seconds
+    );
+}

@@ -1,0 +1,355 @@
+//! The static-compilation pass: every info marked `do_static_compilation` is resolved, validated, generated,
+//! compiled and cross-checked against its reflection, in parallel; every other info is resolved and validated.
+//! The `shader-builder` command line and the `shader_builder` test target both run this.
+
+use crate::compiler::{Compiler, Profile};
+use crate::reflect::{Mismatch, ModuleReflection, check_rust_offsets, cross_check, reflect};
+use rayon::prelude::*;
+use serde::Serialize;
+use shader_info::{
+    FieldType, GenerateOptions, Registry, ResolvedInfo, ResourceKind, Rules, ShaderCreateInfo,
+    SourceLoader, Stage, ValidateOptions, generate, validate,
+};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// How to run the pass.
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    /// Only infos whose name starts with this.
+    pub filter: Option<String>,
+    pub profile: Profile,
+    /// Worker threads (at least 1).
+    pub jobs: usize,
+    /// Where to write `<info>.<stage>.spv`, `.glsl` and `.json` (reflection) per module.
+    pub out_dir: Option<PathBuf>,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions {
+            filter: None,
+            profile: Profile::Debug,
+            jobs: 1,
+            out_dir: None,
+        }
+    }
+}
+
+/// One failure: which info, which stage (none for declaration problems), and the rendered diagnostics.
+#[derive(Clone, Debug, Serialize)]
+pub struct Failure {
+    pub info: String,
+    pub stage: Option<String>,
+    pub diagnostics: Vec<String>,
+}
+
+/// One compiled module.
+#[derive(Clone, Debug, Serialize)]
+pub struct ModuleReport {
+    pub info: String,
+    pub stage: String,
+    pub spirv_bytes: usize,
+    pub seconds: f64,
+    #[serde(skip)]
+    pub reflection: ModuleReflection,
+}
+
+/// The outcome for one info.
+#[derive(Clone, Debug, Serialize)]
+pub struct InfoReport {
+    pub name: String,
+    pub compilable: bool,
+    pub stages: Vec<String>,
+    pub passed: bool,
+    pub seconds: f64,
+}
+
+/// The outcome of the whole pass.
+#[derive(Clone, Debug, Serialize)]
+pub struct BuildReport {
+    /// Compilable infos considered.
+    pub infos_total: usize,
+    /// Compilable infos whose every stage compiled and matched its declaration.
+    pub infos_passed: usize,
+    /// Modules compiled.
+    pub modules: usize,
+    pub seconds: f64,
+    pub failed: Vec<Failure>,
+    pub infos: Vec<InfoReport>,
+    #[serde(skip)]
+    pub module_reports: Vec<ModuleReport>,
+}
+
+impl BuildReport {
+    /// True when nothing failed.
+    pub fn success(&self) -> bool {
+        self.failed.is_empty()
+    }
+
+    /// Every failure rendered for a terminal.
+    pub fn render_failures(&self) -> String {
+        let mut s = String::new();
+        for f in &self.failed {
+            for d in &f.diagnostics {
+                s.push_str(d.trim_end());
+                s.push_str("\n\n");
+            }
+        }
+        s
+    }
+}
+
+/// What happens to each info, decided before any work runs.
+struct Job<'a> {
+    info: &'a ShaderCreateInfo,
+    stage: Option<Stage>,
+}
+
+/// Runs the pass over `registry`.
+///
+/// `progress` is called once per finished job (an info's declaration check or one module) with a short label.
+///
+/// ```no_run
+/// use gpu::builder::{build, BuildOptions};
+/// use gpu::compiler::Compiler;
+/// use shader_info::{DirLoader, Registry};
+/// let compiler = Compiler::new("shaders/glsl").unwrap();
+/// let loader = DirLoader::new("shaders/glsl");
+/// let report = build(Registry::global(), &compiler, &loader, &BuildOptions::default(), &|_| {});
+/// println!("{} / {} infos compiled", report.infos_passed, report.infos_total);
+/// ```
+pub fn build(
+    registry: &Registry,
+    compiler: &Compiler,
+    loader: &dyn SourceLoader,
+    opts: &BuildOptions,
+    progress: &(dyn Fn(&str) + Sync),
+) -> BuildReport {
+    let start = Instant::now();
+    let selected: Vec<&ShaderCreateInfo> = registry
+        .infos()
+        .filter(|i| opts.filter.as_deref().is_none_or(|f| i.name.starts_with(f)))
+        .collect();
+
+    // Phase 1: resolve and validate every selected info (cheap, sequential, deterministic order).
+    let mut failed: Vec<Failure> = registry
+        .problems()
+        .iter()
+        .map(|d| Failure {
+            info: d.info.clone(),
+            stage: None,
+            diagnostics: vec![d.to_string()],
+        })
+        .collect();
+    let mut resolved: Vec<(&ShaderCreateInfo, Option<ResolvedInfo>)> = Vec::new();
+    for info in &selected {
+        let outcome = registry
+            .resolve(&info.name)
+            .map_err(|d| d.iter().map(ToString::to_string).collect::<Vec<_>>());
+        let outcome = outcome.and_then(|r| {
+            let vo = ValidateOptions {
+                structs: registry,
+                extra_type_names: &[],
+                require_complete: info.do_static_compilation,
+            };
+            let diags = validate(&r, &vo);
+            if diags.iter().any(|d| d.is_error()) {
+                Err(diags.iter().map(ToString::to_string).collect())
+            } else {
+                Ok(r)
+            }
+        });
+        match outcome {
+            Ok(r) => resolved.push((info, Some(r))),
+            Err(diagnostics) => {
+                failed.push(Failure {
+                    info: info.name.clone(),
+                    stage: None,
+                    diagnostics,
+                });
+                resolved.push((info, None));
+            }
+        }
+        progress(&info.name);
+    }
+
+    // Phase 2: compile every stage of every valid compilable info, in parallel.
+    let jobs: Vec<(Job, &ResolvedInfo)> = resolved
+        .iter()
+        .filter(|(info, _)| info.do_static_compilation)
+        .filter_map(|(info, r)| r.as_ref().map(|r| (info, r)))
+        .flat_map(|(info, r)| {
+            r.stages().into_iter().map(move |s| {
+                (
+                    Job {
+                        info,
+                        stage: Some(s),
+                    },
+                    r,
+                )
+            })
+        })
+        .collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.jobs.max(1))
+        .build();
+    let run = || -> Vec<Result<ModuleReport, Failure>> {
+        jobs.par_iter()
+            .map(|(job, r)| {
+                let stage = job.stage.expect("compile jobs have a stage");
+                let out = compile_one(registry, compiler, loader, opts, r, stage);
+                progress(&format!("{} {}", job.info.name, stage.short_name()));
+                out
+            })
+            .collect()
+    };
+    let results = match &pool {
+        Ok(p) => p.install(run),
+        Err(_) => run(),
+    };
+
+    let mut modules = Vec::new();
+    for r in results {
+        match r {
+            Ok(m) => modules.push(m),
+            Err(f) => failed.push(f),
+        }
+    }
+
+    let infos: Vec<InfoReport> = resolved
+        .iter()
+        .map(|(info, r)| {
+            let stages: Vec<String> = r
+                .as_ref()
+                .map(|r| r.stages())
+                .unwrap_or_else(|| info.stages())
+                .iter()
+                .map(|s| s.short_name().to_string())
+                .collect();
+            let passed = !failed.iter().any(|f| f.info == info.name);
+            let seconds = modules
+                .iter()
+                .filter(|m| m.info == info.name)
+                .map(|m| m.seconds)
+                .sum();
+            InfoReport {
+                name: info.name.clone(),
+                compilable: info.do_static_compilation,
+                stages,
+                passed,
+                seconds,
+            }
+        })
+        .collect();
+    let compilable: Vec<&InfoReport> = infos.iter().filter(|i| i.compilable).collect();
+    BuildReport {
+        infos_total: compilable.len(),
+        infos_passed: compilable.iter().filter(|i| i.passed).count(),
+        modules: modules.len(),
+        seconds: start.elapsed().as_secs_f64(),
+        failed,
+        infos,
+        module_reports: modules,
+    }
+}
+
+fn compile_one(
+    registry: &Registry,
+    compiler: &Compiler,
+    loader: &dyn SourceLoader,
+    opts: &BuildOptions,
+    info: &ResolvedInfo,
+    stage: Stage,
+) -> Result<ModuleReport, Failure> {
+    let t = Instant::now();
+    let fail = |diagnostics: Vec<String>| Failure {
+        info: info.name.clone(),
+        stage: Some(stage.short_name().into()),
+        diagnostics,
+    };
+    let gopts = GenerateOptions {
+        loader,
+        registry,
+        extra_defines: &[],
+    };
+    let generated = generate(info, stage, &gopts)
+        .map_err(|d| fail(d.iter().map(ToString::to_string).collect()))?;
+    let module = compiler
+        .compile_generated(&generated, opts.profile)
+        .map_err(|e| fail(vec![e.to_string()]))?;
+    let reflection = reflect(&module.spirv)
+        .map_err(|e| fail(vec![format!("error[reflection]: {}: {e}", info.name)]))?;
+    let mut mismatches = cross_check(&reflection, info, stage, registry);
+    mismatches.extend(rust_layout_mismatches(registry, info));
+    if !mismatches.is_empty() {
+        return Err(fail(mismatches.iter().map(Mismatch::to_string).collect()));
+    }
+    if let Some(dir) = &opts.out_dir {
+        let base = dir.join(format!("{}.{}", info.name, stage.short_name()));
+        let bytes: Vec<u8> = module.spirv.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let json = serde_json::to_string_pretty(&reflection).unwrap_or_default();
+        let written = std::fs::create_dir_all(dir)
+            .and_then(|_| {
+                std::fs::write(
+                    base.with_extension(format!("{}.spv", stage.short_name())),
+                    &bytes,
+                )
+            })
+            .and_then(|_| {
+                std::fs::write(
+                    base.with_extension(format!("{}.glsl", stage.short_name())),
+                    &generated.source,
+                )
+            })
+            .and_then(|_| {
+                std::fs::write(
+                    base.with_extension(format!("{}.json", stage.short_name())),
+                    json,
+                )
+            });
+        if let Err(e) = written {
+            return Err(fail(vec![format!(
+                "error: cannot write to `{}`: {e}",
+                dir.display()
+            )]));
+        }
+    }
+    Ok(ModuleReport {
+        info: info.name.clone(),
+        stage: stage.short_name().to_string(),
+        spirv_bytes: module.spirv.len() * 4,
+        seconds: t.elapsed().as_secs_f64(),
+        reflection,
+    })
+}
+
+/// Rust-versus-engine offsets of every shared struct a buffer of `info` uses (nested structs included), under the
+/// rules of the buffer kind that uses it.
+fn rust_layout_mismatches(registry: &Registry, info: &ResolvedInfo) -> Vec<Mismatch> {
+    let mut out = Vec::new();
+    let mut seen: Vec<(String, Rules)> = Vec::new();
+    for r in &info.resources {
+        let (type_name, rules) = match &r.value.kind {
+            ResourceKind::UniformBuffer { type_name } => (type_name, Rules::Std140),
+            ResourceKind::StorageBuffer { type_name, .. } => (type_name, Rules::Std430),
+            _ => continue,
+        };
+        let mut stack = vec![type_name.clone()];
+        while let Some(name) = stack.pop() {
+            if seen.contains(&(name.clone(), rules)) {
+                continue;
+            }
+            seen.push((name.clone(), rules));
+            out.extend(check_rust_offsets(registry, &name, rules));
+            if let Some(def) = registry.structs().find(|s| s.name == name) {
+                for f in &def.fields {
+                    if let FieldType::Struct(s) = &f.ty {
+                        stack.push(s.clone());
+                    }
+                }
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,647 @@
+//! SPIR-V reflection (through `spirq`, which understands combined image samplers and debug info) and the
+//! cross-check of a compiled module against the declaration it was generated from.
+//!
+//! The check compares what the compiler actually produced with what the declaration and the layout engine
+//! promise: every resource's set, binding, descriptor type and count; every block member's offset, array stride
+//! and matrix stride; the push-constant block; vertex inputs, fragment outputs and the compute local size.
+//! Members are matched by position, not by name, because optimized SPIR-V has no names.
+
+use serde::Serialize;
+use shader_info::{
+    ArraySize, BlockLayout, Field, FieldArray, FieldType, MemberLayout, Registry, ResolvedInfo,
+    ResourceKind, Rules, Stage, Type, layout_fields, push_constant_fields,
+};
+use spirq::constant::ConstantValue;
+use spirq::ty::{DescriptorType as SpqDescriptor, ScalarType, Type as SpqType};
+use spirq::var::Variable;
+use std::fmt;
+
+/// The descriptor kinds a declaration can produce.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DescriptorKind {
+    CombinedImageSampler,
+    StorageImage,
+    UniformTexelBuffer,
+    StorageTexelBuffer,
+    UniformBuffer,
+    StorageBuffer,
+    AccelerationStructure,
+    Other,
+}
+
+impl DescriptorKind {
+    /// The descriptor a declared resource must become.
+    pub fn of(kind: &ResourceKind) -> DescriptorKind {
+        match kind {
+            ResourceKind::Sampler { image_type } if image_type.is_buffer() => {
+                DescriptorKind::UniformTexelBuffer
+            }
+            ResourceKind::Sampler { .. } => DescriptorKind::CombinedImageSampler,
+            ResourceKind::Image { image_type, .. } if image_type.is_buffer() => {
+                DescriptorKind::StorageTexelBuffer
+            }
+            ResourceKind::Image { .. } => DescriptorKind::StorageImage,
+            ResourceKind::UniformBuffer { .. } => DescriptorKind::UniformBuffer,
+            ResourceKind::StorageBuffer { .. } => DescriptorKind::StorageBuffer,
+            ResourceKind::AccelerationStructure => DescriptorKind::AccelerationStructure,
+        }
+    }
+
+    fn from_spq(d: &SpqDescriptor) -> DescriptorKind {
+        match d {
+            SpqDescriptor::CombinedImageSampler() => DescriptorKind::CombinedImageSampler,
+            SpqDescriptor::StorageImage(_) => DescriptorKind::StorageImage,
+            SpqDescriptor::UniformTexelBuffer() => DescriptorKind::UniformTexelBuffer,
+            SpqDescriptor::StorageTexelBuffer(_) => DescriptorKind::StorageTexelBuffer,
+            SpqDescriptor::UniformBuffer() => DescriptorKind::UniformBuffer,
+            SpqDescriptor::StorageBuffer(_) => DescriptorKind::StorageBuffer,
+            SpqDescriptor::AccelStruct() => DescriptorKind::AccelerationStructure,
+            _ => DescriptorKind::Other,
+        }
+    }
+}
+
+/// One member of a reflected block or struct.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ReflectedMember {
+    pub name: Option<String>,
+    pub offset: u32,
+    /// Element stride when the member is an array.
+    pub array_stride: Option<u32>,
+    /// Column stride when the member is a matrix (or an array of matrices).
+    pub matrix_stride: Option<u32>,
+    /// The GLSL type for scalars, vectors and matrices.
+    pub ty: Option<String>,
+    /// Members of a nested struct.
+    pub members: Vec<ReflectedMember>,
+}
+
+/// A reflected descriptor binding.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ReflectedDescriptor {
+    pub set: u32,
+    pub binding: u32,
+    pub name: Option<String>,
+    pub kind: DescriptorKind,
+    pub count: u32,
+    /// Members of the block for uniform and storage buffers.
+    pub members: Vec<ReflectedMember>,
+}
+
+/// A reflected vertex input or fragment output.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ReflectedIo {
+    pub location: u32,
+    pub name: Option<String>,
+    pub ty: Option<String>,
+}
+
+/// What a compiled module declares, as reflected from its SPIR-V.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Default)]
+pub struct ModuleReflection {
+    pub entry_point: String,
+    pub descriptors: Vec<ReflectedDescriptor>,
+    pub push_constants: Option<Vec<ReflectedMember>>,
+    pub inputs: Vec<ReflectedIo>,
+    pub outputs: Vec<ReflectedIo>,
+    /// `(constant_id, name)`.
+    pub specialization_constants: Vec<(u32, Option<String>)>,
+    pub local_size: Option<[u32; 3]>,
+}
+
+/// Reflection failed (the SPIR-V could not be parsed).
+#[derive(Debug, thiserror::Error)]
+#[error("cannot reflect SPIR-V: {0}")]
+pub struct ReflectError(pub String);
+
+fn glsl_type(ty: &SpqType) -> Option<Type> {
+    fn prefix(s: &ScalarType) -> Option<&'static str> {
+        Some(match s {
+            ScalarType::Float { bits: 32 } => "",
+            ScalarType::Float { bits: 64 } => "d",
+            ScalarType::Integer {
+                bits: 32,
+                is_signed: true,
+            } => "i",
+            ScalarType::Integer {
+                bits: 32,
+                is_signed: false,
+            } => "u",
+            ScalarType::Boolean => "b",
+            _ => return None,
+        })
+    }
+    let name = match ty {
+        SpqType::Scalar(s) => match s {
+            ScalarType::Float { bits: 32 } => "float".to_string(),
+            ScalarType::Float { bits: 64 } => "double".to_string(),
+            ScalarType::Integer {
+                bits: 32,
+                is_signed: true,
+            } => "int".to_string(),
+            ScalarType::Integer {
+                bits: 32,
+                is_signed: false,
+            } => "uint".to_string(),
+            ScalarType::Boolean => "bool".to_string(),
+            _ => return None,
+        },
+        SpqType::Vector(v) => format!("{}vec{}", prefix(&v.scalar_ty)?, v.nscalar),
+        SpqType::Matrix(m) => {
+            let (c, r) = (m.nvector, m.vector_ty.nscalar);
+            if c == r {
+                format!("mat{c}")
+            } else {
+                format!("mat{c}x{r}")
+            }
+        }
+        _ => return None,
+    };
+    Type::from_glsl_name(&name)
+}
+
+fn members_of(ty: &SpqType) -> Vec<ReflectedMember> {
+    let SpqType::Struct(st) = ty else {
+        return Vec::new();
+    };
+    st.members
+        .iter()
+        .map(|m| {
+            let (array_stride, inner) = match &m.ty {
+                SpqType::Array(a) => (a.stride.map(|s| s as u32), a.element_ty.as_ref()),
+                other => (None, other),
+            };
+            let matrix_stride = match inner {
+                SpqType::Matrix(mt) => mt.stride.map(|s| s as u32),
+                _ => None,
+            };
+            ReflectedMember {
+                name: m.name.clone(),
+                offset: m.offset.unwrap_or(0) as u32,
+                array_stride,
+                matrix_stride,
+                ty: glsl_type(inner).map(|t| t.glsl_name().to_string()),
+                members: members_of(inner),
+            }
+        })
+        .collect()
+}
+
+/// Reflects the first entry point of a SPIR-V module.
+///
+/// ```no_run
+/// # let spirv: Vec<u32> = vec![];
+/// let r = gpu::reflect::reflect(&spirv).unwrap();
+/// for d in &r.descriptors {
+///     println!("set {} binding {}: {:?} x{}", d.set, d.binding, d.kind, d.count);
+/// }
+/// ```
+pub fn reflect(spirv: &[u32]) -> Result<ModuleReflection, ReflectError> {
+    let entries = spirq::ReflectConfig::new()
+        .spv(spirv)
+        .ref_all_rscs(true)
+        .combine_img_samplers(true)
+        .reflect()
+        .map_err(|e| ReflectError(e.to_string()))?;
+    let Some(ep) = entries.into_iter().next() else {
+        return Err(ReflectError("the module has no entry point".into()));
+    };
+    let mut out = ModuleReflection {
+        entry_point: ep.name.clone(),
+        ..Default::default()
+    };
+    for var in &ep.vars {
+        match var {
+            Variable::Descriptor {
+                name,
+                desc_bind,
+                desc_ty,
+                ty,
+                nbind,
+            } => out.descriptors.push(ReflectedDescriptor {
+                set: desc_bind.set(),
+                binding: desc_bind.bind(),
+                name: name.clone(),
+                kind: DescriptorKind::from_spq(desc_ty),
+                count: *nbind,
+                members: members_of(ty),
+            }),
+            Variable::PushConstant { ty, .. } => out.push_constants = Some(members_of(ty)),
+            Variable::Input { name, location, ty } => out.inputs.push(ReflectedIo {
+                location: location.loc(),
+                name: name.clone(),
+                ty: glsl_type(ty).map(|t| t.glsl_name().into()),
+            }),
+            Variable::Output { name, location, ty } => out.outputs.push(ReflectedIo {
+                location: location.loc(),
+                name: name.clone(),
+                ty: glsl_type(ty).map(|t| t.glsl_name().into()),
+            }),
+            Variable::SpecConstant { name, spec_id, .. } => {
+                out.specialization_constants.push((*spec_id, name.clone()))
+            }
+        }
+    }
+    for m in &ep.exec_modes {
+        if m.exec_mode == spirq::spirv::ExecutionMode::LocalSize && m.operands.len() == 3 {
+            // spirq's `ConstantValue::to_u32` only accepts signed values, so match the variants directly.
+            let v: Vec<u32> = m
+                .operands
+                .iter()
+                .filter_map(|c| match c.value {
+                    ConstantValue::U32(x) => Some(x),
+                    ConstantValue::S32(x) => u32::try_from(x).ok(),
+                    _ => None,
+                })
+                .collect();
+            if v.len() == 3 {
+                out.local_size = Some([v[0], v[1], v[2]]);
+            }
+        }
+    }
+    out.descriptors.sort_by_key(|d| (d.set, d.binding));
+    out.inputs.sort_by_key(|d| d.location);
+    out.outputs.sort_by_key(|d| d.location);
+    Ok(out)
+}
+
+/// One difference between a compiled module and its declaration.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Mismatch {
+    pub info: String,
+    pub stage: String,
+    /// The resource or interface item, e.g. "uniform_buf `view`" or "push constants".
+    pub resource: String,
+    /// The member path inside a block, e.g. "lights[].color".
+    pub member: Option<String>,
+    /// What is compared (offset, array stride, …).
+    pub what: String,
+    pub expected: String,
+    pub actual: String,
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "error[reflection-mismatch]: {} {} of {}",
+            self.info, self.stage, self.resource
+        )?;
+        if let Some(m) = &self.member {
+            write!(f, ", member `{m}`")?;
+        }
+        write!(
+            f,
+            ": {} is {} in the SPIR-V but the declaration says {}",
+            self.what, self.actual, self.expected
+        )
+    }
+}
+
+struct Checker<'a> {
+    info: &'a ResolvedInfo,
+    stage: Stage,
+    out: Vec<Mismatch>,
+}
+
+impl Checker<'_> {
+    fn mismatch(
+        &mut self,
+        resource: &str,
+        member: Option<String>,
+        what: &str,
+        expected: impl fmt::Display,
+        actual: impl fmt::Display,
+    ) {
+        self.out.push(Mismatch {
+            info: self.info.name.clone(),
+            stage: self.stage.short_name().to_string(),
+            resource: resource.to_string(),
+            member,
+            what: what.to_string(),
+            expected: expected.to_string(),
+            actual: actual.to_string(),
+        });
+    }
+
+    fn compare_block(
+        &mut self,
+        resource: &str,
+        path: &str,
+        expected: &BlockLayout,
+        actual: &[ReflectedMember],
+    ) {
+        if expected.members.len() != actual.len() {
+            let p = if path.is_empty() {
+                None
+            } else {
+                Some(path.to_string())
+            };
+            self.mismatch(
+                resource,
+                p,
+                "member count",
+                expected.members.len(),
+                actual.len(),
+            );
+            return;
+        }
+        for (e, a) in expected.members.iter().zip(actual) {
+            let p = if path.is_empty() {
+                e.name.clone()
+            } else {
+                format!("{path}.{}", e.name)
+            };
+            self.compare_member(resource, &p, e, a);
+        }
+    }
+
+    fn compare_member(
+        &mut self,
+        resource: &str,
+        path: &str,
+        e: &MemberLayout,
+        a: &ReflectedMember,
+    ) {
+        if e.offset != a.offset {
+            self.mismatch(resource, Some(path.into()), "offset", e.offset, a.offset);
+        }
+        if e.array != FieldArray::None && e.array_stride != a.array_stride {
+            self.mismatch(
+                resource,
+                Some(path.into()),
+                "array stride",
+                fmt_opt(e.array_stride),
+                fmt_opt(a.array_stride),
+            );
+        }
+        if e.matrix_stride.is_some() && e.matrix_stride != a.matrix_stride {
+            self.mismatch(
+                resource,
+                Some(path.into()),
+                "matrix stride",
+                fmt_opt(e.matrix_stride),
+                fmt_opt(a.matrix_stride),
+            );
+        }
+        if let FieldType::Value(t) = &e.ty
+            && let Some(at) = &a.ty
+            && block_type_name(*t) != at
+        {
+            self.mismatch(resource, Some(path.into()), "type", t, at);
+        }
+        if let Some(nested) = &e.nested {
+            let p = if e.array == FieldArray::None {
+                path.to_string()
+            } else {
+                format!("{path}[]")
+            };
+            self.compare_block(resource, &p, nested, &a.members);
+        }
+    }
+}
+
+/// The type a block member has in SPIR-V: booleans are not allowed in externally visible blocks, so glslang
+/// stores `bool`/`bvecN` members as `uint`/`uvecN`.
+fn block_type_name(t: Type) -> &'static str {
+    match t {
+        Type::Bool => "uint",
+        Type::BVec2 => "uvec2",
+        Type::BVec3 => "uvec3",
+        Type::BVec4 => "uvec4",
+        other => other.glsl_name(),
+    }
+}
+
+fn fmt_opt(v: Option<u32>) -> String {
+    v.map_or("none".into(), |v| v.to_string())
+}
+
+/// Compares a module's reflection with the declaration of `stage` of `info`. An empty result means they agree.
+///
+/// Resources the stage does not use may be missing from optimized SPIR-V; that is not a mismatch. A resource in
+/// the SPIR-V that the declaration does not have (a binding written by hand in the source) is one.
+pub fn cross_check(
+    reflection: &ModuleReflection,
+    info: &ResolvedInfo,
+    stage: Stage,
+    registry: &Registry,
+) -> Vec<Mismatch> {
+    let mut c = Checker {
+        info,
+        stage,
+        out: Vec::new(),
+    };
+    for d in &reflection.descriptors {
+        let declared = info
+            .resources
+            .iter()
+            .find(|r| r.value.set() == d.set && r.value.slot == d.binding);
+        let Some(r) = declared else {
+            let name = d.name.clone().unwrap_or_else(|| "?".into());
+            c.mismatch(
+                &format!("binding `{name}`"),
+                None,
+                "set/binding",
+                "no resource declared there",
+                format!("set {} binding {}", d.set, d.binding),
+            );
+            continue;
+        };
+        let r = &r.value;
+        let label = format!("{} `{}`", r.kind.word(), r.name);
+        let want_kind = DescriptorKind::of(&r.kind);
+        if want_kind != d.kind {
+            c.mismatch(
+                &label,
+                None,
+                "descriptor type",
+                format!("{want_kind:?}"),
+                format!("{:?}", d.kind),
+            );
+        }
+        let (base, size) = r.split_name().unwrap_or((&r.name, ArraySize::Single));
+        let is_buffer = matches!(
+            r.kind,
+            ResourceKind::UniformBuffer { .. } | ResourceKind::StorageBuffer { .. }
+        );
+        let want_count = match size {
+            ArraySize::Fixed(n) if !is_buffer => n,
+            _ => 1,
+        };
+        if want_count != d.count {
+            c.mismatch(&label, None, "descriptor count", want_count, d.count);
+        }
+        if let ResourceKind::UniformBuffer { type_name }
+        | ResourceKind::StorageBuffer { type_name, .. } = &r.kind
+        {
+            let rules = if matches!(r.kind, ResourceKind::UniformBuffer { .. }) {
+                Rules::Std140
+            } else {
+                Rules::Std430
+            };
+            let ty = match Type::from_glsl_name(type_name) {
+                Some(t) => FieldType::Value(t),
+                None => FieldType::Struct(type_name.clone()),
+            };
+            let array = match size {
+                ArraySize::Single => FieldArray::None,
+                ArraySize::Fixed(n) => FieldArray::Fixed(n),
+                ArraySize::Runtime => FieldArray::Runtime,
+            };
+            let field = Field {
+                name: base.to_string(),
+                ty,
+                array,
+            };
+            match layout_fields(&[field], rules, registry, &mut vec![]) {
+                Ok(layout) => c.compare_block(&label, "", &layout, &d.members),
+                Err(e) => c.mismatch(&label, None, "layout", "a computable layout", e),
+            }
+        }
+    }
+    if let Some(pc) = &reflection.push_constants {
+        match layout_fields(
+            &push_constant_fields(info),
+            Rules::Std430,
+            registry,
+            &mut vec![],
+        ) {
+            Ok(layout) => c.compare_block("push constants", "", &layout, pc),
+            Err(e) => c.mismatch("push constants", None, "layout", "a computable layout", e),
+        }
+    }
+    match stage {
+        Stage::Vertex => {
+            for io in &reflection.inputs {
+                match info
+                    .vertex_inputs
+                    .iter()
+                    .find(|v| v.value.location == io.location)
+                {
+                    Some(v) => {
+                        if let Some(t) = &io.ty
+                            && t != v.value.ty.glsl_name()
+                        {
+                            c.mismatch(
+                                &format!("vertex_in `{}`", v.value.name),
+                                None,
+                                "type",
+                                v.value.ty,
+                                t,
+                            );
+                        }
+                    }
+                    None => c.mismatch(
+                        "vertex inputs",
+                        None,
+                        "location",
+                        "no vertex_in there",
+                        io.location,
+                    ),
+                }
+            }
+        }
+        Stage::Fragment => {
+            for io in &reflection.outputs {
+                match info
+                    .fragment_outputs
+                    .iter()
+                    .find(|f| f.value.location == io.location)
+                {
+                    Some(f) => {
+                        if let Some(t) = &io.ty
+                            && t != f.value.ty.glsl_name()
+                        {
+                            c.mismatch(
+                                &format!("fragment_out `{}`", f.value.name),
+                                None,
+                                "type",
+                                f.value.ty,
+                                t,
+                            );
+                        }
+                    }
+                    None => c.mismatch(
+                        "fragment outputs",
+                        None,
+                        "location",
+                        "no fragment_out there",
+                        io.location,
+                    ),
+                }
+            }
+        }
+        Stage::Compute => {
+            let want = info.local_group_size.as_ref().map(|g| g.value);
+            if want != reflection.local_size {
+                c.mismatch(
+                    "local_group_size",
+                    None,
+                    "local size",
+                    format!("{want:?}"),
+                    format!("{:?}", reflection.local_size),
+                );
+            }
+        }
+        _ => {}
+    }
+    c.out
+}
+
+/// Checks a registered shared struct's layout engine offsets against its Rust field offsets (from the derive).
+/// Returns the differences; structs without a Rust twin have none.
+pub fn check_rust_offsets(registry: &Registry, struct_name: &str, rules: Rules) -> Vec<Mismatch> {
+    let (Some(def), Some(meta)) = (
+        registry.structs().find(|s| s.name == struct_name),
+        registry.struct_meta(struct_name),
+    ) else {
+        return Vec::new();
+    };
+    if meta.rust_offsets.is_empty() {
+        return Vec::new();
+    }
+    let mk = |member: Option<String>, what: &str, e: String, a: String| Mismatch {
+        info: struct_name.to_string(),
+        stage: rules.glsl_name().to_string(),
+        resource: format!("shared struct `{struct_name}`"),
+        member,
+        what: what.to_string(),
+        expected: e,
+        actual: a,
+    };
+    let layout = match def.layout(rules, registry) {
+        Ok(l) => l,
+        Err(e) => {
+            return vec![mk(
+                None,
+                "layout",
+                "a computable layout".into(),
+                e.to_string(),
+            )];
+        }
+    };
+    if meta.rust_offsets.len() != layout.members.len() {
+        return vec![mk(
+            None,
+            "field count",
+            layout.members.len().to_string(),
+            meta.rust_offsets.len().to_string(),
+        )];
+    }
+    layout
+        .members
+        .iter()
+        .zip(&meta.rust_offsets)
+        .filter(|(m, r)| m.offset != **r)
+        .map(|(m, r)| {
+            mk(
+                Some(m.name.clone()),
+                "Rust offset",
+                m.offset.to_string(),
+                r.to_string(),
+            )
+        })
+        .collect()
+}
