@@ -69,7 +69,7 @@ pub fn dispatch(ctx: &VkContext, p: &ComputePipeline, buffers: &[&Buffer], group
 }
 
 pub const SIZE: u32 = 32;
-pub const CLEAR: [f32; 4] = [0.0, 0.0, 0.25, 1.0];
+pub const CLEAR: [f32; 4] = [0.0, 0.0, 0.6, 1.0];
 
 /// Renders `vertex_count` vertices with `p` (vertex buffers bound at 0.., push constants from `push`) into a
 /// fresh SIZE×SIZE RGBA8 image cleared to CLEAR, and returns the pixels (RGBA8, row-major).

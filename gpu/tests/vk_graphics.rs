@@ -1,0 +1,147 @@
+//! Graphics pipelines with dynamic rendering: render offscreen, read back, check known pixels.
+
+mod vk_support;
+
+use gpu::vk::testing::{assert_no_validation_messages, test_context};
+use gpu::vk::{
+    Buffer, GraphicsOptions, GraphicsPipeline, LayoutCache, PipelineLayout, VertexLayout,
+    describe_layout, raw,
+};
+use shader_info::{MemoryLoader, Registry, ShaderCreateInfo, Stage, StageInterfaceInfo, Type};
+use std::sync::Arc;
+use vk_support::{clear_rgba8, module, pixel, render};
+
+/// Two triangles covering the middle half of the target: x, y in [-0.5, 0.5].
+const QUAD: [[f32; 2]; 6] = [
+    [-0.5, -0.5],
+    [0.5, -0.5],
+    [0.5, 0.5],
+    [-0.5, -0.5],
+    [0.5, 0.5],
+    [-0.5, 0.5],
+];
+
+fn registry() -> (Registry, MemoryLoader) {
+    let mut reg = Registry::new();
+    let iface = StageInterfaceInfo::new("test_v2f", "").flat(Type::Vec4, "v_color");
+    reg.add_info(
+        ShaderCreateInfo::new("test_uniform_color")
+            .vertex_in(0, Type::Vec2, "pos")
+            .fragment_out(0, Type::Vec4, "frag_color")
+            .push_constant(Type::Vec4, "color")
+            .vertex_source("uniform_color.vert.glsl")
+            .fragment_source("uniform_color.frag.glsl"),
+    );
+    reg.add_info(
+        ShaderCreateInfo::new("test_vertex_color")
+            .vertex_in(0, Type::Vec2, "pos")
+            .vertex_in(1, Type::Vec4, "col")
+            .vertex_out(&iface)
+            .fragment_out(0, Type::Vec4, "frag_color")
+            .vertex_source("vertex_color.vert.glsl")
+            .fragment_source("vertex_color.frag.glsl"),
+    );
+    let loader = MemoryLoader::default()
+        .with(
+            "uniform_color.vert.glsl",
+            "void main() { gl_Position = vec4(pos, 0.0, 1.0); }",
+        )
+        .with(
+            "uniform_color.frag.glsl",
+            "void main() { frag_color = color; }",
+        )
+        .with(
+            "vertex_color.vert.glsl",
+            "void main() { v_color = col; gl_Position = vec4(pos, 0.0, 1.0); }",
+        )
+        .with(
+            "vertex_color.frag.glsl",
+            "void main() { frag_color = v_color; }",
+        );
+    (reg, loader)
+}
+
+fn pipeline(
+    ctx: &gpu::vk::VkContext,
+    cache: &LayoutCache,
+    name: &str,
+    opts: &GraphicsOptions,
+) -> GraphicsPipeline {
+    let (reg, loader) = registry();
+    let info = reg.resolve(name).unwrap();
+    let vs = module(ctx, &reg, &loader, &info, Stage::Vertex);
+    let fs = module(ctx, &reg, &loader, &info, Stage::Fragment);
+    let layout =
+        Arc::new(PipelineLayout::new(ctx, cache, &describe_layout(&info, None).unwrap()).unwrap());
+    GraphicsPipeline::new(
+        ctx,
+        &info,
+        &[(Stage::Vertex, &vs), (Stage::Fragment, &fs)],
+        layout,
+        opts,
+    )
+    .unwrap()
+}
+
+fn check_quad(pixels: &[u8], inside: [u8; 4]) {
+    let clear = clear_rgba8();
+    for (x, y) in [(16, 16), (9, 9), (22, 22), (9, 22)] {
+        assert_eq!(pixel(pixels, x, y), inside, "inside at ({x}, {y})");
+    }
+    for (x, y) in [(0, 0), (7, 7), (31, 31), (24, 16), (16, 3)] {
+        assert_eq!(pixel(pixels, x, y), clear, "outside at ({x}, {y})");
+    }
+}
+
+#[test]
+fn a_uniform_color_quad_renders_over_the_clear_color() {
+    let Some(ctx) = test_context() else { return };
+    let cache = LayoutCache::new(&ctx);
+    let p = pipeline(
+        &ctx,
+        &cache,
+        "test_uniform_color",
+        &GraphicsOptions::default(),
+    );
+    assert_eq!(p.color_formats(), [raw::Format::R8G8B8A8_UNORM]);
+    let vb = Buffer::with_data(&ctx, &QUAD, raw::BufferUsageFlags::VERTEX_BUFFER).unwrap();
+    let color: [f32; 4] = [1.0, 0.2, 0.0, 1.0];
+    let pixels = render(&ctx, &p, &[&vb], 6, bytemuck::cast_slice(&color));
+    check_quad(&pixels, [255, 51, 0, 255]);
+    drop((p, vb, cache));
+    assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn interleaved_and_per_attribute_vertex_layouts_render_the_same() {
+    let Some(ctx) = test_context() else { return };
+    let cache = LayoutCache::new(&ctx);
+    let color = [0.2f32, 1.0, 0.6, 1.0];
+    // Interleaved: pos.xy, col.rgba per vertex, one buffer.
+    let interleaved: Vec<f32> = QUAD
+        .iter()
+        .flat_map(|p| [p[0], p[1], color[0], color[1], color[2], color[3]])
+        .collect();
+    let p = pipeline(
+        &ctx,
+        &cache,
+        "test_vertex_color",
+        &GraphicsOptions::default(),
+    );
+    let vb = Buffer::with_data(&ctx, &interleaved, raw::BufferUsageFlags::VERTEX_BUFFER).unwrap();
+    let a = render(&ctx, &p, &[&vb], 6, &[]);
+    check_quad(&a, [51, 255, 153, 255]);
+
+    let opts = GraphicsOptions {
+        vertex_layout: VertexLayout::PerAttribute,
+        ..Default::default()
+    };
+    let q = pipeline(&ctx, &cache, "test_vertex_color", &opts);
+    let positions = Buffer::with_data(&ctx, &QUAD, raw::BufferUsageFlags::VERTEX_BUFFER).unwrap();
+    let colors =
+        Buffer::with_data(&ctx, &[color; 6], raw::BufferUsageFlags::VERTEX_BUFFER).unwrap();
+    let b = render(&ctx, &q, &[&positions, &colors], 6, &[]);
+    assert_eq!(a, b);
+    drop((p, q, vb, positions, colors, cache));
+    assert_no_validation_messages(&ctx);
+}
