@@ -14,7 +14,8 @@
 //! assert_eq!(out.reflection.buffer_variable("B.b").unwrap().offset(), Some(12));
 //! ```
 
-use std::collections::{BTreeMap, HashMap};
+use shader_info::{BlockLayout, FieldArray, MemberLayout, Rules};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::path::Path;
 use std::process::Command;
@@ -455,6 +456,229 @@ pub fn compile_and_reflect(source: &str, stage: &str) -> Result<Compiled, ToolEr
     let path = dir.path().join(format!("shader.{stage}"));
     std::fs::write(&path, source).map_err(|e| ToolError(format!("write {path:?}: {e}")))?;
     compile_file_and_reflect(&path)
+}
+
+// ---- Comparing glslang's answer with the layout engine -------------------------------------------------------
+
+/// The result of comparing one block with [`check_block_layout`].
+#[derive(Clone, Debug, Default)]
+pub struct LayoutCheck {
+    /// Reflected members compared.
+    pub reflected_members: usize,
+    /// SPIR-V struct members compared (nested ones included).
+    pub spirv_members: usize,
+    /// One line per mismatch; empty when glslang agrees with the engine.
+    pub errors: Vec<String>,
+}
+
+/// Compares block `block` (the GLSL block name) of a compile with the engine's `layout` of its members, through
+/// both reflection ([`check_reflection`]) and SPIR-V decorations ([`check_spirv`]).
+pub fn check_block_layout(
+    out: &Compiled,
+    block: &str,
+    rules: Rules,
+    layout: &BlockLayout,
+) -> LayoutCheck {
+    let mut c = LayoutCheck::default();
+    c.reflected_members = check_reflection(out, block, rules, layout, &mut c.errors);
+    match out.spirv.block(block) {
+        Some(id) => c.spirv_members = check_spirv(out, id, block, layout, &mut c.errors),
+        None => c
+            .errors
+            .push(format!("{block}: no such block in the SPIR-V")),
+    }
+    c
+}
+
+fn array_len(a: FieldArray) -> i64 {
+    match a {
+        FieldArray::None => 1,
+        FieldArray::Fixed(n) => i64::from(n),
+        FieldArray::Runtime => 0,
+    }
+}
+
+/// Index-stripped paths of every leaf (non-struct) member, e.g. `f1.m0.m2`.
+fn leaf_paths(l: &BlockLayout, prefix: &str, out: &mut BTreeSet<String>) {
+    for m in &l.members {
+        let p = if prefix.is_empty() {
+            m.name.clone()
+        } else {
+            format!("{prefix}.{}", m.name)
+        };
+        match &m.nested {
+            Some(n) => leaf_paths(n, &p, out),
+            None => {
+                out.insert(p);
+            }
+        }
+    }
+}
+
+/// Checks glslang's reflection of block `block` against `layout`: the block size, every reported member's offset,
+/// array length, array stride and top-level array stride, and that every leaf member of `layout` was reported.
+/// Appends one line per mismatch and returns how many reflected members were compared.
+pub fn check_reflection(
+    out: &Compiled,
+    block: &str,
+    rules: Rules,
+    layout: &BlockLayout,
+    errors: &mut Vec<String>,
+) -> usize {
+    let r = &out.reflection;
+    let (vars, blk) = match rules {
+        Rules::Std140 => (&r.uniforms, r.uniform_block(block)),
+        Rules::Std430 => (&r.buffer_variables, r.buffer_block(block)),
+    };
+    match blk.and_then(|b| b.size()) {
+        Some(size) if size == i64::from(layout.end) => {}
+        other => errors.push(format!(
+            "block size: glslang {other:?}, engine {} (end)",
+            layout.end
+        )),
+    }
+    let prefix = format!("{block}.");
+    let mut seen = BTreeSet::new();
+    let mut checked = 0;
+    for v in vars.iter().filter(|v| v.name.starts_with(&prefix)) {
+        checked += 1;
+        let segs = match split_reflected_name(&v.name[prefix.len()..]) {
+            Ok(s) => s,
+            Err(e) => {
+                errors.push(e);
+                continue;
+            }
+        };
+        let mut cur = layout;
+        let mut base = 0i64;
+        let mut first_array_stride = None;
+        let mut path = Vec::new();
+        let mut leaf: Option<&MemberLayout> = None;
+        for (i, seg) in segs.iter().enumerate() {
+            let Some(m) = cur.members.iter().find(|m| m.name == seg.name) else {
+                errors.push(format!(
+                    "{}: glslang reports `{}`, the engine has no such member",
+                    v.name, seg.name
+                ));
+                leaf = None;
+                break;
+            };
+            path.push(m.name.as_str());
+            base += i64::from(m.offset);
+            if let Some(stride) = m.array_stride {
+                first_array_stride.get_or_insert(i64::from(stride));
+                base += i64::from(seg.index.unwrap_or(0)) * i64::from(stride);
+            }
+            leaf = Some(m);
+            if i + 1 < segs.len() {
+                match &m.nested {
+                    Some(n) => cur = n,
+                    None => {
+                        errors.push(format!("{}: `{}` is not a struct", v.name, m.name));
+                        leaf = None;
+                        break;
+                    }
+                }
+            }
+        }
+        let Some(m) = leaf else { continue };
+        seen.insert(path.join("."));
+        let mut diff = |what: &str, glslang: Option<i64>, engine: Option<i64>| {
+            if glslang != engine {
+                errors.push(format!(
+                    "{}: {what}: glslang {glslang:?}, engine {engine:?}",
+                    v.name
+                ));
+            }
+        };
+        diff("offset", v.offset(), Some(base));
+        diff("array length", v.size(), Some(array_len(m.array)));
+        diff(
+            "array stride",
+            v.array_stride(),
+            m.array_stride.map(i64::from),
+        );
+        diff(
+            "top-level array stride",
+            v.top_level_array_stride(),
+            first_array_stride,
+        );
+    }
+    let mut expected = BTreeSet::new();
+    leaf_paths(layout, "", &mut expected);
+    for missing in expected.difference(&seen) {
+        errors.push(format!(
+            "{block}.{missing}: glslang's reflection does not list it"
+        ));
+    }
+    checked
+}
+
+/// Checks the `Offset`, `ArrayStride` and `MatrixStride` decorations of SPIR-V struct type `id` (a block, or a
+/// struct inside one) against `layout`, recursively. `path` prefixes the messages. Appends one line per mismatch
+/// and returns how many members were compared.
+pub fn check_spirv(
+    out: &Compiled,
+    id: u32,
+    path: &str,
+    layout: &BlockLayout,
+    errors: &mut Vec<String>,
+) -> usize {
+    let m = &out.spirv;
+    let Some(members) = m.struct_members(id) else {
+        errors.push(format!("{path}: SPIR-V type %{id} is not a struct"));
+        return 0;
+    };
+    if members.len() != layout.members.len() {
+        errors.push(format!(
+            "{path}: SPIR-V has {} members, engine {}",
+            members.len(),
+            layout.members.len()
+        ));
+        return 0;
+    }
+    let mut checked = 0;
+    for (i, (ml, &ty)) in layout.members.iter().zip(members).enumerate() {
+        checked += 1;
+        let p = format!("{path}.{}", ml.name);
+        let deco = m.member(id, i as u32);
+        let mut diff = |what: &str, spirv: Option<u32>, engine: Option<u32>| {
+            if spirv != engine {
+                errors.push(format!("{p}: {what}: SPIR-V {spirv:?}, engine {engine:?}"));
+            }
+        };
+        diff("offset", deco.offset, Some(ml.offset));
+        let elem = match (ml.array, m.types.get(&ty)) {
+            (FieldArray::None, _) => ty,
+            (FieldArray::Fixed(n), Some(SpirvType::Array { element, len })) => {
+                diff("array length", *len, Some(n));
+                diff(
+                    "array stride",
+                    m.array_strides.get(&ty).copied(),
+                    ml.array_stride,
+                );
+                *element
+            }
+            (FieldArray::Runtime, Some(SpirvType::RuntimeArray { element })) => {
+                diff(
+                    "array stride",
+                    m.array_strides.get(&ty).copied(),
+                    ml.array_stride,
+                );
+                *element
+            }
+            (a, t) => {
+                errors.push(format!("{p}: engine array {a:?}, SPIR-V type {t:?}"));
+                continue;
+            }
+        };
+        // glslang decorates every matrix member with MatrixStride, arrays of matrices included.
+        diff("matrix stride", deco.matrix_stride, ml.matrix_stride);
+        if let Some(n) = &ml.nested {
+            checked += check_spirv(out, elem, &p, n, errors);
+        }
+    }
+    checked
 }
 
 #[cfg(test)]

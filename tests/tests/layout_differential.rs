@@ -10,14 +10,13 @@
 //!   every (nested) struct type, which also covers matrix strides that reflection does not print.
 
 use shader_info::{
-    BlockLayout, Field, FieldArray, FieldType, MemberLayout, Rules, StructDef, StructMap, Type,
-    layout_fields,
+    BlockLayout, Field, FieldArray, FieldType, Rules, StructDef, StructMap, Type, layout_fields,
 };
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use tests::glslang::{self, Compiled, SpirvType};
+use tests::glslang;
 
 /// Number of random block definitions; each is checked under both rules.
 const CASES: usize = 1000;
@@ -242,193 +241,6 @@ fn shader(cases: &[Case]) -> String {
     s
 }
 
-fn array_len(a: FieldArray) -> i64 {
-    match a {
-        FieldArray::None => 1,
-        FieldArray::Fixed(n) => i64::from(n),
-        FieldArray::Runtime => 0,
-    }
-}
-
-/// Index-stripped paths of every leaf (non-struct) member, e.g. `f1.m0.m2`.
-fn leaf_paths(l: &BlockLayout, prefix: &str, out: &mut BTreeSet<String>) {
-    for m in &l.members {
-        let p = if prefix.is_empty() {
-            m.name.clone()
-        } else {
-            format!("{prefix}.{}", m.name)
-        };
-        match &m.nested {
-            Some(n) => leaf_paths(n, &p, out),
-            None => {
-                out.insert(p);
-            }
-        }
-    }
-}
-
-/// Checks glslang's reflection of block `block` against `layout`; appends one line per mismatch.
-fn check_reflection(
-    out: &Compiled,
-    block: &str,
-    rules: Rules,
-    layout: &BlockLayout,
-    errors: &mut Vec<String>,
-) -> usize {
-    let r = &out.reflection;
-    let (vars, blk) = match rules {
-        Rules::Std140 => (&r.uniforms, r.uniform_block(block)),
-        Rules::Std430 => (&r.buffer_variables, r.buffer_block(block)),
-    };
-    match blk.and_then(|b| b.size()) {
-        Some(size) if size == i64::from(layout.end) => {}
-        other => errors.push(format!(
-            "block size: glslang {other:?}, engine {} (end)",
-            layout.end
-        )),
-    }
-    let prefix = format!("{block}.");
-    let mut seen = BTreeSet::new();
-    let mut checked = 0;
-    for v in vars.iter().filter(|v| v.name.starts_with(&prefix)) {
-        checked += 1;
-        let segs = match glslang::split_reflected_name(&v.name[prefix.len()..]) {
-            Ok(s) => s,
-            Err(e) => {
-                errors.push(e);
-                continue;
-            }
-        };
-        let mut cur = layout;
-        let mut base = 0i64;
-        let mut first_array_stride = None;
-        let mut path = Vec::new();
-        let mut leaf: Option<&MemberLayout> = None;
-        for (i, seg) in segs.iter().enumerate() {
-            let Some(m) = cur.members.iter().find(|m| m.name == seg.name) else {
-                errors.push(format!(
-                    "{}: glslang reports `{}`, the engine has no such member",
-                    v.name, seg.name
-                ));
-                leaf = None;
-                break;
-            };
-            path.push(m.name.as_str());
-            base += i64::from(m.offset);
-            if let Some(stride) = m.array_stride {
-                first_array_stride.get_or_insert(i64::from(stride));
-                base += i64::from(seg.index.unwrap_or(0)) * i64::from(stride);
-            }
-            leaf = Some(m);
-            if i + 1 < segs.len() {
-                match &m.nested {
-                    Some(n) => cur = n,
-                    None => {
-                        errors.push(format!("{}: `{}` is not a struct", v.name, m.name));
-                        leaf = None;
-                        break;
-                    }
-                }
-            }
-        }
-        let Some(m) = leaf else { continue };
-        seen.insert(path.join("."));
-        let mut diff = |what: &str, glslang: Option<i64>, engine: Option<i64>| {
-            if glslang != engine {
-                errors.push(format!(
-                    "{}: {what}: glslang {glslang:?}, engine {engine:?}",
-                    v.name
-                ));
-            }
-        };
-        diff("offset", v.offset(), Some(base));
-        diff("array length", v.size(), Some(array_len(m.array)));
-        diff(
-            "array stride",
-            v.array_stride(),
-            m.array_stride.map(i64::from),
-        );
-        diff(
-            "top-level array stride",
-            v.top_level_array_stride(),
-            first_array_stride,
-        );
-    }
-    let mut expected = BTreeSet::new();
-    leaf_paths(layout, "", &mut expected);
-    for missing in expected.difference(&seen) {
-        errors.push(format!(
-            "{block}.{missing}: glslang's reflection does not list it"
-        ));
-    }
-    checked
-}
-
-/// Checks the SPIR-V decorations of struct type `id` against `layout`, recursively.
-fn check_spirv(
-    out: &Compiled,
-    id: u32,
-    path: &str,
-    layout: &BlockLayout,
-    errors: &mut Vec<String>,
-) -> usize {
-    let m = &out.spirv;
-    let Some(members) = m.struct_members(id) else {
-        errors.push(format!("{path}: SPIR-V type %{id} is not a struct"));
-        return 0;
-    };
-    if members.len() != layout.members.len() {
-        errors.push(format!(
-            "{path}: SPIR-V has {} members, engine {}",
-            members.len(),
-            layout.members.len()
-        ));
-        return 0;
-    }
-    let mut checked = 0;
-    for (i, (ml, &ty)) in layout.members.iter().zip(members).enumerate() {
-        checked += 1;
-        let p = format!("{path}.{}", ml.name);
-        let deco = m.member(id, i as u32);
-        let mut diff = |what: &str, spirv: Option<u32>, engine: Option<u32>| {
-            if spirv != engine {
-                errors.push(format!("{p}: {what}: SPIR-V {spirv:?}, engine {engine:?}"));
-            }
-        };
-        diff("offset", deco.offset, Some(ml.offset));
-        let elem = match (ml.array, m.types.get(&ty)) {
-            (FieldArray::None, _) => ty,
-            (FieldArray::Fixed(n), Some(SpirvType::Array { element, len })) => {
-                diff("array length", *len, Some(n));
-                diff(
-                    "array stride",
-                    m.array_strides.get(&ty).copied(),
-                    ml.array_stride,
-                );
-                *element
-            }
-            (FieldArray::Runtime, Some(SpirvType::RuntimeArray { element })) => {
-                diff(
-                    "array stride",
-                    m.array_strides.get(&ty).copied(),
-                    ml.array_stride,
-                );
-                *element
-            }
-            (a, t) => {
-                errors.push(format!("{p}: engine array {a:?}, SPIR-V type {t:?}"));
-                continue;
-            }
-        };
-        // glslang decorates every matrix member with MatrixStride, arrays of matrices included.
-        diff("matrix stride", deco.matrix_stride, ml.matrix_stride);
-        if let Some(n) = &ml.nested {
-            checked += check_spirv(out, elem, &p, n, errors);
-        }
-    }
-    checked
-}
-
 /// Compiles one batch and returns (reflected members checked, SPIR-V members checked, mismatch reports).
 fn check_batch(cases: &[Case], dir: &std::path::Path) -> (usize, usize, Vec<String>) {
     let path = dir.join(format!("batch{}.comp", cases[0].index));
@@ -455,12 +267,10 @@ fn check_batch(cases: &[Case], dir: &std::path::Path) -> (usize, usize, Vec<Stri
                     continue;
                 }
             };
-            let mut errors = Vec::new();
-            refl += check_reflection(&out, &block, rules, &layout, &mut errors);
-            match out.spirv.block(&block) {
-                Some(id) => spv += check_spirv(&out, id, &block, &layout, &mut errors),
-                None => errors.push(format!("{block}: not in the SPIR-V")),
-            }
+            let check = glslang::check_block_layout(&out, &block, rules, &layout);
+            refl += check.reflected_members;
+            spv += check.spirv_members;
+            let errors = check.errors;
             if !errors.is_empty() {
                 reports.push(format!(
                     "{} mismatch(es) in {block} ({rules}):\n  {}\n{}",
@@ -576,12 +386,8 @@ fn checker_reports_wrong_offsets_and_strides() {
         &mut vec![],
     )
     .unwrap();
-    let block = out.spirv.block("U0").unwrap();
     let check = |layout: &BlockLayout| {
-        let mut errors = Vec::new();
-        check_reflection(&out, "U0", Rules::Std140, layout, &mut errors);
-        check_spirv(&out, block, "U0", layout, &mut errors);
-        errors
+        glslang::check_block_layout(&out, "U0", Rules::Std140, layout).errors
     };
     assert_eq!(check(&good), Vec::<String>::new());
 
