@@ -33,7 +33,11 @@ impl TypeOptions {
     }
 
     /// Parses one option into `self`.
-    pub fn parse_one(&mut self, meta: syn::meta::ParseNestedMeta<'_>, what: OptionsFor) -> syn::Result<()> {
+    pub fn parse_one(
+        &mut self,
+        meta: syn::meta::ParseNestedMeta<'_>,
+        what: OptionsFor,
+    ) -> syn::Result<()> {
         let p = &meta.path;
         let allowed_rules = what != OptionsFor::Enum;
         if allowed_rules && p.is_ident("std140") {
@@ -111,7 +115,9 @@ pub fn require_repr_c(input: &DeriveInput, derive: &str) -> syn::Result<()> {
     if let Some(bad) = args.iter().find(|a| *a == "packed" || *a == "align") {
         return Err(syn::Error::new(
             input.ident.span(),
-            format!("`#[repr({bad})]` changes field offsets: use plain `#[repr(C)]` and `Pad<N>` fields"),
+            format!(
+                "`#[repr({bad})]` changes field offsets: use plain `#[repr(C)]` and `Pad<N>` fields"
+            ),
         ));
     }
     Ok(())
@@ -136,7 +142,9 @@ pub fn require_no_generics(input: &DeriveInput, derive: &str) -> syn::Result<()>
     if !input.generics.params.is_empty() {
         return Err(syn::Error::new(
             input.generics.span(),
-            format!("#[derive({derive})] does not support generic types: GLSL has no generics, declare a concrete type"),
+            format!(
+                "#[derive({derive})] does not support generic types: GLSL has no generics, declare a concrete type"
+            ),
         ));
     }
     Ok(())

@@ -79,7 +79,10 @@ pub fn derive_shader_struct(input: TokenStream) -> TokenStream {
 /// ```
 #[proc_macro_attribute]
 pub fn shader_struct(args: TokenStream, item: TokenStream) -> TokenStream {
-    finish(shader_struct::attribute(args.into(), parse_macro_input!(item)))
+    finish(shader_struct::attribute(
+        args.into(),
+        parse_macro_input!(item),
+    ))
 }
 
 /// A `#[repr(u32)]` enum shared with GLSL: a `#define Name uint` and one `const uint PREFIX_VARIANT = Nu;` per
@@ -164,5 +167,8 @@ pub fn derive_shader_info(input: TokenStream) -> TokenStream {
 /// ```
 #[proc_macro_attribute]
 pub fn shader_info(args: TokenStream, item: TokenStream) -> TokenStream {
-    finish(shader_info::attribute(args.into(), parse_macro_input!(item)))
+    finish(shader_info::attribute(
+        args.into(),
+        parse_macro_input!(item),
+    ))
 }

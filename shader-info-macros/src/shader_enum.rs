@@ -37,7 +37,10 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
         if !matches!(v.fields, Fields::Unit) {
             return Err(attrs::err(
                 v.ident.span(),
-                format!("variant `{}` carries data, but GLSL enums are plain `uint` values: remove its fields", v.ident),
+                format!(
+                    "variant `{}` carries data, but GLSL enums are plain `uint` values: remove its fields",
+                    v.ident
+                ),
             ));
         }
         if v.discriminant.is_none() {

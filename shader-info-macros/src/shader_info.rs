@@ -39,7 +39,11 @@ const METHODS: &[(&str, &[Arg])] = &[
     ("geometry_out", &[Interface]),
     (
         "geometry_layout",
-        &[Enum("PrimitiveIn", "primitive in"), Enum("PrimitiveOut", "primitive out"), Expr("max vertices")],
+        &[
+            Enum("PrimitiveIn", "primitive in"),
+            Enum("PrimitiveOut", "primitive out"),
+            Expr("max vertices"),
+        ],
     ),
     (
         "geometry_layout_instanced",
@@ -53,9 +57,17 @@ const METHODS: &[(&str, &[Arg])] = &[
     ("fragment_out", &[Expr("location"), TYPE, Expr("name")]),
     (
         "fragment_out_blend",
-        &[Expr("location"), TYPE, Expr("name"), Enum("DualBlend", "blend")],
+        &[
+            Expr("location"),
+            TYPE,
+            Expr("name"),
+            Enum("DualBlend", "blend"),
+        ],
     ),
-    ("sampler", &[SLOT, Enum("ImageType", "image type"), Name, FREQ]),
+    (
+        "sampler",
+        &[SLOT, Enum("ImageType", "image type"), Name, FREQ],
+    ),
     (
         "image",
         &[
@@ -70,9 +82,18 @@ const METHODS: &[(&str, &[Arg])] = &[
     ("uniform_buf", &[SLOT, Expr("type name"), Name, FREQ]),
     (
         "storage_buf",
-        &[SLOT, Enum("Qualifier", "qualifier"), Expr("type name"), Name, FREQ],
+        &[
+            SLOT,
+            Enum("Qualifier", "qualifier"),
+            Expr("type name"),
+            Name,
+            FREQ,
+        ],
     ),
-    ("specialization_constant", &[TYPE, Expr("name"), Expr("default")]),
+    (
+        "specialization_constant",
+        &[TYPE, Expr("name"), Expr("default")],
+    ),
     ("define", &[Expr("name")]),
     ("define_value", &[Expr("name"), Expr("value")]),
     ("typedef_source", &[Expr("file")]),
@@ -192,13 +213,17 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
             if key == "push_constant" || key == "push_constant_array" {
                 return Err(attrs::err(
                     entry.key.span(),
-                    format!("`{key}` is declared by the struct's fields: add a field `name: Type` (or `name: [Type; N]`) instead"),
+                    format!(
+                        "`{key}` is declared by the struct's fields: add a field `name: Type` (or `name: [Type; N]`) instead"
+                    ),
                 ));
             }
             if let Some(v) = &entry.value {
                 return Err(attrs::err(
                     v.span(),
-                    format!("write `{key}(..)`, not `{key} = ..`: every entry but `name` is a builder call"),
+                    format!(
+                        "write `{key}(..)`, not `{key} = ..`: every entry but `name` is a builder call"
+                    ),
                 ));
             }
             let mut method = key.clone();
@@ -308,7 +333,10 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
         ));
     }
     let name_doc = "The info's name in the registry.".to_string();
-    let fn_doc = format!("The `{}` create info declared by `#[derive(ShaderInfo)]`.", name.value());
+    let fn_doc = format!(
+        "The `{}` create info declared by `#[derive(ShaderInfo)]`.",
+        name.value()
+    );
     Ok(quote! {
         const _: () = {
             use ::shader_info::__private as __si;
@@ -361,8 +389,10 @@ pub fn attribute(args: TokenStream, f: syn::ItemFn) -> syn::Result<TokenStream> 
         ));
     }
     let fname = sig.ident.to_string();
-    if let Some(lit) = find_info_name(f.block.to_token_stream()) {
-        if lit.value() != fname {
+    if let Some(lit) = find_info_name(f.block.to_token_stream())
+        && lit.value() != fname
+    {
+        {
             let e = attrs::err(
                 lit.span(),
                 format!(
@@ -392,21 +422,19 @@ pub fn attribute(args: TokenStream, f: syn::ItemFn) -> syn::Result<TokenStream> 
 fn find_info_name(ts: TokenStream) -> Option<LitStr> {
     let toks: Vec<TokenTree> = ts.into_iter().collect();
     for (i, t) in toks.iter().enumerate() {
-        if let TokenTree::Group(g) = t {
-            if let Some(l) = find_info_name(g.stream()) {
-                return Some(l);
-            }
+        if let TokenTree::Group(g) = t
+            && let Some(l) = find_info_name(g.stream())
+        {
+            return Some(l);
         }
         let is = |j: usize, s: &str| matches!(toks.get(j), Some(TokenTree::Ident(id)) if id == s);
-        if is(i, "ShaderCreateInfo") && is(i + 3, "new") {
-            if let Some(TokenTree::Group(g)) = toks.get(i + 4) {
-                let inner: Vec<TokenTree> = g.stream().into_iter().collect();
-                if let [TokenTree::Literal(l)] = inner.as_slice() {
-                    if let Ok(s) = syn::parse2::<LitStr>(quote!(#l)) {
-                        return Some(s);
-                    }
-                }
-            }
+        if is(i, "ShaderCreateInfo")
+            && is(i + 3, "new")
+            && let Some(TokenTree::Group(g)) = toks.get(i + 4)
+            && let [TokenTree::Literal(l)] = g.stream().into_iter().collect::<Vec<_>>().as_slice()
+            && let Ok(s) = syn::parse2::<LitStr>(quote!(#l))
+        {
+            return Some(s);
         }
     }
     None

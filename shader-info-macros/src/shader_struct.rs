@@ -102,7 +102,10 @@ pub fn attribute(args: TokenStream, mut item: syn::ItemStruct) -> syn::Result<To
         quote!(::shader_info::__private::Rules::Std430)
     };
     let ident = &item.ident;
-    let table = format_ident!("__SHADER_AUTO_PAD_{}", attrs::screaming_snake(&ident.to_string()));
+    let table = format_ident!(
+        "__SHADER_AUTO_PAD_{}",
+        attrs::screaming_snake(&ident.to_string())
+    );
     let infos = named.named.iter().map(|f| {
         let ty = &f.ty;
         let lit = LitStr::new(&f.ident.as_ref().expect("named").to_string(), ty.span());

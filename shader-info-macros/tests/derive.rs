@@ -103,17 +103,35 @@ fn registered_offsets_match_the_layout_engine() {
         assert_eq!(meta.rust_offsets, offsets, "{name} {rules}");
         assert_eq!(meta.rust_size, layout.size, "{name} {rules}");
     }
-    assert_eq!(reg.struct_meta("Light").unwrap().enums, vec!["LightKind".to_string()]);
-    assert_eq!(reg.struct_meta("ViewData").unwrap().enums, vec!["eFogMode".to_string()]);
+    assert_eq!(
+        reg.struct_meta("Light").unwrap().enums,
+        vec!["LightKind".to_string()]
+    );
+    assert_eq!(
+        reg.struct_meta("ViewData").unwrap().enums,
+        vec!["eFogMode".to_string()]
+    );
 }
 
 #[test]
 fn shader_type_consts() {
     assert_eq!(Light::GLSL, GlslType::structure("Light"));
-    assert_eq!(Light::STD140.unwrap(), TypeLayout { align: 16, size: 48, array_stride: 48 });
+    assert_eq!(
+        Light::STD140.unwrap(),
+        TypeLayout {
+            align: 16,
+            size: 48,
+            array_stride: 48
+        }
+    );
     assert_eq!(Light::STD430.unwrap().size, 48);
     assert_eq!(ViewData::STD140.unwrap().size, size_of::<ViewData>() as u32);
-    assert!(ViewData::STD430.unwrap_err().as_str().contains("only proven for std140"));
+    assert!(
+        ViewData::STD430
+            .unwrap_err()
+            .as_str()
+            .contains("only proven for std140")
+    );
     assert_eq!(LightKind::GLSL, GlslType::enumeration("LightKind"));
     assert_eq!(<[Light; 3]>::STD140.unwrap().size, 144);
 }
@@ -145,11 +163,25 @@ fn auto_pad_inserts_the_std140_gaps() {
     assert_eq!(std::mem::offset_of!(Material, layers), 48);
     assert_eq!(std::mem::offset_of!(Material, alpha), 80);
     assert_eq!(size_of::<Material>(), 96);
-    let m = Material { roughness: 0.5, alpha: 1.0, ..Default::default() };
+    let m = Material {
+        roughness: 0.5,
+        alpha: 1.0,
+        ..Default::default()
+    };
     assert_eq!(bytemuck::bytes_of(&m).len(), 96);
     let def = Registry::global().find_struct("Material").unwrap();
     let names: Vec<&str> = def.fields.iter().map(|f| f.name.as_str()).collect();
-    assert_eq!(names, ["roughness", "base_color", "emission", "ior", "layers", "alpha"]);
+    assert_eq!(
+        names,
+        [
+            "roughness",
+            "base_color",
+            "emission",
+            "ior",
+            "layers",
+            "alpha"
+        ]
+    );
 }
 
 #[test]
@@ -186,15 +218,28 @@ fn generator_emits_dependencies_first() {
     reg.add_info(
         ShaderCreateInfo::new("lights_test")
             .uniform_buf(0, "ViewData", "view", Frequency::Pass)
-            .storage_buf(1, Qualifier::Read, "Light", "extra_lights[]", Frequency::Pass)
+            .storage_buf(
+                1,
+                Qualifier::Read,
+                "Light",
+                "extra_lights[]",
+                Frequency::Pass,
+            )
             .compute_source("lights_test.comp.glsl")
             .local_group_size(64),
     );
     let loader = MemoryLoader::default().with("lights_test.comp.glsl", "void main() {}");
     let info = reg.resolve("lights_test").unwrap();
-    let opts = GenerateOptions { loader: &loader, registry: &reg, extra_defines: &[] };
+    let opts = GenerateOptions {
+        loader: &loader,
+        registry: &reg,
+        extra_defines: &[],
+    };
     let src = generate(&info, Stage::Compute, &opts).unwrap().source;
-    let pos = |s: &str| src.find(s).unwrap_or_else(|| panic!("{s} missing in\n{src}"));
+    let pos = |s: &str| {
+        src.find(s)
+            .unwrap_or_else(|| panic!("{s} missing in\n{src}"))
+    };
     assert!(pos("#define LightKind uint") < pos("struct Light {"));
     assert!(pos("#define eFogMode uint") < pos("struct ViewData {"));
     assert!(pos("struct Light {") < pos("struct ViewData {"));
@@ -230,7 +275,7 @@ fn color_iface() -> StageInterfaceInfo {
     early_fragment_test,
     vertex_source("everything.vert.glsl"),
     fragment_source("everything.frag.glsl"),
-    do_static_compilation,
+    do_static_compilation
 )]
 #[shader(branch("USE_SHADOWS"))]
 struct Everything {
@@ -252,9 +297,22 @@ fn derived_info_equals_builder_info() {
         .fragment_out_blend(1, Type::Vec4, "frag_blend", DualBlend::Src1)
         .sampler(0, ImageType::Float2D, "color_tex", Frequency::Batch)
         .sampler(1, ImageType::Shadow2D, "shadow_maps[4]", Frequency::Pass)
-        .image(2, TextureFormat::Rgba16f, Qualifier::Write, ImageType::Float2D, "out_img", Frequency::Pass)
+        .image(
+            2,
+            TextureFormat::Rgba16f,
+            Qualifier::Write,
+            ImageType::Float2D,
+            "out_img",
+            Frequency::Pass,
+        )
         .uniform_buf(0, "ViewData", "view", Frequency::Pass)
-        .storage_buf(0, Qualifier::Read, "GlyphData", "glyphs[]", Frequency::Geometry)
+        .storage_buf(
+            0,
+            Qualifier::Read,
+            "GlyphData",
+            "glyphs[]",
+            Frequency::Geometry,
+        )
         .specialization_constant(Type::Bool, "use_fog", true)
         .specialization_constant(Type::Float, "fog_density", 0.5f32)
         .define("USE_LIGHTS")
@@ -308,11 +366,18 @@ fn push_constants_upload_with_bytemuck() {
         .collect();
     let l = layout_fields(&fields, Rules::Std430, &StructMap::default(), &mut vec![]).unwrap();
     assert_eq!(l.end, 104);
-    assert_eq!(std::mem::offset_of!(Everything, offsets), l.members[4].offset as usize);
+    assert_eq!(
+        std::mem::offset_of!(Everything, offsets),
+        l.members[4].offset as usize
+    );
 }
 
 #[derive(Clone, Copy, ShaderInfo)]
-#[shader(compute_source("blur.comp.glsl"), local_group_size(8, 8), do_static_compilation(false))]
+#[shader(
+    compute_source("blur.comp.glsl"),
+    local_group_size(8, 8),
+    do_static_compilation(false)
+)]
 struct BlurPass;
 
 #[test]

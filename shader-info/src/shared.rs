@@ -30,6 +30,9 @@
 //! The arithmetic mirrors [`crate::layout_fields`] (the run-time engine the generator uses); the tests below check
 //! the two agree.
 
+// The `Result<_, Message>`s are built and read during constant evaluation, where nothing can be boxed.
+#![allow(clippy::result_large_err)]
+
 use crate::info::ShaderCreateInfo;
 use crate::layout::{Field, FieldArray, FieldType, Rules, StructDef, round_up};
 use crate::types::Type;
