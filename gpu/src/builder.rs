@@ -7,8 +7,9 @@ use crate::reflect::{Mismatch, ModuleReflection, check_rust_offsets, cross_check
 use rayon::prelude::*;
 use serde::Serialize;
 use shader_info::{
-    FieldType, GenerateOptions, Registry, ResolvedInfo, ResourceKind, Rules, ShaderCreateInfo,
-    SourceLoader, Stage, ValidateOptions, generate, validate,
+    DEFAULT_BRANCH_LIMIT, FieldType, GenerateOptions, Registry, ResolvedInfo, ResourceKind, Rules,
+    ShaderCreateInfo, SourceLoader, Stage, ValidateOptions, VariantSet, enumerate_variants,
+    generate, validate,
 };
 use std::path::PathBuf;
 use std::time::Instant;
@@ -23,6 +24,8 @@ pub struct BuildOptions {
     pub jobs: usize,
     /// Where to write `<info>.<stage>.spv`, `.glsl` and `.json` (reflection) per module.
     pub out_dir: Option<PathBuf>,
+    /// Most branches an info may have (2^N permutations are enumerated).
+    pub branch_limit: u32,
 }
 
 impl Default for BuildOptions {
@@ -32,6 +35,7 @@ impl Default for BuildOptions {
             profile: Profile::Debug,
             jobs: 1,
             out_dir: None,
+            branch_limit: DEFAULT_BRANCH_LIMIT,
         }
     }
 }
@@ -49,6 +53,10 @@ pub struct Failure {
 pub struct ModuleReport {
     pub info: String,
     pub stage: String,
+    /// The unique variant this module belongs to, for infos with branches.
+    pub variant: Option<usize>,
+    /// Hash of the SPIR-V words, to count identical modules.
+    pub spirv_hash: u64,
     pub spirv_bytes: usize,
     pub seconds: f64,
     #[serde(skip)]
@@ -63,6 +71,20 @@ pub struct InfoReport {
     pub stages: Vec<String>,
     pub passed: bool,
     pub seconds: f64,
+    /// For infos with static branches.
+    pub variants: Option<VariantStats>,
+}
+
+/// What variant expansion did for one info.
+#[derive(Clone, Debug, Serialize)]
+pub struct VariantStats {
+    pub branches: Vec<String>,
+    /// 2^N for N branches.
+    pub permutations: usize,
+    /// Distinct results of the specialize function: only these are compiled.
+    pub unique_variants: usize,
+    /// Distinct SPIR-V modules among all stages of those variants.
+    pub unique_spirv: usize,
 }
 
 /// The outcome of the whole pass.
@@ -100,10 +122,11 @@ impl BuildReport {
     }
 }
 
-/// What happens to each info, decided before any work runs.
-struct Job<'a> {
-    info: &'a ShaderCreateInfo,
-    stage: Option<Stage>,
+/// One module to compile: a stage of an info (or of one unique variant of it).
+struct Job {
+    info: ResolvedInfo,
+    variant: Option<usize>,
+    stage: Stage,
 }
 
 /// Runs the pass over `registry`.
@@ -174,32 +197,53 @@ pub fn build(
         progress(&info.name);
     }
 
-    // Phase 2: compile every stage of every valid compilable info, in parallel.
-    let jobs: Vec<(Job, &ResolvedInfo)> = resolved
-        .iter()
-        .filter(|(info, _)| info.do_static_compilation)
-        .filter_map(|(info, r)| r.as_ref().map(|r| (info, r)))
-        .flat_map(|(info, r)| {
-            r.stages().into_iter().map(move |s| {
-                (
-                    Job {
-                        info,
-                        stage: Some(s),
-                    },
-                    r,
-                )
-            })
-        })
-        .collect();
+    // Phase 2: expand variants (only the unique ones after specialize), then compile every stage of every
+    // variant of every valid compilable info, in parallel.
+    let mut variant_sets: Vec<(String, VariantSet, Vec<ResolvedInfo>)> = Vec::new();
+    let mut jobs: Vec<Job> = Vec::new();
+    for (info, r) in &resolved {
+        let Some(r) = r.as_ref().filter(|_| info.do_static_compilation) else {
+            continue;
+        };
+        if r.branches.is_empty() {
+            jobs.extend(r.stages().into_iter().map(|stage| Job {
+                info: r.clone(),
+                variant: None,
+                stage,
+            }));
+            continue;
+        }
+        match enumerate_variants(r, opts.branch_limit) {
+            Ok(set) => {
+                let infos: Vec<ResolvedInfo> = set
+                    .variants
+                    .iter()
+                    .map(|v| v.apply(r, &set.branches))
+                    .collect();
+                for (i, vinfo) in infos.iter().enumerate() {
+                    jobs.extend(vinfo.stages().into_iter().map(|stage| Job {
+                        info: vinfo.clone(),
+                        variant: Some(i),
+                        stage,
+                    }));
+                }
+                variant_sets.push((info.name.clone(), set, infos));
+            }
+            Err(d) => failed.push(Failure {
+                info: info.name.clone(),
+                stage: None,
+                diagnostics: d.iter().map(ToString::to_string).collect(),
+            }),
+        }
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.jobs.max(1))
         .build();
     let run = || -> Vec<Result<ModuleReport, Failure>> {
         jobs.par_iter()
-            .map(|(job, r)| {
-                let stage = job.stage.expect("compile jobs have a stage");
-                let out = compile_one(registry, compiler, loader, opts, r, stage);
-                progress(&format!("{} {}", job.info.name, stage.short_name()));
+            .map(|job| {
+                let out = compile_one(registry, compiler, loader, opts, job);
+                progress(&format!("{} {}", job.info.name, job.stage.short_name()));
                 out
             })
             .collect()
@@ -233,12 +277,32 @@ pub fn build(
                 .filter(|m| m.info == info.name)
                 .map(|m| m.seconds)
                 .sum();
+            let variants =
+                variant_sets
+                    .iter()
+                    .find(|(n, ..)| *n == info.name)
+                    .map(|(_, set, _)| {
+                        let mut hashes: Vec<u64> = modules
+                            .iter()
+                            .filter(|m| m.info == info.name)
+                            .map(|m| m.spirv_hash)
+                            .collect();
+                        hashes.sort_unstable();
+                        hashes.dedup();
+                        VariantStats {
+                            branches: set.branches.clone(),
+                            permutations: set.permutations(),
+                            unique_variants: set.variants.len(),
+                            unique_spirv: hashes.len(),
+                        }
+                    });
             InfoReport {
                 name: info.name.clone(),
                 compilable: info.do_static_compilation,
                 stages,
                 passed,
                 seconds,
+                variants,
             }
         })
         .collect();
@@ -259,13 +323,17 @@ fn compile_one(
     compiler: &Compiler,
     loader: &dyn SourceLoader,
     opts: &BuildOptions,
-    info: &ResolvedInfo,
-    stage: Stage,
+    job: &Job,
 ) -> Result<ModuleReport, Failure> {
+    let (info, stage) = (&job.info, job.stage);
     let t = Instant::now();
+    let label = match job.variant {
+        Some(v) => format!("{} variant {v}", stage.short_name()),
+        None => stage.short_name().to_string(),
+    };
     let fail = |diagnostics: Vec<String>| Failure {
         info: info.name.clone(),
-        stage: Some(stage.short_name().into()),
+        stage: Some(label.clone()),
         diagnostics,
     };
     let gopts = GenerateOptions {
@@ -286,28 +354,16 @@ fn compile_one(
         return Err(fail(mismatches.iter().map(Mismatch::to_string).collect()));
     }
     if let Some(dir) = &opts.out_dir {
-        let base = dir.join(format!("{}.{}", info.name, stage.short_name()));
+        let base = match job.variant {
+            Some(v) => format!("{}.v{v}.{}", info.name, stage.short_name()),
+            None => format!("{}.{}", info.name, stage.short_name()),
+        };
         let bytes: Vec<u8> = module.spirv.iter().flat_map(|w| w.to_le_bytes()).collect();
         let json = serde_json::to_string_pretty(&reflection).unwrap_or_default();
         let written = std::fs::create_dir_all(dir)
-            .and_then(|_| {
-                std::fs::write(
-                    base.with_extension(format!("{}.spv", stage.short_name())),
-                    &bytes,
-                )
-            })
-            .and_then(|_| {
-                std::fs::write(
-                    base.with_extension(format!("{}.glsl", stage.short_name())),
-                    &generated.source,
-                )
-            })
-            .and_then(|_| {
-                std::fs::write(
-                    base.with_extension(format!("{}.json", stage.short_name())),
-                    json,
-                )
-            });
+            .and_then(|_| std::fs::write(dir.join(format!("{base}.spv")), &bytes))
+            .and_then(|_| std::fs::write(dir.join(format!("{base}.glsl")), &generated.source))
+            .and_then(|_| std::fs::write(dir.join(format!("{base}.json")), json));
         if let Err(e) = written {
             return Err(fail(vec![format!(
                 "error: cannot write to `{}`: {e}",
@@ -318,10 +374,19 @@ fn compile_one(
     Ok(ModuleReport {
         info: info.name.clone(),
         stage: stage.short_name().to_string(),
+        variant: job.variant,
+        spirv_hash: spirv_hash(&module.spirv),
         spirv_bytes: module.spirv.len() * 4,
         seconds: t.elapsed().as_secs_f64(),
         reflection,
     })
+}
+
+fn spirv_hash(words: &[u32]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    words.hash(&mut h);
+    h.finish()
 }
 
 /// Rust-versus-engine offsets of every shared struct a buffer of `info` uses (nested structs included), under the

@@ -11,7 +11,10 @@ use clap::{Parser, Subcommand, ValueEnum};
 use gpu::builder::{BuildOptions, BuildReport, build};
 use gpu::compiler::{Compiler, Profile};
 use indicatif::{ProgressBar, ProgressStyle};
-use shader_info::{DirLoader, GenerateOptions, Registry, Stage, generate, render_all};
+use shader_info::{
+    DEFAULT_BRANCH_LIMIT, DirLoader, GenerateOptions, Registry, Stage, enumerate_variants,
+    generate, render_all,
+};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -39,6 +42,9 @@ enum Command {
         name: String,
         #[arg(long)]
         stage: Stage,
+        /// A permutation of the info's static branches, one bit per branch (e.g. `0b101` or `5`).
+        #[arg(long)]
+        variant: Option<String>,
     },
     /// The static pass: compile and cross-check every compilable info.
     Build(BuildArgs),
@@ -60,6 +66,9 @@ struct BuildArgs {
     /// Print one JSON object instead of the table.
     #[arg(long)]
     json: bool,
+    /// Most static branches an info may have (2^N permutations are enumerated; default 20).
+    #[arg(long)]
+    branch_limit: Option<u32>,
 }
 
 #[derive(Clone, Copy, ValueEnum, Default)]
@@ -75,7 +84,11 @@ fn main() -> ExitCode {
     let registry = Registry::global();
     match cli.command {
         Some(Command::List) => list(registry),
-        Some(Command::Show { name, stage }) => show(registry, &root, &name, stage),
+        Some(Command::Show {
+            name,
+            stage,
+            variant,
+        }) => show(registry, &root, &name, stage, variant.as_deref()),
         Some(Command::Build(args)) => run_build(registry, &root, &args),
         None => run_build(registry, &root, &BuildArgs::default()),
     }
@@ -105,13 +118,29 @@ fn list(registry: &Registry) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn show(registry: &Registry, root: &std::path::Path, name: &str, stage: Stage) -> ExitCode {
+fn show(
+    registry: &Registry,
+    root: &std::path::Path,
+    name: &str,
+    stage: Stage,
+    variant: Option<&str>,
+) -> ExitCode {
     let resolved = match registry.resolve(name) {
         Ok(r) => r,
         Err(d) => {
             eprint!("{}", render_all(&d));
             return ExitCode::FAILURE;
         }
+    };
+    let resolved = match variant {
+        None => resolved,
+        Some(bits) => match pick_variant(&resolved, bits) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::FAILURE;
+            }
+        },
     };
     let loader = DirLoader::new(root);
     match generate(
@@ -134,6 +163,32 @@ fn show(registry: &Registry, root: &std::path::Path, name: &str, stage: Stage) -
     }
 }
 
+/// The resolved info of the variant a permutation (`0b101`, `0x5` or `5`) folds into.
+fn pick_variant(
+    info: &shader_info::ResolvedInfo,
+    bits: &str,
+) -> Result<shader_info::ResolvedInfo, String> {
+    let parsed = if let Some(b) = bits.strip_prefix("0b") {
+        u64::from_str_radix(b, 2)
+    } else if let Some(h) = bits.strip_prefix("0x") {
+        u64::from_str_radix(h, 16)
+    } else {
+        bits.parse()
+    };
+    let bits = parsed.map_err(|_| {
+        format!("`{bits}` is not a permutation index (write it as 0b101, 0x5 or 5)")
+    })?;
+    let set = enumerate_variants(info, DEFAULT_BRANCH_LIMIT).map_err(|d| render_all(&d))?;
+    let index = set.lookup(bits).map_err(|e| e.to_string())?;
+    eprintln!(
+        "// {} permutation {} -> unique variant {index} of {}",
+        info.name,
+        set.describe(bits),
+        set.variants.len()
+    );
+    Ok(set.variants[index].apply(info, &set.branches))
+}
+
 fn run_build(registry: &Registry, root: &std::path::Path, args: &BuildArgs) -> ExitCode {
     let compiler = match Compiler::new(root) {
         Ok(c) => c,
@@ -152,6 +207,7 @@ fn run_build(registry: &Registry, root: &std::path::Path, args: &BuildArgs) -> E
             .jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         out_dir: args.out.clone(),
+        branch_limit: args.branch_limit.unwrap_or(DEFAULT_BRANCH_LIMIT),
     };
     let loader = DirLoader::new(root);
     let bar = if std::io::stderr().is_terminal() && !args.json {
@@ -217,6 +273,22 @@ fn print_table(r: &BuildReport) {
             i.stages.join(","),
             result,
             i.seconds * 1000.0
+        );
+    }
+    for i in r
+        .infos
+        .iter()
+        .filter_map(|i| i.variants.as_ref().map(|v| (i, v)))
+    {
+        let (info, v) = i;
+        println!(
+            "variants of {}: {} branches, {} permutations -> {} unique variants -> {} unique SPIR-V modules ({:.1} ms)",
+            info.name,
+            v.branches.len(),
+            v.permutations,
+            v.unique_variants,
+            v.unique_spirv,
+            info.seconds * 1000.0
         );
     }
     let failed_blocks: Vec<&str> = r
