@@ -1,0 +1,245 @@
+//! Hot reload through the shader library: a syntax error keeps the previous pipeline (same frame), a fix rebuilds
+//! it (new frame), untouched pipelines stay unchanged; the file watcher triggers reloads for the usual editor
+//! save patterns.
+
+mod vk_support;
+
+use gpu::vk::testing::{assert_no_validation_messages, test_context};
+use gpu::vk::{Buffer, GraphicsOptions, LibraryOptions, PipelineOutcome, ShaderLibrary, raw};
+use shader_info::{Frequency, Qualifier, Registry, ShaderCreateInfo, Type};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+use vk_support::{pixel, render};
+
+const QUAD: [[f32; 2]; 6] = [
+    [-0.5, -0.5],
+    [0.5, -0.5],
+    [0.5, 0.5],
+    [-0.5, -0.5],
+    [0.5, 0.5],
+    [-0.5, 0.5],
+];
+
+fn frag(color: &str) -> String {
+    format!("void main() {{\n  frag_color = vec4({color});\n}}\n")
+}
+
+fn setup(dir: &Path) -> Registry {
+    std::fs::write(
+        dir.join("quad.vert.glsl"),
+        "void main() { gl_Position = vec4(pos, 0.0, 1.0); }\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("quad.frag.glsl"), frag("1.0, 0.2, 0.0, 1.0")).unwrap();
+    std::fs::write(
+        dir.join("fill.comp.glsl"),
+        "void main() { data[gl_GlobalInvocationID.x] = 7u; }\n",
+    )
+    .unwrap();
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("test_reload_quad")
+            .vertex_in(0, Type::Vec2, "pos")
+            .fragment_out(0, Type::Vec4, "frag_color")
+            .vertex_source("quad.vert.glsl")
+            .fragment_source("quad.frag.glsl"),
+    );
+    reg.add_info(
+        ShaderCreateInfo::new("test_reload_fill")
+            .storage_buf(0, Qualifier::Write, "uint", "data[]", Frequency::Pass)
+            .local_group_size(1)
+            .compute_source("fill.comp.glsl"),
+    );
+    reg
+}
+
+fn frame(lib: &mut ShaderLibrary, vb: &Buffer) -> Vec<u8> {
+    let p = lib
+        .graphics_pipeline("test_reload_quad", &GraphicsOptions::default())
+        .unwrap();
+    render(lib.context(), &p, &[vb], 6, &[])
+}
+
+#[test]
+fn a_broken_shader_keeps_the_previous_pipeline_and_a_fix_rebuilds_it() {
+    let Some(ctx) = test_context() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut lib = ShaderLibrary::new(&ctx, setup(dir.path()), LibraryOptions::new(dir.path()));
+    let vb = Buffer::with_data(&ctx, &QUAD, raw::BufferUsageFlags::VERTEX_BUFFER).unwrap();
+    let fill = lib.compute_pipeline("test_reload_fill").unwrap();
+    let first = lib
+        .graphics_pipeline("test_reload_quad", &GraphicsOptions::default())
+        .unwrap();
+    let before = frame(&mut lib, &vb);
+    assert_eq!(pixel(&before, 16, 16), [255, 51, 0, 255]);
+
+    // Nothing changed: nothing rebuilt.
+    let r = lib.reload().unwrap();
+    eprintln!("{r}");
+    assert!(
+        r.pipelines
+            .iter()
+            .all(|(_, o)| *o == PipelineOutcome::Unchanged),
+        "{r:?}"
+    );
+    assert!(r.modules_changed.is_empty());
+
+    // A comment changes the source but not the SPIR-V: the module and the pipeline stay.
+    std::fs::write(
+        dir.path().join("quad.vert.glsl"),
+        "// moved\nvoid main() { gl_Position = vec4(pos, 0.0, 1.0); }\n",
+    )
+    .unwrap();
+    let r = lib.reload().unwrap();
+    assert_eq!(
+        r.outcome("test_reload_quad"),
+        Some(&PipelineOutcome::Unchanged),
+        "{r:?}"
+    );
+
+    // Syntax error: the previous pipeline is kept and the frame is identical.
+    std::fs::write(
+        dir.path().join("quad.frag.glsl"),
+        "void main() {\n  frag_color = vec4(0.0, 1.0, 0.0, 1.0)\n}\n",
+    )
+    .unwrap();
+    let r = lib.reload().unwrap();
+    eprintln!("{r}");
+    match r.outcome("test_reload_quad") {
+        Some(PipelineOutcome::KeptPrevious { diagnostics }) => {
+            assert!(
+                diagnostics.contains("quad.frag.glsl"),
+                "diagnostics name the file: {diagnostics}"
+            )
+        }
+        other => panic!("expected KeptPrevious, got {other:?}"),
+    }
+    assert_eq!(
+        r.outcome("test_reload_fill"),
+        Some(&PipelineOutcome::Unchanged)
+    );
+    let kept = lib
+        .graphics_pipeline("test_reload_quad", &GraphicsOptions::default())
+        .unwrap();
+    assert!(Arc::ptr_eq(&first, &kept));
+    assert_eq!(frame(&mut lib, &vb), before);
+
+    // Fixed with a new color: rebuilt, and the new frame shows it.
+    std::fs::write(
+        dir.path().join("quad.frag.glsl"),
+        frag("0.0, 0.2, 1.0, 1.0"),
+    )
+    .unwrap();
+    let r = lib.reload().unwrap();
+    eprintln!("{r}");
+    assert_eq!(
+        r.outcome("test_reload_quad"),
+        Some(&PipelineOutcome::Rebuilt),
+        "{r:?}"
+    );
+    assert_eq!(
+        r.outcome("test_reload_fill"),
+        Some(&PipelineOutcome::Unchanged)
+    );
+    let rebuilt = lib
+        .graphics_pipeline("test_reload_quad", &GraphicsOptions::default())
+        .unwrap();
+    assert!(!Arc::ptr_eq(&first, &rebuilt));
+    let after = frame(&mut lib, &vb);
+    assert_eq!(pixel(&after, 16, 16), [0, 51, 255, 255]);
+    assert_eq!(pixel(&after, 1, 1), pixel(&before, 1, 1));
+    assert!(Arc::ptr_eq(
+        &fill,
+        &lib.compute_pipeline("test_reload_fill").unwrap()
+    ));
+    drop((first, kept, rebuilt, fill, vb, lib));
+    assert_no_validation_messages(&ctx);
+}
+
+/// Waits for the library's watcher to report and reload; retries briefly so a slow machine does not flake.
+fn next_reload(lib: &mut ShaderLibrary) -> gpu::vk::ReloadReport {
+    lib.wait_reload(Duration::from_secs(10))
+        .expect("the watcher reported no change within 10 s")
+        .unwrap()
+}
+
+#[test]
+fn the_watcher_reloads_on_rename_over_truncate_write_and_delete_recreate() {
+    let Some(ctx) = test_context() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut lib = ShaderLibrary::new(&ctx, setup(dir.path()), LibraryOptions::new(dir.path()));
+    let vb = Buffer::with_data(&ctx, &QUAD, raw::BufferUsageFlags::VERTEX_BUFFER).unwrap();
+    assert_eq!(pixel(&frame(&mut lib, &vb), 16, 16), [255, 51, 0, 255]);
+    lib.watch(Duration::from_millis(50)).unwrap();
+    let path = dir.path().join("quad.frag.glsl");
+
+    // 1. Write a temporary file, then rename it over the shader (vim's default, most IDEs).
+    let tmp = dir.path().join(".quad.frag.glsl.tmp");
+    std::fs::write(&tmp, frag("0.0, 1.0, 0.0, 1.0")).unwrap();
+    std::fs::rename(&tmp, &path).unwrap();
+    let r = next_reload(&mut lib);
+    eprintln!("rename-over: {r} ({:?})", r.changed_files);
+    assert!(
+        r.changed_files
+            .iter()
+            .any(|p| p.ends_with("quad.frag.glsl")),
+        "{:?}",
+        r.changed_files
+    );
+    assert_eq!(
+        r.outcome("test_reload_quad"),
+        Some(&PipelineOutcome::Rebuilt)
+    );
+    assert_eq!(pixel(&frame(&mut lib, &vb), 16, 16), [0, 255, 0, 255]);
+
+    // 2. Truncate, then write in place (nano, VS Code's default).
+    {
+        use std::io::Write;
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .truncate(true)
+            .open(&path)
+            .unwrap();
+        f.write_all(frag("0.0, 0.0, 1.0, 1.0").as_bytes()).unwrap();
+    }
+    let r = next_reload(&mut lib);
+    eprintln!("truncate-write: {r}");
+    assert_eq!(
+        r.outcome("test_reload_quad"),
+        Some(&PipelineOutcome::Rebuilt),
+        "{r:?}"
+    );
+    assert_eq!(pixel(&frame(&mut lib, &vb), 16, 16), [0, 0, 255, 255]);
+
+    // 3. Delete, then create again (some tools and `git checkout`). The reload may run while the file is gone:
+    //    the pipeline must survive that, and the re-created file must then rebuild it.
+    std::fs::remove_file(&path).unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    std::fs::write(&path, frag("1.0, 1.0, 1.0, 1.0")).unwrap();
+    let mut last = next_reload(&mut lib);
+    while last.outcome("test_reload_quad") != Some(&PipelineOutcome::Rebuilt) {
+        eprintln!("delete/recreate, intermediate: {last}");
+        last = next_reload(&mut lib);
+    }
+    assert_eq!(pixel(&frame(&mut lib, &vb), 16, 16), [255, 255, 255, 255]);
+
+    // Events of the same save can arrive in two batches (the remove, then the create): later reloads find
+    // nothing new. Drain them, then check that reading the sources (as every reload does) triggers nothing.
+    while let Some(r) = lib.wait_reload(Duration::from_millis(300)) {
+        let r = r.unwrap();
+        assert!(
+            r.pipelines
+                .iter()
+                .all(|(_, o)| *o == PipelineOutcome::Unchanged),
+            "{r}"
+        );
+    }
+    let _ = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        lib.wait_reload(Duration::from_millis(300)).is_none(),
+        "a read must not trigger a reload"
+    );
+    drop((vb, lib));
+    assert_no_validation_messages(&ctx);
+}
