@@ -6,6 +6,8 @@
 //! - [`SpirvModule`]: the `Offset`, `ArrayStride` and `MatrixStride` decorations of the SPIR-V that glslang
 //!   emitted (through `spirv-dis --raw-id`), as a type graph that can be walked member by member.
 //!
+//! [`check_block_layout`] compares both views of a block with the layout engine of `shader-info`.
+//!
 //! ```no_run
 //! let src = "#version 450\nlayout(local_size_x = 1) in;\n\
 //!            layout(std430, binding = 0) buffer B { vec3 a; float b; } blk;\n\
@@ -518,6 +520,10 @@ fn leaf_paths(l: &BlockLayout, prefix: &str, out: &mut BTreeSet<String>) {
 /// Checks glslang's reflection of block `block` against `layout`: the block size, every reported member's offset,
 /// array length, array stride and top-level array stride, and that every leaf member of `layout` was reported.
 /// Appends one line per mismatch and returns how many reflected members were compared.
+///
+/// The block is looked up as a uniform block for std140 and as a storage block for std430, the pairing Vulkan
+/// GLSL allows by default. glslang's block size is the end of the last member without tail padding (a runtime
+/// array counts as one element), which is the engine's `end`.
 pub fn check_reflection(
     out: &Compiled,
     block: &str,
