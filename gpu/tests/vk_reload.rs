@@ -65,7 +65,8 @@ fn frame(lib: &mut ShaderLibrary, vb: &Buffer) -> Vec<u8> {
 fn a_broken_shader_keeps_the_previous_pipeline_and_a_fix_rebuilds_it() {
     let Some(ctx) = test_context() else { return };
     let dir = tempfile::tempdir().unwrap();
-    let mut lib = ShaderLibrary::new(&ctx, setup(dir.path()), LibraryOptions::new(dir.path()));
+    let mut lib =
+        ShaderLibrary::new(&ctx, setup(dir.path()), LibraryOptions::new(dir.path())).unwrap();
     let vb = Buffer::with_data(&ctx, &QUAD, raw::BufferUsageFlags::VERTEX_BUFFER).unwrap();
     let fill = lib.compute_pipeline("test_reload_fill").unwrap();
     let first = lib
@@ -168,7 +169,8 @@ fn next_reload(lib: &mut ShaderLibrary) -> gpu::vk::ReloadReport {
 fn the_watcher_reloads_on_rename_over_truncate_write_and_delete_recreate() {
     let Some(ctx) = test_context() else { return };
     let dir = tempfile::tempdir().unwrap();
-    let mut lib = ShaderLibrary::new(&ctx, setup(dir.path()), LibraryOptions::new(dir.path()));
+    let mut lib =
+        ShaderLibrary::new(&ctx, setup(dir.path()), LibraryOptions::new(dir.path())).unwrap();
     let vb = Buffer::with_data(&ctx, &QUAD, raw::BufferUsageFlags::VERTEX_BUFFER).unwrap();
     assert_eq!(pixel(&frame(&mut lib, &vb), 16, 16), [255, 51, 0, 255]);
     lib.watch(Duration::from_millis(50)).unwrap();

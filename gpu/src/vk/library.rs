@@ -7,6 +7,7 @@ use super::module::{ShaderModule, spirv_hash};
 use super::pipeline::{ComputePipeline, GraphicsOptions, GraphicsPipeline, SpecValues};
 use super::watch::ShaderWatcher;
 use super::{VkContext, VkError, VkResult};
+use crate::compiler::{Compiler, Profile};
 use ash::vk;
 use shader_info::{
     DirLoader, GenerateOptions, GeneratedStage, Registry, ResolvedInfo, Stage, generate,
@@ -23,7 +24,30 @@ pub trait ModuleCompiler: Send {
     fn compile(&mut self, stage: &GeneratedStage) -> Result<Arc<[u32]>, String>;
 }
 
-/// A compiler that runs the `glslc` command, cached by the generated text (which holds every inserted file, so
+/// The crate's runtime compiler ([`crate::compiler::Compiler`]: shaderc, include-aware cache) at one profile. The
+/// library's default.
+///
+/// ```no_run
+/// use gpu::compiler::{Compiler, Profile};
+/// use gpu::vk::library::RuntimeCompiler;
+/// let c = RuntimeCompiler { compiler: Compiler::new("shaders/glsl")?, profile: Profile::Release };
+/// # Ok::<(), gpu::compiler::CompileError>(())
+/// ```
+pub struct RuntimeCompiler {
+    pub compiler: Compiler,
+    pub profile: Profile,
+}
+
+impl ModuleCompiler for RuntimeCompiler {
+    fn compile(&mut self, g: &GeneratedStage) -> Result<Arc<[u32]>, String> {
+        self.compiler
+            .compile_generated(g, self.profile)
+            .map(|m| Arc::from(m.spirv.as_slice()))
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// A compiler that runs the `glslc` command (an independent cross-check of the runtime compiler), cached by the generated text (which holds every inserted file, so
 /// an edit anywhere in it changes the key). `#include`d files are resolved by glslc from the shader root but
 /// are not part of the key; prefer the crate's own compiler, which tracks them.
 ///
@@ -105,8 +129,11 @@ pub type StageUsageFn = dyn Fn(&ResolvedInfo, u32, u32) -> Option<vk::ShaderStag
 pub struct LibraryOptions {
     /// The directory stage sources are loaded from (and watched).
     pub shader_root: PathBuf,
-    /// The compiler; default: [`GlslcCompiler`] rooted at `shader_root`.
+    /// The compiler; default: [`RuntimeCompiler`] rooted at `shader_root` with `profile`.
     pub compiler: Option<Box<dyn ModuleCompiler>>,
+    /// Profile of the default compiler. Default `Release`: no debug info, so an edit that does not change the
+    /// code (a comment, moved lines) gives identical SPIR-V and rebuilds nothing.
+    pub profile: Profile,
     /// Stage flags per binding; default: every stage of the info.
     pub stage_usage: Option<Box<StageUsageFn>>,
 }
@@ -117,6 +144,7 @@ impl LibraryOptions {
         LibraryOptions {
             shader_root: shader_root.into(),
             compiler: None,
+            profile: Profile::Release,
             stage_usage: None,
         }
     }
@@ -213,7 +241,7 @@ type ModuleKey = (String, Stage);
 /// use gpu::vk::{ContextOptions, GraphicsOptions, LibraryOptions, ShaderLibrary, VkContext};
 /// let ctx = VkContext::new(&ContextOptions::default())?;
 /// let mut lib = ShaderLibrary::new(&ctx, shader_info::Registry::global().clone(),
-///                                  LibraryOptions::new("shaders/glsl"));
+///                                  LibraryOptions::new("shaders/glsl"))?;
 /// let blur = lib.compute_pipeline("blur")?;
 /// let text = lib.graphics_pipeline("text", &GraphicsOptions::default())?;
 /// // Later, when sources changed (or from a watcher, see `watch`):
@@ -235,12 +263,21 @@ pub struct ShaderLibrary {
 }
 
 impl ShaderLibrary {
-    /// A library over `registry`'s infos with sources under `opts.shader_root`.
-    pub fn new(ctx: &VkContext, registry: Registry, opts: LibraryOptions) -> ShaderLibrary {
-        let compiler = opts
-            .compiler
-            .unwrap_or_else(|| Box::new(GlslcCompiler::new(opts.shader_root.clone())));
-        ShaderLibrary {
+    /// A library over `registry`'s infos with sources under `opts.shader_root` (which must exist).
+    pub fn new(
+        ctx: &VkContext,
+        registry: Registry,
+        opts: LibraryOptions,
+    ) -> VkResult<ShaderLibrary> {
+        let compiler = match opts.compiler {
+            Some(c) => c,
+            None => Box::new(RuntimeCompiler {
+                compiler: Compiler::new(&opts.shader_root)
+                    .map_err(|e| VkError::Compile(e.to_string()))?,
+                profile: opts.profile,
+            }),
+        };
+        Ok(ShaderLibrary {
             ctx: ctx.clone(),
             registry,
             loader: DirLoader::new(opts.shader_root),
@@ -251,7 +288,7 @@ impl ShaderLibrary {
             graphics: HashMap::new(),
             compute: HashMap::new(),
             watcher: None,
-        }
+        })
     }
 
     /// The device.

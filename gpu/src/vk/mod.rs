@@ -34,7 +34,8 @@ pub use layout::{
     describe_layout,
 };
 pub use library::{
-    GraphicsKey, LibraryOptions, ModuleCompiler, PipelineOutcome, ReloadReport, ShaderLibrary,
+    GraphicsKey, LibraryOptions, ModuleCompiler, PipelineOutcome, ReloadReport, RuntimeCompiler,
+    ShaderLibrary,
 };
 pub use module::{ModuleError, SPIRV_MAGIC, ShaderModule, check_spirv, spirv_from_bytes};
 pub use pipeline::{

@@ -60,7 +60,7 @@ pub fn spirv_from_bytes(bytes: &[u8]) -> Result<Vec<u32>, ModuleError> {
     if bytes.is_empty() {
         return Err(ModuleError::Empty);
     }
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return Err(ModuleError::SizeNotMultipleOf4 { len: bytes.len() });
     }
     // SPIR-V files are written in the producer's byte order; the magic number tells which. Host order (little

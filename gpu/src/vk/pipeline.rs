@@ -72,8 +72,11 @@ pub fn attribute_format(ty: Type) -> Option<(vk::Format, u32)> {
     Some((table[n as usize - 1], n * ty.scalar().size()))
 }
 
-/// One attribute per column: `(location offset, format, byte offset inside the value)`; and the value's size.
-fn columns(ty: Type) -> Option<(Vec<(u32, vk::Format, u32)>, u32)> {
+/// One vertex attribute of a value: `(location offset, format, byte offset inside the value)`.
+type Column = (u32, vk::Format, u32);
+
+/// One attribute per column, and the value's size.
+fn columns(ty: Type) -> Option<(Vec<Column>, u32)> {
     if let Some((f, size)) = attribute_format(ty) {
         return Some((vec![(0, f, 0)], size));
     }
