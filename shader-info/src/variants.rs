@@ -297,15 +297,16 @@ pub fn enumerate_variants(info: &ResolvedInfo, limit: u32) -> Result<VariantSet,
             sources: Vec::new(),
             never_used: false,
         };
-        if let Some(f) = &info.specialize {
-            if catch_unwind(AssertUnwindSafe(|| (f.value.0)(&mut vb))).is_err() {
-                let set = VariantSet {
-                    info: info.name.clone(),
-                    branches: branches.clone(),
-                    variants: vec![],
-                    table: vec![],
-                };
-                return Err(vec![
+        if let Some(f) = &info.specialize
+            && catch_unwind(AssertUnwindSafe(|| (f.value.0)(&mut vb))).is_err()
+        {
+            let set = VariantSet {
+                info: info.name.clone(),
+                branches: branches.clone(),
+                variants: vec![],
+                table: vec![],
+            };
+            return Err(vec![
                     Diagnostic::error(
                         Code::Branch,
                         &info.name,
@@ -315,7 +316,6 @@ pub fn enumerate_variants(info: &ResolvedInfo, limit: u32) -> Result<VariantSet,
                     .at(&info.name, info.origin)
                     .hint("the function must handle every combination of branch values; declare impossible ones with `never_used()`"),
                 ]);
-            }
         }
         if vb.never_used {
             continue;
