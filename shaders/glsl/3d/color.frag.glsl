@@ -1,0 +1,4 @@
+void main()
+{
+  frag_color = finalColor;
+}

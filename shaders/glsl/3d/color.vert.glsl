@@ -1,0 +1,6 @@
+/* Shared by the flat and smooth 3D color shaders: they differ only in the interpolation of `finalColor`. */
+void main()
+{
+  finalColor = col;
+  gl_Position = ModelViewProjectionMatrix * vec4(pos, 1.0);
+}
