@@ -686,6 +686,15 @@ pub struct RayTracingPipeline {
     sbt: ShaderBindingTable,
 }
 
+impl std::fmt::Debug for RayTracingPipeline {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RayTracingPipeline")
+            .field("handle", &self.pipeline.handle)
+            .field("raygen", &self.sbt.raygen)
+            .finish()
+    }
+}
+
 impl RayTracingPipeline {
     /// Creates a ray-tracing pipeline: one raygen group, one miss group, one hit group (closest hit / any hit /
     /// intersection; procedural when there is an intersection stage) and one callable group, each present only
@@ -790,24 +799,29 @@ impl RayTracingPipeline {
         let stride = align(hs, rt.shader_group_handle_alignment);
         let region_size = align(stride, rt.shader_group_base_alignment);
         let counts = [1, miss as u32, hit as u32, callable as u32];
+        // Every region must start at a multiple of shaderGroupBaseAlignment; the allocation's address need not
+        // be one, so allocate one alignment more and start at the first aligned address.
+        let base_align = rt.shader_group_base_alignment.max(1) as u64;
         let buffer = Buffer::new(
             ctx,
-            (region_size * 4) as u64,
+            region_size as u64 * 4 + base_align,
             vk::BufferUsageFlags::SHADER_BINDING_TABLE_KHR
                 | vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS,
         )?;
-        let mut bytes = vec![0u8; (region_size * 4) as usize];
+        let address = buffer.device_address();
+        let start = (address.div_ceil(base_align) * base_align - address) as usize;
+        let mut bytes = vec![0u8; buffer.size() as usize];
         let mut group = 0usize;
         for (region, count) in counts.iter().enumerate() {
             if *count == 1 {
-                let dst = region * region_size as usize;
+                let dst = start + region * region_size as usize;
                 let src = group * hs as usize;
                 bytes[dst..dst + hs as usize].copy_from_slice(&handles[src..src + hs as usize]);
                 group += 1;
             }
         }
         buffer.write(&bytes);
-        let base = buffer.device_address();
+        let base = address + start as u64;
         let region = |i: usize| {
             if counts[i] == 0 {
                 vk::StridedDeviceAddressRegionKHR::default()
