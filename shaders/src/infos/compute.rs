@@ -2,6 +2,8 @@
 //! size. Every binding is in set 0 (pass frequency). Images are `rgba16f` storage images: the image views bound
 //! must have that format. The derive-style infos' structs are their push-constant blocks (upload with
 //! `bytemuck::bytes_of`).
+// Clippy reads the repeated bare words of `#[shader(..)]` entries (`Pass`, `Read`) as duplicated attributes.
+#![allow(clippy::duplicated_attributes)]
 
 use glam::{Vec3, Vec4};
 use shader_info::{
