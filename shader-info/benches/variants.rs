@@ -1,0 +1,59 @@
+//! Enumerate, specialize and deduplicate the 2^16 permutations of a 16-branch info; and the run-time lookup.
+//!
+//! `cargo bench -p shader-info --bench variants -- --warm-up-time 1 --measurement-time 3`
+
+use criterion::{Criterion, black_box, criterion_group, criterion_main};
+use shader_info::*;
+
+fn fold(v: &mut VariantBuilder) {
+    // Rules of the same kind as the mesh shader's: a mode that turns features off, exclusive features, a source
+    // swap and an impossible combination.
+    if v.get("B0") {
+        for b in ["B4", "B5", "B6", "B7", "B8"] {
+            v.set(b, false);
+        }
+        v.source(Stage::Fragment, "depth.frag");
+    }
+    if v.get("B1") {
+        v.set("B2", false);
+    }
+    if v.get("B9") && v.get("B10") {
+        v.never_used();
+    }
+    if v.get("B11") {
+        v.define("QUALITY", "2");
+    }
+}
+
+fn info16() -> ResolvedInfo {
+    let mut info = ShaderCreateInfo::new("bench16").specialize(fold);
+    for i in 0..16 {
+        info = info.branch(format!("B{i}"));
+    }
+    let mut reg = Registry::new();
+    reg.add_info(info);
+    reg.resolve("bench16").unwrap()
+}
+
+fn bench(c: &mut Criterion) {
+    let info = info16();
+    let set = enumerate_variants(&info, DEFAULT_BRANCH_LIMIT).unwrap();
+    println!(
+        "2^16 = {} permutations -> {} unique variants",
+        set.permutations(),
+        set.variants.len()
+    );
+    c.bench_function("enumerate_specialize_dedup_2^16", |b| {
+        b.iter(|| enumerate_variants(black_box(&info), DEFAULT_BRANCH_LIMIT).unwrap())
+    });
+    let mut bits = 0u64;
+    c.bench_function("lookup", |b| {
+        b.iter(|| {
+            bits = (bits + 0x9e37) & 0xffff;
+            black_box(set.lookup(black_box(bits & !(1 << 10))).ok())
+        })
+    });
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

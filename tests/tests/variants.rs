@@ -1,0 +1,131 @@
+//! The mesh ubershader's variants: permutation and unique counts, and a lookup table that agrees with the
+//! specialize function for every permutation. (Compiling and cross-checking every unique variant is part of the
+//! `shader_builder` target, which builds the whole library.)
+
+use shader_info::*;
+use shaders::infos::mesh::{MESH_BRANCHES, specialize_mesh};
+
+fn mesh_set() -> (ResolvedInfo, VariantSet) {
+    let info = Registry::global()
+        .resolve("gpu_shader_mesh")
+        .expect("the mesh shader resolves");
+    let set = enumerate_variants(&info, DEFAULT_BRANCH_LIMIT).expect("enumerates");
+    (info, set)
+}
+
+#[test]
+fn mesh_permutation_and_unique_counts() {
+    let (_, set) = mesh_set();
+    assert_eq!(set.branches, MESH_BRANCHES);
+    assert_eq!(set.permutations(), 4096);
+    // The folding rules cut 4096 permutations to 436 distinct variants (1024 of them are never used:
+    // skinned and instanced at once).
+    assert_eq!(set.variants.len(), 436);
+    assert_eq!(set.table.iter().filter(|i| **i == u32::MAX).count(), 1024);
+}
+
+#[test]
+fn lookup_returns_what_specialize_folded_for_every_permutation() {
+    let (_, set) = mesh_set();
+    for bits in 0..set.permutations() as u64 {
+        // Run the specialize rules by hand on the named values and compare with the table's variant.
+        let named: Vec<(&str, bool)> = MESH_BRANCHES
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (*n, bits & (1 << i) != 0))
+            .collect();
+        assert_eq!(set.bits_of(&named).unwrap(), bits);
+        let skinned_instanced = named[1].1 && named[2].1;
+        match set.lookup(bits) {
+            Ok(i) => {
+                assert!(
+                    !skinned_instanced,
+                    "{} should be never used",
+                    set.describe(bits)
+                );
+                let v = &set.variants[i];
+                let get = |n: &str| v.value(n, &set.branches);
+                if get("DEPTH_ONLY") {
+                    assert!(
+                        !get("FOG") && !get("NORMAL_MAP") && !get("EMISSIVE"),
+                        "{}",
+                        set.describe(bits)
+                    );
+                    assert!(
+                        v.sources
+                            .iter()
+                            .any(|(s, f)| *s == Stage::Fragment && f.contains("depth"))
+                    );
+                }
+                if get("SKINNING") {
+                    assert!(!get("FOLIAGE"));
+                }
+                if get("FOLIAGE") {
+                    assert!(get("ALPHA_TEST") && (get("DOUBLE_SIDED") || get("DEPTH_ONLY")));
+                }
+                // Branches the rules never touch keep the requested value.
+                for keep in ["INSTANCING", "CLIP_PLANE", "SKINNING", "DEPTH_ONLY"] {
+                    let requested = named.iter().find(|(n, _)| *n == keep).unwrap().1;
+                    assert_eq!(get(keep), requested, "{keep} in {}", set.describe(bits));
+                }
+            }
+            Err(e) => {
+                assert!(skinned_instanced, "{e}");
+                assert!(matches!(e, VariantError::NeverUsed { .. }));
+            }
+        }
+    }
+    assert!(matches!(
+        set.lookup(1 << 12),
+        Err(VariantError::OutOfRange { .. })
+    ));
+}
+
+#[test]
+fn specialize_is_the_registered_function() {
+    let (info, _) = mesh_set();
+    assert_eq!(
+        info.specialize.as_ref().map(|s| s.value),
+        Some(SpecializeFn(specialize_mesh))
+    );
+}
+
+#[test]
+fn a_variant_changes_only_constants_and_sources_not_the_glsl_source_files() {
+    let (info, set) = mesh_set();
+    let reg = Registry::global();
+    let loader = DirLoader::new(shaders::glsl_root());
+    let opts = GenerateOptions {
+        loader: &loader,
+        registry: reg,
+        extra_defines: &[],
+    };
+    let fog = set.lookup(set.bits_of(&[("FOG", true)]).unwrap()).unwrap();
+    let plain = set.lookup(0).unwrap();
+    let a = generate(
+        &set.variants[fog].apply(&info, &set.branches),
+        Stage::Fragment,
+        &opts,
+    )
+    .unwrap();
+    let b = generate(
+        &set.variants[plain].apply(&info, &set.branches),
+        Stage::Fragment,
+        &opts,
+    )
+    .unwrap();
+    assert!(
+        a.source.contains("const bool FOG = true;") && b.source.contains("const bool FOG = false;")
+    );
+    let strip = |s: &str| {
+        s.lines()
+            .filter(|l| !l.starts_with("const bool "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(
+        strip(&a.source),
+        strip(&b.source),
+        "only the branch constants differ"
+    );
+}
