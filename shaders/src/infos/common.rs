@@ -33,6 +33,7 @@ pub fn gpu_view_uniforms() -> ShaderCreateInfo {
 
 /// A full-viewport triangle from `gl_VertexIndex` (draw 3 vertices, no vertex buffer) passing `uv_interp`
 /// ((0, 0) top-left, (1, 1) bottom-right). Define `FULLSCREEN_DEPTH` to place it at another depth than 0.
+/// The triangle is clockwise in Vulkan's framebuffer coordinates: draw with culling off (or front face clockwise).
 #[shader_info]
 pub fn gpu_fullscreen() -> ShaderCreateInfo {
     ShaderCreateInfo::new("gpu_fullscreen")

@@ -2,6 +2,7 @@
 //! sRGB with straight alpha and are converted to the framebuffer's space (`gpu_srgb_to_framebuffer_space`).
 //!
 //! Push-constant blocks list the info's own members first, then those of its `additional_info`s in order.
+//! Quads built in the vertex stage are wound by the matrix's handedness: draw 2D with culling off.
 // Function names are the registered shader names, which keep the 2D/3D capitals of the established convention.
 #![allow(non_snake_case)]
 

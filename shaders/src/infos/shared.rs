@@ -20,9 +20,10 @@ pub struct ViewData {
     pub camera_position: Vec4,
     /// Unit direction the sunlight travels in (pointing away from the sun); `w` unused.
     pub sun_direction: Vec4,
-    /// Linear radiance of the sun; `w` unused.
+    /// Linear color and strength of the sun; `w` unused. The diffuse term is `albedo / π · sun_color · n·l`, so a
+    /// white surface facing a sun of `(π, π, π)` reflects 1.
     pub sun_color: Vec4,
-    /// Linear radiance of the sky, for the hemispherical ambient term; `w` unused.
+    /// Linear sky color for the hemispherical ambient term, which multiplies the albedo directly (`w` unused).
     pub ambient_color: Vec4,
     /// `(width, height, 1 / width, 1 / height)` of the viewport in pixels.
     pub viewport_size: Vec4,
