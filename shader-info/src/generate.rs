@@ -395,7 +395,11 @@ pub fn generate(
             b.origin,
         );
     }
-    for (id, sc) in info.specialization_constants.iter().enumerate() {
+    for (id, sc) in info
+        .specialization_constant_ids()
+        .into_iter()
+        .zip(&info.specialization_constants)
+    {
         let v = &sc.value;
         e.decl(
             &format!(

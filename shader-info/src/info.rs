@@ -336,6 +336,8 @@ pub struct SpecializationConstant {
     pub ty: Type,
     pub name: String,
     pub default: ConstValue,
+    /// The `constant_id`, assigned by resolution (see [`crate::Registry::constant_id`]); `None` before it.
+    pub id: Option<u32>,
 }
 
 /// A preprocessor define.
@@ -659,6 +661,7 @@ impl ShaderCreateInfo {
             ty,
             name: name.into(),
             default: default.into(),
+            id: None,
         });
         self.specialization_constants.push(it);
         self
@@ -829,6 +832,16 @@ impl ShaderCreateInfo {
             .iter()
             .find(|s| s.value.0 == stage)
             .map(|s| s.value.1.as_str())
+    }
+
+    /// The `constant_id` of each specialization constant, in declaration order: the id resolution assigned, or
+    /// the position in the list for an unresolved info.
+    pub fn specialization_constant_ids(&self) -> Vec<u32> {
+        self.specialization_constants
+            .iter()
+            .enumerate()
+            .map(|(i, c)| c.value.id.unwrap_or(i as u32))
+            .collect()
     }
 
     /// The stages that have a source, in pipeline order.

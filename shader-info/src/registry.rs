@@ -14,7 +14,7 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::info::{Origin, ShaderCreateInfo, StageInterfaceInfo};
 use crate::layout::{StructDef, StructLookup, StructMap};
 use crate::resolve::{ResolvedInfo, resolve};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
 
 /// An info registered with `inventory` (see [`crate::register_info!`] and the `#[shader_info]` attribute).
@@ -92,6 +92,7 @@ pub struct Registry {
     struct_meta: BTreeMap<String, StructMeta>,
     enums: BTreeMap<String, EnumDef>,
     problems: Vec<Diagnostic>,
+    constant_ids: OnceLock<HashMap<(String, String), u32>>,
 }
 
 impl Registry {
@@ -169,8 +170,38 @@ impl Registry {
             );
         } else {
             self.infos.insert(info.name.clone(), info);
+            self.constant_ids = OnceLock::new();
         }
         self
+    }
+
+    /// The `constant_id` of the specialization constant `name` declared by info `declared_in`.
+    ///
+    /// Ids are numbered across the whole registry (infos by name, each info's own constants in declaration
+    /// order), so a constant keeps its id in every info that reuses it through `additional_info`.
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// let mut reg = Registry::new();
+    /// reg.add_info(ShaderCreateInfo::new("base").specialization_constant(Type::Uint, "N", 4u32));
+    /// reg.add_info(ShaderCreateInfo::new("user").specialization_constant(Type::Bool, "B", false).additional_info("base"));
+    /// assert_eq!(reg.resolve("base").unwrap().specialization_constant_ids(), [0]);
+    /// assert_eq!(reg.resolve("user").unwrap().specialization_constant_ids(), [1, 0]);
+    /// ```
+    pub fn constant_id(&self, declared_in: &str, name: &str) -> Option<u32> {
+        let ids = self.constant_ids.get_or_init(|| {
+            let mut ids = HashMap::new();
+            for info in self.infos.values() {
+                for c in &info.specialization_constants {
+                    let next = ids.len() as u32;
+                    ids.entry((info.name.clone(), c.value.name.clone()))
+                        .or_insert(next);
+                }
+            }
+            ids
+        });
+        ids.get(&(declared_in.to_string(), name.to_string()))
+            .copied()
     }
 
     /// Adds a shared struct with no Rust twin.

@@ -75,6 +75,9 @@ pub fn resolve(registry: &Registry, name: &str) -> Result<ResolvedInfo, Vec<Diag
         order: Vec::new(),
     };
     r.visit(root, &mut out);
+    for c in &mut out.specialization_constants {
+        c.value.id = registry.constant_id(&c.declared_in, &c.value.name);
+    }
     if r.diags.is_empty() {
         Ok(ResolvedInfo {
             info: out,

@@ -183,8 +183,8 @@ impl Hash for SpecValues {
     }
 }
 
-/// `VkSpecializationInfo` data: constant ids are positions in the info's specialization-constant list (the
-/// generator writes `layout(constant_id = i)` in that order); each value is 4 bytes (bools are `VkBool32`).
+/// `VkSpecializationInfo` data: constant ids are those the generator wrote (`ShaderCreateInfo::
+/// specialization_constant_ids`, stable across `additional_info`); each value is 4 bytes (bools are `VkBool32`).
 #[derive(Clone, Debug, Default)]
 pub struct Specialization {
     pub entries: Vec<vk::SpecializationMapEntry>,
@@ -229,7 +229,7 @@ impl Specialization {
             }
         }
         let mut s = Specialization::default();
-        for (id, d) in decl.iter().enumerate() {
+        for (id, d) in info.specialization_constant_ids().into_iter().zip(decl) {
             let v = values
                 .0
                 .iter()
@@ -237,7 +237,7 @@ impl Specialization {
                 .map_or(d.value.default, |(_, v)| *v);
             s.entries.push(
                 vk::SpecializationMapEntry::default()
-                    .constant_id(id as u32)
+                    .constant_id(id)
                     .offset(s.data.len() as u32)
                     .size(4),
             );
