@@ -2,7 +2,6 @@
 #![allow(dead_code)]
 
 use gpu::vk::raw;
-use gpu::vk::testing::glslc;
 use gpu::vk::{
     Buffer, ComputePipeline, DescriptorPool, GraphicsPipeline, Image2D, ShaderModule, VkContext,
 };
@@ -21,7 +20,12 @@ pub fn compile(
         extra_defines: &[],
     };
     let g = generate(info, stage, &opts).unwrap_or_else(|d| panic!("{d:#?}"));
-    glslc(&g.source, stage).unwrap_or_else(|e| panic!("{e}\n{}", g.source))
+    let compiler = gpu::compiler::Compiler::new(std::env::temp_dir()).unwrap();
+    compiler
+        .compile_generated(&g, gpu::compiler::Profile::Release)
+        .unwrap_or_else(|e| panic!("{e}\n{}", g.source))
+        .spirv
+        .clone()
 }
 
 pub fn module(

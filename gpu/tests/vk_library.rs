@@ -1,0 +1,98 @@
+//! The shader library fetches modules and pipelines by info name and caches them.
+
+use gpu::vk::testing::{assert_no_validation_messages, test_context};
+use gpu::vk::{GraphicsOptions, LibraryOptions, ShaderLibrary, SpecValues, VkError};
+use shader_info::{Frequency, Qualifier, Registry, ShaderCreateInfo, Stage, Type};
+use std::sync::Arc;
+
+#[test]
+fn modules_and_pipelines_are_fetched_by_name_and_cached() {
+    let Some(ctx) = test_context() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("tri.vert.glsl"),
+        "void main() { gl_Position = vec4(pos, 0.0, 1.0); }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("tri.frag.glsl"),
+        "void main() { frag_color = color; }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("scale.comp.glsl"),
+        "void main() { data[gl_GlobalInvocationID.x] *= SCALE; }\n",
+    )
+    .unwrap();
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("test_lib_tri")
+            .vertex_in(0, Type::Vec2, "pos")
+            .fragment_out(0, Type::Vec4, "frag_color")
+            .push_constant(Type::Vec4, "color")
+            .uniform_buf(0, "vec4", "params", Frequency::Batch)
+            .vertex_source("tri.vert.glsl")
+            .fragment_source("tri.frag.glsl"),
+    );
+    reg.add_info(
+        ShaderCreateInfo::new("test_lib_scale")
+            .uniform_buf(0, "vec4", "params", Frequency::Batch)
+            .storage_buf(
+                0,
+                Qualifier::ReadWrite,
+                "uint",
+                "data[]",
+                Frequency::Geometry,
+            )
+            .specialization_constant(Type::Uint, "SCALE", 2u32)
+            .local_group_size(64)
+            .compute_source("scale.comp.glsl"),
+    );
+    let mut lib = ShaderLibrary::new(&ctx, reg, LibraryOptions::new(dir.path())).unwrap();
+
+    let vs = lib.module("test_lib_tri", Stage::Vertex).unwrap();
+    assert!(Arc::ptr_eq(
+        &vs,
+        &lib.module("test_lib_tri", Stage::Vertex).unwrap()
+    ));
+    let a = lib
+        .graphics_pipeline("test_lib_tri", &GraphicsOptions::default())
+        .unwrap();
+    assert!(Arc::ptr_eq(
+        &a,
+        &lib.graphics_pipeline("test_lib_tri", &GraphicsOptions::default())
+            .unwrap()
+    ));
+    let hdr = lib
+        .graphics_pipeline("test_lib_tri", &GraphicsOptions::hdr())
+        .unwrap();
+    assert!(!Arc::ptr_eq(&a, &hdr), "other options, other pipeline");
+    assert_eq!(
+        hdr.color_formats(),
+        [gpu::vk::raw::Format::R16G16B16A16_SFLOAT]
+    );
+
+    let c2 = lib.compute_pipeline("test_lib_scale").unwrap();
+    let c3 = lib
+        .compute_pipeline_with("test_lib_scale", &SpecValues::default().set("SCALE", 3u32))
+        .unwrap();
+    assert!(!Arc::ptr_eq(&c2, &c3));
+    assert!(Arc::ptr_eq(
+        &c2,
+        &lib.compute_pipeline("test_lib_scale").unwrap()
+    ));
+    assert_eq!(lib.pipeline_count(), 4);
+    // The Batch set (one uniform buffer, but different stage flags: vertex+fragment vs compute) differs; the
+    // empty set 0 of both infos is shared.
+    assert!(Arc::ptr_eq(
+        &a.layout().set_layouts()[0],
+        &c2.layout().set_layouts()[0]
+    ));
+
+    match lib.graphics_pipeline("test_lib_nope", &GraphicsOptions::default()) {
+        Err(VkError::Compile(msg)) => assert!(msg.contains("test_lib_nope"), "{msg}"),
+        other => panic!("expected an unknown-info error, got {other:?}"),
+    }
+    drop((vs, a, hdr, c2, c3, lib));
+    assert_no_validation_messages(&ctx);
+}
