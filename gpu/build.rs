@@ -36,7 +36,10 @@ fn main() {
         return;
     }
     for name in ARCHIVES {
-        println!("cargo:rerun-if-changed={}", dir.join(format!("lib{name}.a")).display());
+        println!(
+            "cargo:rerun-if-changed={}",
+            dir.join(format!("lib{name}.a")).display()
+        );
     }
     println!("cargo:rustc-link-search=native={}", dir.display());
     for name in ARCHIVES {

@@ -126,7 +126,9 @@ fn every_stage_compiles_to_spirv_1_5() {
 #[test]
 fn the_stage_is_never_guessed_from_the_extension() {
     // A fragment shader in a `.vert` file compiles as the stage asked for; as a vertex shader it fails.
-    let text = format!("{FRAG_HEAD}layout(location = 0) out vec4 o;\nvoid main() {{ o = gl_FragCoord; }}\n");
+    let text = format!(
+        "{FRAG_HEAD}layout(location = 0) out vec4 o;\nvoid main() {{ o = gl_FragCoord; }}\n"
+    );
     let dir = tree(&[("odd.vert", &text)]);
     let c = Compiler::new(dir.path()).unwrap();
     assert!(

@@ -192,12 +192,16 @@ impl Cache {
     /// Drops every entry.
     pub(crate) fn clear(&self) {
         self.slots.lock().unwrap_or_else(|e| e.into_inner()).clear();
-        self.mains.write().unwrap_or_else(|e| e.into_inner()).clear();
+        self.mains
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
     }
 
     /// The key of a main file whose metadata is unchanged since its text was hashed, without reading it.
-    pub(crate) fn main_key(&self, index: (String, u8, u8)) -> Option<u128> {
-        let generation = self.journal.poll();
+    ///
+    /// `generation` is the journal's generation polled once for the whole lookup (one syscall per hit).
+    pub(crate) fn main_key(&self, index: (String, u8, u8), generation: u64) -> Option<u128> {
         let mains = self.mains.read().unwrap_or_else(|e| e.into_inner());
         let m = mains.get(&index)?;
         if m.valid_at.load(Ordering::Acquire) == generation {
@@ -232,15 +236,18 @@ impl Cache {
         } else {
             u64::MAX
         };
-        self.mains.write().unwrap_or_else(|e| e.into_inner()).insert(
-            index,
-            MainIndex {
-                path,
-                key,
-                seen: Seen { meta, checked_at },
-                valid_at: AtomicU64::new(valid_at),
-            },
-        );
+        self.mains
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(
+                index,
+                MainIndex {
+                    path,
+                    key,
+                    seen: Seen { meta, checked_at },
+                    valid_at: AtomicU64::new(valid_at),
+                },
+            );
     }
 
     /// Watches a file and every directory from the root down to it.
@@ -261,13 +268,18 @@ impl Cache {
 
     /// The cached module for `key` if it is ready and still valid (a hit); `None` leaves everything to
     /// [`Cache::get_or_compile`].
-    pub(crate) fn lookup_only(&self, key: u128) -> Option<Arc<CompiledModule>> {
-        let slot = self.slots.lock().unwrap_or_else(|e| e.into_inner()).get(&key)?.clone();
+    pub(crate) fn lookup_only(&self, key: u128, generation: u64) -> Option<Arc<CompiledModule>> {
+        let slot = self
+            .slots
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)?
+            .clone();
         let entry = match &*slot.state.lock().unwrap_or_else(|e| e.into_inner()) {
             SlotState::Ready(e) => e.clone(),
             _ => return None,
         };
-        match self.validate(&entry) {
+        match self.validate(&entry, generation) {
             Check::Same => {
                 self.hits.fetch_add(1, Ordering::Relaxed);
                 Some(entry.module.clone())
@@ -315,7 +327,7 @@ impl Cache {
                     SlotState::Compiling => continue,
                 }
             };
-            match self.validate(&entry) {
+            match self.validate(&entry, self.journal.poll()) {
                 Check::Same => {
                     self.hits.fetch_add(1, Ordering::Relaxed);
                     return Ok(entry.module.clone());
@@ -386,8 +398,7 @@ impl Cache {
     }
 
     /// Checks every file of an entry: journal first, then metadata, then content only where metadata changed.
-    fn validate(&self, entry: &Entry) -> Check {
-        let generation = self.journal.poll();
+    fn validate(&self, entry: &Entry, generation: u64) -> Check {
         if entry.valid_at.load(Ordering::Acquire) == generation {
             return Check::Same;
         }

@@ -35,7 +35,7 @@ impl Severity {
 /// ```
 /// use gpu::compiler::diagnostics::{CompileDiagnostic, Severity};
 /// let d = CompileDiagnostic::error("a.frag", "something is wrong").at_line(3);
-/// assert!(d.to_string().starts_with("error: something is wrong\n  --> a.frag:3"));
+/// assert!(d.to_string().starts_with("error: something is wrong\n --> a.frag:3"));
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompileDiagnostic {
@@ -244,7 +244,10 @@ mod tests {
              2 errors generated.\n",
         );
         assert_eq!(d.len(), 4);
-        assert_eq!((d[0].file.as_str(), d[0].line, d[0].column), ("a.frag", Some(3), None));
+        assert_eq!(
+            (d[0].file.as_str(), d[0].line, d[0].column),
+            ("a.frag", Some(3), None)
+        );
         assert_eq!(
             (d[1].file.as_str(), d[1].line, d[1].column, d[1].severity),
             ("C:\\dir\\b.frag", Some(4), Some(7), Severity::Warning)

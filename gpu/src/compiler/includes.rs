@@ -66,7 +66,12 @@ pub(crate) fn locate(root: &Path, rel: &str) -> Result<(PathBuf, PathBuf), Strin
                 lexical.display()
             ));
         }
-        Err(e) => return Err(format!("cannot open `{rel}` (`{}`): {e}", lexical.display())),
+        Err(e) => {
+            return Err(format!(
+                "cannot open `{rel}` (`{}`): {e}",
+                lexical.display()
+            ));
+        }
     };
     if !canonical.starts_with(root) {
         return Err(format!(
@@ -187,7 +192,8 @@ impl<'a> Includer<'a> {
             IncludeType::Relative if requester == self.main_name => self.main_dir,
             IncludeType::Relative => parent_dir(requester),
         };
-        let rel = normalize(base, requested).map_err(|e| format!("{e} (included from `{requester}`)"))?;
+        let rel =
+            normalize(base, requested).map_err(|e| format!("{e} (included from `{requester}`)"))?;
         for dir in ancestors(self.root, &rel) {
             (self.before_read)(&dir);
         }

@@ -216,7 +216,10 @@ impl Compiler {
         let root = root.into();
         let shown = root.display().to_string();
         let root = std::fs::canonicalize(&root).map_err(|e| {
-            CompileError::single(&shown, format!("the include root `{shown}` cannot be used: {e}"))
+            CompileError::single(
+                &shown,
+                format!("the include root `{shown}` cannot be used: {e}"),
+            )
         })?;
         if !root.is_dir() {
             return Err(CompileError::single(
@@ -264,12 +267,12 @@ impl Compiler {
     ) -> Result<Arc<CompiledModule>, CompileError> {
         let rel = normalize("", path).map_err(|e| CompileError::single(path, e))?;
         let index = (rel.clone(), stage as u8, profile.tag());
-        if let Some(key) = self.cache.main_key(index.clone())
-            && let Some(hit) = self.cache.lookup_only(key)
+        let generation = self.cache.journal.poll();
+        if let Some(key) = self.cache.main_key(index.clone(), generation)
+            && let Some(hit) = self.cache.lookup_only(key, generation)
         {
             return Ok(hit);
         }
-        let generation = self.cache.journal.poll();
         for dir in includes::ancestors(&self.root, &rel) {
             self.cache.journal.watch(&dir);
         }
@@ -338,7 +341,10 @@ impl Compiler {
 
     fn options<'a>(&self, profile: Profile) -> Result<shaderc::CompileOptions<'a>, String> {
         let mut o = shaderc::CompileOptions::new().map_err(|e| e.to_string())?;
-        o.set_target_env(shaderc::TargetEnv::Vulkan, shaderc::EnvVersion::Vulkan1_3 as u32);
+        o.set_target_env(
+            shaderc::TargetEnv::Vulkan,
+            shaderc::EnvVersion::Vulkan1_3 as u32,
+        );
         o.set_target_spirv(shaderc::SpirvVersion::V1_5);
         o.set_source_language(shaderc::SourceLanguage::GLSL);
         match profile {
@@ -395,7 +401,10 @@ impl Compiler {
         match result {
             Ok(artifact) => {
                 let warnings = if artifact.get_num_warnings() > 0 {
-                    self.locate_all(unit, diagnostics::parse_messages(&artifact.get_warning_messages()))
+                    self.locate_all(
+                        unit,
+                        diagnostics::parse_messages(&artifact.get_warning_messages()),
+                    )
                 } else {
                     Vec::new()
                 };

@@ -147,7 +147,8 @@ mod linux {
                 };
                 if n <= 0 {
                     // EAGAIN: drained. Any other error: treat as "something changed" so nothing is trusted blindly.
-                    if n < 0 && std::io::Error::last_os_error().kind() != std::io::ErrorKind::WouldBlock
+                    if n < 0
+                        && std::io::Error::last_os_error().kind() != std::io::ErrorKind::WouldBlock
                     {
                         changed = true;
                     }
