@@ -200,3 +200,21 @@ pub struct ComputeCull {
     /// The Rust struct rounds up to its 16-byte alignment.
     pub _pad: Pad<12>,
 }
+
+/// Element-wise map whose behaviour is chosen by specialization constants (one module, a pipeline per choice):
+/// - constants: `OPERATION` (uint: 0 add, 1 multiply, 2 max), `OPERAND` (float), `CLAMP_TO_UNIT` (bool).
+/// - binding 0: `src[]` (float, read); binding 1: `dst[]` (float, written); push: `count`.
+/// - dispatch: ceil(count / 64) × 1 × 1.
+#[shader_info]
+pub fn gpu_compute_map() -> ShaderCreateInfo {
+    ShaderCreateInfo::new("gpu_compute_map")
+        .storage_buf(0, Qualifier::Read, "float", "src[]", Frequency::Pass)
+        .storage_buf(1, Qualifier::Write, "float", "dst[]", Frequency::Pass)
+        .push_constant(shader_info::Type::Uint, "count")
+        .specialization_constant(shader_info::Type::Uint, "OPERATION", 0u32)
+        .specialization_constant(shader_info::Type::Float, "OPERAND", 1.0f32)
+        .specialization_constant(shader_info::Type::Bool, "CLAMP_TO_UNIT", false)
+        .local_group_size(64)
+        .compute_source("compute/map.comp.glsl")
+        .do_static_compilation(true)
+}
