@@ -2,8 +2,9 @@
 //!
 //! `cargo bench -p shader-info --bench variants -- --warm-up-time 1 --measurement-time 3`
 
-use criterion::{Criterion, black_box, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group, criterion_main};
 use shader_info::*;
+use std::hint::black_box;
 
 fn fold(v: &mut VariantBuilder) {
     // Rules of the same kind as the mesh shader's: a mode that turns features off, exclusive features, a source
