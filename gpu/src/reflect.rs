@@ -266,6 +266,27 @@ pub fn reflect(spirv: &[u32]) -> Result<ModuleReflection, ReflectError> {
     Ok(out)
 }
 
+/// The `(set, binding)` pairs the module's entry point statically uses: the stage flags a pipeline layout needs.
+pub fn used_bindings(spirv: &[u32]) -> Result<Vec<(u32, u32)>, ReflectError> {
+    let entries = spirq::ReflectConfig::new()
+        .spv(spirv)
+        .ref_all_rscs(false)
+        .combine_img_samplers(true)
+        .reflect()
+        .map_err(|e| ReflectError(e.to_string()))?;
+    let mut used: Vec<(u32, u32)> = entries
+        .iter()
+        .flat_map(|ep| ep.vars.iter())
+        .filter_map(|v| match v {
+            Variable::Descriptor { desc_bind, .. } => Some((desc_bind.set(), desc_bind.bind())),
+            _ => None,
+        })
+        .collect();
+    used.sort_unstable();
+    used.dedup();
+    Ok(used)
+}
+
 /// One difference between a compiled module and its declaration.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Mismatch {

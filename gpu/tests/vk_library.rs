@@ -96,3 +96,48 @@ fn modules_and_pipelines_are_fetched_by_name_and_cached() {
     drop((vs, a, hdr, c2, c3, lib));
     assert_no_validation_messages(&ctx);
 }
+
+#[test]
+fn layout_stage_flags_come_from_the_stages_that_use_each_binding() {
+    use ash::vk::ShaderStageFlags as F;
+    let Some(ctx) = test_context() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("test_lib_usage")
+            .vertex_in(0, Type::Vec2, "pos")
+            .fragment_out(0, Type::Vec4, "frag_color")
+            .uniform_buf(0, "mat4", "xform", Frequency::Pass)
+            .sampler(1, shader_info::ImageType::Float2D, "tex", Frequency::Pass)
+            .uniform_buf(2, "vec4", "tint", Frequency::Pass)
+            .uniform_buf(3, "vec4", "unused", Frequency::Pass)
+            .vertex_source("u.vert.glsl")
+            .fragment_source("u.frag.glsl"),
+    );
+    std::fs::write(
+        dir.path().join("u.vert.glsl"),
+        "void main() { gl_Position = xform * vec4(pos, 0.0, 1.0); }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("u.frag.glsl"),
+        "void main() { frag_color = texture(tex, vec2(0.5)) * tint; }\n",
+    )
+    .unwrap();
+    let mut lib = ShaderLibrary::new(&ctx, reg, LibraryOptions::new(dir.path())).unwrap();
+    let p = lib
+        .graphics_pipeline("test_lib_usage", &GraphicsOptions::default())
+        .unwrap();
+    let set0 = &p.layout().desc().sets[0];
+    let flags = |b: u32| set0.iter().find(|d| d.binding == b).unwrap().stages;
+    assert_eq!(flags(0), F::VERTEX);
+    assert_eq!(flags(1), F::FRAGMENT);
+    assert_eq!(flags(2), F::FRAGMENT);
+    assert_eq!(
+        flags(3),
+        F::VERTEX | F::FRAGMENT,
+        "an unused binding keeps every stage of the info"
+    );
+    drop((p, lib));
+    assert_no_validation_messages(&ctx);
+}

@@ -225,6 +225,19 @@ impl std::fmt::Display for ReloadReport {
 struct ModuleEntry {
     module: Arc<ShaderModule>,
     hash: u64,
+    /// `(set, binding)` pairs the module's entry point statically uses (reflection).
+    used: Vec<(u32, u32)>,
+}
+
+impl ModuleEntry {
+    fn new(module: ShaderModule, spirv: &[u32]) -> ModuleEntry {
+        ModuleEntry {
+            module: Arc::new(module),
+            hash: spirv_hash(spirv),
+            // Unreadable reflection only loses precision: the binding then counts as used by every stage.
+            used: crate::reflect::used_bindings(spirv).unwrap_or_default(),
+        }
+    }
 }
 
 struct Cached<P> {
@@ -333,28 +346,38 @@ impl ShaderLibrary {
         let spirv = self
             .compile(&info, stage)
             .map_err(|d| VkError::Compile(format!("{info_name} ({stage}): {d}")))?;
-        let module = Arc::new(ShaderModule::new(&self.ctx, &spirv)?);
-        self.modules.insert(
-            key,
-            ModuleEntry {
-                module: module.clone(),
-                hash: spirv_hash(&spirv),
-            },
-        );
+        let entry = ModuleEntry::new(ShaderModule::new(&self.ctx, &spirv)?, &spirv);
+        let module = entry.module.clone();
+        self.modules.insert(key, entry);
         Ok(module)
     }
 
+    /// The pipeline layout of `info`, with each binding's stage flags taken from the stages whose modules use it
+    /// (reflection of the compiled modules, which must exist already), unless `stage_usage` says otherwise.
     fn layout_for(&self, info: &ResolvedInfo) -> VkResult<Arc<PipelineLayout>> {
         let all = super::stages_flags(&info.stages());
-        let usage = self
-            .stage_usage
-            .as_ref()
-            .map(|f| move |set: u32, binding: u32| f(info, set, binding).unwrap_or(all));
+        let reflected = |set: u32, binding: u32| {
+            let flags = info
+                .stages()
+                .into_iter()
+                .filter(|s| {
+                    self.modules
+                        .get(&(info.name.clone(), *s))
+                        .is_some_and(|e| e.used.contains(&(set, binding)))
+                })
+                .fold(vk::ShaderStageFlags::empty(), |acc, s| {
+                    acc | super::stages_flags(&[s])
+                });
+            // A declared binding no stage reads still belongs in the layout; give it every stage of the info.
+            if flags.is_empty() { all } else { flags }
+        };
+        let usage = |set: u32, binding: u32| match &self.stage_usage {
+            Some(f) => f(info, set, binding).unwrap_or_else(|| reflected(set, binding)),
+            None => reflected(set, binding),
+        };
         let desc = describe_layout(
             info,
-            usage
-                .as_ref()
-                .map(|u| u as &dyn Fn(u32, u32) -> vk::ShaderStageFlags),
+            Some(&usage as &dyn Fn(u32, u32) -> vk::ShaderStageFlags),
         )?;
         Ok(Arc::new(PipelineLayout::new(
             &self.ctx,
@@ -487,13 +510,7 @@ impl ShaderLibrary {
             match ShaderModule::new(&self.ctx, &spirv) {
                 Ok(m) => {
                     report.modules_changed.push(key.clone());
-                    self.modules.insert(
-                        key,
-                        ModuleEntry {
-                            module: Arc::new(m),
-                            hash,
-                        },
-                    );
+                    self.modules.insert(key, ModuleEntry::new(m, &spirv));
                 }
                 Err(e) => {
                     report
