@@ -141,3 +141,52 @@ fn layout_stage_flags_come_from_the_stages_that_use_each_binding() {
     drop((p, lib));
     assert_no_validation_messages(&ctx);
 }
+
+#[test]
+fn variants_are_fetched_by_permutation_and_folded_permutations_share_a_pipeline() {
+    let Some(ctx) = test_context() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("v.comp.glsl"),
+        "void main() { data[gl_GlobalInvocationID.x] = (DOUBLE ? 2u : 1u) + (EXTRA ? 10u : 0u); }\n",
+    )
+    .unwrap();
+    fn fold(v: &mut shader_info::VariantBuilder) {
+        // EXTRA only exists together with DOUBLE.
+        if !v.get("DOUBLE") {
+            v.set("EXTRA", false);
+        }
+    }
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("test_lib_variants")
+            .storage_buf(0, Qualifier::Write, "uint", "data[]", Frequency::Pass)
+            .branch("DOUBLE")
+            .branch("EXTRA")
+            .specialize(fold)
+            .local_group_size(1)
+            .compute_source("v.comp.glsl"),
+    );
+    let mut lib = ShaderLibrary::new(&ctx, reg, LibraryOptions::new(dir.path())).unwrap();
+    let set = lib.variants("test_lib_variants").unwrap();
+    assert_eq!((set.permutations(), set.variants.len()), (4, 3));
+    let plain = lib.variant_key("test_lib_variants", 0b00).unwrap();
+    let folded = lib.variant_key("test_lib_variants", 0b10).unwrap();
+    assert_eq!(
+        plain, folded,
+        "EXTRA without DOUBLE folds into the plain variant"
+    );
+    let a = lib.compute_pipeline(&plain).unwrap();
+    let both = lib.variant_key("test_lib_variants", 0b11).unwrap();
+    let b = lib.compute_pipeline(&both).unwrap();
+    assert!(!Arc::ptr_eq(&a, &b));
+    assert!(Arc::ptr_eq(&a, &lib.compute_pipeline(&folded).unwrap()));
+    match lib.variant_key("test_lib_variants", 0b100) {
+        Err(VkError::Declaration { message, .. }) => {
+            assert!(message.contains("out of range"), "{message}")
+        }
+        other => panic!("expected an out-of-range error, got {other:?}"),
+    }
+    drop((a, b, lib));
+    assert_no_validation_messages(&ctx);
+}

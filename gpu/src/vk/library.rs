@@ -10,7 +10,8 @@ use super::{VkContext, VkError, VkResult};
 use crate::compiler::{Compiler, Profile};
 use ash::vk;
 use shader_info::{
-    DirLoader, GenerateOptions, GeneratedStage, Registry, ResolvedInfo, Stage, generate,
+    DEFAULT_BRANCH_LIMIT, DirLoader, GenerateOptions, GeneratedStage, Registry, ResolvedInfo,
+    Stage, VariantSet, enumerate_variants, generate,
 };
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -272,6 +273,7 @@ pub struct ShaderLibrary {
     modules: BTreeMap<ModuleKey, ModuleEntry>,
     graphics: HashMap<GraphicsKey, Cached<GraphicsPipeline>>,
     compute: HashMap<(String, SpecValues), Cached<ComputePipeline>>,
+    variant_sets: HashMap<String, Arc<VariantSet>>,
     watcher: Option<ShaderWatcher>,
 }
 
@@ -300,6 +302,7 @@ impl ShaderLibrary {
             modules: BTreeMap::new(),
             graphics: HashMap::new(),
             compute: HashMap::new(),
+            variant_sets: HashMap::new(),
             watcher: None,
         })
     }
@@ -319,10 +322,71 @@ impl ShaderLibrary {
         &self.layouts
     }
 
+    /// Resolves an info name, or a variant key made by [`variant_key`] (`name#v<index>`): the info with that
+    /// unique variant's branch values, sources and defines applied.
     fn resolve(&self, name: &str) -> VkResult<ResolvedInfo> {
-        self.registry
-            .resolve(name)
-            .map_err(|d| VkError::Compile(render_diagnostics(&d)))
+        let (base, variant) = match name.rsplit_once("#v") {
+            Some((base, index)) if index.parse::<usize>().is_ok() => {
+                (base, index.parse::<usize>().ok())
+            }
+            _ => (name, None),
+        };
+        let info = self
+            .registry
+            .resolve(base)
+            .map_err(|d| VkError::Compile(render_diagnostics(&d)))?;
+        let Some(index) = variant else {
+            return Ok(info);
+        };
+        let set = enumerate_variants(&info, DEFAULT_BRANCH_LIMIT)
+            .map_err(|d| VkError::Compile(render_diagnostics(&d)))?;
+        let v = set
+            .variants
+            .get(index)
+            .ok_or_else(|| VkError::Declaration {
+                info: base.to_string(),
+                message: format!(
+                    "variant {index} does not exist; the info has {} unique variants",
+                    set.variants.len()
+                ),
+            })?;
+        Ok(v.apply(&info, &set.branches))
+    }
+
+    /// The variants of an info with static branches: the permutation → variant table (see
+    /// [`shader_info::VariantSet::lookup`]). Computed once per info.
+    pub fn variants(&mut self, info_name: &str) -> VkResult<Arc<VariantSet>> {
+        if let Some(v) = self.variant_sets.get(info_name) {
+            return Ok(v.clone());
+        }
+        let info = self.resolve(info_name)?;
+        let set = Arc::new(
+            enumerate_variants(&info, DEFAULT_BRANCH_LIMIT)
+                .map_err(|d| VkError::Compile(render_diagnostics(&d)))?,
+        );
+        self.variant_sets.insert(info_name.to_string(), set.clone());
+        Ok(set)
+    }
+
+    /// The key of the unique variant a permutation folds into: pass it wherever an info name goes. Permutations
+    /// that fold into one variant share one key, so they share modules and pipelines.
+    ///
+    /// ```no_run
+    /// # use gpu::vk::*;
+    /// # fn f(lib: &mut ShaderLibrary) -> VkResult<()> {
+    /// let mesh = lib.variants("gpu_shader_mesh")?;
+    /// let bits = mesh.bits_of(&[("SKINNING", true), ("FOG", true)]).unwrap();
+    /// let key = lib.variant_key("gpu_shader_mesh", bits)?;
+    /// let pipeline = lib.graphics_pipeline(&key, &GraphicsOptions::default())?;
+    /// # Ok(()) }
+    /// ```
+    pub fn variant_key(&mut self, info_name: &str, permutation: u64) -> VkResult<String> {
+        let set = self.variants(info_name)?;
+        let index = set.lookup(permutation).map_err(|e| VkError::Declaration {
+            info: info_name.to_string(),
+            message: e.to_string(),
+        })?;
+        Ok(format!("{info_name}#v{index}"))
     }
 
     /// Generates and compiles `stage` of `info` (the compiler's cache makes this cheap when nothing changed).
