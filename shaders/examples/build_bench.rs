@@ -1,0 +1,144 @@
+//! Side-by-side timing of the static pass over the shader library (issue figures), in one run:
+//! - `build` with 1 job and with 2 jobs (a fresh compiler each time: no cache);
+//! - the sum of plain in-process shaderc compile times of the same modules (generation done beforehand);
+//! - `glslc` run once per module as a separate process (what a build script would do).
+//!
+//! `cargo run --release -p shaders --example build_bench [-- --profile release]`
+
+use gpu::builder::{BuildOptions, build};
+use gpu::compiler::{Compiler, Profile};
+use shader_info::{
+    DEFAULT_BRANCH_LIMIT, DirLoader, GenerateOptions, GeneratedStage, Registry, enumerate_variants,
+    generate,
+};
+use std::path::Path;
+use std::process::Command;
+use std::time::Instant;
+
+fn generated_modules(registry: &Registry, loader: &DirLoader) -> Vec<GeneratedStage> {
+    let opts = GenerateOptions {
+        loader,
+        registry,
+        extra_defines: &[],
+    };
+    let mut out = Vec::new();
+    for info in registry.infos().filter(|i| i.do_static_compilation) {
+        let Ok(r) = registry.resolve(&info.name) else {
+            continue;
+        };
+        let variants = if r.branches.is_empty() {
+            vec![r]
+        } else {
+            match enumerate_variants(&r, DEFAULT_BRANCH_LIMIT) {
+                Ok(set) => set
+                    .variants
+                    .iter()
+                    .map(|v| v.apply(&r, &set.branches))
+                    .collect(),
+                Err(_) => continue,
+            }
+        };
+        for v in &variants {
+            for stage in v.stages() {
+                if let Ok(g) = generate(v, stage, &opts) {
+                    out.push(g);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for e in std::fs::read_dir(from)? {
+        let e = e?;
+        let target = to.join(e.file_name());
+        if e.file_type()?.is_dir() {
+            copy_dir(&e.path(), &target)?;
+        } else {
+            std::fs::copy(e.path(), target)?;
+        }
+    }
+    Ok(())
+}
+
+fn main() {
+    let profile = if std::env::args().any(|a| a == "release") {
+        Profile::Release
+    } else {
+        Profile::Debug
+    };
+    let root = shaders::glsl_root();
+    let registry = Registry::global();
+    let loader = DirLoader::new(&root);
+
+    let mut pass = Vec::new();
+    for jobs in [1, 2] {
+        let compiler = Compiler::new(&root).expect("compiler");
+        let opts = BuildOptions {
+            profile,
+            jobs,
+            ..BuildOptions::default()
+        };
+        let t = Instant::now();
+        let report = build(registry, &compiler, &loader, &opts, &|_| {});
+        assert!(report.success(), "{}", report.render_failures());
+        pass.push((jobs, t.elapsed().as_secs_f64(), report.modules));
+    }
+
+    let modules = generated_modules(registry, &loader);
+    let compiler = Compiler::new(&root).expect("compiler");
+    let t = Instant::now();
+    for g in &modules {
+        compiler.compile_generated(g, profile).expect("compiles");
+    }
+    let shaderc_sum = t.elapsed().as_secs_f64();
+
+    // glslc needs the generated text next to its stage source, so relative includes resolve: a scratch copy.
+    let scratch = tempfile::tempdir().expect("temp dir");
+    copy_dir(&root, scratch.path()).expect("copy the shader root");
+    let t = Instant::now();
+    for (i, g) in modules.iter().enumerate() {
+        let stage_dir = g
+            .files
+            .last()
+            .and_then(|f| Path::new(f).parent())
+            .unwrap_or(Path::new(""));
+        let file = scratch
+            .path()
+            .join(stage_dir)
+            .join(format!("bench_{i}.glsl"));
+        std::fs::write(&file, &g.source).expect("write");
+        let mut cmd = Command::new("glslc");
+        cmd.arg(format!("-fshader-stage={}", g.stage.short_name()))
+            .args(["--target-env=vulkan1.3", "--target-spv=spv1.5"])
+            .arg(format!("-I{}", scratch.path().display()))
+            .arg(if profile == Profile::Release {
+                "-O"
+            } else {
+                "-O0"
+            })
+            .arg(&file)
+            .args(["-o", "/dev/null"]);
+        let status = cmd.status().expect("glslc runs (apt-get install glslc)");
+        assert!(status.success(), "glslc failed on {}", g.name);
+    }
+    let glslc = t.elapsed().as_secs_f64();
+
+    println!("profile {profile:?}, {} modules", modules.len());
+    for (jobs, secs, n) in &pass {
+        println!(
+            "build --jobs {jobs}: {secs:.3} s ({n} modules, with generation, reflection and cross-check)"
+        );
+    }
+    println!("sum of plain shaderc compiles: {shaderc_sum:.3} s");
+    println!("glslc, one process per module: {glslc:.3} s");
+    let (one, two) = (pass[0].1, pass[1].1);
+    println!(
+        "ratios: jobs 1 / jobs 2 = {:.2}x; glslc / build --jobs 2 = {:.1}x; build --jobs 1 / shaderc sum = {:.2}",
+        one / two,
+        glslc / two,
+        one / shaderc_sum
+    );
+}
