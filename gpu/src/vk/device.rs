@@ -317,9 +317,16 @@ impl VkContext {
             f12 = f12.buffer_device_address(true);
             dev_exts.extend(RT_EXTENSIONS.iter().map(|e| e.as_ptr()));
         }
+        // Core features shaders may declare capabilities for: `gl_ClipDistance` (the mesh ubershader's clip plane)
+        // needs `shaderClipDistance` (VUID-VkShaderModuleCreateInfo-pCode-01091). Enabled where supported.
+        // SAFETY: plain query on a physical device of this instance.
+        let supported = unsafe { instance.get_physical_device_features(chosen.physical) };
+        let core = vk::PhysicalDeviceFeatures::default()
+            .shader_clip_distance(supported.shader_clip_distance == vk::TRUE);
         let mut dci = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queue_info)
             .enabled_extension_names(&dev_exts)
+            .enabled_features(&core)
             .push_next(&mut f13)
             .push_next(&mut f12);
         if chosen.ray_tracing {
