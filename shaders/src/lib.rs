@@ -34,7 +34,10 @@
 //!
 //! Each info's doc comment states its contract: bindings, push constants, and how to draw or dispatch it.
 
+pub mod demo;
 pub mod infos;
+pub mod pipelines;
+pub mod watch;
 
 pub use infos::shared::{
     CullObject, DrawIndexedIndirectCommand, GlyphQuad, Particle, PolylinePoint, ViewData,

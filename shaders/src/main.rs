@@ -1,11 +1,16 @@
-//! `shader-builder`: lists, shows and statically compiles the shader library.
+//! `shader-builder`: lists, shows and statically compiles the shader library, creates its Vulkan pipelines and
+//! renders a demo frame with them, and watches the sources for hot reload.
 //!
 //! ```text
 //! shader-builder list
 //! shader-builder show gpu_shader_text --stage frag
 //! shader-builder build --profile release --jobs 2 --out out/spv --json
+//! shader-builder render --out out/frame.png --size 1280x720 --json
+//! shader-builder watch --timeout 60
+//! shader-builder compare a.png b.png
 //! ```
-//! With no subcommand it runs the main job: `build` of the whole library.
+//! With no subcommand it runs the main job: `build` of the whole library, then `render --out out/frame.png`
+//! (skipped, with the reason, where this machine has no Vulkan).
 
 use clap::{Parser, Subcommand, ValueEnum};
 use gpu::builder::{BuildOptions, BuildReport, build};
@@ -48,6 +53,54 @@ enum Command {
     },
     /// The static pass: compile and cross-check every compilable info.
     Build(BuildArgs),
+    /// Create a pipeline for every info on a Vulkan device and render the demo frame to a PNG.
+    Render(RenderArgs),
+    /// Compile (and create pipelines where a device exists), then recompile on every source change.
+    Watch(WatchArgs),
+    /// Compare two PNGs pixel by pixel (max and mean absolute difference).
+    Compare {
+        a: PathBuf,
+        b: PathBuf,
+        /// Channel difference above which a pixel counts as differing.
+        #[arg(long, default_value_t = 2)]
+        tolerance: u8,
+    },
+}
+
+#[derive(clap::Args)]
+struct RenderArgs {
+    /// Where to write the PNG.
+    #[arg(long, default_value = "out/frame.png")]
+    out: PathBuf,
+    /// Frame size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "1280x720", value_parser = shaders::demo::parse_size)]
+    size: (u32, u32),
+    /// Print one JSON object instead of the text report.
+    #[arg(long)]
+    json: bool,
+}
+
+impl Default for RenderArgs {
+    fn default() -> Self {
+        RenderArgs {
+            out: PathBuf::from("out/frame.png"),
+            size: (1280, 720),
+            json: false,
+        }
+    }
+}
+
+#[derive(clap::Args)]
+struct WatchArgs {
+    /// Stop after the first reload.
+    #[arg(long)]
+    once: bool,
+    /// Stop after this many seconds (default: run until Ctrl-C).
+    #[arg(long)]
+    timeout: Option<f64>,
+    /// Quiet time after the last file event before reloading, in milliseconds.
+    #[arg(long, default_value_t = 150)]
+    debounce_ms: u64,
 }
 
 #[derive(clap::Args, Default)]
@@ -90,7 +143,120 @@ fn main() -> ExitCode {
             variant,
         }) => show(registry, &root, &name, stage, variant.as_deref()),
         Some(Command::Build(args)) => run_build(registry, &root, &args),
-        None => run_build(registry, &root, &BuildArgs::default()),
+        Some(Command::Render(args)) => match run_render(registry, &root, &args) {
+            RenderStatus::Rendered => ExitCode::SUCCESS,
+            RenderStatus::NoVulkan | RenderStatus::Failed => ExitCode::FAILURE,
+        },
+        Some(Command::Watch(args)) => run_watch(registry, &root, &args),
+        Some(Command::Compare { a, b, tolerance }) => compare(&a, &b, tolerance),
+        None => main_job(registry, &root),
+    }
+}
+
+/// `build`, then `render --out out/frame.png`. A machine without Vulkan cannot render: the job then succeeds
+/// when the build did, and says so.
+fn main_job(registry: &Registry, root: &std::path::Path) -> ExitCode {
+    let built = run_build(registry, root, &BuildArgs::default()) == ExitCode::SUCCESS;
+    println!();
+    let rendered = run_render(registry, root, &RenderArgs::default());
+    let ok = match rendered {
+        RenderStatus::Rendered => built,
+        RenderStatus::NoVulkan => {
+            println!(
+                "main job: render skipped (no Vulkan on this machine); the job's result is the build's: {}",
+                if built { "success" } else { "failure" }
+            );
+            built
+        }
+        RenderStatus::Failed => false,
+    };
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// How `render` ended.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum RenderStatus {
+    Rendered,
+    NoVulkan,
+    Failed,
+}
+
+fn run_render(registry: &Registry, root: &std::path::Path, args: &RenderArgs) -> RenderStatus {
+    use shaders::demo::run::{RenderError, render_to_png};
+    match render_to_png(registry, root, &args.out, args.size) {
+        Ok(report) => {
+            if args.json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&report.to_json()).unwrap_or_default()
+                );
+            } else {
+                print!("{}", report.to_text());
+            }
+            if report.success() {
+                RenderStatus::Rendered
+            } else {
+                eprintln!(
+                    "render: {} pipeline(s) failed, {} validation message(s): expected none",
+                    report.pipelines.failed.len(),
+                    report.validation_messages.len()
+                );
+                RenderStatus::Failed
+            }
+        }
+        Err(RenderError::NoVulkan(reason)) => {
+            if args.json {
+                println!(
+                    "{}",
+                    serde_json::json!({ "rendered": false, "reason": reason })
+                );
+            }
+            eprintln!("render: no picture, this machine has no usable Vulkan: {reason}");
+            RenderStatus::NoVulkan
+        }
+        Err(RenderError::Failed(reason)) => {
+            eprintln!("render failed: {reason}");
+            RenderStatus::Failed
+        }
+    }
+}
+
+fn run_watch(registry: &Registry, root: &std::path::Path, args: &WatchArgs) -> ExitCode {
+    let opts = shaders::watch::WatchOptions {
+        once: args.once,
+        timeout: args.timeout.map(std::time::Duration::from_secs_f64),
+        debounce: std::time::Duration::from_millis(args.debounce_ms),
+    };
+    match shaders::watch::run(registry, root, &opts, &mut std::io::stdout()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("watch: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn compare(a: &std::path::Path, b: &std::path::Path, tolerance: u8) -> ExitCode {
+    use shaders::demo::Frame;
+    let result = Frame::read_png(a)
+        .and_then(|fa| Frame::read_png(b).map(|fb| (fa, fb)))
+        .and_then(|(fa, fb)| fa.difference(&fb, tolerance));
+    match result {
+        Ok((max, mean, share)) => {
+            println!(
+                "max abs difference {max}, mean {mean:.4}, {:.3}% of pixels differ by more than {tolerance}",
+                share * 100.0
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("compare: {e}");
+            ExitCode::FAILURE
+        }
     }
 }
 

@@ -1,5 +1,6 @@
-//! Small owned resources for tests, tools and the demo render: host-visible buffers, 2D images, descriptor pools,
-//! and the barrier/copy helpers that go with them. Not an allocator: one `VkDeviceMemory` per resource.
+//! Small owned resources for tests, tools and the demo render: host-visible buffers, 2D images, samplers,
+//! descriptor pools, and the barrier/copy helpers that go with them. Not an allocator: one `VkDeviceMemory` per
+//! resource.
 
 use super::layout::{DescriptorSetLayout, PipelineLayout};
 use super::{VkContext, VkError, VkResult};
@@ -386,6 +387,36 @@ impl Image2D {
             d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&host));
         }
     }
+
+    /// Records a copy of `buffer` (tightly packed texels of the image's format) into the whole image, which must
+    /// be in `TRANSFER_DST_OPTIMAL`: the upload half of a texture, the mirror of [`Self::copy_to_buffer`].
+    ///
+    /// # Safety
+    /// `cmd` must be recording, the image must be in `TRANSFER_DST_OPTIMAL`, and `buffer` must hold at least
+    /// width × height texels.
+    pub unsafe fn copy_from_buffer(&self, cmd: vk::CommandBuffer, buffer: &Buffer) {
+        let region = [vk::BufferImageCopy::default()
+            .image_subresource(
+                vk::ImageSubresourceLayers::default()
+                    .aspect_mask(aspect_of(self.format))
+                    .layer_count(1),
+            )
+            .image_extent(vk::Extent3D {
+                width: self.extent.width,
+                height: self.extent.height,
+                depth: 1,
+            })];
+        // SAFETY: guaranteed by the caller (see above); the region borrows a local.
+        unsafe {
+            self.ctx.device().cmd_copy_buffer_to_image(
+                cmd,
+                buffer.handle(),
+                self.handle,
+                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                &region,
+            )
+        };
+    }
 }
 
 impl Drop for Image2D {
@@ -501,11 +532,81 @@ impl DescriptorPool {
         // SAFETY: as in `write_buffer`.
         unsafe { self.ctx.device().update_descriptor_sets(&[write], &[]) };
     }
+
+    /// Points `binding` of `set` at `image` with `sampler` (a combined image sampler, the descriptor of a GLSL
+    /// `sampler2D`), the image being in `layout` when the set is used.
+    pub fn write_sampled_image(
+        &self,
+        set: vk::DescriptorSet,
+        binding: u32,
+        image: &Image2D,
+        sampler: &Sampler,
+        layout: vk::ImageLayout,
+    ) {
+        let info = [vk::DescriptorImageInfo::default()
+            .sampler(sampler.handle())
+            .image_view(image.view())
+            .image_layout(layout)];
+        let write = vk::WriteDescriptorSet::default()
+            .dst_set(set)
+            .dst_binding(binding)
+            .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+            .image_info(&info);
+        // SAFETY: as in `write_buffer`.
+        unsafe { self.ctx.device().update_descriptor_sets(&[write], &[]) };
+    }
 }
 
 impl Drop for DescriptorPool {
     fn drop(&mut self) {
         // SAFETY: we own the pool; destroying it frees its sets.
         unsafe { self.ctx.device().destroy_descriptor_pool(self.handle, None) };
+    }
+}
+
+/// An owned `VkSampler`: one filter for magnification and minification, no mipmaps, coordinates clamped to the
+/// edge (what the 2D, text and fullscreen shaders expect).
+///
+/// ```no_run
+/// # let ctx = gpu::vk::VkContext::new(&Default::default())?;
+/// use gpu::vk::{raw, resource::Sampler};
+/// let linear = Sampler::new(&ctx, raw::Filter::LINEAR)?;
+/// # Ok::<(), gpu::vk::VkError>(())
+/// ```
+pub struct Sampler {
+    ctx: VkContext,
+    handle: vk::Sampler,
+}
+
+impl Sampler {
+    /// A sampler filtering with `filter`, clamping to the edge.
+    pub fn new(ctx: &VkContext, filter: vk::Filter) -> VkResult<Sampler> {
+        let info = vk::SamplerCreateInfo::default()
+            .mag_filter(filter)
+            .min_filter(filter)
+            .mipmap_mode(vk::SamplerMipmapMode::NEAREST)
+            .address_mode_u(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+            .address_mode_v(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+            .address_mode_w(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+            .max_lod(0.0);
+        // SAFETY: the create info is fully initialised and borrows nothing.
+        let handle = unsafe { ctx.device().create_sampler(&info, None) }
+            .map_err(VkError::call("vkCreateSampler"))?;
+        Ok(Sampler {
+            ctx: ctx.clone(),
+            handle,
+        })
+    }
+
+    /// The raw handle.
+    pub fn handle(&self) -> vk::Sampler {
+        self.handle
+    }
+}
+
+impl Drop for Sampler {
+    fn drop(&mut self) {
+        // SAFETY: we own the sampler; callers keep it alive while descriptor sets that use it are in flight.
+        unsafe { self.ctx.device().destroy_sampler(self.handle, None) };
     }
 }

@@ -1,0 +1,217 @@
+//! `shader-builder watch`: compile the library (and create its pipelines where a Vulkan device exists), then
+//! watch the GLSL root and print one line per reload.
+//!
+//! With a device, reloads go through [`gpu::vk::ShaderLibrary::reload`]: each line says which pipelines were
+//! rebuilt, which stayed unchanged, and which kept their previous version (with the first line of the
+//! diagnostics). Without one, each change re-runs the static pass (the compiler's cache skips what did not
+//! change) and the line says how many infos compiled and which failed.
+
+use crate::pipelines::create_all;
+use gpu::builder::{BuildOptions, BuildReport, build};
+use gpu::compiler::Compiler;
+use gpu::vk::{ContextOptions, LibraryOptions, ShaderLibrary, ShaderWatcher, VkContext, VkError};
+use shader_info::{DirLoader, Registry};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// How long to watch.
+#[derive(Clone, Debug)]
+pub struct WatchOptions {
+    /// Return after the first reload.
+    pub once: bool,
+    /// Return after this long (`None`: until the process is interrupted).
+    pub timeout: Option<Duration>,
+    /// Quiet time after the last file event before reloading.
+    pub debounce: Duration,
+}
+
+impl Default for WatchOptions {
+    fn default() -> Self {
+        WatchOptions {
+            once: false,
+            timeout: None,
+            debounce: Duration::from_millis(150),
+        }
+    }
+}
+
+/// The line printed once watching has started (tests wait for it before touching files).
+pub const READY: &str = "watching";
+
+/// Waits in slices so a deadline is honoured while nothing changes.
+const SLICE: Duration = Duration::from_millis(250);
+
+fn io(e: std::io::Error) -> String {
+    format!("cannot write the output: {e}")
+}
+
+/// The changed files, relative to the root, joined by commas.
+fn describe_files(root: &Path, files: &[PathBuf]) -> String {
+    let names: Vec<String> = files
+        .iter()
+        .map(|f| f.strip_prefix(root).unwrap_or(f).display().to_string())
+        .collect();
+    if names.is_empty() {
+        "(no file)".into()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// Runs the watch loop, writing its lines to `out`. Errors are setup failures (no such root, no file watcher);
+/// compile errors are reported in the lines and never end the loop.
+pub fn run(
+    registry: &Registry,
+    root: &Path,
+    opts: &WatchOptions,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    if !root.is_dir() {
+        return Err(format!("{} is not a directory", root.display()));
+    }
+    let deadline = opts.timeout.map(|t| Instant::now() + t);
+    match device() {
+        Ok(ctx) => with_device(&ctx, registry, root, opts, deadline, out),
+        Err(reason) => {
+            writeln!(out, "no Vulkan device ({reason}): compiling only").map_err(io)?;
+            compile_only(registry, root, opts, deadline, out)
+        }
+    }
+}
+
+/// A device, with validation where the build profile asks for it and the layer exists.
+fn device() -> Result<VkContext, String> {
+    let opts = ContextOptions {
+        app_name: "shader-builder watch".into(),
+        ..ContextOptions::default()
+    };
+    match VkContext::new(&opts) {
+        Err(VkError::NoValidationLayer) => VkContext::new(&ContextOptions {
+            validation: false,
+            ..opts
+        })
+        .map_err(|e| e.to_string()),
+        other => other.map_err(|e| e.to_string()),
+    }
+}
+
+/// Time left until `deadline`, or `None` once it passed.
+fn remaining(deadline: Option<Instant>) -> Option<Duration> {
+    match deadline {
+        None => Some(SLICE),
+        Some(d) => d
+            .checked_duration_since(Instant::now())
+            .filter(|r| !r.is_zero())
+            .map(|r| r.min(SLICE)),
+    }
+}
+
+fn with_device(
+    ctx: &VkContext,
+    registry: &Registry,
+    root: &Path,
+    opts: &WatchOptions,
+    deadline: Option<Instant>,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    let mut lib = ShaderLibrary::new(ctx, registry.clone(), LibraryOptions::new(root))
+        .map_err(|e| e.to_string())?;
+    let report = create_all(&mut lib, root);
+    writeln!(
+        out,
+        "device: {}; {} pipelines created (compile {:.1} ms, create {:.1} ms), {} skipped, {} failed",
+        ctx.device_name(),
+        report.created.len(),
+        report.compile_ms(),
+        report.create_ms(),
+        report.skipped.len(),
+        report.failed.len()
+    )
+    .map_err(io)?;
+    for f in &report.failed {
+        let first = f.reason.lines().next().unwrap_or("");
+        writeln!(out, "  {} FAILED: {first}", f.name).map_err(io)?;
+    }
+    lib.watch(opts.debounce).map_err(|e| e.to_string())?;
+    writeln!(
+        out,
+        "{READY} {} (ray-tracing pipelines are not reloaded; Ctrl-C to stop)",
+        root.display()
+    )
+    .map_err(io)?;
+    out.flush().map_err(io)?;
+    while let Some(wait) = remaining(deadline) {
+        let Some(result) = lib.wait_reload(wait) else {
+            continue;
+        };
+        match result {
+            Ok(r) => writeln!(out, "{}: {r}", describe_files(root, &r.changed_files)),
+            Err(e) => writeln!(out, "reload failed: {e}"),
+        }
+        .map_err(io)?;
+        out.flush().map_err(io)?;
+        if opts.once {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// One line summarizing a static pass.
+fn build_line(r: &BuildReport) -> String {
+    let mut s = format!(
+        "{}/{} infos compiled ({} modules) in {:.1} ms",
+        r.infos_passed,
+        r.infos_total,
+        r.modules,
+        r.seconds * 1e3
+    );
+    for f in &r.failed {
+        let first = f
+            .diagnostics
+            .iter()
+            .flat_map(|d| d.lines())
+            .next()
+            .unwrap_or("");
+        s.push_str(&format!("; {}: failed ({first})", f.info));
+    }
+    s
+}
+
+fn compile_only(
+    registry: &Registry,
+    root: &Path,
+    opts: &WatchOptions,
+    deadline: Option<Instant>,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    let compiler = Compiler::new(root).map_err(|e| e.to_string())?;
+    let loader = DirLoader::new(root);
+    let build_opts = BuildOptions {
+        jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        ..BuildOptions::default()
+    };
+    let pass = || build(registry, &compiler, &loader, &build_opts, &|_| {});
+    writeln!(out, "initial build: {}", build_line(&pass())).map_err(io)?;
+    let watcher = ShaderWatcher::new(root, opts.debounce).map_err(|e| e.to_string())?;
+    writeln!(out, "{READY} {} (Ctrl-C to stop)", root.display()).map_err(io)?;
+    out.flush().map_err(io)?;
+    while let Some(wait) = remaining(deadline) {
+        let Some(changed) = watcher.wait(wait) else {
+            continue;
+        };
+        writeln!(
+            out,
+            "{}: {}",
+            describe_files(root, &changed),
+            build_line(&pass())
+        )
+        .map_err(io)?;
+        out.flush().map_err(io)?;
+        if opts.once {
+            break;
+        }
+    }
+    Ok(())
+}
