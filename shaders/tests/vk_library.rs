@@ -363,6 +363,9 @@ fn a_uniform_color_shape_and_a_sampled_image_render_at_known_pixels() {
     assert_quiet(&ctx);
 }
 
+/// The CPU reference of one specialization of `gpu_compute_map`.
+type Reference = Box<dyn Fn(f32) -> f32>;
+
 #[test]
 fn gpu_compute_map_follows_its_specialization_constants_from_one_module() {
     let Some(ctx) = test_context() else { return };
@@ -371,7 +374,7 @@ fn gpu_compute_map_follows_its_specialization_constants_from_one_module() {
 
     // 100 values: two workgroups of 64, the second partly idle (the shader bounds-checks against `count`).
     let src: Vec<f32> = (0..100).map(|i| (i as f32 - 40.0) * 0.0625).collect();
-    let cases: Vec<(SpecValues, Box<dyn Fn(f32) -> f32>)> = vec![
+    let cases: Vec<(SpecValues, Reference)> = vec![
         (SpecValues::default(), Box::new(|x| x + 1.0)),
         (
             SpecValues::default()
