@@ -188,6 +188,32 @@ fn members_of(ty: &SpqType) -> Vec<ReflectedMember> {
         .collect()
 }
 
+/// A copy of `spirv` in which every `OpSpecConstantOp` is replaced by an `OpUndef` of the same type and id.
+/// spirq evaluates every constant while parsing and fails on operations it cannot fold (e.g. `Select` on a
+/// specialization constant, which `FLAG ? a : b` produces); reflection needs none of their values. Instructions
+/// are self-delimiting and nothing refers to word positions, so shortening one is safe.
+fn without_spec_constant_ops(spirv: &[u32]) -> Vec<u32> {
+    const OP_SPEC_CONSTANT_OP: u32 = 52;
+    const OP_UNDEF: u32 = 1;
+    let mut out = Vec::with_capacity(spirv.len());
+    out.extend_from_slice(&spirv[..spirv.len().min(5)]);
+    let mut i = 5;
+    while i < spirv.len() {
+        let count = (spirv[i] >> 16) as usize;
+        if count == 0 || i + count > spirv.len() {
+            out.extend_from_slice(&spirv[i..]); // malformed: let spirq report it
+            break;
+        }
+        if spirv[i] & 0xffff == OP_SPEC_CONSTANT_OP && count >= 4 {
+            out.extend_from_slice(&[(3 << 16) | OP_UNDEF, spirv[i + 1], spirv[i + 2]]);
+        } else {
+            out.extend_from_slice(&spirv[i..i + count]);
+        }
+        i += count;
+    }
+    out
+}
+
 /// Reflects the first entry point of a SPIR-V module.
 ///
 /// ```no_run
@@ -198,6 +224,7 @@ fn members_of(ty: &SpqType) -> Vec<ReflectedMember> {
 /// }
 /// ```
 pub fn reflect(spirv: &[u32]) -> Result<ModuleReflection, ReflectError> {
+    let spirv = without_spec_constant_ops(spirv);
     let entries = spirq::ReflectConfig::new()
         .spv(spirv)
         .ref_all_rscs(true)
@@ -268,6 +295,7 @@ pub fn reflect(spirv: &[u32]) -> Result<ModuleReflection, ReflectError> {
 
 /// The `(set, binding)` pairs the module's entry point statically uses: the stage flags a pipeline layout needs.
 pub fn used_bindings(spirv: &[u32]) -> Result<Vec<(u32, u32)>, ReflectError> {
+    let spirv = without_spec_constant_ops(spirv);
     let entries = spirq::ReflectConfig::new()
         .spv(spirv)
         .ref_all_rscs(false)

@@ -129,3 +129,55 @@ fn a_variant_changes_only_constants_and_sources_not_the_glsl_source_files() {
         "only the branch constants differ"
     );
 }
+
+#[test]
+fn a_branch_can_become_a_specialization_constant_without_touching_the_source() {
+    use gpu::compiler::{Compiler, Profile};
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("flag.comp.glsl"),
+        "void main() { data[gl_GlobalInvocationID.x] = FAST_PATH ? 1u : 2u; }\n",
+    )
+    .unwrap();
+    let base = |name: &str| {
+        ShaderCreateInfo::new(name)
+            .storage_buf(0, Qualifier::Write, "uint", "data[]", Frequency::Pass)
+            .local_group_size(64)
+            .compute_source("flag.comp.glsl")
+    };
+    let mut reg = Registry::new();
+    reg.add_info(base("as_branch").branch("FAST_PATH"));
+    reg.add_info(base("as_constant").specialization_constant(Type::Bool, "FAST_PATH", false));
+    let compiler = Compiler::new(dir.path()).unwrap();
+    let loader = DirLoader::new(dir.path());
+    let opts = GenerateOptions {
+        loader: &loader,
+        registry: &reg,
+        extra_defines: &[],
+    };
+
+    let branch = reg.resolve("as_branch").unwrap();
+    let set = enumerate_variants(&branch, DEFAULT_BRANCH_LIMIT).unwrap();
+    assert_eq!(set.variants.len(), 2, "two static variants, two modules");
+    for v in &set.variants {
+        let g = generate(&v.apply(&branch, &set.branches), Stage::Compute, &opts).unwrap();
+        compiler.compile_generated(&g, Profile::Release).unwrap();
+    }
+
+    let constant = reg.resolve("as_constant").unwrap();
+    let g = generate(&constant, Stage::Compute, &opts).unwrap();
+    assert!(
+        g.source
+            .contains("layout(constant_id = 0) const bool FAST_PATH = false;"),
+        "{}",
+        g.source
+    );
+    let module = compiler.compile_generated(&g, Profile::Release).unwrap();
+    let reflection = gpu::reflect::reflect(&module.spirv).unwrap();
+    assert_eq!(
+        reflection.specialization_constants.len(),
+        1,
+        "one module, the value chosen per pipeline"
+    );
+    assert_eq!(reflection.specialization_constants[0].0, 0);
+}
