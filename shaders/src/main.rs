@@ -247,8 +247,11 @@ fn compare(a: &std::path::Path, b: &std::path::Path, tolerance: u8) -> ExitCode 
         .and_then(|(fa, fb)| fa.difference(&fb, tolerance));
     match result {
         Ok((max, mean, share)) => {
+            let pixels = Frame::read_png(a).map_or(0, |f| f.width as usize * f.height as usize);
             println!(
-                "max abs difference {max}, mean {mean:.4}, {:.3}% of pixels differ by more than {tolerance}",
+                "max abs difference {max}, mean {mean:.4}; {} of {pixels} pixels ({:.4}%) differ by more than \
+                 {tolerance}",
+                (share * pixels as f64).round(),
                 share * 100.0
             );
             ExitCode::SUCCESS

@@ -118,7 +118,7 @@ impl RenderReport {
         for c in &p.created {
             let _ = writeln!(
                 s,
-                "  {:<34} {:<11} compile {:>7.2} ms  create {:>7.2} ms",
+                "  {:<40} {:<11} compile {:>7.2} ms  create {:>7.2} ms",
                 c.name,
                 format!("{:?}", c.kind).to_lowercase(),
                 c.compile_ms,
@@ -126,11 +126,11 @@ impl RenderReport {
             );
         }
         for k in &p.skipped {
-            let _ = writeln!(s, "  {:<34} skipped: {}", k.name, k.reason);
+            let _ = writeln!(s, "  {:<40} skipped: {}", k.name, k.reason);
         }
         for f in &p.failed {
             let first = f.reason.lines().next().unwrap_or("");
-            let _ = writeln!(s, "  {:<34} FAILED: {first}", f.name);
+            let _ = writeln!(s, "  {:<40} FAILED: {first}", f.name);
         }
         let _ = writeln!(
             s,
