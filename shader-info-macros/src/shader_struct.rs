@@ -38,6 +38,13 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
     let (std140, std430) = opts.rules();
     let proof = layout_proof::prove(ident, &glsl_name, &fields, std140, std430);
     let n = fields.len();
+    let rules = [
+        (std140, quote!(__si::Rules::Std140)),
+        (std430, quote!(__si::Rules::Std430)),
+    ]
+    .into_iter()
+    .filter(|(on, _)| *on)
+    .map(|(_, r)| r);
     Ok(quote! {
         const _: () = {
             use ::shader_info::__private as __si;
@@ -59,6 +66,7 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
                     rust_offsets: || __si::member_offsets(__FIELDS),
                     rust_size: ::core::mem::size_of::<#ident>() as u32,
                     enums: __ENUMS,
+                    rules: &[#(#rules),*],
                     file: ::core::file!(),
                     line: ::core::line!(),
                 }

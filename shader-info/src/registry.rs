@@ -42,6 +42,8 @@ pub struct StructRegistration {
     pub rust_size: u32,
     /// Shared enums the struct's fields use; their constants are emitted before the struct.
     pub enums: &'static [&'static str],
+    /// The layouts the Rust twin is proven to match (empty when it has no Rust twin).
+    pub rules: &'static [crate::layout::Rules],
     pub file: &'static str,
     pub line: u32,
 }
@@ -80,6 +82,8 @@ pub struct StructMeta {
     pub rust_offsets: Vec<u32>,
     pub rust_size: u32,
     pub enums: Vec<String>,
+    /// The layouts the Rust twin is proven to match.
+    pub rules: Vec<crate::layout::Rules>,
     pub origin: Origin,
 }
 
@@ -142,6 +146,7 @@ impl Registry {
                 rust_offsets: (reg.rust_offsets)(),
                 rust_size: reg.rust_size,
                 enums: reg.enums.iter().map(|s| s.to_string()).collect(),
+                rules: reg.rules.to_vec(),
                 origin: Origin {
                     file: reg.file,
                     line: reg.line,
