@@ -207,10 +207,21 @@ fn parse_line(line: &str) -> Option<CompileDiagnostic> {
         line: l,
         column: c,
         severity,
-        message: line[msg_start..].trim().to_string(),
+        message: tidy(&line[msg_start..]),
         declaration: None,
         source_line: None,
     })
+}
+
+/// glslang prefixes messages with the offending token, `'' : ` when there is none, and doubles some spaces:
+/// drop the empty token so the message starts with what went wrong.
+fn tidy(message: &str) -> String {
+    let m = message.trim();
+    let m = m.strip_prefix("'' :").map_or(m, str::trim_start);
+    m.split("  ")
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// `file:line:col`, `file:line` or `file`; numbers are taken from the right so a file name may hold colons.
@@ -232,6 +243,14 @@ fn split_location(loc: &str) -> (&str, Option<u32>, Option<u32>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn empty_tokens_are_dropped_from_messages() {
+        let d = parse_messages("a.frag:4: error: '' :  syntax error, unexpected VOID\n");
+        assert_eq!(d[0].message, "syntax error, unexpected VOID");
+        let d = parse_messages("a.frag:4: error: 'x' : undeclared identifier\n");
+        assert_eq!(d[0].message, "'x' : undeclared identifier");
+    }
 
     #[test]
     fn parses_all_shapes() {
