@@ -33,7 +33,7 @@ impl fmt::Display for Rules {
     }
 }
 
-/// Rounds `x` up to a multiple of `align` (a power of two or any positive number).
+/// Rounds `x` up to a multiple of `align`, which must not be 0 (alignments are powers of two).
 pub const fn round_up(x: u32, align: u32) -> u32 {
     x.div_ceil(align) * align
 }
@@ -280,10 +280,23 @@ pub struct BlockLayout {
 /// Why a layout could not be computed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LayoutError {
-    UnknownStruct { name: String, field: String },
-    Recursive { chain: Vec<String> },
-    RuntimeArrayNotLast { field: String },
-    ZeroLengthArray { field: String },
+    UnknownStruct {
+        name: String,
+        field: String,
+    },
+    Recursive {
+        chain: Vec<String>,
+    },
+    RuntimeArrayNotLast {
+        field: String,
+    },
+    ZeroLengthArray {
+        field: String,
+    },
+    /// The block would be larger than 4 GiB.
+    TooLarge {
+        field: String,
+    },
 }
 
 impl fmt::Display for LayoutError {
@@ -303,11 +316,23 @@ impl fmt::Display for LayoutError {
                 )
             }
             LayoutError::ZeroLengthArray { field } => write!(f, "array `{field}` has length 0"),
+            LayoutError::TooLarge { field } => {
+                write!(
+                    f,
+                    "the block is larger than 4 GiB at member `{field}`: check its array size"
+                )
+            }
         }
     }
 }
 
 impl std::error::Error for LayoutError {}
+
+fn too_large(field: &str) -> LayoutError {
+    LayoutError::TooLarge {
+        field: field.to_string(),
+    }
+}
 
 /// Lays out `fields` as a block or struct body.
 pub fn layout_fields(
@@ -370,10 +395,13 @@ pub fn layout_fields(
                 } else {
                     1
                 };
-                (a, stride * n, Some(stride))
+                let size = stride.checked_mul(n).ok_or_else(|| too_large(&f.name))?;
+                (a, size, Some(stride))
             }
         };
-        offset = round_up(offset, align);
+        offset = offset
+            .checked_next_multiple_of(align)
+            .ok_or_else(|| too_large(&f.name))?;
         max_align = max_align.max(align);
         members.push(MemberLayout {
             name: f.name.clone(),
@@ -386,7 +414,7 @@ pub fn layout_fields(
             matrix_stride,
             nested,
         });
-        offset += size;
+        offset = offset.checked_add(size).ok_or_else(|| too_large(&f.name))?;
     }
     let align = match rules {
         Rules::Std140 => round_up(max_align, 16),
@@ -397,7 +425,9 @@ pub fn layout_fields(
         members,
         align,
         end: offset,
-        size: round_up(offset, align),
+        size: offset
+            .checked_next_multiple_of(align)
+            .ok_or_else(|| too_large(fields.last().map_or("", |f| &f.name)))?,
     })
 }
 

@@ -2,7 +2,9 @@
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::info::*;
-use crate::layout::{Field, FieldArray, FieldType, Rules, StructLookup, layout_fields};
+use crate::layout::{
+    Field, FieldArray, FieldType, LayoutError, Rules, StructLookup, layout_fields,
+};
 use crate::resolve::ResolvedInfo;
 use crate::types::*;
 use std::collections::HashMap;
@@ -11,8 +13,9 @@ use std::collections::HashMap;
 pub const MAX_PUSH_CONSTANT_BYTES: u32 = 128;
 /// Vulkan's guaranteed minimum for `maxVertexInputAttributes`.
 pub const MAX_VERTEX_ATTRIBUTES: u32 = 16;
-/// Vulkan's guaranteed minimum for `maxFragmentOutputAttachments`.
-pub const MAX_FRAGMENT_OUTPUTS: u32 = 4;
+/// Color attachments a fragment stage may write: 8, what desktop GPUs and lavapipe support (the Vulkan
+/// specification guarantees only 4; a renderer targeting such a device keeps to locations 0..3).
+pub const MAX_FRAGMENT_OUTPUTS: u32 = 8;
 
 /// What validation needs besides the info.
 pub struct ValidateOptions<'a> {
@@ -308,6 +311,34 @@ fn check_branches(c: &mut Checker) {
                     .iter()
                     .find(|k| k.value.name == name)
                     .map(|k| ("push_constant", k.declared_in.clone(), k.origin))
+            })
+            .or_else(|| {
+                info.vertex_inputs
+                    .iter()
+                    .find(|v| v.value.name == name)
+                    .map(|v| ("vertex_in", v.declared_in.clone(), v.origin))
+            })
+            .or_else(|| {
+                info.fragment_outputs
+                    .iter()
+                    .find(|f| f.value.name == name)
+                    .map(|f| ("fragment_out", f.declared_in.clone(), f.origin))
+            })
+            .or_else(|| {
+                info.vertex_out
+                    .iter()
+                    .chain(&info.geometry_out)
+                    .find(|i| {
+                        i.value.instance_name == name
+                            || i.value.members.iter().any(|m| m.name == name)
+                    })
+                    .map(|i| {
+                        (
+                            "interface member or instance",
+                            i.declared_in.clone(),
+                            i.origin,
+                        )
+                    })
             });
         if let Some((what, decl, origin)) = clash {
             c.diags.push(
@@ -432,10 +463,46 @@ fn check_resources(c: &mut Checker) {
                         format!("buffer type `{type_name}` is neither a GLSL type nor a known shared struct"),
                         "derive `ShaderStruct` for it (and link its crate), declare it in a typedef source, or fix the spelling",
                     );
+                } else if let Some(e) = buffer_layout_error(c, r, type_name) {
+                    c.err(
+                        Code::Layout,
+                        format!("{} `{}`", r.kind.word(), r.name),
+                        it,
+                        format!("the layout of `{type_name}` cannot be computed: {e}"),
+                        "fix the struct named above (recursion, array sizes, a runtime array that is not last)",
+                    );
                 }
             }
         }
     }
+}
+
+/// Why the buffer's contents have no std140/std430 layout (registered structs only; typedef-file structs are the
+/// compiler's to check).
+fn buffer_layout_error(c: &Checker, r: &Resource, type_name: &str) -> Option<LayoutError> {
+    let ty = match Type::from_glsl_name(type_name) {
+        Some(t) => FieldType::Value(t),
+        None if c.opts.structs.find_struct(type_name).is_some() => {
+            FieldType::Struct(type_name.to_string())
+        }
+        None => return None,
+    };
+    let array = match r.split_name() {
+        Ok((_, ArraySize::Fixed(n))) => FieldArray::Fixed(n),
+        Ok((_, ArraySize::Runtime)) => FieldArray::Runtime,
+        _ => FieldArray::None,
+    };
+    let rules = if matches!(r.kind, ResourceKind::UniformBuffer { .. }) {
+        Rules::Std140
+    } else {
+        Rules::Std430
+    };
+    let field = Field {
+        name: r.name.clone(),
+        ty,
+        array,
+    };
+    layout_fields(&[field], rules, c.opts.structs, &mut vec![]).err()
 }
 
 fn kind_word(k: char) -> &'static str {
@@ -451,7 +518,7 @@ fn check_vertex_inputs(c: &mut Checker) {
     let mut used: Vec<(u32, u32, &Item<VertexInput>)> = Vec::new();
     for it in &info.vertex_inputs {
         let v = &it.value;
-        let end = v.location + v.ty.locations();
+        let end = v.location.saturating_add(v.ty.locations());
         if v.ty.scalar() == Scalar::Bool {
             c.err(
                 Code::UnknownType,
@@ -531,16 +598,25 @@ fn check_fragment_outputs(c: &mut Checker) {
                 "move it to location 0",
             );
         }
-        if f.location >= MAX_FRAGMENT_OUTPUTS * 2 {
+        if f.location >= MAX_FRAGMENT_OUTPUTS {
             c.err(
                 Code::FragmentOutputCollision,
                 format!("fragment_out `{}`", f.name),
                 it,
                 format!(
-                    "fragment output `{}` is at location {}, past 8 color attachments",
+                    "fragment output `{}` is at location {}, past {MAX_FRAGMENT_OUTPUTS} color attachments",
                     f.name, f.location
                 ),
-                "use locations 0..7",
+                format!("use locations 0..{}", MAX_FRAGMENT_OUTPUTS - 1),
+            );
+        }
+        if f.ty.scalar() == Scalar::Bool || f.ty.is_matrix() || f.ty.is_double() {
+            c.err(
+                Code::UnknownType,
+                format!("fragment_out `{}`", f.name),
+                it,
+                format!("fragment output `{}` is a `{}`; color attachments hold float, int or uint vectors", f.name, f.ty),
+                "use a float, int or uint scalar or vector",
             );
         }
     }
@@ -634,8 +710,19 @@ fn check_push_constants(c: &mut Checker) {
         }
     }
     let fields = push_constant_fields(info);
-    let Ok(layout) = layout_fields(&fields, Rules::Std430, c.opts.structs, &mut vec![]) else {
-        return;
+    let layout = match layout_fields(&fields, Rules::Std430, c.opts.structs, &mut vec![]) {
+        Ok(l) => l,
+        Err(e) => {
+            let last = info.push_constants.last().expect("non-empty");
+            c.err(
+                Code::Layout,
+                "push constants".to_string(),
+                last,
+                e.to_string(),
+                "fix the member named above",
+            );
+            return;
+        }
     };
     if layout.end > MAX_PUSH_CONSTANT_BYTES {
         let members: Vec<String> = layout
@@ -809,6 +896,58 @@ fn report_duplicates(
     }
 }
 
+/// The generator writes interface blocks for vertex → (geometry →) fragment only; say so where a declaration
+/// would need more, instead of letting the compiler fail on a block nobody writes.
+fn check_stage_interfaces(c: &mut Checker, stages: &[Stage], origin: Origin) {
+    let info = c.info;
+    let has = |s: Stage| stages.contains(&s);
+    let mut problem = |item: &str, message: String, hint: &str| {
+        c.diags.push(
+            Diagnostic::error(Code::IncompleteInfo, &info.name, message)
+                .item(item.to_string())
+                .at(&info.name, origin)
+                .hint(hint.to_string()),
+        );
+    };
+    if (has(Stage::TessControl) || has(Stage::TessEvaluation)) && !info.vertex_out.is_empty() {
+        problem(
+            "vertex_out",
+            "interface blocks are not generated for tessellation stages, so `vertex_out` would reach the fragment stage unwritten".into(),
+            "declare the tessellation interfaces in the stage sources and leave vertex_out empty",
+        );
+    }
+    if has(Stage::Geometry)
+        && has(Stage::Fragment)
+        && !info.vertex_out.is_empty()
+        && info.geometry_out.is_empty()
+    {
+        problem(
+            "geometry_out",
+            "with a geometry stage the fragment stage reads `geometry_out`, which is empty".into(),
+            "declare what the geometry stage writes with `.geometry_out(&interface)`",
+        );
+    }
+    if has(Stage::Geometry) {
+        for v in &info.vertex_out {
+            let inst = &v.value.instance_name;
+            if !inst.is_empty()
+                && info
+                    .geometry_out
+                    .iter()
+                    .any(|g| g.value.instance_name == *inst)
+            {
+                problem(
+                    "geometry_out",
+                    format!(
+                        "instance name `{inst}` is used by a vertex_out and a geometry_out interface: the geometry stage declares both"
+                    ),
+                    "give the geometry stage's output interface another instance name",
+                );
+            }
+        }
+    }
+}
+
 fn check_stages(c: &mut Checker) {
     let info = c.info;
     let stages = info.stages();
@@ -832,6 +971,7 @@ fn check_stages(c: &mut Checker) {
             .hint("a compute info has only a compute source; graphics and ray-tracing infos have none"),
         );
     }
+    check_stage_interfaces(c, &stages, origin);
     if compute && info.local_group_size.is_none() && c.opts.require_complete {
         c.diags.push(
             Diagnostic::error(

@@ -373,3 +373,103 @@ fn branch_names_colliding_with_defines_resources_and_constants() {
     assert!(d[1].message.contains("sampler"));
     assert!(d[2].message.contains("specialization_constant"));
 }
+
+#[test]
+fn huge_sizes_and_locations_are_diagnostics_not_panics() {
+    let d = check(
+        graphics("huge")
+            .push_constant_array(Type::Vec4, "x", 1 << 28)
+            .vertex_in(u32::MAX, Type::Mat4, "m"),
+    );
+    let c = codes(&d);
+    assert!(c.contains(&Code::Layout), "{}", render_all(&d));
+    assert!(
+        c.contains(&Code::VertexInputOutOfRange),
+        "{}",
+        render_all(&d)
+    );
+    assert!(d.iter().any(|x| x.message.contains("larger than 4 GiB")));
+    let d = check(graphics("huge_ubo").uniform_buf(0, "vec4", "big[268435456]", Frequency::Pass));
+    assert_eq!(codes(&d), [Code::Layout], "{}", render_all(&d));
+}
+
+#[test]
+fn buffers_of_recursive_structs_are_layout_errors() {
+    let mut reg = Registry::new();
+    reg.add_struct(StructDef::new("Node").field(Field::structure("Node", "next")));
+    reg.add_info(graphics("rec").storage_buf(
+        0,
+        Qualifier::Read,
+        "Node",
+        "nodes[]",
+        Frequency::Pass,
+    ));
+    let d = check_with(&reg, "rec", false);
+    assert_eq!(codes(&d), [Code::Layout], "{}", render_all(&d));
+    assert!(
+        d[0].message.contains("Node → Node") || d[0].message.contains("contains itself"),
+        "{}",
+        d[0]
+    );
+}
+
+#[test]
+fn fragment_outputs_must_be_attachment_types_within_eight_locations() {
+    let d = check(
+        graphics("fo")
+            .fragment_out(0, Type::Bool, "b")
+            .fragment_out(8, Type::Vec4, "far"),
+    );
+    assert_eq!(
+        codes(&d),
+        [Code::UnknownType, Code::FragmentOutputCollision],
+        "{}",
+        render_all(&d)
+    );
+}
+
+#[test]
+fn geometry_and_tessellation_interfaces_that_cannot_be_generated() {
+    let vs = StageInterfaceInfo::new("vs_iface", "v").smooth(Type::Vec4, "color");
+    let d = check(graphics("g").geometry_source("g.glsl").vertex_out(&vs));
+    assert!(
+        d.iter()
+            .any(|x| x.code == Code::IncompleteInfo && x.message.contains("geometry_out")),
+        "{}",
+        render_all(&d)
+    );
+    let d = check(
+        graphics("g2")
+            .geometry_source("g.glsl")
+            .vertex_out(&vs)
+            .geometry_out(&vs),
+    );
+    assert!(
+        d.iter().any(|x| x.message.contains("instance name `v`")),
+        "{}",
+        render_all(&d)
+    );
+    let d = check(
+        graphics("t")
+            .stage_source(Stage::TessControl, "t.glsl")
+            .vertex_out(&vs),
+    );
+    assert!(
+        d.iter().any(|x| x.message.contains("tessellation")),
+        "{}",
+        render_all(&d)
+    );
+}
+
+#[test]
+fn branch_names_colliding_with_interface_names() {
+    let vs = StageInterfaceInfo::new("vs_iface", "").smooth(Type::Vec4, "FOG");
+    let d = check(
+        graphics("bi")
+            .vertex_in(0, Type::Vec3, "SKIN")
+            .branch("SKIN")
+            .vertex_out(&vs)
+            .branch("FOG"),
+    );
+    assert_eq!(codes(&d), [Code::Branch; 2], "{}", render_all(&d));
+}
