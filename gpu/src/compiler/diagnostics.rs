@@ -117,7 +117,9 @@ impl fmt::Display for CompileDiagnostic {
             let text = text.replace('\t', "    ");
             let (col, width) = self.caret(&text);
             // Carets count characters, not bytes, so a non-ASCII prefix does not shift them.
-            let col = text[..col.min(text.len())].chars().count();
+            // The column may come from the compiler (bytes of the unexpanded line), so it need not fall on a
+            // character boundary here: count the characters before it without slicing.
+            let col = text.char_indices().take_while(|(i, _)| *i < col).count();
             writeln!(f, "{pad} |")?;
             writeln!(f, "{number} | {text}")?;
             writeln!(f, "{pad} | {}{}", " ".repeat(col), "^".repeat(width))?;
@@ -243,6 +245,17 @@ fn split_location(loc: &str) -> (&str, Option<u32>, Option<u32>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_column_inside_a_multibyte_character_does_not_panic() {
+        let mut d = CompileDiagnostic::error("a.glsl", "bad").at_line(1);
+        d.column = Some(3);
+        d.source_line = Some("\té→x".to_string());
+        let text = d.to_string();
+        assert!(text.contains('^'), "{text}");
+        d.column = Some(500);
+        assert!(d.to_string().contains('^'));
+    }
 
     #[test]
     fn empty_tokens_are_dropped_from_messages() {
