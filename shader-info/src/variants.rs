@@ -41,6 +41,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 /// The default limit on the number of branches enumerated (2^20 permutations).
 pub const DEFAULT_BRANCH_LIMIT: u32 = 20;
 
+/// The most branches any limit allows: the permutation table holds 2^N entries (2^24 × 4 bytes = 64 MiB).
+pub const MAX_BRANCH_LIMIT: u32 = 24;
+
 /// A specialize function, comparable by address so infos stay `PartialEq`.
 #[derive(Clone, Copy)]
 pub struct SpecializeFn(pub fn(&mut VariantBuilder));
@@ -273,16 +276,17 @@ impl VariantSet {
 pub fn enumerate_variants(info: &ResolvedInfo, limit: u32) -> Result<VariantSet, Vec<Diagnostic>> {
     let branches: Vec<String> = info.branches.iter().map(|b| b.value.clone()).collect();
     let n = branches.len() as u32;
-    if n > limit.min(63) {
+    let limit = limit.min(MAX_BRANCH_LIMIT);
+    if n > limit {
         return Err(vec![
             Diagnostic::error(
                 Code::Branch,
                 &info.name,
-                format!("`{}` has {n} branches, over the enumeration limit of {limit} ({} permutations)", info.name, 1u64 << n.min(63)),
+                format!("`{}` has {n} branches, over the enumeration limit of {limit} ({} permutations)", info.name, 1u128 << n.min(127)),
             )
             .item("branches")
             .at(&info.name, info.origin)
-            .hint("turn some branches into specialization constants (same GLSL, chosen at pipeline creation), or raise the limit"),
+            .hint(format!("turn some branches into specialization constants (same GLSL, chosen at pipeline creation), or raise the limit (at most {MAX_BRANCH_LIMIT})")),
         ]);
     }
     let count = 1usize << n;
