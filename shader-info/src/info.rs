@@ -818,7 +818,8 @@ impl ShaderCreateInfo {
         self.stage_source(Stage::Callable, file)
     }
 
-    /// A static boolean branch, defined to 0 or 1 per variant (see the variants module).
+    /// A static boolean branch: `const bool NAME` in GLSL, `true` or `false` per variant (see
+    /// [`crate::enumerate_variants`]).
     #[track_caller]
     pub fn branch(mut self, name: impl Into<String>) -> Self {
         let it = self.item(name.into());
