@@ -177,8 +177,12 @@ pub fn build(
                 require_complete: info.do_static_compilation,
             };
             let diags = validate(&r, &vo);
-            if diags.iter().any(|d| d.is_error()) {
-                Err(diags.iter().map(ToString::to_string).collect())
+            // Rust twins of the shared structs the buffers use: once per info, whatever its stages.
+            let rust = rust_layout_mismatches(registry, &r);
+            if diags.iter().any(|d| d.is_error()) || !rust.is_empty() {
+                let mut all: Vec<String> = diags.iter().map(ToString::to_string).collect();
+                all.extend(rust.iter().map(Mismatch::to_string));
+                Err(all)
             } else {
                 Ok(r)
             }
@@ -220,7 +224,29 @@ pub fn build(
                     .iter()
                     .map(|v| v.apply(r, &set.branches))
                     .collect();
+                // The specialize function may swap sources or add defines: check each variant like an info.
+                let vo = ValidateOptions {
+                    structs: registry,
+                    extra_type_names: &[],
+                    require_complete: true,
+                };
                 for (i, vinfo) in infos.iter().enumerate() {
+                    let diags: Vec<String> = validate(vinfo, &vo)
+                        .iter()
+                        .filter(|d| d.is_error())
+                        .map(ToString::to_string)
+                        .collect();
+                    if !diags.is_empty() {
+                        failed.push(Failure {
+                            info: info.name.clone(),
+                            stage: Some(format!(
+                                "variant {i} {}",
+                                set.describe(vinfo_bits(&set, i))
+                            )),
+                            diagnostics: diags,
+                        });
+                        continue;
+                    }
                     jobs.extend(vinfo.stages().into_iter().map(|stage| Job {
                         info: vinfo.clone(),
                         variant: Some(i),
@@ -318,6 +344,11 @@ pub fn build(
     }
 }
 
+/// The folded branch values of variant `i`.
+fn vinfo_bits(set: &VariantSet, i: usize) -> u64 {
+    set.variants.get(i).map_or(0, |v| v.bits)
+}
+
 fn compile_one(
     registry: &Registry,
     compiler: &Compiler,
@@ -348,8 +379,7 @@ fn compile_one(
         .map_err(|e| fail(vec![e.to_string()]))?;
     let reflection = reflect(&module.spirv)
         .map_err(|e| fail(vec![format!("error[reflection]: {}: {e}", info.name)]))?;
-    let mut mismatches = cross_check(&reflection, info, stage, registry);
-    mismatches.extend(rust_layout_mismatches(registry, info));
+    let mismatches = cross_check(&reflection, info, stage, registry);
     if !mismatches.is_empty() {
         return Err(fail(mismatches.iter().map(Mismatch::to_string).collect()));
     }
@@ -375,18 +405,11 @@ fn compile_one(
         info: info.name.clone(),
         stage: stage.short_name().to_string(),
         variant: job.variant,
-        spirv_hash: spirv_hash(&module.spirv),
+        spirv_hash: crate::vk::module::spirv_hash(&module.spirv),
         spirv_bytes: module.spirv.len() * 4,
         seconds: t.elapsed().as_secs_f64(),
         reflection,
     })
-}
-
-fn spirv_hash(words: &[u32]) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    words.hash(&mut h);
-    h.finish()
 }
 
 /// Rust-versus-engine offsets of every shared struct a buffer of `info` uses (nested structs included), under the

@@ -4,7 +4,8 @@
 //! The check compares what the compiler actually produced with what the declaration and the layout engine
 //! promise: every resource's set, binding, descriptor type and count; every block member's offset, array stride
 //! and matrix stride; the push-constant block; vertex inputs, fragment outputs and the compute local size.
-//! Members are matched by position, not by name, because optimized SPIR-V has no names.
+//! Members are matched by position, not by name, because optimized SPIR-V has no names. Interface blocks between
+//! stages are not compared (the compiler's linker-free per-stage compile cannot see both sides).
 
 use serde::Serialize;
 use shader_info::{
@@ -561,6 +562,19 @@ pub fn cross_check(
             Err(e) => c.mismatch("push constants", None, "layout", "a computable layout", e),
         }
     }
+    let declared_ids = info.specialization_constant_ids();
+    for (id, name) in &reflection.specialization_constants {
+        if !declared_ids.contains(id) {
+            let name = name.clone().unwrap_or_else(|| "?".into());
+            c.mismatch(
+                &format!("specialization constant `{name}`"),
+                None,
+                "constant_id",
+                format!("one of {declared_ids:?}"),
+                id,
+            );
+        }
+    }
     match stage {
         Stage::Vertex => {
             for io in &reflection.inputs {
@@ -594,14 +608,17 @@ pub fn cross_check(
         }
         Stage::Fragment => {
             for io in &reflection.outputs {
-                match info
+                // Dual-source outputs share location 0 (index 0 and 1) and reflection does not report the index:
+                // the output matches when any declaration at its location has its type.
+                let at: Vec<_> = info
                     .fragment_outputs
                     .iter()
-                    .find(|f| f.value.location == io.location)
-                {
+                    .filter(|f| f.value.location == io.location)
+                    .collect();
+                match at.first() {
                     Some(f) => {
                         if let Some(t) = &io.ty
-                            && t != f.value.ty.glsl_name()
+                            && !at.iter().any(|f| t == f.value.ty.glsl_name())
                         {
                             c.mismatch(
                                 &format!("fragment_out `{}`", f.value.name),
@@ -671,26 +688,50 @@ pub fn check_rust_offsets(registry: &Registry, struct_name: &str, rules: Rules) 
             )];
         }
     };
+    let mut out = Vec::new();
+    if !meta.rules.is_empty() && !meta.rules.contains(&rules) {
+        out.push(mk(
+            None,
+            "layout rules",
+            format!("a Rust twin proven for {rules} (it is used in a {rules} block)"),
+            format!(
+                "one proven for {:?} only: add `#[shader({})]` to its derive",
+                meta.rules,
+                rules.glsl_name()
+            ),
+        ));
+    }
+    if meta.rust_size != layout.size {
+        out.push(mk(
+            None,
+            "Rust size",
+            layout.size.to_string(),
+            meta.rust_size.to_string(),
+        ));
+    }
     if meta.rust_offsets.len() != layout.members.len() {
-        return vec![mk(
+        out.push(mk(
             None,
             "field count",
             layout.members.len().to_string(),
             meta.rust_offsets.len().to_string(),
-        )];
+        ));
+        return out;
     }
-    layout
-        .members
-        .iter()
-        .zip(&meta.rust_offsets)
-        .filter(|(m, r)| m.offset != **r)
-        .map(|(m, r)| {
-            mk(
-                Some(m.name.clone()),
-                "Rust offset",
-                m.offset.to_string(),
-                r.to_string(),
-            )
-        })
-        .collect()
+    out.extend(
+        layout
+            .members
+            .iter()
+            .zip(&meta.rust_offsets)
+            .filter(|(m, r)| m.offset != **r)
+            .map(|(m, r)| {
+                mk(
+                    Some(m.name.clone()),
+                    "Rust offset",
+                    m.offset.to_string(),
+                    r.to_string(),
+                )
+            }),
+    );
+    out
 }

@@ -235,3 +235,21 @@ fn non_compilable_infos_are_validated_but_not_compiled() {
         report.failed
     );
 }
+
+#[test]
+fn a_rust_twin_used_with_other_layout_rules_is_named() {
+    let mut s = Scratch::new();
+    // `DrawIndexedIndirectCommand` is proven for std430 (a storage buffer); in a std140 uniform block its size
+    // differs from the Rust struct's, so uploading it with bytemuck would be wrong.
+    let t = s.failure_text(Scratch::info("neg_rules").uniform_buf(
+        0,
+        "DrawIndexedIndirectCommand",
+        "cmd",
+        Frequency::Pass,
+    ));
+    assert!(
+        t.contains("DrawIndexedIndirectCommand") && t.contains("proven for"),
+        "{t}"
+    );
+    assert!(t.contains("Rust size"), "{t}");
+}
