@@ -39,8 +39,9 @@ pub use library::{
 };
 pub use module::{ModuleError, SPIRV_MAGIC, ShaderModule, check_spirv, spirv_from_bytes};
 pub use pipeline::{
-    ComputePipeline, GraphicsOptions, GraphicsPipeline, RayTracingPipeline, ShaderBindingTable,
-    SpecValues, Specialization, VertexInputDesc, VertexLayout, color_formats, vertex_input,
+    ComputePipeline, GraphicsOptions, GraphicsPipeline, MAX_COLOR_ATTACHMENTS, RayTracingPipeline,
+    ShaderBindingTable, SpecValues, Specialization, VertexInputDesc, VertexLayout, color_formats,
+    vertex_input,
 };
 pub use resource::{Buffer, DescriptorPool, Image2D};
 pub use watch::ShaderWatcher;

@@ -330,20 +330,45 @@ impl GraphicsOptions {
     }
 }
 
+/// The number of color attachment locations a pipeline may have: the limit of every device we run on (lavapipe
+/// and desktop drivers report at least 8 `maxColorAttachments`).
+pub const MAX_COLOR_ATTACHMENTS: u32 = 8;
+
 /// Color attachment formats by location (`UNDEFINED` for unused locations below the highest one): float outputs
 /// get `opts.color_format`, integer outputs a 32-bit integer format with enough components.
+///
+/// # Errors
+/// [`VkError::Declaration`] naming the info and the output when a location is [`MAX_COLOR_ATTACHMENTS`] or more:
+/// the info may not have been validated, and the location sizes the format list.
 ///
 /// ```
 /// use gpu::vk::{color_formats, GraphicsOptions, raw};
 /// use shader_info::*;
 /// let info = ShaderCreateInfo::new("x").fragment_out(0, Type::Vec4, "c").fragment_out(2, Type::Uint, "id");
-/// let f = color_formats(&info, &GraphicsOptions::default());
+/// let f = color_formats(&info, &GraphicsOptions::default())?;
 /// assert_eq!(f, [raw::Format::R8G8B8A8_UNORM, raw::Format::UNDEFINED, raw::Format::R32_UINT]);
+/// let far = ShaderCreateInfo::new("y").fragment_out(4_000_000_000, Type::Vec4, "c");
+/// assert!(color_formats(&far, &GraphicsOptions::default()).is_err());
+/// # Ok::<(), gpu::vk::VkError>(())
 /// ```
-pub fn color_formats(info: &ShaderCreateInfo, opts: &GraphicsOptions) -> Vec<vk::Format> {
+pub fn color_formats(info: &ShaderCreateInfo, opts: &GraphicsOptions) -> VkResult<Vec<vk::Format>> {
     use vk::Format as F;
+    if let Some(o) = info
+        .fragment_outputs
+        .iter()
+        .find(|o| o.value.location >= MAX_COLOR_ATTACHMENTS)
+    {
+        return Err(VkError::Declaration {
+            info: info.name.clone(),
+            message: format!(
+                "fragment_out `{}` has location {}, but locations must be below {MAX_COLOR_ATTACHMENTS} \
+                 (the color attachment limit)",
+                o.value.name, o.value.location
+            ),
+        });
+    }
     let Some(max) = info.fragment_outputs.iter().map(|o| o.value.location).max() else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
     let mut out = vec![F::UNDEFINED; max as usize + 1];
     for o in &info.fragment_outputs {
@@ -371,7 +396,7 @@ pub fn color_formats(info: &ShaderCreateInfo, opts: &GraphicsOptions) -> Vec<vk:
             *slot = *f;
         }
     }
-    out
+    Ok(out)
 }
 
 fn is_integer_format(f: vk::Format) -> bool {
@@ -502,7 +527,7 @@ impl GraphicsPipeline {
             .depth_test_enable(opts.depth_test && opts.depth_format.is_some())
             .depth_write_enable(opts.depth_write && opts.depth_format.is_some())
             .depth_compare_op(opts.depth_compare);
-        let color_formats = color_formats(info, opts);
+        let color_formats = color_formats(info, opts)?;
         let attachments: Vec<vk::PipelineColorBlendAttachmentState> = color_formats
             .iter()
             .map(|f| blend_state(opts.blend, *f))
