@@ -190,3 +190,165 @@ fn variants_are_fetched_by_permutation_and_folded_permutations_share_a_pipeline(
     drop((a, b, lib));
     assert_no_validation_messages(&ctx);
 }
+
+/// An info whose fragment stage samples `tex` only when the `USE_TEX` branch is on (the constant folds, so the
+/// Release SPIR-V of the plain variant has no sampler at all); the vertex stage always samples it.
+fn textured_info(dir: &std::path::Path, name: &str) -> ShaderCreateInfo {
+    std::fs::write(
+        dir.join("t.vert.glsl"),
+        "void main() { gl_Position = vec4(pos, textureLod(tex, vec2(0.5), 0.0).x, 1.0); }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("t.frag.glsl"),
+        "void main() {\n  frag_color = vec4(1.0);\n  if (USE_TEX) frag_color = texture(tex, vec2(0.5));\n}\n",
+    )
+    .unwrap();
+    ShaderCreateInfo::new(name)
+        .vertex_in(0, Type::Vec2, "pos")
+        .fragment_out(0, Type::Vec4, "frag_color")
+        .sampler(1, shader_info::ImageType::Float2D, "tex", Frequency::Pass)
+        .branch("USE_TEX")
+        .vertex_source("t.vert.glsl")
+        .fragment_source("t.frag.glsl")
+}
+
+#[test]
+fn variant_layouts_take_stage_flags_from_the_variants_own_modules() {
+    use ash::vk::ShaderStageFlags as F;
+    let Some(ctx) = test_context() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut reg = Registry::new();
+    reg.add_info(textured_info(dir.path(), "test_lib_variant_flags"));
+    let mut lib = ShaderLibrary::new(&ctx, reg, LibraryOptions::new(dir.path())).unwrap();
+    let plain = lib.variant_key("test_lib_variant_flags", 0).unwrap();
+    let textured = lib.variant_key("test_lib_variant_flags", 1).unwrap();
+    assert_ne!(plain, textured);
+    let sampler_flags = |p: &gpu::vk::GraphicsPipeline| {
+        p.layout().desc().sets[0]
+            .iter()
+            .find(|d| d.binding == 1)
+            .unwrap()
+            .stages
+    };
+    let a = lib
+        .graphics_pipeline(&plain, &GraphicsOptions::default())
+        .unwrap();
+    assert_eq!(
+        sampler_flags(&a),
+        F::VERTEX,
+        "the plain variant's fragment stage does not sample"
+    );
+    let b = lib
+        .graphics_pipeline(&textured, &GraphicsOptions::default())
+        .unwrap();
+    assert_eq!(
+        sampler_flags(&b),
+        F::VERTEX | F::FRAGMENT,
+        "the textured variant's fragment stage samples: its flags come from its own modules"
+    );
+    drop((a, b, lib));
+    assert_no_validation_messages(&ctx);
+}
+
+static FOLD_CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+#[test]
+fn variant_lookups_enumerate_the_permutations_once() {
+    use std::sync::atomic::Ordering;
+    let Some(ctx) = test_context() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    fn count(_: &mut shader_info::VariantBuilder) {
+        FOLD_CALLS.fetch_add(1, Ordering::Relaxed);
+    }
+    let mut reg = Registry::new();
+    reg.add_info(textured_info(dir.path(), "test_lib_variant_once").specialize(count));
+    let mut lib = ShaderLibrary::new(&ctx, reg, LibraryOptions::new(dir.path())).unwrap();
+    let key = lib.variant_key("test_lib_variant_once", 1).unwrap();
+    let after_enumeration = FOLD_CALLS.load(Ordering::Relaxed);
+    assert!(after_enumeration > 0);
+    let p = lib
+        .graphics_pipeline(&key, &GraphicsOptions::default())
+        .unwrap();
+    lib.module(&key, Stage::Vertex).unwrap();
+    lib.reload().unwrap();
+    assert_eq!(
+        FOLD_CALLS.load(Ordering::Relaxed),
+        after_enumeration,
+        "fetching modules, a pipeline and reloading reuse the variant table"
+    );
+    drop((p, lib));
+    assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn an_invalid_declaration_is_a_fetch_error_naming_the_info() {
+    let Some(ctx) = test_context() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("c.comp.glsl"),
+        "void main() { a[0] = b[0]; }\n",
+    )
+    .unwrap();
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("test_lib_collision")
+            .storage_buf(0, Qualifier::Write, "uint", "a[]", Frequency::Pass)
+            .storage_buf(0, Qualifier::Read, "uint", "b[]", Frequency::Pass)
+            .local_group_size(1)
+            .compute_source("c.comp.glsl"),
+    );
+    let mut lib = ShaderLibrary::new(&ctx, reg, LibraryOptions::new(dir.path())).unwrap();
+    for result in [
+        lib.compute_pipeline("test_lib_collision").map(drop),
+        lib.module("test_lib_collision", Stage::Compute).map(drop),
+    ] {
+        match result {
+            Err(VkError::Compile(msg)) => {
+                assert!(msg.contains("test_lib_collision"), "{msg}");
+                assert!(msg.contains("`a[]`") || msg.contains("`a`"), "{msg}");
+            }
+            other => panic!("expected a validation error, got {other:?}"),
+        }
+    }
+    drop(lib);
+    assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn an_invalid_variant_is_a_fetch_error_and_the_valid_ones_still_build() {
+    let Some(ctx) = test_context() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("d.comp.glsl"),
+        "void main() { data[0] = FAST ? 1u : 0u; }\n",
+    )
+    .unwrap();
+    fn bad_define(v: &mut shader_info::VariantBuilder) {
+        if v.get("FAST") {
+            v.define("not a name", "1");
+        }
+    }
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("test_lib_bad_variant")
+            .storage_buf(0, Qualifier::Write, "uint", "data[]", Frequency::Pass)
+            .branch("FAST")
+            .specialize(bad_define)
+            .local_group_size(1)
+            .compute_source("d.comp.glsl"),
+    );
+    let mut lib = ShaderLibrary::new(&ctx, reg, LibraryOptions::new(dir.path())).unwrap();
+    let plain = lib.variant_key("test_lib_bad_variant", 0).unwrap();
+    let fast = lib.variant_key("test_lib_bad_variant", 1).unwrap();
+    let p = lib.compute_pipeline(&plain).unwrap();
+    match lib.compute_pipeline(&fast) {
+        Err(VkError::Compile(msg)) => {
+            assert!(msg.contains(&fast), "{msg}");
+            assert!(msg.contains("not a name"), "{msg}");
+        }
+        other => panic!("expected the variant's define to fail validation, got {other:?}"),
+    }
+    drop((p, lib));
+    assert_no_validation_messages(&ctx);
+}

@@ -158,6 +158,53 @@ fn a_broken_shader_keeps_the_previous_pipeline_and_a_fix_rebuilds_it() {
     assert_no_validation_messages(&ctx);
 }
 
+/// A binding written by hand in the source is not in the declaration, so the pipeline layout would not describe
+/// it: reload reflects the new SPIR-V, reports the mismatch and keeps the previous pipeline.
+#[test]
+fn an_undeclared_binding_keeps_the_previous_pipeline() {
+    let Some(ctx) = test_context() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut lib =
+        ShaderLibrary::new(&ctx, setup(dir.path()), LibraryOptions::new(dir.path())).unwrap();
+    let vb = Buffer::with_data(&ctx, &QUAD, raw::BufferUsageFlags::VERTEX_BUFFER).unwrap();
+    let first = lib
+        .graphics_pipeline("test_reload_quad", &GraphicsOptions::default())
+        .unwrap();
+    let before = frame(&mut lib, &vb);
+
+    std::fs::write(
+        dir.path().join("quad.frag.glsl"),
+        "layout(set = 0, binding = 9) uniform sampler2D sneaky;\n\
+         void main() { frag_color = texture(sneaky, vec2(0.5)); }\n",
+    )
+    .unwrap();
+    let r = lib.reload().unwrap();
+    eprintln!("{r}");
+    match r.outcome("test_reload_quad") {
+        Some(PipelineOutcome::KeptPrevious { diagnostics }) => {
+            assert!(
+                // Release SPIR-V has no debug names, so the binding is named by its numbers.
+                diagnostics.contains("set 0 binding 9"),
+                "diagnostics name the binding: {diagnostics}"
+            )
+        }
+        other => panic!("expected KeptPrevious, got {other:?}"),
+    }
+    assert!(
+        r.modules_failed
+            .iter()
+            .any(|(n, s, _)| n == "test_reload_quad" && *s == shader_info::Stage::Fragment),
+        "{r:?}"
+    );
+    let kept = lib
+        .graphics_pipeline("test_reload_quad", &GraphicsOptions::default())
+        .unwrap();
+    assert!(Arc::ptr_eq(&first, &kept));
+    assert_eq!(frame(&mut lib, &vb), before);
+    drop((first, kept, vb, lib));
+    assert_no_validation_messages(&ctx);
+}
+
 /// Waits for the library's watcher to report and reload; retries briefly so a slow machine does not flake.
 fn next_reload(lib: &mut ShaderLibrary) -> gpu::vk::ReloadReport {
     lib.wait_reload(Duration::from_secs(10))

@@ -8,10 +8,11 @@ use super::pipeline::{ComputePipeline, GraphicsOptions, GraphicsPipeline, SpecVa
 use super::watch::ShaderWatcher;
 use super::{VkContext, VkError, VkResult};
 use crate::compiler::{Compiler, Profile};
+use crate::reflect::{cross_check, reflect};
 use ash::vk;
 use shader_info::{
     DEFAULT_BRANCH_LIMIT, DirLoader, GenerateOptions, GeneratedStage, Registry, ResolvedInfo,
-    Stage, VariantSet, enumerate_variants, generate,
+    Stage, ValidateOptions, VariantSet, enumerate_variants, generate, validate,
 };
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -226,18 +227,35 @@ impl std::fmt::Display for ReloadReport {
 struct ModuleEntry {
     module: Arc<ShaderModule>,
     hash: u64,
-    /// `(set, binding)` pairs the module's entry point statically uses (reflection).
-    used: Vec<(u32, u32)>,
+    /// `(set, binding)` pairs the module's entry point statically uses (reflection), or `None` when the SPIR-V
+    /// could not be reflected: the module then counts as using every binding, so its stage is never missing from
+    /// a binding's flags (too many flags cost nothing; a missing one is a validation error and undefined reads).
+    used: Option<Vec<(u32, u32)>>,
 }
 
 impl ModuleEntry {
     fn new(module: ShaderModule, spirv: &[u32]) -> ModuleEntry {
+        let used = match crate::reflect::used_bindings(spirv) {
+            Ok(used) => Some(used),
+            Err(e) => {
+                tracing::warn!(
+                    "cannot reflect the bindings a module uses ({e}); assuming it uses all"
+                );
+                None
+            }
+        };
         ModuleEntry {
             module: Arc::new(module),
             hash: spirv_hash(spirv),
-            // Unreadable reflection only loses precision: the binding then counts as used by every stage.
-            used: crate::reflect::used_bindings(spirv).unwrap_or_default(),
+            used,
         }
+    }
+
+    /// Whether the module's entry point may use `(set, binding)`.
+    fn uses(&self, set: u32, binding: u32) -> bool {
+        self.used
+            .as_ref()
+            .is_none_or(|used| used.contains(&(set, binding)))
     }
 }
 
@@ -274,6 +292,9 @@ pub struct ShaderLibrary {
     graphics: HashMap<GraphicsKey, Cached<GraphicsPipeline>>,
     compute: HashMap<(String, SpecValues), Cached<ComputePipeline>>,
     variant_sets: HashMap<String, Arc<VariantSet>>,
+    /// Resolved and validated infos by key (info name or variant key). The registry never changes under a
+    /// library and validation reads only declarations, never sources, so an entry stays valid across reloads.
+    resolved: HashMap<String, Arc<ResolvedInfo>>,
     watcher: Option<ShaderWatcher>,
 }
 
@@ -303,6 +324,7 @@ impl ShaderLibrary {
             graphics: HashMap::new(),
             compute: HashMap::new(),
             variant_sets: HashMap::new(),
+            resolved: HashMap::new(),
             watcher: None,
         })
     }
@@ -323,34 +345,63 @@ impl ShaderLibrary {
     }
 
     /// Resolves an info name, or a variant key made by [`variant_key`] (`name#v<index>`): the info with that
-    /// unique variant's branch values, sources and defines applied.
-    fn resolve(&self, name: &str) -> VkResult<ResolvedInfo> {
+    /// unique variant's branch values, sources and defines applied; then validates what it returns (for a
+    /// variant key, the applied variant, whose sources and defines the specialize function may have changed), as
+    /// the static pass does for a compilable info. Validation errors are a compile failure naming the key.
+    /// Cached per key.
+    ///
+    /// [`variant_key`]: Self::variant_key
+    fn resolve(&mut self, name: &str) -> VkResult<Arc<ResolvedInfo>> {
+        if let Some(info) = self.resolved.get(name) {
+            return Ok(info.clone());
+        }
         let (base, variant) = match name.rsplit_once("#v") {
             Some((base, index)) if index.parse::<usize>().is_ok() => {
                 (base, index.parse::<usize>().ok())
             }
             _ => (name, None),
         };
-        let info = self
-            .registry
-            .resolve(base)
-            .map_err(|d| VkError::Compile(render_diagnostics(&d)))?;
-        let Some(index) = variant else {
-            return Ok(info);
+        let info = match variant {
+            None => self
+                .registry
+                .resolve(base)
+                .map_err(|d| VkError::Compile(render_diagnostics(&d)))?,
+            Some(index) => {
+                let base_info = self.resolve(base)?;
+                // The variant table is computed once per info (2^branches permutations), not once per lookup.
+                let set = self.variants(base)?;
+                let v = set
+                    .variants
+                    .get(index)
+                    .ok_or_else(|| VkError::Declaration {
+                        info: base.to_string(),
+                        message: format!(
+                            "variant {index} does not exist; the info has {} unique variants",
+                            set.variants.len()
+                        ),
+                    })?;
+                v.apply(&base_info, &set.branches)
+            }
         };
-        let set = enumerate_variants(&info, DEFAULT_BRANCH_LIMIT)
-            .map_err(|d| VkError::Compile(render_diagnostics(&d)))?;
-        let v = set
-            .variants
-            .get(index)
-            .ok_or_else(|| VkError::Declaration {
-                info: base.to_string(),
-                message: format!(
-                    "variant {index} does not exist; the info has {} unique variants",
-                    set.variants.len()
-                ),
-            })?;
-        Ok(v.apply(&info, &set.branches))
+        let opts = ValidateOptions {
+            structs: &self.registry,
+            extra_type_names: &[],
+            // Everything the library resolves is about to be compiled.
+            require_complete: true,
+        };
+        let errors: Vec<_> = validate(&info, &opts)
+            .into_iter()
+            .filter(|d| d.is_error())
+            .collect();
+        if !errors.is_empty() {
+            return Err(VkError::Compile(format!(
+                "info `{name}` is not valid:\n{}",
+                render_diagnostics(&errors)
+            )));
+        }
+        let info = Arc::new(info);
+        self.resolved.insert(name.to_string(), info.clone());
+        Ok(info)
     }
 
     /// The variants of an info with static branches: the permutation → variant table (see
@@ -390,6 +441,7 @@ impl ShaderLibrary {
     }
 
     /// Generates and compiles `stage` of `info` (the compiler's cache makes this cheap when nothing changed).
+    /// The SPIR-V is not checked yet: see [`Self::check`].
     fn compile(&mut self, info: &ResolvedInfo, stage: Stage) -> Result<Arc<[u32]>, String> {
         let opts = GenerateOptions {
             loader: &self.loader,
@@ -398,6 +450,23 @@ impl ShaderLibrary {
         };
         let g = generate(info, stage, &opts).map_err(|d| render_diagnostics(&d))?;
         self.compiler.compile(&g)
+    }
+
+    /// Reflects compiled SPIR-V and cross-checks it against the declaration of `stage` of `info`, as the static
+    /// pass does: a binding written by hand in the source, or a block whose offsets differ from the declared
+    /// layout, would otherwise reach a pipeline layout that does not describe it.
+    fn check(&self, info: &ResolvedInfo, stage: Stage, spirv: &[u32]) -> Result<(), String> {
+        let reflection =
+            reflect(spirv).map_err(|e| format!("error[reflection]: {}: {e}", info.name))?;
+        let mismatches = cross_check(&reflection, info, stage, &self.registry);
+        if mismatches.is_empty() {
+            return Ok(());
+        }
+        Err(mismatches
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n"))
     }
 
     /// The module of `stage` of `info_name`, compiled and created on first use.
@@ -409,6 +478,7 @@ impl ShaderLibrary {
         let info = self.resolve(info_name)?;
         let spirv = self
             .compile(&info, stage)
+            .and_then(|spirv| self.check(&info, stage, &spirv).map(|()| spirv))
             .map_err(|d| VkError::Compile(format!("{info_name} ({stage}): {d}")))?;
         let entry = ModuleEntry::new(ShaderModule::new(&self.ctx, &spirv)?, &spirv);
         let module = entry.module.clone();
@@ -416,9 +486,11 @@ impl ShaderLibrary {
         Ok(module)
     }
 
-    /// The pipeline layout of `info`, with each binding's stage flags taken from the stages whose modules use it
-    /// (reflection of the compiled modules, which must exist already), unless `stage_usage` says otherwise.
-    fn layout_for(&self, info: &ResolvedInfo) -> VkResult<Arc<PipelineLayout>> {
+    /// The pipeline layout of `info`, fetched as `key` (an info name or a variant key), with each binding's stage
+    /// flags taken from the stages whose modules use it (reflection of the compiled modules of `key`, which must
+    /// exist already), unless `stage_usage` says otherwise. The modules are looked up by `key`, not by
+    /// `info.name`: a variant keeps its info's name, and the base info's modules may use other bindings.
+    fn layout_for(&self, key: &str, info: &ResolvedInfo) -> VkResult<Arc<PipelineLayout>> {
         let all = super::stages_flags(&info.stages());
         let reflected = |set: u32, binding: u32| {
             let flags = info
@@ -426,8 +498,8 @@ impl ShaderLibrary {
                 .into_iter()
                 .filter(|s| {
                     self.modules
-                        .get(&(info.name.clone(), *s))
-                        .is_some_and(|e| e.used.contains(&(set, binding)))
+                        .get(&(key.to_string(), *s))
+                        .is_some_and(|e| e.uses(set, binding))
                 })
                 .fold(vk::ShaderStageFlags::empty(), |acc, s| {
                     acc | super::stages_flags(&[s])
@@ -464,7 +536,7 @@ impl ShaderLibrary {
         for s in &stages {
             modules.push((*s, self.module(&key.info, *s)?));
         }
-        let layout = self.layout_for(&info)?;
+        let layout = self.layout_for(&key.info, &info)?;
         let refs: Vec<(Stage, &ShaderModule)> =
             modules.iter().map(|(s, m)| (*s, m.as_ref())).collect();
         let p = GraphicsPipeline::new(&self.ctx, &info, &refs, layout, &key.options)?;
@@ -478,7 +550,7 @@ impl ShaderLibrary {
     ) -> VkResult<(ComputePipeline, Vec<(Stage, u64)>)> {
         let info = self.resolve(name)?;
         let m = self.module(name, Stage::Compute)?;
-        let layout = self.layout_for(&info)?;
+        let layout = self.layout_for(name, &info)?;
         let p = ComputePipeline::new(&self.ctx, &info, &m, layout, spec)?;
         Ok((p, vec![(Stage::Compute, m.id())]))
     }
@@ -569,6 +641,18 @@ impl ShaderLibrary {
             };
             let hash = spirv_hash(&spirv);
             if self.modules.get(&key).is_some_and(|e| e.hash == hash) {
+                continue;
+            }
+            // Only changed SPIR-V is reflected: unchanged modules passed the same check when they were created.
+            let checked = self
+                .resolve(&key.0)
+                .map_err(|e| e.to_string())
+                .and_then(|info| self.check(&info, key.1, &spirv));
+            if let Err(d) = checked {
+                report
+                    .modules_failed
+                    .push((key.0.clone(), key.1, d.clone()));
+                failed.insert(key, d);
                 continue;
             }
             match ShaderModule::new(&self.ctx, &spirv) {
