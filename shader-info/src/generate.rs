@@ -64,7 +64,19 @@ impl DirLoader {
                 "`{path}` leaves the shader root (absolute paths and `..` are not allowed)"
             ));
         }
-        Ok(self.root.join(p))
+        let full = self.root.join(p);
+        // A symbolic link inside the root may point outside it: shader paths can come from file content
+        // (`#pragma require`), so the real location must stay inside too.
+        if let (Ok(real), Ok(root)) = (
+            std::fs::canonicalize(&full),
+            std::fs::canonicalize(&self.root),
+        ) && !real.starts_with(&root)
+        {
+            return Err(format!(
+                "`{path}` leads out of the shader root through a symbolic link"
+            ));
+        }
+        Ok(full)
     }
 }
 
@@ -137,21 +149,24 @@ pub struct MappedLocation {
 }
 
 impl SourceMap {
-    /// The origin of generated line `line`.
-    pub fn origin_of(&self, line: u32) -> Option<&LineOrigin> {
+    fn entry_of(&self, line: u32) -> Option<&SourceMapEntry> {
         self.entries
             .iter()
             .find(|e| e.start <= line && line <= e.end)
-            .map(|e| &e.origin)
+    }
+
+    /// The origin of generated line `line`.
+    pub fn origin_of(&self, line: u32) -> Option<&LineOrigin> {
+        self.entry_of(line).map(|e| &e.origin)
     }
 
     /// Maps a `(file, line)` a compiler reported. Lines of inserted files already name the file (the `#line`
     /// directives did that); lines of the generated text are mapped to the declaration that produced them.
     pub fn map(&self, file: &str, line: u32) -> MappedLocation {
         if file == self.generated_name
-            && let Some(o) = self.origin_of(line)
+            && let Some(entry) = self.entry_of(line)
         {
-            match o {
+            match &entry.origin {
                 LineOrigin::Declaration {
                     declared_in,
                     item,
@@ -164,14 +179,9 @@ impl SourceMap {
                     };
                 }
                 LineOrigin::File { path, first_line } => {
-                    let start = self
-                        .entries
-                        .iter()
-                        .find(|e| e.start <= line && line <= e.end)
-                        .map_or(line, |e| e.start);
                     return MappedLocation {
                         file: path.clone(),
-                        line: first_line + (line - start),
+                        line: first_line + (line - entry.start),
                         declaration: None,
                     };
                 }
@@ -659,19 +669,12 @@ fn emit_struct(
 
 fn emit_resources(e: &mut Emitter, info: &ResolvedInfo) {
     // Resources come in kind order (samplers, images, uniform buffers, storage buffers), then declaration order.
-    for kind in 0..5 {
-        for it in &info.resources {
+    let mut ordered: Vec<&Item<Resource>> = info.resources.iter().collect();
+    // Stable: within a kind, declaration order is kept.
+    ordered.sort_by_key(|it| it.value.kind.order());
+    {
+        for it in ordered {
             let r = &it.value;
-            let k = match r.kind {
-                ResourceKind::Sampler { .. } => 0,
-                ResourceKind::Image { .. } => 1,
-                ResourceKind::UniformBuffer { .. } => 2,
-                ResourceKind::StorageBuffer { .. } => 3,
-                ResourceKind::AccelerationStructure => 4,
-            };
-            if k != kind {
-                continue;
-            }
             let (set, binding) = (r.set(), r.slot);
             let (base, size) = r.split_name().unwrap_or((&r.name, ArraySize::Single));
             let suffix = match size {
@@ -879,6 +882,23 @@ mod tests {
             Some("a.glsl")
         );
         assert_eq!(parse_require("#pragma once"), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn dir_loader_refuses_symlinks_out_of_the_root() {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("secret.glsl"), "x").unwrap();
+        let root = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(
+            outside.path().join("secret.glsl"),
+            root.path().join("link.glsl"),
+        )
+        .unwrap();
+        std::fs::write(root.path().join("ok.glsl"), "y").unwrap();
+        let l = DirLoader::new(root.path());
+        assert!(l.load("link.glsl").unwrap_err().contains("symbolic link"));
+        assert_eq!(l.load("ok.glsl").unwrap(), "y");
     }
 
     #[test]

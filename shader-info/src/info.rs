@@ -184,6 +184,18 @@ pub enum ResourceKind {
 }
 
 impl ResourceKind {
+    /// Position of the kind in the generated source: samplers, images, uniform buffers, storage buffers,
+    /// acceleration structures (DESIGN.md's resource order).
+    pub fn order(&self) -> u8 {
+        match self {
+            ResourceKind::Sampler { .. } => 0,
+            ResourceKind::Image { .. } => 1,
+            ResourceKind::UniformBuffer { .. } => 2,
+            ResourceKind::StorageBuffer { .. } => 3,
+            ResourceKind::AccelerationStructure => 4,
+        }
+    }
+
     /// A short word for messages: `sampler`, `image`, `uniform_buf`, `storage_buf`.
     pub fn word(&self) -> &'static str {
         match self {
