@@ -3,13 +3,12 @@
 //! The `shader-builder` command line and the `shader_builder` test target both run this.
 
 use crate::compiler::{Compiler, Profile};
-use crate::reflect::{Mismatch, ModuleReflection, check_rust_offsets, cross_check, reflect};
+use crate::reflect::{Mismatch, ModuleReflection, cross_check, reflect, rust_twin_mismatches};
 use rayon::prelude::*;
 use serde::Serialize;
 use shader_info::{
-    DEFAULT_BRANCH_LIMIT, FieldType, GenerateOptions, Registry, ResolvedInfo, ResourceKind, Rules,
-    ShaderCreateInfo, SourceLoader, Stage, ValidateOptions, VariantSet, enumerate_variants,
-    generate, validate,
+    DEFAULT_BRANCH_LIMIT, GenerateOptions, Registry, ResolvedInfo, ShaderCreateInfo, SourceLoader,
+    Stage, ValidateOptions, VariantSet, enumerate_variants, generate, validate,
 };
 use std::path::PathBuf;
 use std::time::Instant;
@@ -178,7 +177,7 @@ pub fn build(
             };
             let diags = validate(&r, &vo);
             // Rust twins of the shared structs the buffers use: once per info, whatever its stages.
-            let rust = rust_layout_mismatches(registry, &r);
+            let rust = rust_twin_mismatches(registry, &r);
             if diags.iter().any(|d| d.is_error()) || !rust.is_empty() {
                 let mut all: Vec<String> = diags.iter().map(ToString::to_string).collect();
                 all.extend(rust.iter().map(Mismatch::to_string));
@@ -410,34 +409,4 @@ fn compile_one(
         seconds: t.elapsed().as_secs_f64(),
         reflection,
     })
-}
-
-/// Rust-versus-engine offsets of every shared struct a buffer of `info` uses (nested structs included), under the
-/// rules of the buffer kind that uses it.
-fn rust_layout_mismatches(registry: &Registry, info: &ResolvedInfo) -> Vec<Mismatch> {
-    let mut out = Vec::new();
-    let mut seen: Vec<(String, Rules)> = Vec::new();
-    for r in &info.resources {
-        let (type_name, rules) = match &r.value.kind {
-            ResourceKind::UniformBuffer { type_name } => (type_name, Rules::Std140),
-            ResourceKind::StorageBuffer { type_name, .. } => (type_name, Rules::Std430),
-            _ => continue,
-        };
-        let mut stack = vec![type_name.clone()];
-        while let Some(name) = stack.pop() {
-            if seen.contains(&(name.clone(), rules)) {
-                continue;
-            }
-            seen.push((name.clone(), rules));
-            out.extend(check_rust_offsets(registry, &name, rules));
-            if let Some(def) = registry.structs().find(|s| s.name == name) {
-                for f in &def.fields {
-                    if let FieldType::Struct(s) = &f.ty {
-                        stack.push(s.clone());
-                    }
-                }
-            }
-        }
-    }
-    out
 }

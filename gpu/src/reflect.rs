@@ -735,3 +735,33 @@ pub fn check_rust_offsets(registry: &Registry, struct_name: &str, rules: Rules) 
     );
     out
 }
+
+/// [`check_rust_offsets`] for every shared struct a buffer of `info` uses (nested structs included), under the
+/// rules of the buffer kind that uses it.
+pub fn rust_twin_mismatches(registry: &Registry, info: &ResolvedInfo) -> Vec<Mismatch> {
+    let mut out = Vec::new();
+    let mut seen: Vec<(String, Rules)> = Vec::new();
+    for r in &info.resources {
+        let (type_name, rules) = match &r.value.kind {
+            ResourceKind::UniformBuffer { type_name } => (type_name, Rules::Std140),
+            ResourceKind::StorageBuffer { type_name, .. } => (type_name, Rules::Std430),
+            _ => continue,
+        };
+        let mut stack = vec![type_name.clone()];
+        while let Some(name) = stack.pop() {
+            if seen.contains(&(name.clone(), rules)) {
+                continue;
+            }
+            seen.push((name.clone(), rules));
+            out.extend(check_rust_offsets(registry, &name, rules));
+            if let Some(def) = registry.structs().find(|s| s.name == name) {
+                for f in &def.fields {
+                    if let FieldType::Struct(s) = &f.ty {
+                        stack.push(s.clone());
+                    }
+                }
+            }
+        }
+    }
+    out
+}

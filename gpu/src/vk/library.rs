@@ -8,7 +8,7 @@ use super::pipeline::{ComputePipeline, GraphicsOptions, GraphicsPipeline, SpecVa
 use super::watch::ShaderWatcher;
 use super::{VkContext, VkError, VkResult};
 use crate::compiler::{Compiler, Profile};
-use crate::reflect::{cross_check, reflect};
+use crate::reflect::{cross_check, reflect, rust_twin_mismatches};
 use ash::vk;
 use shader_info::{
     DEFAULT_BRANCH_LIMIT, DirLoader, GenerateOptions, GeneratedStage, Registry, ResolvedInfo,
@@ -458,7 +458,8 @@ impl ShaderLibrary {
     fn check(&self, info: &ResolvedInfo, stage: Stage, spirv: &[u32]) -> Result<(), String> {
         let reflection =
             reflect(spirv).map_err(|e| format!("error[reflection]: {}: {e}", info.name))?;
-        let mismatches = cross_check(&reflection, info, stage, &self.registry);
+        let mut mismatches = cross_check(&reflection, info, stage, &self.registry);
+        mismatches.extend(rust_twin_mismatches(&self.registry, info));
         if mismatches.is_empty() {
             return Ok(());
         }
