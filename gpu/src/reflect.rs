@@ -512,14 +512,7 @@ pub fn cross_check(
             );
         }
         let (base, size) = r.split_name().unwrap_or((&r.name, ArraySize::Single));
-        let is_buffer = matches!(
-            r.kind,
-            ResourceKind::UniformBuffer { .. } | ResourceKind::StorageBuffer { .. }
-        );
-        let want_count = match size {
-            ArraySize::Fixed(n) if !is_buffer => n,
-            _ => 1,
-        };
+        let want_count = r.descriptor_count();
         if want_count != d.count {
             c.mismatch(&label, None, "descriptor count", want_count, d.count);
         }

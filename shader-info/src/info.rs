@@ -234,6 +234,29 @@ impl Resource {
         split_array_name(&self.name)
     }
 
+    /// Descriptors the resource takes in its binding: `N` for `name[N]` samplers, images and acceleration
+    /// structures; 1 otherwise. A buffer's `[N]`/`[]` is an array inside its one block, and a runtime-sized
+    /// array of descriptors would need descriptor indexing.
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// let info = ShaderCreateInfo::new("x")
+    ///     .sampler(0, ImageType::Float2D, "shadow_maps[4]", Frequency::Pass)
+    ///     .storage_buf(1, Qualifier::Read, "vec4", "lights[16]", Frequency::Pass);
+    /// assert_eq!(info.resources[0].value.descriptor_count(), 4);
+    /// assert_eq!(info.resources[1].value.descriptor_count(), 1);
+    /// ```
+    pub fn descriptor_count(&self) -> u32 {
+        let is_buffer = matches!(
+            self.kind,
+            ResourceKind::UniformBuffer { .. } | ResourceKind::StorageBuffer { .. }
+        );
+        match self.split_name() {
+            Ok((_, ArraySize::Fixed(n))) if !is_buffer => n,
+            _ => 1,
+        }
+    }
+
     /// The descriptor set (from the frequency).
     pub fn set(&self) -> u32 {
         self.frequency.set()

@@ -39,7 +39,7 @@ use crate::types::Type;
 use std::fmt;
 
 /// The largest push-constant block every Vulkan device accepts (`maxPushConstantsSize` minimum).
-pub const MAX_PUSH_CONSTANTS_SIZE: u32 = 128;
+pub const MAX_PUSH_CONSTANTS_SIZE: u32 = crate::MAX_PUSH_CONSTANT_BYTES;
 
 /// A message built during constant evaluation (const panics cannot format numbers, so this does).
 ///

@@ -6,8 +6,7 @@
 use super::{VkContext, VkError, VkResult, stages_flags};
 use ash::vk;
 use shader_info::{
-    ArraySize, ResourceKind, Rules, ShaderCreateInfo, StructMap, layout_fields,
-    push_constant_fields, round_up,
+    ResourceKind, Rules, ShaderCreateInfo, StructMap, layout_fields, push_constant_fields, round_up,
 };
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -48,18 +47,17 @@ pub type StageUsage<'a> = &'a dyn Fn(u32, u32) -> vk::ShaderStageFlags;
 /// assert_eq!(descriptor_type(&k), raw::DescriptorType::UNIFORM_TEXEL_BUFFER);
 /// ```
 pub fn descriptor_type(kind: &ResourceKind) -> vk::DescriptorType {
-    match kind {
-        ResourceKind::Sampler { image_type } if image_type.is_buffer() => {
-            vk::DescriptorType::UNIFORM_TEXEL_BUFFER
-        }
-        ResourceKind::Sampler { .. } => vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
-        ResourceKind::Image { image_type, .. } if image_type.is_buffer() => {
-            vk::DescriptorType::STORAGE_TEXEL_BUFFER
-        }
-        ResourceKind::Image { .. } => vk::DescriptorType::STORAGE_IMAGE,
-        ResourceKind::UniformBuffer { .. } => vk::DescriptorType::UNIFORM_BUFFER,
-        ResourceKind::StorageBuffer { .. } => vk::DescriptorType::STORAGE_BUFFER,
-        ResourceKind::AccelerationStructure => vk::DescriptorType::ACCELERATION_STRUCTURE_KHR,
+    use crate::reflect::DescriptorKind as K;
+    // One mapping from declarations to descriptor kinds (shared with the reflection cross-check).
+    match K::of(kind) {
+        K::CombinedImageSampler => vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+        K::StorageImage => vk::DescriptorType::STORAGE_IMAGE,
+        K::UniformTexelBuffer => vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
+        K::StorageTexelBuffer => vk::DescriptorType::STORAGE_TEXEL_BUFFER,
+        K::UniformBuffer => vk::DescriptorType::UNIFORM_BUFFER,
+        K::StorageBuffer => vk::DescriptorType::STORAGE_BUFFER,
+        K::AccelerationStructure => vk::DescriptorType::ACCELERATION_STRUCTURE_KHR,
+        K::Other => unreachable!("DescriptorKind::of never answers Other"),
     }
 }
 
@@ -96,17 +94,9 @@ pub fn describe_layout(
     for it in &info.resources {
         let r = &it.value;
         let (set, binding) = (r.set(), r.slot);
-        let (_, size) = r.split_name().map_err(&err)?;
+        r.split_name().map_err(&err)?;
         let descriptor_type = descriptor_type(&r.kind);
-        let count = match (&r.kind, size) {
-            (
-                ResourceKind::Sampler { .. }
-                | ResourceKind::Image { .. }
-                | ResourceKind::AccelerationStructure,
-                ArraySize::Fixed(n),
-            ) => n,
-            _ => 1,
-        };
+        let count = r.descriptor_count();
         let stages = stages_of.map_or(all, |f| f(set, binding));
         if sets.len() <= set as usize {
             sets.resize(set as usize + 1, Vec::new());
