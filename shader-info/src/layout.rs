@@ -27,6 +27,17 @@ impl Rules {
     }
 }
 
+impl Rules {
+    /// The alignment of an array, matrix or struct whose elements or members align to `a`: std140 rounds it up
+    /// to a `vec4` (16 bytes), std430 keeps it.
+    pub const fn aggregate_align(self, a: u32) -> u32 {
+        match self {
+            Rules::Std140 => round_up(a, 16),
+            Rules::Std430 => a,
+        }
+    }
+}
+
 impl fmt::Display for Rules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.glsl_name())
@@ -59,9 +70,9 @@ impl Type {
         let (cols, rows) = self.shape();
         let n = self.scalar_size();
         let a = Self::vector_align(n, rows);
-        // Matrices are arrays of column vectors; std140 rounds array alignment up to a vec4.
-        if cols > 1 && matches!(rules, Rules::Std140) {
-            round_up(a, 16)
+        // Matrices are arrays of column vectors.
+        if cols > 1 {
+            rules.aggregate_align(a)
         } else {
             a
         }
@@ -83,21 +94,13 @@ impl Type {
         if cols == 1 {
             return 0;
         }
-        let a = Self::vector_align(self.scalar_size(), rows);
-        match rules {
-            Rules::Std140 => round_up(a, 16),
-            Rules::Std430 => a,
-        }
+        rules.aggregate_align(Self::vector_align(self.scalar_size(), rows))
     }
 
     /// Stride between elements of an array of this type.
     pub const fn array_stride(self, rules: Rules) -> u32 {
         let align = self.align(rules);
-        let stride = round_up(self.size(rules), align);
-        match rules {
-            Rules::Std140 => round_up(stride, 16),
-            Rules::Std430 => stride,
-        }
+        rules.aggregate_align(round_up(self.size(rules), align))
     }
 }
 
@@ -385,10 +388,7 @@ pub fn layout_fields(
                         field: f.name.clone(),
                     });
                 }
-                let a = match rules {
-                    Rules::Std140 => round_up(elem_align, 16),
-                    Rules::Std430 => elem_align,
-                };
+                let a = rules.aggregate_align(elem_align);
                 let stride = round_up(elem_size, a);
                 let n = if let FieldArray::Fixed(n) = f.array {
                     n
@@ -416,10 +416,7 @@ pub fn layout_fields(
         });
         offset = offset.checked_add(size).ok_or_else(|| too_large(&f.name))?;
     }
-    let align = match rules {
-        Rules::Std140 => round_up(max_align, 16),
-        Rules::Std430 => max_align,
-    };
+    let align = rules.aggregate_align(max_align);
     Ok(BlockLayout {
         rules,
         members,

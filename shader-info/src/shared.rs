@@ -446,10 +446,7 @@ pub const fn array_layout<T: ShaderType>(n: usize, rules: Rules) -> StdLayout {
         Ok(l) => l,
         Err(e) => return Err(e),
     };
-    let align = match rules {
-        Rules::Std140 => round_up(elem.align, 16),
-        Rules::Std430 => elem.align,
-    };
+    let align = rules.aggregate_align(elem.align);
     let stride = round_up(elem.size, align);
     if stride != rust_stride {
         return Err(Message::new()
@@ -600,10 +597,7 @@ pub const fn struct_layout(
         }
         i += 1;
     }
-    let align = match rules {
-        Rules::Std140 => round_up(max_align, 16),
-        Rules::Std430 => max_align,
-    };
+    let align = rules.aggregate_align(max_align);
     let size = round_up(end, align);
     Ok(TypeLayout {
         align,
@@ -809,10 +803,7 @@ pub const fn auto_pad(fields: &[FieldInfo], index: usize, rules: Rules) -> usize
         }
         i += 1;
     }
-    let align = match rules {
-        Rules::Std140 => round_up(max_align, 16),
-        Rules::Std430 => max_align,
-    };
+    let align = rules.aggregate_align(max_align);
     round_up(std_end, align).saturating_sub(rust_end) as usize
 }
 
