@@ -199,11 +199,14 @@ impl SourceMap {
 /// One generated stage.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GeneratedStage {
+    /// The info it was generated from.
     pub info: String,
     pub stage: Stage,
     /// Virtual file name of the generated text, e.g. `gpu_shader_text.vert.glsl`.
     pub name: String,
+    /// The complete GLSL text.
     pub source: String,
+    /// Generated lines back to declarations and files.
     pub source_map: SourceMap,
     /// Files inserted, in order (typedef sources, dependencies, the stage source).
     pub files: Vec<String>,

@@ -283,23 +283,16 @@ pub struct BlockLayout {
 /// Why a layout could not be computed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LayoutError {
-    UnknownStruct {
-        name: String,
-        field: String,
-    },
-    Recursive {
-        chain: Vec<String>,
-    },
-    RuntimeArrayNotLast {
-        field: String,
-    },
-    ZeroLengthArray {
-        field: String,
-    },
+    /// A struct-typed member names no known struct.
+    UnknownStruct { name: String, field: String },
+    /// A struct contains itself (the chain of struct names).
+    Recursive { chain: Vec<String> },
+    /// `name[]` is not the last member.
+    RuntimeArrayNotLast { field: String },
+    /// `name[0]`.
+    ZeroLengthArray { field: String },
     /// The block would be larger than 4 GiB.
-    TooLarge {
-        field: String,
-    },
+    TooLarge { field: String },
 }
 
 impl fmt::Display for LayoutError {

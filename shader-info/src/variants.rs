@@ -205,9 +205,11 @@ impl std::error::Error for VariantError {}
 /// Every unique variant of an info and the table from permutation bits to variant index.
 #[derive(Clone, Debug)]
 pub struct VariantSet {
+    /// The info the variants belong to.
     pub info: String,
     /// Branch names; bit `i` is `branches[i]`.
     pub branches: Vec<String>,
+    /// The unique variants, in order of first appearance (permutation 0 first).
     pub variants: Vec<Variant>,
     /// `table[bits]` is the variant index, or `u32::MAX` for a never-used permutation.
     pub table: Vec<u32>,
