@@ -2,14 +2,14 @@
 
 mod vk_support;
 
-use gpu::vk::testing::{assert_no_validation_messages, test_context};
+use gpu::vk::testing::{assert_no_validation_messages, pixel, test_context};
 use gpu::vk::{
     Buffer, GraphicsOptions, GraphicsPipeline, LayoutCache, PipelineLayout, VertexLayout,
     describe_layout, raw,
 };
 use shader_info::{MemoryLoader, Registry, ShaderCreateInfo, Stage, StageInterfaceInfo, Type};
 use std::sync::Arc;
-use vk_support::{clear_rgba8, module, pixel, render};
+use vk_support::{SIZE, clear_rgba8, module, render};
 
 /// Two triangles covering the middle half of the target: x, y in [-0.5, 0.5].
 const QUAD: [[f32; 2]; 6] = [
@@ -86,10 +86,10 @@ fn pipeline(
 fn check_quad(pixels: &[u8], inside: [u8; 4]) {
     let clear = clear_rgba8();
     for (x, y) in [(16, 16), (9, 9), (22, 22), (9, 22)] {
-        assert_eq!(pixel(pixels, x, y), inside, "inside at ({x}, {y})");
+        assert_eq!(pixel(pixels, SIZE, x, y), inside, "inside at ({x}, {y})");
     }
     for (x, y) in [(0, 0), (7, 7), (31, 31), (24, 16), (16, 3)] {
-        assert_eq!(pixel(pixels, x, y), clear, "outside at ({x}, {y})");
+        assert_eq!(pixel(pixels, SIZE, x, y), clear, "outside at ({x}, {y})");
     }
 }
 

@@ -4,13 +4,13 @@
 
 mod vk_support;
 
-use gpu::vk::testing::{assert_no_validation_messages, test_context};
+use gpu::vk::testing::{assert_no_validation_messages, pixel, test_context};
 use gpu::vk::{Buffer, GraphicsOptions, LibraryOptions, PipelineOutcome, ShaderLibrary, raw};
 use shader_info::{Frequency, Qualifier, Registry, ShaderCreateInfo, Type};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
-use vk_support::{pixel, render};
+use vk_support::{SIZE, render};
 
 const QUAD: [[f32; 2]; 6] = [
     [-0.5, -0.5],
@@ -73,7 +73,7 @@ fn a_broken_shader_keeps_the_previous_pipeline_and_a_fix_rebuilds_it() {
         .graphics_pipeline("test_reload_quad", &GraphicsOptions::default())
         .unwrap();
     let before = frame(&mut lib, &vb);
-    assert_eq!(pixel(&before, 16, 16), [255, 51, 0, 255]);
+    assert_eq!(pixel(&before, SIZE, 16, 16), [255, 51, 0, 255]);
 
     // Nothing changed: nothing rebuilt.
     let r = lib.reload().unwrap();
@@ -148,8 +148,8 @@ fn a_broken_shader_keeps_the_previous_pipeline_and_a_fix_rebuilds_it() {
         .unwrap();
     assert!(!Arc::ptr_eq(&first, &rebuilt));
     let after = frame(&mut lib, &vb);
-    assert_eq!(pixel(&after, 16, 16), [0, 51, 255, 255]);
-    assert_eq!(pixel(&after, 1, 1), pixel(&before, 1, 1));
+    assert_eq!(pixel(&after, SIZE, 16, 16), [0, 51, 255, 255]);
+    assert_eq!(pixel(&after, SIZE, 1, 1), pixel(&before, SIZE, 1, 1));
     assert!(Arc::ptr_eq(
         &fill,
         &lib.compute_pipeline("test_reload_fill").unwrap()
@@ -219,7 +219,10 @@ fn the_watcher_reloads_on_rename_over_truncate_write_and_delete_recreate() {
     let mut lib =
         ShaderLibrary::new(&ctx, setup(dir.path()), LibraryOptions::new(dir.path())).unwrap();
     let vb = Buffer::with_data(&ctx, &QUAD, raw::BufferUsageFlags::VERTEX_BUFFER).unwrap();
-    assert_eq!(pixel(&frame(&mut lib, &vb), 16, 16), [255, 51, 0, 255]);
+    assert_eq!(
+        pixel(&frame(&mut lib, &vb), SIZE, 16, 16),
+        [255, 51, 0, 255]
+    );
     lib.watch(Duration::from_millis(50)).unwrap();
     let path = dir.path().join("quad.frag.glsl");
 
@@ -240,7 +243,7 @@ fn the_watcher_reloads_on_rename_over_truncate_write_and_delete_recreate() {
         r.outcome("test_reload_quad"),
         Some(&PipelineOutcome::Rebuilt)
     );
-    assert_eq!(pixel(&frame(&mut lib, &vb), 16, 16), [0, 255, 0, 255]);
+    assert_eq!(pixel(&frame(&mut lib, &vb), SIZE, 16, 16), [0, 255, 0, 255]);
 
     // 2. Truncate, then write in place (nano, VS Code's default).
     {
@@ -259,7 +262,7 @@ fn the_watcher_reloads_on_rename_over_truncate_write_and_delete_recreate() {
         Some(&PipelineOutcome::Rebuilt),
         "{r:?}"
     );
-    assert_eq!(pixel(&frame(&mut lib, &vb), 16, 16), [0, 0, 255, 255]);
+    assert_eq!(pixel(&frame(&mut lib, &vb), SIZE, 16, 16), [0, 0, 255, 255]);
 
     // 3. Delete, then create again (some tools and `git checkout`). The reload may run while the file is gone:
     //    the pipeline must survive that, and the re-created file must then rebuild it.
@@ -271,7 +274,10 @@ fn the_watcher_reloads_on_rename_over_truncate_write_and_delete_recreate() {
         eprintln!("delete/recreate, intermediate: {last}");
         last = next_reload(&mut lib);
     }
-    assert_eq!(pixel(&frame(&mut lib, &vb), 16, 16), [255, 255, 255, 255]);
+    assert_eq!(
+        pixel(&frame(&mut lib, &vb), SIZE, 16, 16),
+        [255, 255, 255, 255]
+    );
 
     // Events of the same save can arrive in two batches (the remove, then the create): later reloads find
     // nothing new. Drain them, then check that reading the sources (as every reload does) triggers nothing.

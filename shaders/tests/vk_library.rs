@@ -5,10 +5,10 @@
 //! Without Vulkan these tests skip, unless `SHADER_INFO_REQUIRE_VULKAN=1`.
 
 use gpu::vk::resource::Sampler;
-use gpu::vk::testing::test_context;
+use gpu::vk::testing::{OffscreenDraw, draw_offscreen, pixel, test_context};
 use gpu::vk::{
-    Buffer, DescriptorPool, GraphicsOptions, GraphicsPipeline, Image2D, LibraryOptions,
-    ShaderLibrary, SpecValues, VkContext, raw,
+    Buffer, DescriptorPool, GraphicsOptions, Image2D, LibraryOptions, ShaderLibrary, SpecValues,
+    VkContext, raw,
 };
 use shader_info::{Registry, Stage};
 use shaders::pipelines::{PipelineKind, create_all, is_known_driver_warning};
@@ -103,113 +103,8 @@ fn every_graphics_and_compute_info_of_the_library_gets_a_pipeline() {
 
 const SIZE: u32 = 32;
 
-/// One draw into a fresh SIZE×SIZE `R8G8B8A8_UNORM` target cleared to opaque black; returns the pixels.
-fn draw(
-    ctx: &VkContext,
-    p: &GraphicsPipeline,
-    vertex_buffer: &Buffer,
-    vertices: u32,
-    set: Option<(u32, raw::DescriptorSet)>,
-    push: &[u8],
-    before: impl FnOnce(&gpu::vk::ash::Device, raw::CommandBuffer),
-) -> Vec<u8> {
-    let target = Image2D::new(
-        ctx,
-        SIZE,
-        SIZE,
-        raw::Format::R8G8B8A8_UNORM,
-        raw::ImageUsageFlags::COLOR_ATTACHMENT | raw::ImageUsageFlags::TRANSFER_SRC,
-    )
-    .unwrap();
-    let readback = Buffer::new(
-        ctx,
-        (SIZE * SIZE * 4) as u64,
-        raw::BufferUsageFlags::TRANSFER_DST,
-    )
-    .unwrap();
-    let area = raw::Rect2D {
-        offset: raw::Offset2D::default(),
-        extent: target.extent(),
-    };
-    ctx.submit_and_wait(|d, cmd| {
-        before(d, cmd);
-        // SAFETY: `cmd` is recording; every object used lives until the wait returns.
-        unsafe {
-            target.transition(
-                cmd,
-                raw::ImageLayout::UNDEFINED,
-                raw::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
-                raw::PipelineStageFlags2::NONE,
-                raw::AccessFlags2::NONE,
-                raw::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT,
-                raw::AccessFlags2::COLOR_ATTACHMENT_WRITE,
-            );
-            let color = [raw::RenderingAttachmentInfo::default()
-                .image_view(target.view())
-                .image_layout(raw::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
-                .load_op(raw::AttachmentLoadOp::CLEAR)
-                .store_op(raw::AttachmentStoreOp::STORE)
-                .clear_value(raw::ClearValue {
-                    color: raw::ClearColorValue {
-                        float32: [0.0, 0.0, 0.0, 1.0],
-                    },
-                })];
-            d.cmd_begin_rendering(
-                cmd,
-                &raw::RenderingInfo::default()
-                    .render_area(area)
-                    .layer_count(1)
-                    .color_attachments(&color),
-            );
-            d.cmd_set_viewport(
-                cmd,
-                0,
-                &[raw::Viewport {
-                    x: 0.0,
-                    y: 0.0,
-                    width: SIZE as f32,
-                    height: SIZE as f32,
-                    min_depth: 0.0,
-                    max_depth: 1.0,
-                }],
-            );
-            d.cmd_set_scissor(cmd, 0, &[area]);
-            d.cmd_bind_pipeline(cmd, raw::PipelineBindPoint::GRAPHICS, p.handle());
-            if let Some((index, set)) = set {
-                d.cmd_bind_descriptor_sets(
-                    cmd,
-                    raw::PipelineBindPoint::GRAPHICS,
-                    p.layout().handle(),
-                    index,
-                    &[set],
-                    &[],
-                );
-            }
-            d.cmd_bind_vertex_buffers(cmd, 0, &[vertex_buffer.handle()], &[0]);
-            let stages = p.layout().desc().push_constants.unwrap().stages;
-            d.cmd_push_constants(cmd, p.layout().handle(), stages, 0, push);
-            d.cmd_draw(cmd, vertices, 1, 0, 0);
-            d.cmd_end_rendering(cmd);
-            target.transition(
-                cmd,
-                raw::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
-                raw::ImageLayout::TRANSFER_SRC_OPTIMAL,
-                raw::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT,
-                raw::AccessFlags2::COLOR_ATTACHMENT_WRITE,
-                raw::PipelineStageFlags2::COPY,
-                raw::AccessFlags2::TRANSFER_READ,
-            );
-            target.copy_to_buffer(cmd, &readback);
-        }
-    })
-    .unwrap();
-    readback.read()
-}
-
-fn pixel(pixels: &[u8], x: u32, y: u32) -> [u8; 4] {
-    let i = ((y * SIZE + x) * 4) as usize;
-    [pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3]]
-}
+/// The opaque black the targets of these tests are cleared to.
+const BLACK: [f32; 4] = [0.0, 0.0, 0.0, 1.0];
 
 /// Two triangles over `[lo, hi]²` in clip space, each corner as `pos` followed by `extra` (e.g. texCoord).
 fn quad(lo: f32, hi: f32, with_uv: bool) -> Vec<f32> {
@@ -261,17 +156,25 @@ fn a_uniform_color_shape_and_a_sampled_image_render_at_known_pixels() {
         push.len() as u32,
         p.layout().desc().push_constants.unwrap().size
     );
-    let pixels = draw(&ctx, &p, &vb, 6, None, &push, |_, _| {});
+    let draw = OffscreenDraw {
+        size: SIZE,
+        clear: BLACK,
+        vertex_buffers: &[&vb],
+        sets: &[],
+        push: &push,
+        vertex_count: 6,
+    };
+    let pixels = draw_offscreen(&ctx, &p, &draw);
     for (x, y) in [(16, 16), (8, 8), (23, 23), (8, 23)] {
         assert_eq!(
-            pixel(&pixels, x, y),
+            pixel(&pixels, SIZE, x, y),
             [255, 51, 0, 255],
             "inside at ({x}, {y})"
         );
     }
     for (x, y) in [(0, 0), (7, 7), (31, 31), (24, 16), (16, 3)] {
         assert_eq!(
-            pixel(&pixels, x, y),
+            pixel(&pixels, SIZE, x, y),
             [0, 0, 0, 255],
             "outside at ({x}, {y})"
         );
@@ -311,38 +214,41 @@ fn a_uniform_color_shape_and_a_sampled_image_render_at_known_pixels() {
         raw::BufferUsageFlags::VERTEX_BUFFER,
     )
     .unwrap();
-    let pixels = draw(
-        &ctx,
-        &image,
-        &vb,
-        6,
-        Some((1, set)),
-        bytemuck::bytes_of(&glam::Mat4::IDENTITY),
-        |_, cmd| {
-            // SAFETY: `cmd` is recording; texture and staging buffer live until the wait returns.
-            unsafe {
-                texture.transition(
-                    cmd,
-                    raw::ImageLayout::UNDEFINED,
-                    raw::ImageLayout::TRANSFER_DST_OPTIMAL,
-                    raw::PipelineStageFlags2::NONE,
-                    raw::AccessFlags2::NONE,
-                    raw::PipelineStageFlags2::COPY,
-                    raw::AccessFlags2::TRANSFER_WRITE,
-                );
-                texture.copy_from_buffer(cmd, &staging);
-                texture.transition(
-                    cmd,
-                    raw::ImageLayout::TRANSFER_DST_OPTIMAL,
-                    raw::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
-                    raw::PipelineStageFlags2::COPY,
-                    raw::AccessFlags2::TRANSFER_WRITE,
-                    raw::PipelineStageFlags2::FRAGMENT_SHADER,
-                    raw::AccessFlags2::SHADER_SAMPLED_READ,
-                );
-            }
-        },
-    );
+    // Upload the texture and leave it ready for sampling before the draw.
+    ctx.submit_and_wait(|_, cmd| {
+        // SAFETY: `cmd` is recording; texture and staging buffer live until the wait returns.
+        unsafe {
+            texture.transition(
+                cmd,
+                raw::ImageLayout::UNDEFINED,
+                raw::ImageLayout::TRANSFER_DST_OPTIMAL,
+                raw::PipelineStageFlags2::NONE,
+                raw::AccessFlags2::NONE,
+                raw::PipelineStageFlags2::COPY,
+                raw::AccessFlags2::TRANSFER_WRITE,
+            );
+            texture.copy_from_buffer(cmd, &staging);
+            texture.transition(
+                cmd,
+                raw::ImageLayout::TRANSFER_DST_OPTIMAL,
+                raw::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+                raw::PipelineStageFlags2::COPY,
+                raw::AccessFlags2::TRANSFER_WRITE,
+                raw::PipelineStageFlags2::FRAGMENT_SHADER,
+                raw::AccessFlags2::SHADER_SAMPLED_READ,
+            );
+        }
+    })
+    .unwrap();
+    let draw = OffscreenDraw {
+        size: SIZE,
+        clear: BLACK,
+        vertex_buffers: &[&vb],
+        sets: &[(1, set)],
+        push: bytemuck::bytes_of(&glam::Mat4::IDENTITY),
+        vertex_count: 6,
+    };
+    let pixels = draw_offscreen(&ctx, &image, &draw);
     for ty in 0..4 {
         for tx in 0..4 {
             let want = texels[(ty * 4 + tx) as usize];
@@ -352,7 +258,7 @@ fn a_uniform_color_shape_and_a_sampled_image_render_at_known_pixels() {
                 (tx * 8 + 6, ty * 8 + 6),
             ] {
                 assert_eq!(
-                    pixel(&pixels, x, y),
+                    pixel(&pixels, SIZE, x, y),
                     want,
                     "texel ({tx}, {ty}) at pixel ({x}, {y})"
                 );

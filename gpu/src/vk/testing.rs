@@ -1,7 +1,8 @@
 //! Helpers for tests that need a device: create one with validation on, skip cleanly where Vulkan is missing
-//! (unless `SHADER_INFO_REQUIRE_VULKAN=1`, which CI sets), and assert that validation stayed silent.
+//! (unless `SHADER_INFO_REQUIRE_VULKAN=1`, which CI sets), assert that validation stayed silent, and draw once
+//! offscreen to read the pixels back.
 
-use super::{ContextOptions, VkContext, VkError};
+use super::{Buffer, ContextOptions, GraphicsPipeline, Image2D, VkContext, VkError, raw};
 
 /// The environment variable that turns a missing Vulkan driver from a skip into a failure.
 pub const REQUIRE_VULKAN_ENV: &str = "SHADER_INFO_REQUIRE_VULKAN";
@@ -57,4 +58,180 @@ pub fn assert_no_validation_messages(ctx: &VkContext) {
 /// ```
 pub fn glslc(source: &str, stage: shader_info::Stage) -> Result<Vec<u32>, String> {
     super::library::run_glslc(source, stage, None)
+}
+
+/// One draw for [`draw_offscreen`]: `vertex_count` vertices, one instance, into a fresh `size`×`size` target.
+#[derive(Clone, Copy)]
+pub struct OffscreenDraw<'a> {
+    /// Width and height of the square target, in pixels.
+    pub size: u32,
+    /// The clear color of the target, as floats (converted to the target format by the clear).
+    pub clear: [f32; 4],
+    /// Bound at vertex-buffer bindings 0, 1, … in order, each at offset 0; none when empty.
+    pub vertex_buffers: &'a [&'a Buffer],
+    /// `(set index, set)` pairs, each bound at its index of the pipeline's layout.
+    pub sets: &'a [(u32, raw::DescriptorSet)],
+    /// Push-constant bytes written at offset 0 for the stages of the layout's push-constant range; none when empty.
+    pub push: &'a [u8],
+    /// The number of vertices drawn.
+    pub vertex_count: u32,
+}
+
+/// Records `draw` with `pipeline` (dynamic rendering, viewport and scissor over the whole target) into a fresh
+/// image of the pipeline's single color format, cleared to `draw.clear`, waits, and returns the pixels: 4 bytes
+/// each, row-major, `size * size * 4` bytes (read them with [`pixel`]).
+///
+/// Resources the draw reads (textures in their layouts, buffer contents) must be ready before the call.
+///
+/// # Panics
+/// This is test support: it panics on any Vulkan error, when the pipeline has not exactly one color format, when
+/// that format is not 8-bit RGBA/BGRA (UNORM or sRGB), or when `draw.push` is not empty but the layout has no
+/// push constants.
+///
+/// ```no_run
+/// # fn f(ctx: &gpu::vk::VkContext, p: &gpu::vk::GraphicsPipeline, vb: &gpu::vk::Buffer) {
+/// use gpu::vk::testing::{OffscreenDraw, draw_offscreen, pixel};
+/// let draw = OffscreenDraw { size: 32, clear: [0.0, 0.0, 0.0, 1.0], vertex_buffers: &[vb], sets: &[],
+///                            push: &[], vertex_count: 6 };
+/// let pixels = draw_offscreen(ctx, p, &draw);
+/// println!("{:?}", pixel(&pixels, 32, 16, 16));
+/// # }
+/// ```
+pub fn draw_offscreen(
+    ctx: &VkContext,
+    pipeline: &GraphicsPipeline,
+    draw: &OffscreenDraw,
+) -> Vec<u8> {
+    let &[format] = pipeline.color_formats() else {
+        panic!(
+            "draw_offscreen needs a pipeline with one color attachment, not {:?}",
+            pipeline.color_formats()
+        );
+    };
+    assert!(
+        matches!(
+            format,
+            raw::Format::R8G8B8A8_UNORM
+                | raw::Format::R8G8B8A8_SRGB
+                | raw::Format::B8G8R8A8_UNORM
+                | raw::Format::B8G8R8A8_SRGB
+        ),
+        "draw_offscreen reads back 4 bytes per pixel, not {format:?}"
+    );
+    let push_stages = (!draw.push.is_empty()).then(|| {
+        pipeline
+            .layout()
+            .desc()
+            .push_constants
+            .expect("push constants given but the pipeline layout has none")
+            .stages
+    });
+    let size = draw.size;
+    let target = Image2D::new(
+        ctx,
+        size,
+        size,
+        format,
+        raw::ImageUsageFlags::COLOR_ATTACHMENT | raw::ImageUsageFlags::TRANSFER_SRC,
+    )
+    .unwrap();
+    let readback = Buffer::new(
+        ctx,
+        u64::from(size) * u64::from(size) * 4,
+        raw::BufferUsageFlags::TRANSFER_DST,
+    )
+    .unwrap();
+    let area = raw::Rect2D {
+        offset: raw::Offset2D::default(),
+        extent: target.extent(),
+    };
+    let vertex_buffers: Vec<raw::Buffer> = draw.vertex_buffers.iter().map(|b| b.handle()).collect();
+    let offsets = vec![0u64; vertex_buffers.len()];
+    ctx.submit_and_wait(|d, cmd| {
+        // SAFETY: `cmd` is recording on `ctx`'s device; the pipeline, its layout, the target, the readback buffer,
+        // the vertex buffers and the descriptor sets (borrowed by `draw`) all live until the wait returns; the
+        // target goes UNDEFINED → COLOR_ATTACHMENT_OPTIMAL → TRANSFER_SRC_OPTIMAL before the copy, and the readback
+        // buffer holds `size * size * 4` bytes, one 4-byte texel per pixel (checked above).
+        unsafe {
+            target.transition(
+                cmd,
+                raw::ImageLayout::UNDEFINED,
+                raw::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
+                raw::PipelineStageFlags2::NONE,
+                raw::AccessFlags2::NONE,
+                raw::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT,
+                raw::AccessFlags2::COLOR_ATTACHMENT_WRITE,
+            );
+            let color = [raw::RenderingAttachmentInfo::default()
+                .image_view(target.view())
+                .image_layout(raw::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
+                .load_op(raw::AttachmentLoadOp::CLEAR)
+                .store_op(raw::AttachmentStoreOp::STORE)
+                .clear_value(raw::ClearValue {
+                    color: raw::ClearColorValue {
+                        float32: draw.clear,
+                    },
+                })];
+            d.cmd_begin_rendering(
+                cmd,
+                &raw::RenderingInfo::default()
+                    .render_area(area)
+                    .layer_count(1)
+                    .color_attachments(&color),
+            );
+            d.cmd_bind_pipeline(cmd, raw::PipelineBindPoint::GRAPHICS, pipeline.handle());
+            d.cmd_set_viewport(
+                cmd,
+                0,
+                &[raw::Viewport {
+                    x: 0.0,
+                    y: 0.0,
+                    width: size as f32,
+                    height: size as f32,
+                    min_depth: 0.0,
+                    max_depth: 1.0,
+                }],
+            );
+            d.cmd_set_scissor(cmd, 0, &[area]);
+            for &(index, set) in draw.sets {
+                d.cmd_bind_descriptor_sets(
+                    cmd,
+                    raw::PipelineBindPoint::GRAPHICS,
+                    pipeline.layout().handle(),
+                    index,
+                    &[set],
+                    &[],
+                );
+            }
+            if !vertex_buffers.is_empty() {
+                d.cmd_bind_vertex_buffers(cmd, 0, &vertex_buffers, &offsets);
+            }
+            if let Some(stages) = push_stages {
+                d.cmd_push_constants(cmd, pipeline.layout().handle(), stages, 0, draw.push);
+            }
+            d.cmd_draw(cmd, draw.vertex_count, 1, 0, 0);
+            d.cmd_end_rendering(cmd);
+            target.transition(
+                cmd,
+                raw::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
+                raw::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                raw::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT,
+                raw::AccessFlags2::COLOR_ATTACHMENT_WRITE,
+                raw::PipelineStageFlags2::COPY,
+                raw::AccessFlags2::TRANSFER_READ,
+            );
+            target.copy_to_buffer(cmd, &readback);
+        }
+    })
+    .unwrap();
+    readback.read()
+}
+
+/// The 4 bytes of pixel (`x`, `y`) in tightly packed row-major pixels `width` wide, as [`draw_offscreen`] returns.
+///
+/// # Panics
+/// When the pixel lies past the end of `pixels`.
+pub fn pixel(pixels: &[u8], width: u32, x: u32, y: u32) -> [u8; 4] {
+    let i = ((y as usize) * (width as usize) + x as usize) * 4;
+    pixels[i..i + 4].try_into().unwrap()
 }
