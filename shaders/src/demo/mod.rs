@@ -316,6 +316,18 @@ unsafe fn full_viewport(d: &gpu::vk::ash::Device, cmd: raw::CommandBuffer, exten
 
 /// Renders the demo frame at `width` × `height` with the library's pipelines (created on first use) and reads
 /// it back. Fails cleanly when the size exceeds the device's image limit.
+/// Uploads `data` as a vertex buffer kept alive in `buffers` until the frame is done, and returns its handle.
+fn upload_vertices<T: bytemuck::Pod>(
+    ctx: &VkContext,
+    buffers: &mut Vec<Buffer>,
+    data: &[T],
+) -> VkResult<Option<raw::Buffer>> {
+    let b = Buffer::with_data(ctx, data, raw::BufferUsageFlags::VERTEX_BUFFER)?;
+    let handle = b.handle();
+    buffers.push(b);
+    Ok(Some(handle))
+}
+
 pub fn render_frame(lib: &mut ShaderLibrary, width: u32, height: u32) -> VkResult<Frame> {
     let ctx = lib.context().clone();
     let max = ctx.properties().limits.max_image_dimension2_d;
@@ -478,15 +490,11 @@ pub fn render_frame(lib: &mut ShaderLibrary, width: u32, height: u32) -> VkResul
         .chain(rect_corners(0.0, CANVAS.y - 52.0, CANVAS.x, 52.0).iter())
         .map(|(p, _)| *p)
         .collect();
-    vertex_buffers.push(Buffer::with_data(
-        &ctx,
-        &bars,
-        raw::BufferUsageFlags::VERTEX_BUFFER,
-    )?);
+    let vertex_buffer = upload_vertices(&ctx, &mut vertex_buffers, &bars)?;
     draws.push(Draw {
         pipeline: pipeline(lib, "gpu_shader_2D_uniform_color")?,
         sets: Vec::new(),
-        vertex_buffer: vertex_buffers.last().map(Buffer::handle),
+        vertex_buffer,
         vertices: bars.len() as u32,
         push: PushBlock::new(lib, "gpu_shader_2D_uniform_color")?
             .set("color", Vec4::new(0.06, 0.07, 0.10, 0.8))?
@@ -519,11 +527,7 @@ pub fn render_frame(lib: &mut ShaderLibrary, width: u32, height: u32) -> VkResul
             .iter()
             .map(|(p, uv)| [p[0], p[1], uv[0], uv[1]])
             .collect();
-        vertex_buffers.push(Buffer::with_data(
-            &ctx,
-            &quad,
-            raw::BufferUsageFlags::VERTEX_BUFFER,
-        )?);
+        let vertex_buffer = upload_vertices(&ctx, &mut vertex_buffers, &quad)?;
         let mut push = PushBlock::new(lib, name)?.set("ModelViewProjectionMatrix", mvp)?;
         if let Some(tint) = tint {
             push = push.set("color", tint)?.set("srgb_target", 1u32)?;
@@ -531,7 +535,7 @@ pub fn render_frame(lib: &mut ShaderLibrary, width: u32, height: u32) -> VkResul
         draws.push(Draw {
             pipeline: p,
             sets: vec![(1, set)],
-            vertex_buffer: vertex_buffers.last().map(Buffer::handle),
+            vertex_buffer,
             vertices: 6,
             push: push.bytes,
         });
@@ -584,15 +588,11 @@ pub fn render_frame(lib: &mut ShaderLibrary, width: u32, height: u32) -> VkResul
         ("gpu_shader_2D_flat_color", hexagon),
         ("gpu_shader_2D_smooth_color", triangle),
     ] {
-        vertex_buffers.push(Buffer::with_data(
-            &ctx,
-            &vertices,
-            raw::BufferUsageFlags::VERTEX_BUFFER,
-        )?);
+        let vertex_buffer = upload_vertices(&ctx, &mut vertex_buffers, &vertices)?;
         draws.push(Draw {
             pipeline: pipeline(lib, name)?,
             sets: Vec::new(),
-            vertex_buffer: vertex_buffers.last().map(Buffer::handle),
+            vertex_buffer,
             vertices: vertices.len() as u32,
             push: PushBlock::new(lib, name)?
                 .set("ModelViewProjectionMatrix", mvp)?
@@ -603,15 +603,11 @@ pub fn render_frame(lib: &mut ShaderLibrary, width: u32, height: u32) -> VkResul
 
     // A row of round points.
     let dots: Vec<[f32; 2]> = (0..9).map(|i| [320.0 + 70.0 * i as f32, 620.0]).collect();
-    vertex_buffers.push(Buffer::with_data(
-        &ctx,
-        &dots,
-        raw::BufferUsageFlags::VERTEX_BUFFER,
-    )?);
+    let vertex_buffer = upload_vertices(&ctx, &mut vertex_buffers, &dots)?;
     draws.push(Draw {
         pipeline: pipeline(lib, "gpu_shader_2D_point_round")?,
         sets: Vec::new(),
-        vertex_buffer: vertex_buffers.last().map(Buffer::handle),
+        vertex_buffer,
         vertices: dots.len() as u32,
         push: PushBlock::new(lib, "gpu_shader_2D_point_round")?
             .set("color", Vec4::new(1.0, 0.85, 0.2, 1.0))?
