@@ -306,7 +306,7 @@ pub fn generate(
     stage: Stage,
     opts: &GenerateOptions,
 ) -> Result<GeneratedStage, Vec<Diagnostic>> {
-    let Some(main_file) = info.source(stage) else {
+    let Some(main_item) = info.sources.iter().find(|s| s.value.0 == stage) else {
         return Err(vec![
             Diagnostic::error(
                 Code::UnknownStage,
@@ -325,6 +325,7 @@ pub fn generate(
             )),
         ]);
     };
+    let main_file = main_item.value.1.as_str();
     let name = format!("{}.{}.glsl", info.name, stage.short_name());
     let mut e = Emitter {
         out: String::with_capacity(4096),
@@ -454,11 +455,6 @@ pub fn generate(
     emit_interfaces(&mut e, info, stage);
 
     // 8-9. Dependencies and the stage source.
-    let main_item = info
-        .sources
-        .iter()
-        .find(|s| s.value.0 == stage)
-        .expect("source exists");
     match opts.loader.load(main_file) {
         Ok(text) => {
             let mut order = Vec::new();
