@@ -1,0 +1,88 @@
+//! No behaviour change where none is intended: the SPIR-V of every module of the library (923 modules, variants
+//! included), in both profiles, must stay byte-identical to the baseline recorded in `tests/fixtures/`.
+//!
+//! A deliberate change to generated code (a new generator rule, a shader edit) updates the baseline:
+//! `UPDATE_SPIRV_BASELINE=1 cargo test -p tests --test spirv_baseline`, and the commit says why.
+
+use gpu::builder::{BuildOptions, build};
+use gpu::compiler::{Compiler, Profile};
+use shader_info::{DEFAULT_BRANCH_LIMIT, DirLoader, Registry};
+use shaders as _;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// `module file name -> xxh3-128 of its bytes`, for every module the static pass writes.
+fn hashes(profile: Profile) -> BTreeMap<String, String> {
+    let root = shaders::glsl_root();
+    let out = tempfile::tempdir().unwrap();
+    let compiler = Compiler::new(&root).unwrap();
+    let loader = DirLoader::new(&root);
+    let opts = BuildOptions {
+        filter: None,
+        profile,
+        jobs: 2,
+        out_dir: Some(out.path().to_path_buf()),
+        branch_limit: DEFAULT_BRANCH_LIMIT,
+    };
+    let report = build(Registry::global(), &compiler, &loader, &opts, &|_| {});
+    assert!(report.success(), "{}", report.render_failures());
+    let mut map = BTreeMap::new();
+    for e in std::fs::read_dir(out.path()).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "spv") {
+            let bytes = std::fs::read(&p).unwrap();
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            map.insert(
+                name,
+                format!("{:032x}", xxhash_rust::xxh3::xxh3_128(&bytes)),
+            );
+        }
+    }
+    map
+}
+
+fn check(profile: Profile, file: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(file);
+    let now = hashes(profile);
+    let text: String = now.iter().map(|(n, h)| format!("{n} {h}\n")).collect();
+    if std::env::var_os("UPDATE_SPIRV_BASELINE").is_some() {
+        std::fs::write(&path, text).unwrap();
+        return;
+    }
+    let baseline =
+        std::fs::read_to_string(&path).expect("baseline file (UPDATE_SPIRV_BASELINE=1 writes it)");
+    let base: BTreeMap<&str, &str> = baseline.lines().filter_map(|l| l.split_once(' ')).collect();
+    let mut diffs = Vec::new();
+    for (name, h) in &now {
+        match base.get(name.as_str()) {
+            Some(b) if b == h => {}
+            Some(_) => diffs.push(format!("changed: {name}")),
+            None => diffs.push(format!("new: {name}")),
+        }
+    }
+    for name in base.keys() {
+        if !now.contains_key(*name) {
+            diffs.push(format!("gone: {name}"));
+        }
+    }
+    assert!(
+        diffs.is_empty(),
+        "{} of {} modules differ from {file}:\n{}",
+        diffs.len(),
+        now.len(),
+        diffs.join("\n")
+    );
+    assert_eq!(now.len(), 923, "the library has 923 modules");
+}
+
+#[test]
+fn release_spirv_matches_the_baseline() {
+    check(Profile::Release, "spirv-baseline-release.txt");
+}
+
+#[test]
+fn debug_spirv_matches_the_baseline() {
+    check(Profile::Debug, "spirv-baseline-debug.txt");
+}
