@@ -1,6 +1,8 @@
 //! The runtime compiler against real shaderc and real files in temporary directories.
 
-use gpu::compiler::{ChangeDetection, CompileError, Compiler, Profile, Severity};
+use gpu::compiler::{
+    ChangeDetection, CompileError, Compiler, CompilerOptions, IncludeSearch, Profile, Severity,
+};
 use shader_info::{
     DirLoader, Frequency, GenerateOptions, Registry, ShaderCreateInfo, Stage, Type, generate,
 };
@@ -219,25 +221,227 @@ fn relative_includes_use_the_including_files_directory_and_standard_ones_the_roo
 }
 
 #[test]
-fn no_fallback_from_relative_to_standard() {
-    // `"top.glsl"` from `sub/` must not find the root's `top.glsl` (shaderc retries it as `<top.glsl>`).
+fn quoted_includes_search_the_including_folder_then_the_root_and_angle_ones_the_root() {
+    // The shape of real shader trees: quoted includes written relative to the shader root from files in
+    // subfolders, headers including headers, and a local header that shadows a root one of the same name.
     let dir = tree(&[
-        ("top.glsl", "float top() { return 1.0; }\n"),
-        ("sub/a.frag", &frag("#include \"top.glsl\"")),
+        (
+            "common/bindings.glsl",
+            "#include \"common/math.glsl\"\nfloat bind_f() { return math_f(); }\n",
+        ),
+        ("common/math.glsl", "float math_f() { return 1.0; }\n"),
+        (
+            "common/brdf.glsl",
+            "#include \"common/bindings.glsl\"\nfloat brdf_f() { return bind_f(); }\n",
+        ),
+        ("local.glsl", "float local_f() { return 1.0; }\n"),
+        ("rt/local.glsl", "float local_f() { return 2.0; }\n"),
+        (
+            "rt/hit.frag",
+            &frag("#include \"common/brdf.glsl\"\n#include \"local.glsl\""),
+        ),
         ("sub/b.frag", &frag("#include <near.glsl>")),
         ("sub/near.glsl", "float near() { return 1.0; }\n"),
     ]);
     let c = Compiler::new(dir.path()).unwrap();
-    let e = err(c.compile_from_file("sub/a.frag", Stage::Fragment, Profile::Debug));
-    let d = first_error(&e);
-    assert_eq!((d.file.as_str(), d.line), ("sub/a.frag", Some(3)));
-    assert!(d.message.contains("cannot find `sub/top.glsl`"), "{e}");
-    // And `<x>` never looks next to the including file.
+    let m = c
+        .compile_from_file("rt/hit.frag", Stage::Fragment, Profile::Debug)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let names: Vec<&str> = m.files.iter().map(|f| f.name.as_str()).collect();
+    // `local.glsl` is found next to the including file first.
+    assert_eq!(
+        names,
+        [
+            "common/brdf.glsl",
+            "common/bindings.glsl",
+            "common/math.glsl",
+            "rt/local.glsl"
+        ]
+    );
+    // `<x>` never looks next to the including file.
     let e = err(c.compile_from_file("sub/b.frag", Stage::Fragment, Profile::Debug));
     assert!(
         first_error(&e).message.contains("cannot find `near.glsl`"),
         "{e}"
     );
+}
+
+#[test]
+fn strict_mode_keeps_the_no_fallback_rule() {
+    let dir = tree(&[
+        ("top.glsl", "float top() { return 1.0; }\n"),
+        ("sub/a.frag", &frag("#include \"top.glsl\"")),
+    ]);
+    let strict = CompilerOptions {
+        includes: IncludeSearch {
+            include_dirs: vec![],
+            strict: true,
+        },
+        ..CompilerOptions::default()
+    };
+    let c = Compiler::with_options(dir.path(), strict).unwrap();
+    let e = err(c.compile_from_file("sub/a.frag", Stage::Fragment, Profile::Debug));
+    let d = first_error(&e);
+    assert_eq!((d.file.as_str(), d.line), ("sub/a.frag", Some(3)));
+    assert!(d.message.contains("cannot find `top.glsl`"), "{e}");
+    assert!(
+        !d.message.contains("then"),
+        "strict mode tries one place: {e}"
+    );
+    // The default search finds it at the root.
+    Compiler::new(dir.path())
+        .unwrap()
+        .compile_from_file("sub/a.frag", Stage::Fragment, Profile::Debug)
+        .unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[test]
+fn include_directories_are_searched_after_the_root_and_stay_inside_it() {
+    let dir = tree(&[
+        ("lib/include/util.glsl", "float util() { return 1.0; }\n"),
+        ("a.frag", &frag("#include <util.glsl>")),
+        ("sub/b.frag", &frag("#include \"util.glsl\"")),
+    ]);
+    let with_dirs = |dirs: &[&str]| {
+        Compiler::with_options(
+            dir.path(),
+            CompilerOptions {
+                includes: IncludeSearch {
+                    include_dirs: dirs.iter().map(|d| d.to_string()).collect(),
+                    strict: false,
+                },
+                ..CompilerOptions::default()
+            },
+        )
+    };
+    let c = with_dirs(&["lib/include"]).unwrap();
+    for f in ["a.frag", "sub/b.frag"] {
+        let m = c
+            .compile_from_file(f, Stage::Fragment, Profile::Debug)
+            .unwrap_or_else(|e| panic!("{f}: {e}"));
+        assert_eq!(m.files[0].name, "lib/include/util.glsl");
+    }
+    let e = err(Compiler::new(dir.path()).unwrap().compile_from_file(
+        "a.frag",
+        Stage::Fragment,
+        Profile::Debug,
+    ));
+    assert!(
+        first_error(&e).message.contains("cannot find `util.glsl`"),
+        "{e}"
+    );
+    // Include directories never leave the root, and must exist.
+    let outside = tempfile::tempdir().unwrap();
+    for bad in ["../x", outside.path().to_str().unwrap(), "missing"] {
+        let e = match with_dirs(&[bad]) {
+            Ok(_) => panic!("include directory `{bad}` accepted"),
+            Err(e) => e.to_string(),
+        };
+        assert!(e.contains("include directory"), "{e}");
+    }
+}
+
+#[test]
+fn a_file_appearing_earlier_in_the_search_invalidates_the_cache() {
+    for detection in [ChangeDetection::Journal, ChangeDetection::Metadata] {
+        let dir = tree(&[
+            ("common/h.glsl", "float h() { return 1.0; }\n"),
+            ("rt/a.frag", &frag("#include \"common/h.glsl\"")),
+        ]);
+        let root = dir.path();
+        let c = Compiler::with_change_detection(root, detection).unwrap();
+        let first = c
+            .compile_from_file("rt/a.frag", Stage::Fragment, Profile::Release)
+            .unwrap();
+        assert_eq!(first.files[0].name, "common/h.glsl");
+        let again = c
+            .compile_from_file("rt/a.frag", Stage::Fragment, Profile::Release)
+            .unwrap();
+        assert!(
+            Arc::ptr_eq(&first, &again),
+            "{detection:?}: unchanged tree is a hit"
+        );
+        // `rt/common/h.glsl` (a new folder and file) now shadows the root's header.
+        write(root, "rt/common/h.glsl", "float h() { return 2.0; }\n");
+        let after = c
+            .compile_from_file("rt/a.frag", Stage::Fragment, Profile::Release)
+            .unwrap();
+        assert_eq!(after.files[0].name, "rt/common/h.glsl", "{detection:?}");
+    }
+}
+
+#[test]
+fn a_real_tree_shape_compiles_like_glslc() {
+    // 6 stage files in subfolders, headers including headers with root-relative quoted includes.
+    let dir = tree(&[
+        (
+            "common/bindings.glsl",
+            "#ifndef BINDINGS\n#define BINDINGS\nlayout(set = 0, binding = 0) uniform U { vec4 tint; } u;\n#endif\n",
+        ),
+        (
+            "common/brdf.glsl",
+            "#include \"common/bindings.glsl\"\nvec3 brdf(vec3 n) { return max(n.z, 0.0) * u.tint.rgb; }\n",
+        ),
+        (
+            "common/color/space.glsl",
+            "#include \"common/brdf.glsl\"\nvec3 to_srgb(vec3 c) { return pow(c, vec3(1.0 / 2.2)); }\n",
+        ),
+        (
+            "forward/lit.frag",
+            &frag("#include \"common/color/space.glsl\""),
+        ),
+        (
+            "forward/unlit.frag",
+            &frag("#include \"common/bindings.glsl\""),
+        ),
+        (
+            "post/tonemap.frag",
+            &frag("#include \"../common/color/space.glsl\""),
+        ),
+        ("post/deep/blur.frag", &frag("#include <common/brdf.glsl>")),
+        (
+            "ui/text.frag",
+            &frag("#include \"common/color/space.glsl\"\n#include \"common/bindings.glsl\""),
+        ),
+        (
+            "compute/c.comp",
+            "#version 450\n#extension GL_GOOGLE_include_directive : require\n#include \"common/bindings.glsl\"\nlayout(local_size_x = 8) in;\nvoid main() {}\n",
+        ),
+    ]);
+    let c = Compiler::new(dir.path()).unwrap();
+    let files = [
+        ("forward/lit.frag", Stage::Fragment),
+        ("forward/unlit.frag", Stage::Fragment),
+        ("post/tonemap.frag", Stage::Fragment),
+        ("post/deep/blur.frag", Stage::Fragment),
+        ("ui/text.frag", Stage::Fragment),
+        ("compute/c.comp", Stage::Compute),
+    ];
+    for (f, stage) in files {
+        let ours = c
+            .compile_from_file(f, stage, Profile::Release)
+            .unwrap_or_else(|e| panic!("{f}: {e}"));
+        let out = std::process::Command::new("glslc")
+            .args([
+                &format!("-fshader-stage={}", stage.short_name()),
+                "--target-env=vulkan1.3",
+                "--target-spv=spv1.5",
+                "-O",
+                "-I",
+            ])
+            .arg(dir.path())
+            .arg(dir.path().join(f))
+            .args(["-o", "-"])
+            .output()
+            .expect("glslc (apt-get install glslc)");
+        assert!(
+            out.status.success(),
+            "glslc {f}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let words = gpu::vk::spirv_from_bytes(&out.stdout).unwrap();
+        assert_eq!(ours.spirv, words, "{f}: our SPIR-V differs from glslc's");
+    }
 }
 
 #[test]
@@ -602,6 +806,7 @@ fn seed_scenario(detection: ChangeDetection) {
     std::fs::remove_file(root.join("common/h.glsl")).unwrap();
     let r = compile_three(&c);
     let s3 = c.stats();
+    let gone = root.canonicalize().unwrap().join("common/h.glsl");
     for (i, file) in [(0, "direct.frag"), (1, "common/mid.glsl")] {
         let e = r[i]
             .as_ref()
@@ -609,7 +814,11 @@ fn seed_scenario(detection: ChangeDetection) {
             .unwrap_or_else(|| panic!("{file} should fail"));
         let d = first_error(e);
         assert_eq!(d.file, file, "{e}");
-        assert!(d.message.contains("cannot find `common/h.glsl`"), "{e}");
+        assert!(d.message.contains("cannot find"), "{e}");
+        assert!(
+            d.message.contains(&format!("tried `{}`", gone.display())),
+            "{e}"
+        );
     }
     assert!(r[2].is_ok());
     assert_eq!(s3.hits - s2.hits, 1, "{s3:?}");

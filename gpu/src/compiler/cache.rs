@@ -10,7 +10,7 @@
 //!   condition variable; different keys compile in parallel.
 
 use super::CompiledModule;
-use super::includes::locate;
+use super::includes::{Absent, LocateError, deepest_existing_dir, locate};
 use super::watch::ChangeJournal;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -97,6 +97,14 @@ pub(crate) struct FileRecord {
     pub meta: FileMeta,
 }
 
+/// What a compilation depended on: the files it read, and the candidates an include search found empty (a file
+/// appearing at one of those would be included instead).
+#[derive(Debug, Default)]
+pub(crate) struct Dependencies {
+    pub files: Vec<FileRecord>,
+    pub absent: Vec<Absent>,
+}
+
 /// The mutable part of a file record: the metadata last seen to go with the recorded content.
 #[derive(Clone, Copy)]
 struct Seen {
@@ -107,6 +115,7 @@ struct Seen {
 pub(crate) struct Entry {
     pub module: Arc<CompiledModule>,
     files: Vec<FileRecord>,
+    absent: Vec<Absent>,
     seen: RwLock<Vec<Seen>>,
     /// Journal generation at which every file was last known to match; `u64::MAX` when the journal cannot vouch.
     valid_at: AtomicU64,
@@ -294,7 +303,7 @@ impl Cache {
     pub(crate) fn get_or_compile(
         &self,
         key: u128,
-        compile: impl FnOnce() -> Result<(Arc<CompiledModule>, Vec<FileRecord>), super::CompileError>,
+        compile: impl FnOnce() -> Result<(Arc<CompiledModule>, Dependencies), super::CompileError>,
     ) -> Result<Arc<CompiledModule>, super::CompileError> {
         loop {
             let (slot, fresh) = {
@@ -352,7 +361,7 @@ impl Cache {
         &self,
         key: u128,
         slot: &Arc<Slot>,
-        compile: impl FnOnce() -> Result<(Arc<CompiledModule>, Vec<FileRecord>), super::CompileError>,
+        compile: impl FnOnce() -> Result<(Arc<CompiledModule>, Dependencies), super::CompileError>,
     ) -> Result<Arc<CompiledModule>, super::CompileError> {
         self.misses.fetch_add(1, Ordering::Relaxed);
         let generation = self.journal.poll();
@@ -361,11 +370,14 @@ impl Cache {
         let result = compile();
         let mut st = slot.state.lock().unwrap_or_else(|e| e.into_inner());
         let out = match result {
-            Ok((module, files)) => {
+            Ok((module, Dependencies { files, absent })) => {
                 let now = SystemTime::now();
                 let mut watched = true;
                 for f in &files {
                     watched &= self.watch_file(&f.path) && !f.meta.racy(now);
+                }
+                for a in &absent {
+                    watched &= self.watch_file(&deepest_existing_dir(&self.root, &a.name));
                 }
                 let seen = files
                     .iter()
@@ -377,6 +389,7 @@ impl Cache {
                 let entry = Arc::new(Entry {
                     module: module.clone(),
                     files,
+                    absent,
                     seen: RwLock::new(seen),
                     valid_at: AtomicU64::new(if watched { generation } else { u64::MAX }),
                 });
@@ -426,6 +439,17 @@ impl Cache {
                 all_watched &= !meta.racy(now);
             }
         }
+        for a in &entry.absent {
+            // Watch the deepest existing directory first: a directory created on the way is then journaled.
+            all_watched &= self.watch_file(&deepest_existing_dir(&self.root, &a.name));
+            self.stats_checks.fetch_add(1, Ordering::Relaxed);
+            if !matches!(locate(&self.root, &a.name), Err(LocateError::Missing(_))) {
+                return Check::Changed(format!(
+                    "`{}` appeared where an include search found nothing",
+                    a.name
+                ));
+            }
+        }
         if !refresh.is_empty() {
             // Same content under new metadata: remember the new metadata so the next lookup is cheap again.
             let mut seen = entry.seen.write().unwrap_or_else(|e| e.into_inner());
@@ -446,7 +470,7 @@ impl Cache {
     /// Re-resolves a file (it must still lie inside the root) and compares its content hash.
     fn same_content(&self, f: &FileRecord, _meta: FileMeta) -> Check {
         if let Err(e) = locate(&self.root, &f.name) {
-            return Check::Changed(e);
+            return Check::Changed(e.message());
         }
         self.reads.fetch_add(1, Ordering::Relaxed);
         match std::fs::read(&f.path) {

@@ -1,11 +1,17 @@
 //! `#include` resolution for one compilation.
 //!
-//! Rules (seed 000, tightened by issue 4):
-//! - `#include "x"` resolves against the directory of the including file, `#include <x>` against the root, and a
-//!   failed `"x"` is never retried as `<x>` (shaderc retries it; we answer the retry with the first error).
+//! Rules (C preprocessors', glslc's and shaderc's own; see [`IncludeSearch`]):
+//! - `#include "x"` searches the directory of the including file, then the root, then the configured include
+//!   directories; `#include <x>` searches the root, then the include directories. The first file found wins.
+//!   [`IncludeSearch::strict`] keeps seed 000's rule instead: `"x"` only next to the including file, `<x>` only
+//!   from the root. A failed search is never retried by shaderc's own `"x"` → `<x>` fallback (we answer that retry
+//!   with the first error, so the message names every place tried).
 //! - Every resolved path stays inside the root: absolute paths, `..` that climbs above the root, and symbolic links
-//!   that lead out of it are refused. This is a security boundary: include paths can come from content.
+//!   that lead out of it are refused. This is a security boundary: include paths can come from content. Include
+//!   directories are themselves root-relative.
 //! - A cycle is an error showing the chain; a file already included in this compilation is included as empty text.
+//! - Every candidate that did not exist is recorded: a file created there later would be found first, so the
+//!   cache treats its appearance as a change (see `cache.rs`).
 
 use super::cache::{FileMeta, FileRecord, content_hash};
 use shaderc::{IncludeType, ResolvedInclude};
@@ -24,7 +30,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// ```
 pub fn normalize(base: &str, requested: &str) -> Result<String, String> {
     let req = Path::new(requested);
-    if req.has_root() || req.is_absolute() || requested.starts_with(['/', '\\']) {
+    if is_absolute(requested) {
         return Err(format!(
             "`{requested}` is an absolute path; includes must be relative to the include root"
         ));
@@ -50,40 +56,146 @@ pub fn normalize(base: &str, requested: &str) -> Result<String, String> {
     Ok(parts.join("/"))
 }
 
+/// Where `#include` looks, besides the including file's directory.
+///
+/// ```
+/// use gpu::compiler::IncludeSearch;
+/// let search = IncludeSearch { include_dirs: vec!["third_party/include".into()], strict: false };
+/// assert_eq!(IncludeSearch::default().include_dirs.len(), 0);
+/// # let _ = search;
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct IncludeSearch {
+    /// Root-relative directories searched after the root, in order (glslc's `-I`). They must lie inside the root.
+    pub include_dirs: Vec<String>,
+    /// Seed 000's rule: `"x"` only next to the including file, `<x>` only from the root, no search path.
+    pub strict: bool,
+}
+
+impl IncludeSearch {
+    /// The root-relative directories a request is looked up in, in order (no duplicates).
+    fn bases<'a>(&'a self, relative_to: Option<&'a str>) -> Vec<&'a str> {
+        let mut out: Vec<&str> = Vec::new();
+        let mut add = |d: &'a str| {
+            if !out.contains(&d) {
+                out.push(d);
+            }
+        };
+        if let Some(dir) = relative_to {
+            add(dir);
+        }
+        if !self.strict || relative_to.is_none() {
+            add("");
+        }
+        if !self.strict {
+            for d in &self.include_dirs {
+                add(d);
+            }
+        }
+        out
+    }
+
+    /// Text for cache keys: two searches that can resolve a request differently never share a key.
+    pub(crate) fn key(&self) -> String {
+        format!(
+            "strict={};dirs={}",
+            self.strict,
+            self.include_dirs.join("\n")
+        )
+    }
+}
+
+/// True for `/x`, `\\x` and whatever the platform calls absolute: never relative to any base.
+fn is_absolute(requested: &str) -> bool {
+    let p = Path::new(requested);
+    p.has_root() || p.is_absolute() || requested.starts_with(['/', '\\'])
+}
+
 /// The directory part of a root-relative name (`""` for a file at the root).
 pub(crate) fn parent_dir(name: &str) -> &str {
     name.rsplit_once('/').map_or("", |(d, _)| d)
 }
 
+/// Why a root-relative name could not be used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum LocateError {
+    /// Nothing (or a directory) is there: a search goes on to the next place.
+    Missing(String),
+    /// Something is there but may not be used (it leads out of the root, or cannot be opened): an error, never
+    /// skipped, so content cannot make a search silently pick another file.
+    Refused(String),
+}
+
+impl LocateError {
+    pub(crate) fn message(self) -> String {
+        match self {
+            LocateError::Missing(m) | LocateError::Refused(m) => m,
+        }
+    }
+}
+
 /// Resolves `rel` (already normalized) under `root` (canonical): the lexical path, the canonical path, or why not.
-pub(crate) fn locate(root: &Path, rel: &str) -> Result<(PathBuf, PathBuf), String> {
+pub(crate) fn locate(root: &Path, rel: &str) -> Result<(PathBuf, PathBuf), LocateError> {
     let lexical = root.join(rel);
     let canonical = match std::fs::canonicalize(&lexical) {
         Ok(c) => c,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(format!(
+            return Err(LocateError::Missing(format!(
                 "cannot find `{rel}` (tried `{}`)",
                 lexical.display()
-            ));
+            )));
         }
         Err(e) => {
-            return Err(format!(
+            return Err(LocateError::Refused(format!(
                 "cannot open `{rel}` (`{}`): {e}",
                 lexical.display()
-            ));
+            )));
         }
     };
     if !canonical.starts_with(root) {
-        return Err(format!(
+        return Err(LocateError::Refused(format!(
             "`{rel}` resolves to `{}`, outside the include root `{}` (through a symbolic link)",
             canonical.display(),
             root.display()
-        ));
+        )));
     }
     if !canonical.is_file() {
-        return Err(format!("`{rel}` is not a file"));
+        return Err(LocateError::Missing(format!("`{rel}` is not a file")));
     }
     Ok((lexical, canonical))
+}
+
+/// Checks that the root-relative `rel` is a directory inside the root (symbolic links included).
+pub(crate) fn locate_dir(root: &Path, rel: &str) -> Result<(), String> {
+    let real = std::fs::canonicalize(root.join(rel))
+        .map_err(|e| format!("`{}`: {e}", root.join(rel).display()))?;
+    if !real.starts_with(root) {
+        return Err(format!(
+            "`{rel}` leads out of the shader root `{}`",
+            root.display()
+        ));
+    }
+    if !real.is_dir() {
+        return Err(format!("`{rel}` is not a directory"));
+    }
+    Ok(())
+}
+
+/// The deepest existing directory on the way from the root to `rel`'s file: watching it sees the file (or a
+/// directory leading to it) appear.
+pub(crate) fn deepest_existing_dir(root: &Path, rel: &str) -> PathBuf {
+    ancestors(root, rel)
+        .into_iter()
+        .rev()
+        .find(|d| d.is_dir())
+        .unwrap_or_else(|| root.to_path_buf())
+}
+
+/// A candidate path a search found empty: if a file appears there, the compilation would change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Absent {
+    /// Root-relative name.
+    pub name: String,
 }
 
 /// Reads a located file: its metadata (taken first, so a write during the read shows as changed metadata later)
@@ -107,6 +219,7 @@ struct State {
     stack: Vec<(String, Option<PathBuf>)>,
     seen: HashSet<PathBuf>,
     files: Vec<FileRecord>,
+    absent: Vec<Absent>,
     /// A failed `"x"` request (requested, requester, message): shaderc's retry as `<x>` must fail the same way.
     failed_relative: Option<(String, String, String)>,
 }
@@ -117,6 +230,7 @@ pub(crate) struct Includer<'a> {
     /// The name the main text is compiled under, and the root-relative directory its relative includes use.
     main_name: &'a str,
     main_dir: &'a str,
+    search: &'a IncludeSearch,
     reads: &'a AtomicU64,
     /// Called with every lexical directory and file path before the file is read (the change watcher).
     before_read: &'a (dyn Fn(&Path) + 'a),
@@ -129,6 +243,7 @@ impl<'a> Includer<'a> {
         main_name: &'a str,
         main_dir: &'a str,
         main_path: Option<PathBuf>,
+        search: &'a IncludeSearch,
         reads: &'a AtomicU64,
         before_read: &'a (dyn Fn(&Path) + 'a),
     ) -> Includer<'a> {
@@ -137,20 +252,23 @@ impl<'a> Includer<'a> {
             root,
             main_name,
             main_dir,
+            search,
             reads,
             before_read,
             state: RefCell::new(State {
                 stack: vec![(main_name.to_string(), main_path)],
                 seen,
                 files: Vec::new(),
+                absent: Vec::new(),
                 failed_relative: None,
             }),
         }
     }
 
-    /// The files resolved so far, in first-include order.
-    pub(crate) fn into_files(self) -> Vec<FileRecord> {
-        self.state.into_inner().files
+    /// The files resolved, in first-include order, and the candidates found empty on the way.
+    pub(crate) fn into_dependencies(self) -> (Vec<FileRecord>, Vec<Absent>) {
+        let st = self.state.into_inner();
+        (st.files, st.absent)
     }
 
     /// shaderc's include callback.
@@ -185,20 +303,14 @@ impl<'a> Includer<'a> {
         requester: &str,
         depth: usize,
     ) -> Result<ResolvedInclude, String> {
-        let base = match ty {
-            IncludeType::Standard => "",
+        let relative_to = match ty {
+            IncludeType::Standard => None,
             // The main text's own directory; any other requester is a root-relative name we handed out or a
             // `#line` name of a generated stage (also root-relative).
-            IncludeType::Relative if requester == self.main_name => self.main_dir,
-            IncludeType::Relative => parent_dir(requester),
+            IncludeType::Relative if requester == self.main_name => Some(self.main_dir),
+            IncludeType::Relative => Some(parent_dir(requester)),
         };
-        let rel =
-            normalize(base, requested).map_err(|e| format!("{e} (included from `{requester}`)"))?;
-        for dir in ancestors(self.root, &rel) {
-            (self.before_read)(&dir);
-        }
-        let (lexical, canonical) =
-            locate(self.root, &rel).map_err(|e| format!("{e}, included from `{requester}`"))?;
+        let (rel, lexical, canonical) = self.search(st, requested, relative_to, requester)?;
         // shaderc's depth counts the main file as 0; keep the chain of the current include only.
         st.stack.truncate(depth.max(1));
         if let Some(pos) = st
@@ -229,6 +341,54 @@ impl<'a> Includer<'a> {
         Ok(ResolvedInclude {
             resolved_name: rel,
             content,
+        })
+    }
+
+    /// The first candidate of the search that holds a file: its root-relative name, lexical and canonical paths.
+    /// Empty candidates are recorded in `st.absent`; a candidate that exists but is refused stops the search.
+    fn search(
+        &self,
+        st: &mut State,
+        requested: &str,
+        relative_to: Option<&str>,
+        requester: &str,
+    ) -> Result<(String, PathBuf, PathBuf), String> {
+        let mut tried: Vec<String> = Vec::new();
+        let mut escaped: Option<String> = None;
+        for base in self.search.bases(relative_to) {
+            let rel = match normalize(base, requested) {
+                Ok(rel) => rel,
+                // An absolute path is refused whatever the base; `..` above the root only from this base.
+                Err(e) if is_absolute(requested) => {
+                    return Err(format!("{e} (included from `{requester}`)"));
+                }
+                Err(e) => {
+                    escaped.get_or_insert(e);
+                    continue;
+                }
+            };
+            for dir in ancestors(self.root, &rel) {
+                (self.before_read)(&dir);
+            }
+            match locate(self.root, &rel) {
+                Ok((lexical, canonical)) => return Ok((rel, lexical, canonical)),
+                Err(LocateError::Missing(_)) => {
+                    tried.push(format!("`{}`", self.root.join(&rel).display()));
+                    if !st.absent.iter().any(|a| a.name == rel) {
+                        st.absent.push(Absent { name: rel });
+                    }
+                }
+                Err(LocateError::Refused(m)) => {
+                    return Err(format!("{m}, included from `{requester}`"));
+                }
+            }
+        }
+        Err(match (escaped, tried.is_empty()) {
+            (Some(e), true) => format!("{e} (included from `{requester}`)"),
+            _ => format!(
+                "cannot find `{requested}` (tried {}), included from `{requester}`",
+                tried.join(", then ")
+            ),
         })
     }
 }

@@ -23,6 +23,7 @@ mod watch;
 
 pub use cache::CacheStats;
 pub use diagnostics::{CompileDiagnostic, Severity};
+pub use includes::IncludeSearch;
 
 use cache::Cache;
 use includes::{Includer, normalize, parent_dir};
@@ -181,7 +182,24 @@ impl fmt::Display for CompileError {
 pub struct Compiler {
     shaderc: shaderc::Compiler,
     root: PathBuf,
+    search: IncludeSearch,
     cache: Cache,
+}
+
+/// How a [`Compiler`] finds includes and notices edits.
+///
+/// ```no_run
+/// use gpu::compiler::{ChangeDetection, Compiler, CompilerOptions, IncludeSearch};
+/// let opts = CompilerOptions {
+///     includes: IncludeSearch { include_dirs: vec!["lib".into()], strict: false },
+///     change_detection: ChangeDetection::Journal,
+/// };
+/// let c = Compiler::with_options("shaders", opts).unwrap();
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct CompilerOptions {
+    pub includes: IncludeSearch,
+    pub change_detection: ChangeDetection,
 }
 
 /// What one compilation compiles: the text, the name it goes under, and where its relative includes start.
@@ -200,7 +218,7 @@ struct Unit<'a> {
 impl Compiler {
     /// A compiler whose include root is `root` (it must exist).
     pub fn new(root: impl Into<PathBuf>) -> Result<Compiler, CompileError> {
-        Compiler::with_change_detection(root, ChangeDetection::default())
+        Compiler::with_options(root, CompilerOptions::default())
     }
 
     /// Like [`Compiler::new`], choosing how edits are noticed.
@@ -212,6 +230,21 @@ impl Compiler {
     pub fn with_change_detection(
         root: impl Into<PathBuf>,
         detection: ChangeDetection,
+    ) -> Result<Compiler, CompileError> {
+        Compiler::with_options(
+            root,
+            CompilerOptions {
+                change_detection: detection,
+                ..CompilerOptions::default()
+            },
+        )
+    }
+
+    /// A compiler rooted at `root` with include directories, strictness and change detection chosen. Include
+    /// directories are given relative to the root (an absolute path must lie inside it) and must exist.
+    pub fn with_options(
+        root: impl Into<PathBuf>,
+        opts: CompilerOptions,
     ) -> Result<Compiler, CompileError> {
         let root = root.into();
         let shown = root.display().to_string();
@@ -227,13 +260,26 @@ impl Compiler {
                 format!("the include root `{shown}` is not a directory"),
             ));
         }
+        let mut search = opts.includes;
+        for dir in &mut search.include_dirs {
+            *dir = include_dir(&root, dir).map_err(|e| CompileError::single(&shown, e))?;
+        }
         let shaderc = shaderc::Compiler::new()
             .map_err(|e| CompileError::single(&shown, format!("cannot start shaderc: {e}")))?;
         Ok(Compiler {
             shaderc,
-            cache: Cache::new(root.clone(), detection == ChangeDetection::Journal),
+            cache: Cache::new(
+                root.clone(),
+                opts.change_detection == ChangeDetection::Journal,
+            ),
             root,
+            search,
         })
+    }
+
+    /// Where includes are searched.
+    pub fn include_search(&self) -> &IncludeSearch {
+        &self.search
     }
 
     /// The include root (canonical).
@@ -276,8 +322,8 @@ impl Compiler {
         for dir in includes::ancestors(&self.root, &rel) {
             self.cache.journal.watch(&dir);
         }
-        let (lexical, canonical) =
-            includes::locate(&self.root, &rel).map_err(|e| CompileError::single(&rel, e))?;
+        let (lexical, canonical) = includes::locate(&self.root, &rel)
+            .map_err(|e| CompileError::single(&rel, e.message()))?;
         self.cache.journal.watch(&lexical);
         let (meta, text) = includes::read_file(&lexical, &rel, &self.cache.reads)
             .map_err(|e| CompileError::single(&rel, e))?;
@@ -290,7 +336,7 @@ impl Compiler {
             profile,
             generated: None,
         };
-        let key = unit.key();
+        let key = self.key(&unit);
         self.cache
             .remember_main(index, lexical, meta, key, generation);
         self.cache.get_or_compile(key, || self.compile_unit(&unit))
@@ -314,7 +360,7 @@ impl Compiler {
             profile,
             generated: Some(generated),
         };
-        let key = unit.key();
+        let key = self.key(&unit);
         self.cache.get_or_compile(key, || self.compile_unit(&unit))
     }
 
@@ -335,7 +381,7 @@ impl Compiler {
             profile,
             generated: None,
         };
-        let key = unit.key();
+        let key = self.key(&unit);
         self.cache.get_or_compile(key, || self.compile_unit(&unit))
     }
 
@@ -360,7 +406,7 @@ impl Compiler {
     fn compile_unit(
         &self,
         unit: &Unit,
-    ) -> Result<(Arc<CompiledModule>, Vec<cache::FileRecord>), CompileError> {
+    ) -> Result<(Arc<CompiledModule>, cache::Dependencies), CompileError> {
         // shaderc turns these strings into C strings and panics on an inner NUL: refuse them first.
         if unit.text.contains('\0') || unit.name.contains('\0') {
             return Err(CompileError::single(
@@ -380,6 +426,7 @@ impl Compiler {
             unit.name,
             unit.dir,
             unit.main_path.clone(),
+            &self.search,
             &self.cache.reads,
             &watch,
         ));
@@ -395,8 +442,8 @@ impl Compiler {
         );
         self.cache.add_compile_time(started.elapsed());
         drop(options);
-        let files = Rc::try_unwrap(includer)
-            .map(Includer::into_files)
+        let (files, absent) = Rc::try_unwrap(includer)
+            .map(Includer::into_dependencies)
             .unwrap_or_default();
         match result {
             Ok(artifact) => {
@@ -423,7 +470,7 @@ impl Compiler {
                         .collect(),
                     warnings,
                 };
-                Ok((Arc::new(module), files))
+                Ok((Arc::new(module), cache::Dependencies { files, absent }))
             }
             Err(e) => {
                 let text = match e {
@@ -494,23 +541,48 @@ fn nth_line(text: &str, line: u32) -> Option<String> {
         .map(str::to_string)
 }
 
-impl Unit<'_> {
-    /// The cache key: hashes of everything that decides the output (not the text itself).
-    fn key(&self) -> u128 {
+impl Compiler {
+    /// The cache key of a unit: hashes of everything that decides the output (not the text itself).
+    fn key(&self, unit: &Unit) -> u128 {
         let mut h = xxhash_rust::xxh3::Xxh3::new();
         // Length-prefixed parts: no two different tuples hash the same byte stream.
         for part in [
             OPTIONS_VERSION.as_bytes(),
-            self.stage.short_name().as_bytes(),
-            &[self.profile.tag()],
-            self.name.as_bytes(),
-            self.dir.as_bytes(),
-            self.text.as_bytes(),
+            self.search.key().as_bytes(),
+            unit.stage.short_name().as_bytes(),
+            &[unit.profile.tag()],
+            unit.name.as_bytes(),
+            unit.dir.as_bytes(),
+            unit.text.as_bytes(),
         ] {
             h.update(&(part.len() as u64).to_le_bytes());
             h.update(part);
         }
         h.digest128()
+    }
+}
+
+/// An include directory as a normalized root-relative name, or why it cannot be one.
+fn include_dir(root: &Path, dir: &str) -> Result<String, String> {
+    let p = Path::new(dir);
+    let rel = if p.is_absolute() {
+        let real = std::fs::canonicalize(p)
+            .map_err(|e| format!("include directory `{dir}` cannot be used: {e}"))?;
+        real.strip_prefix(root)
+            .map_err(|_| {
+                format!(
+                    "include directory `{dir}` lies outside the shader root `{}`: includes never leave the root",
+                    root.display()
+                )
+            })?
+            .to_string_lossy()
+            .replace('\\', "/")
+    } else {
+        normalize("", dir).map_err(|e| format!("include directory `{dir}`: {e}"))?
+    };
+    match includes::locate_dir(root, &rel) {
+        Ok(()) => Ok(rel),
+        Err(e) => Err(format!("include directory `{dir}`: {e}")),
     }
 }
 
