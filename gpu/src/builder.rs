@@ -2,15 +2,17 @@
 //! compiled and cross-checked against its reflection, in parallel; every other info is resolved and validated.
 //! The `shader-builder` command line and the `shader_builder` test target both run this.
 
-use crate::compiler::{Compiler, Profile};
-use crate::reflect::{Mismatch, ModuleReflection, cross_check, reflect, rust_twin_mismatches};
+use crate::compiler::Profile;
+use crate::flow::{Flow, StageCompiler};
+use crate::reflect::ModuleReflection;
 use rayon::prelude::*;
 use serde::Serialize;
 use shader_info::{
-    DEFAULT_BRANCH_LIMIT, GenerateOptions, Registry, ResolvedInfo, ShaderCreateInfo, SourceLoader,
-    Stage, ValidateOptions, VariantSet, enumerate_variants, generate, validate,
+    Code, DEFAULT_BRANCH_LIMIT, Diagnostic, Registry, ShaderCreateInfo, SourceLoader, Stage,
+    ValidatedInfo, VariantSet,
 };
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// How to run the pass.
@@ -39,12 +41,22 @@ impl Default for BuildOptions {
     }
 }
 
-/// One failure: which info, which stage (none for declaration problems), and the rendered diagnostics.
+/// One failure: which info, which stage or variant (none for declaration problems), and the diagnostics.
 #[derive(Clone, Debug, Serialize)]
 pub struct Failure {
     pub info: String,
     pub stage: Option<String>,
-    pub diagnostics: Vec<String>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Failure {
+    fn new(info: &str, stage: Option<String>, diagnostics: Vec<Diagnostic>) -> Failure {
+        Failure {
+            info: info.to_string(),
+            stage,
+            diagnostics,
+        }
+    }
 }
 
 /// One compiled module.
@@ -54,12 +66,12 @@ pub struct ModuleReport {
     pub stage: String,
     /// The unique variant this module belongs to, for infos with branches.
     pub variant: Option<usize>,
-    /// Hash of the SPIR-V words, to count identical modules.
-    pub spirv_hash: u64,
+    /// Hash of the SPIR-V words ([`crate::flow::spirv_key`]), to count identical modules.
+    pub spirv_hash: u128,
     pub spirv_bytes: usize,
     pub seconds: f64,
     #[serde(skip)]
-    pub reflection: ModuleReflection,
+    pub reflection: Arc<ModuleReflection>,
 }
 
 /// The outcome for one info.
@@ -110,21 +122,16 @@ impl BuildReport {
 
     /// Every failure rendered for a terminal.
     pub fn render_failures(&self) -> String {
-        let mut s = String::new();
-        for f in &self.failed {
-            for d in &f.diagnostics {
-                s.push_str(d.trim_end());
-                s.push_str("\n\n");
-            }
-        }
-        s
+        self.failed
+            .iter()
+            .map(|f| shader_info::render(&f.diagnostics))
+            .collect()
     }
 }
 
 /// One module to compile: a stage of an info (or of one unique variant of it).
 struct Job {
-    info: ResolvedInfo,
-    variant: Option<usize>,
+    info: ValidatedInfo,
     stage: Stage,
 }
 
@@ -143,122 +150,66 @@ struct Job {
 /// ```
 pub fn build(
     registry: &Registry,
-    compiler: &Compiler,
+    compiler: &dyn StageCompiler,
     loader: &dyn SourceLoader,
     opts: &BuildOptions,
     progress: &(dyn Fn(&str) + Sync),
 ) -> BuildReport {
     let start = Instant::now();
+    let mut flow = Flow::new(registry, loader, compiler, opts.profile);
+    flow.branch_limit = opts.branch_limit;
     let selected: Vec<&ShaderCreateInfo> = registry
         .infos()
         .filter(|i| opts.filter.as_deref().is_none_or(|f| i.name.starts_with(f)))
         .collect();
 
-    // Phase 1: resolve and validate every selected info (cheap, sequential, deterministic order).
+    // Phase 1: resolve and validate every selected info (cheap, sequential, deterministic order); building blocks
+    // are checked without the completeness rules.
     let mut failed: Vec<Failure> = registry
         .problems()
         .iter()
-        .map(|d| Failure {
-            info: d.info.clone(),
-            stage: None,
-            diagnostics: vec![d.to_string()],
-        })
+        .map(|d| Failure::new(&d.info, None, vec![d.clone()]))
         .collect();
-    let mut resolved: Vec<(&ShaderCreateInfo, Option<ResolvedInfo>)> = Vec::new();
+    let mut validated: Vec<(&ShaderCreateInfo, Option<ValidatedInfo>)> = Vec::new();
     for info in &selected {
-        let outcome = registry
-            .resolve(&info.name)
-            .map_err(|d| d.iter().map(ToString::to_string).collect::<Vec<_>>());
-        let outcome = outcome.and_then(|r| {
-            let vo = ValidateOptions {
-                structs: registry,
-                extra_type_names: &[],
-                require_complete: info.do_static_compilation,
-            };
-            let diags = validate(&r, &vo);
-            // Rust twins of the shared structs the buffers use: once per info, whatever its stages.
-            let rust = rust_twin_mismatches(registry, &r);
-            if diags.iter().any(|d| d.is_error()) || !rust.is_empty() {
-                let mut all: Vec<String> = diags.iter().map(ToString::to_string).collect();
-                all.extend(rust.iter().map(Mismatch::to_string));
-                Err(all)
-            } else {
-                Ok(r)
-            }
-        });
-        match outcome {
-            Ok(r) => resolved.push((info, Some(r))),
+        match flow.validate(&info.name, info.do_static_compilation) {
+            Ok(v) => validated.push((info, Some(v))),
             Err(diagnostics) => {
-                failed.push(Failure {
-                    info: info.name.clone(),
-                    stage: None,
-                    diagnostics,
-                });
-                resolved.push((info, None));
+                failed.push(Failure::new(&info.name, None, diagnostics));
+                validated.push((info, None));
             }
         }
         progress(&info.name);
     }
 
-    // Phase 2: expand variants (only the unique ones after specialize), then compile every stage of every
-    // variant of every valid compilable info, in parallel.
-    let mut variant_sets: Vec<(String, VariantSet, Vec<ResolvedInfo>)> = Vec::new();
+    // Phase 2: expand variants (only the unique ones after specialize, each validated again), then run every
+    // stage of every variant of every valid compilable info through the flow, in parallel.
+    let mut variant_sets: Vec<(String, VariantSet)> = Vec::new();
     let mut jobs: Vec<Job> = Vec::new();
-    for (info, r) in &resolved {
-        let Some(r) = r.as_ref().filter(|_| info.do_static_compilation) else {
+    for (info, v) in &validated {
+        let Some(v) = v.as_ref().filter(|_| info.do_static_compilation) else {
             continue;
         };
-        if r.branches.is_empty() {
-            jobs.extend(r.stages().into_iter().map(|stage| Job {
-                info: r.clone(),
-                variant: None,
+        match flow.expand(v) {
+            Ok(None) => jobs.extend(v.stages().into_iter().map(|stage| Job {
+                info: v.clone(),
                 stage,
-            }));
-            continue;
-        }
-        match enumerate_variants(r, opts.branch_limit) {
-            Ok(set) => {
-                let infos: Vec<ResolvedInfo> = set
-                    .variants
-                    .iter()
-                    .map(|v| v.apply(r, &set.branches))
-                    .collect();
-                // The specialize function may swap sources or add defines: check each variant like an info.
-                let vo = ValidateOptions {
-                    structs: registry,
-                    extra_type_names: &[],
-                    require_complete: true,
-                };
-                for (i, vinfo) in infos.iter().enumerate() {
-                    let diags: Vec<String> = validate(vinfo, &vo)
-                        .iter()
-                        .filter(|d| d.is_error())
-                        .map(ToString::to_string)
-                        .collect();
-                    if !diags.is_empty() {
-                        failed.push(Failure {
-                            info: info.name.clone(),
-                            stage: Some(format!(
-                                "variant {i} {}",
-                                set.describe(vinfo_bits(&set, i))
-                            )),
-                            diagnostics: diags,
-                        });
-                        continue;
+            })),
+            Ok(Some((set, variants))) => {
+                for (i, variant) in variants.into_iter().enumerate() {
+                    match variant {
+                        Ok(vinfo) => jobs.extend(vinfo.stages().into_iter().map(|stage| Job {
+                            info: vinfo.clone(),
+                            stage,
+                        })),
+                        Err(d) => {
+                            failed.push(Failure::new(&info.name, Some(format!("variant {i}")), d))
+                        }
                     }
-                    jobs.extend(vinfo.stages().into_iter().map(|stage| Job {
-                        info: vinfo.clone(),
-                        variant: Some(i),
-                        stage,
-                    }));
                 }
-                variant_sets.push((info.name.clone(), set, infos));
+                variant_sets.push((info.name.clone(), set));
             }
-            Err(d) => failed.push(Failure {
-                info: info.name.clone(),
-                stage: None,
-                diagnostics: d.iter().map(ToString::to_string).collect(),
-            }),
+            Err(d) => failed.push(Failure::new(&info.name, None, d)),
         }
     }
     let pool = rayon::ThreadPoolBuilder::new()
@@ -267,7 +218,7 @@ pub fn build(
     let run = || -> Vec<Result<ModuleReport, Failure>> {
         jobs.par_iter()
             .map(|job| {
-                let out = compile_one(registry, compiler, loader, opts, job);
+                let out = compile_one(&flow, opts, job);
                 progress(&format!("{} {}", job.info.name, job.stage.short_name()));
                 out
             })
@@ -286,12 +237,12 @@ pub fn build(
         }
     }
 
-    let infos: Vec<InfoReport> = resolved
+    let infos: Vec<InfoReport> = validated
         .iter()
-        .map(|(info, r)| {
-            let stages: Vec<String> = r
+        .map(|(info, v)| {
+            let stages: Vec<String> = v
                 .as_ref()
-                .map(|r| r.stages())
+                .map(|v| v.stages())
                 .unwrap_or_else(|| info.stages())
                 .iter()
                 .map(|s| s.short_name().to_string())
@@ -302,25 +253,24 @@ pub fn build(
                 .filter(|m| m.info == info.name)
                 .map(|m| m.seconds)
                 .sum();
-            let variants =
-                variant_sets
-                    .iter()
-                    .find(|(n, ..)| *n == info.name)
-                    .map(|(_, set, _)| {
-                        let mut hashes: Vec<u64> = modules
-                            .iter()
-                            .filter(|m| m.info == info.name)
-                            .map(|m| m.spirv_hash)
-                            .collect();
-                        hashes.sort_unstable();
-                        hashes.dedup();
-                        VariantStats {
-                            branches: set.branches.clone(),
-                            permutations: set.permutations(),
-                            unique_variants: set.variants.len(),
-                            unique_spirv: hashes.len(),
-                        }
-                    });
+            let variants = variant_sets
+                .iter()
+                .find(|(n, _)| *n == info.name)
+                .map(|(_, set)| {
+                    let mut hashes: Vec<u128> = modules
+                        .iter()
+                        .filter(|m| m.info == info.name)
+                        .map(|m| m.spirv_hash)
+                        .collect();
+                    hashes.sort_unstable();
+                    hashes.dedup();
+                    VariantStats {
+                        branches: set.branches.clone(),
+                        permutations: set.permutations(),
+                        unique_variants: set.variants.len(),
+                        unique_spirv: hashes.len(),
+                    }
+                });
             InfoReport {
                 name: info.name.clone(),
                 compilable: info.do_static_compilation,
@@ -343,70 +293,52 @@ pub fn build(
     }
 }
 
-/// The folded branch values of variant `i`.
-fn vinfo_bits(set: &VariantSet, i: usize) -> u64 {
-    set.variants.get(i).map_or(0, |v| v.bits)
-}
-
-fn compile_one(
-    registry: &Registry,
-    compiler: &Compiler,
-    loader: &dyn SourceLoader,
-    opts: &BuildOptions,
-    job: &Job,
-) -> Result<ModuleReport, Failure> {
+fn compile_one(flow: &Flow, opts: &BuildOptions, job: &Job) -> Result<ModuleReport, Failure> {
     let (info, stage) = (&job.info, job.stage);
     let t = Instant::now();
-    let label = match job.variant {
+    let label = match info.variant_index() {
         Some(v) => format!("{} variant {v}", stage.short_name()),
         None => stage.short_name().to_string(),
     };
-    let fail = |diagnostics: Vec<String>| Failure {
-        info: info.name.clone(),
-        stage: Some(label.clone()),
-        diagnostics,
-    };
-    let gopts = GenerateOptions {
-        loader,
-        registry,
-        extra_defines: &[],
-    };
-    let generated = generate(info, stage, &gopts)
-        .map_err(|d| fail(d.iter().map(ToString::to_string).collect()))?;
-    let module = compiler
-        .compile_generated(&generated, opts.profile)
-        .map_err(|e| fail(vec![e.to_string()]))?;
-    let reflection = reflect(&module.spirv)
-        .map_err(|e| fail(vec![format!("error[reflection]: {}: {e}", info.name)]))?;
-    let mismatches = cross_check(&reflection, info, stage, registry);
-    if !mismatches.is_empty() {
-        return Err(fail(mismatches.iter().map(Mismatch::to_string).collect()));
-    }
+    let checked = flow
+        .compile(info, stage)
+        .map_err(|d| Failure::new(&info.name, Some(label.clone()), d))?;
     if let Some(dir) = &opts.out_dir {
-        let base = match job.variant {
+        let base = match info.variant_index() {
             Some(v) => format!("{}.v{v}.{}", info.name, stage.short_name()),
             None => format!("{}.{}", info.name, stage.short_name()),
         };
-        let bytes: Vec<u8> = module.spirv.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let json = serde_json::to_string_pretty(&reflection).unwrap_or_default();
+        let bytes: &[u8] = bytemuck::cast_slice(&checked.module.spirv);
+        let json = serde_json::to_string_pretty(&*checked.reflection).unwrap_or_default();
         let written = std::fs::create_dir_all(dir)
-            .and_then(|_| std::fs::write(dir.join(format!("{base}.spv")), &bytes))
-            .and_then(|_| std::fs::write(dir.join(format!("{base}.glsl")), &generated.source))
+            .and_then(|_| std::fs::write(dir.join(format!("{base}.spv")), bytes))
+            .and_then(|_| {
+                std::fs::write(dir.join(format!("{base}.glsl")), &checked.generated.source)
+            })
             .and_then(|_| std::fs::write(dir.join(format!("{base}.json")), json));
         if let Err(e) = written {
-            return Err(fail(vec![format!(
-                "error: cannot write to `{}`: {e}",
-                dir.display()
-            )]));
+            return Err(Failure::new(
+                &info.name,
+                Some(label),
+                vec![
+                    Diagnostic::error(
+                        Code::Io,
+                        &info.name,
+                        format!("cannot write to `{}`: {e}", dir.display()),
+                    )
+                    .stage(stage)
+                    .hint("check the output directory is writable and the disk has room"),
+                ],
+            ));
         }
     }
     Ok(ModuleReport {
         info: info.name.clone(),
         stage: stage.short_name().to_string(),
-        variant: job.variant,
-        spirv_hash: crate::vk::module::spirv_hash(&module.spirv),
-        spirv_bytes: module.spirv.len() * 4,
+        variant: info.variant_index(),
+        spirv_hash: crate::flow::spirv_key(&checked.module.spirv),
+        spirv_bytes: checked.module.spirv.len() * 4,
         seconds: t.elapsed().as_secs_f64(),
-        reflection,
+        reflection: checked.reflection,
     })
 }

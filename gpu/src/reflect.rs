@@ -9,58 +9,28 @@
 
 use serde::Serialize;
 use shader_info::{
-    ArraySize, BlockLayout, Field, FieldArray, FieldType, MemberLayout, Registry, ResolvedInfo,
-    ResourceKind, Rules, Stage, Type, layout_fields, push_constant_fields,
+    BlockLayout, Code, DescriptorKind, Diagnostic, FieldArray, FieldType, MemberLayout, Registry,
+    ResolvedInfo, Stage, Type,
 };
 use spirq::constant::ConstantValue;
 use spirq::ty::{DescriptorType as SpqDescriptor, ScalarType, Type as SpqType};
 use spirq::var::Variable;
 use std::fmt;
 
-/// The descriptor kinds a declaration can produce.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DescriptorKind {
-    CombinedImageSampler,
-    StorageImage,
-    UniformTexelBuffer,
-    StorageTexelBuffer,
-    UniformBuffer,
-    StorageBuffer,
-    AccelerationStructure,
-    Other,
-}
-
-impl DescriptorKind {
-    /// The descriptor a declared resource must become.
-    pub fn of(kind: &ResourceKind) -> DescriptorKind {
-        match kind {
-            ResourceKind::Sampler { image_type } if image_type.is_buffer() => {
-                DescriptorKind::UniformTexelBuffer
-            }
-            ResourceKind::Sampler { .. } => DescriptorKind::CombinedImageSampler,
-            ResourceKind::Image { image_type, .. } if image_type.is_buffer() => {
-                DescriptorKind::StorageTexelBuffer
-            }
-            ResourceKind::Image { .. } => DescriptorKind::StorageImage,
-            ResourceKind::UniformBuffer { .. } => DescriptorKind::UniformBuffer,
-            ResourceKind::StorageBuffer { .. } => DescriptorKind::StorageBuffer,
-            ResourceKind::AccelerationStructure => DescriptorKind::AccelerationStructure,
-        }
-    }
-
-    fn from_spq(d: &SpqDescriptor) -> DescriptorKind {
-        match d {
-            SpqDescriptor::CombinedImageSampler() => DescriptorKind::CombinedImageSampler,
-            SpqDescriptor::StorageImage(_) => DescriptorKind::StorageImage,
-            SpqDescriptor::UniformTexelBuffer() => DescriptorKind::UniformTexelBuffer,
-            SpqDescriptor::StorageTexelBuffer(_) => DescriptorKind::StorageTexelBuffer,
-            SpqDescriptor::UniformBuffer() => DescriptorKind::UniformBuffer,
-            SpqDescriptor::StorageBuffer(_) => DescriptorKind::StorageBuffer,
-            SpqDescriptor::AccelStruct() => DescriptorKind::AccelerationStructure,
-            _ => DescriptorKind::Other,
-        }
-    }
+/// The descriptor kind of a reflected binding (`None` for kinds no declaration produces).
+fn descriptor_kind(d: &SpqDescriptor) -> Option<DescriptorKind> {
+    Some(match d {
+        SpqDescriptor::CombinedImageSampler() => DescriptorKind::CombinedImageSampler,
+        SpqDescriptor::SampledImage() => DescriptorKind::SampledImage,
+        SpqDescriptor::Sampler() => DescriptorKind::Sampler,
+        SpqDescriptor::StorageImage(_) => DescriptorKind::StorageImage,
+        SpqDescriptor::UniformTexelBuffer() => DescriptorKind::UniformTexelBuffer,
+        SpqDescriptor::StorageTexelBuffer(_) => DescriptorKind::StorageTexelBuffer,
+        SpqDescriptor::UniformBuffer() => DescriptorKind::UniformBuffer,
+        SpqDescriptor::StorageBuffer(_) => DescriptorKind::StorageBuffer,
+        SpqDescriptor::AccelStruct() => DescriptorKind::AccelerationStructure,
+        _ => return None,
+    })
 }
 
 /// One member of a reflected block or struct.
@@ -84,7 +54,8 @@ pub struct ReflectedDescriptor {
     pub set: u32,
     pub binding: u32,
     pub name: Option<String>,
-    pub kind: DescriptorKind,
+    /// `None` for a descriptor kind no declaration produces (input attachments, …).
+    pub kind: Option<DescriptorKind>,
     pub count: u32,
     /// Members of the block for uniform and storage buffers.
     pub members: Vec<ReflectedMember>,
@@ -251,7 +222,7 @@ pub fn reflect(spirv: &[u32]) -> Result<ModuleReflection, ReflectError> {
                 set: desc_bind.set(),
                 binding: desc_bind.bind(),
                 name: name.clone(),
-                kind: DescriptorKind::from_spq(desc_ty),
+                kind: descriptor_kind(desc_ty),
                 count: *nbind,
                 members: members_of(ty),
             }),
@@ -316,46 +287,15 @@ pub fn used_bindings(spirv: &[u32]) -> Result<Vec<(u32, u32)>, ReflectError> {
     Ok(used)
 }
 
-/// One difference between a compiled module and its declaration.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Mismatch {
-    pub info: String,
-    pub stage: String,
-    /// The resource or interface item, e.g. "uniform_buf `view`" or "push constants".
-    pub resource: String,
-    /// The member path inside a block, e.g. "lights[].color".
-    pub member: Option<String>,
-    /// What is compared (offset, array stride, …).
-    pub what: String,
-    pub expected: String,
-    pub actual: String,
-}
-
-impl fmt::Display for Mismatch {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "error[reflection-mismatch]: {} {} of {}",
-            self.info, self.stage, self.resource
-        )?;
-        if let Some(m) = &self.member {
-            write!(f, ", member `{m}`")?;
-        }
-        write!(
-            f,
-            ": {} is {} in the SPIR-V but the declaration says {}",
-            self.what, self.actual, self.expected
-        )
-    }
-}
-
+/// Collects the differences between a module and its declaration.
 struct Checker<'a> {
     info: &'a ResolvedInfo,
     stage: Stage,
-    out: Vec<Mismatch>,
+    out: Vec<Diagnostic>,
 }
 
 impl Checker<'_> {
+    /// "`what` of `resource` (member `m`) is `actual` in the SPIR-V but the declaration says `expected`".
     fn mismatch(
         &mut self,
         resource: &str,
@@ -364,15 +304,23 @@ impl Checker<'_> {
         expected: impl fmt::Display,
         actual: impl fmt::Display,
     ) {
-        self.out.push(Mismatch {
-            info: self.info.name.clone(),
-            stage: self.stage.short_name().to_string(),
-            resource: resource.to_string(),
-            member,
-            what: what.to_string(),
-            expected: expected.to_string(),
-            actual: actual.to_string(),
-        });
+        let item = match &member {
+            Some(m) => format!("{resource}, member `{m}`"),
+            None => resource.to_string(),
+        };
+        self.out.push(
+            Diagnostic::error(
+                Code::ReflectionMismatch,
+                &self.info.name,
+                format!(
+                    "{what} of {item} is {actual} in the SPIR-V but the declaration says {expected}"
+                ),
+            )
+            .stage(self.stage)
+            .item(item)
+            .at(&self.info.name, self.info.origin)
+            .hint("the source declares this itself (a hand-written binding or block), or the generator disagrees with the layout engine: declare it in the info"),
+        );
     }
 
     fn compare_block(
@@ -383,11 +331,7 @@ impl Checker<'_> {
         actual: &[ReflectedMember],
     ) {
         if expected.members.len() != actual.len() {
-            let p = if path.is_empty() {
-                None
-            } else {
-                Some(path.to_string())
-            };
+            let p = (!path.is_empty()).then(|| path.to_string());
             self.mismatch(
                 resource,
                 p,
@@ -468,7 +412,8 @@ fn fmt_opt(v: Option<u32>) -> String {
     v.map_or("none".into(), |v| v.to_string())
 }
 
-/// Compares a module's reflection with the declaration of `stage` of `info`. An empty result means they agree.
+/// Compares a module's reflection with the declaration of `stage` of `info`. An empty result means they agree;
+/// each difference is a [`Code::ReflectionMismatch`] diagnostic naming the info, stage, item and both values.
 ///
 /// Resources the stage does not use may be missing from optimized SPIR-V; that is not a mismatch. A resource in
 /// the SPIR-V that the declaration does not have (a binding written by hand in the source) is one.
@@ -477,7 +422,7 @@ pub fn cross_check(
     info: &ResolvedInfo,
     stage: Stage,
     registry: &Registry,
-) -> Vec<Mismatch> {
+) -> Vec<Diagnostic> {
     let mut c = Checker {
         info,
         stage,
@@ -501,58 +446,38 @@ pub fn cross_check(
         };
         let r = &r.value;
         let label = format!("{} `{}`", r.kind.word(), r.name);
-        let want_kind = DescriptorKind::of(&r.kind);
-        if want_kind != d.kind {
+        let want_kind = r.descriptor_kind();
+        if Some(want_kind) != d.kind {
             c.mismatch(
                 &label,
                 None,
                 "descriptor type",
                 format!("{want_kind:?}"),
-                format!("{:?}", d.kind),
+                d.kind
+                    .map_or("an undeclarable kind".into(), |k| format!("{k:?}")),
             );
         }
-        let (base, size) = r.split_name().unwrap_or((&r.name, ArraySize::Single));
         let want_count = r.descriptor_count();
         if want_count != d.count {
             c.mismatch(&label, None, "descriptor count", want_count, d.count);
         }
-        if let ResourceKind::UniformBuffer { type_name }
-        | ResourceKind::StorageBuffer { type_name, .. } = &r.kind
-        {
-            let rules = if matches!(r.kind, ResourceKind::UniformBuffer { .. }) {
-                Rules::Std140
-            } else {
-                Rules::Std430
-            };
-            let ty = match Type::from_glsl_name(type_name) {
-                Some(t) => FieldType::Value(t),
-                None => FieldType::Struct(type_name.clone()),
-            };
-            let array = match size {
-                ArraySize::Single => FieldArray::None,
-                ArraySize::Fixed(n) => FieldArray::Fixed(n),
-                ArraySize::Runtime => FieldArray::Runtime,
-            };
-            let field = Field {
-                name: base.to_string(),
-                ty,
-                array,
-            };
-            match layout_fields(&[field], rules, registry, &mut vec![]) {
-                Ok(layout) => c.compare_block(&label, "", &layout, &d.members),
-                Err(e) => c.mismatch(&label, None, "layout", "a computable layout", e),
-            }
+        match r.block_layout(registry) {
+            Some(Ok(layout)) => c.compare_block(&label, "", &layout, &d.members),
+            Some(Err(e)) => c.mismatch(&label, None, "layout", "a computable layout", e),
+            None => {}
         }
     }
     if let Some(pc) = &reflection.push_constants {
-        match layout_fields(
-            &push_constant_fields(info),
-            Rules::Std430,
-            registry,
-            &mut vec![],
-        ) {
-            Ok(layout) => c.compare_block("push constants", "", &layout, pc),
-            Err(e) => c.mismatch("push constants", None, "layout", "a computable layout", e),
+        match info.push_constant_layout() {
+            Some(Ok(layout)) => c.compare_block("push constants", "", &layout, pc),
+            Some(Err(e)) => c.mismatch("push constants", None, "layout", "a computable layout", e),
+            None => c.mismatch(
+                "push constants",
+                None,
+                "block",
+                "no push constants",
+                "a push-constant block",
+            ),
         }
     }
     let declared_ids = info.specialization_constant_ids();
@@ -647,114 +572,4 @@ pub fn cross_check(
         _ => {}
     }
     c.out
-}
-
-/// Checks a registered shared struct's layout engine offsets against its Rust field offsets (from the derive).
-/// Returns the differences; structs without a Rust twin have none.
-pub fn check_rust_offsets(registry: &Registry, struct_name: &str, rules: Rules) -> Vec<Mismatch> {
-    let (Some(def), Some(meta)) = (
-        registry.structs().find(|s| s.name == struct_name),
-        registry.struct_meta(struct_name),
-    ) else {
-        return Vec::new();
-    };
-    if meta.rust_offsets.is_empty() {
-        return Vec::new();
-    }
-    let mk = |member: Option<String>, what: &str, e: String, a: String| Mismatch {
-        info: struct_name.to_string(),
-        stage: rules.glsl_name().to_string(),
-        resource: format!("shared struct `{struct_name}`"),
-        member,
-        what: what.to_string(),
-        expected: e,
-        actual: a,
-    };
-    let layout = match def.layout(rules, registry) {
-        Ok(l) => l,
-        Err(e) => {
-            return vec![mk(
-                None,
-                "layout",
-                "a computable layout".into(),
-                e.to_string(),
-            )];
-        }
-    };
-    let mut out = Vec::new();
-    if !meta.rules.is_empty() && !meta.rules.contains(&rules) {
-        out.push(mk(
-            None,
-            "layout rules",
-            format!("a Rust twin proven for {rules} (it is used in a {rules} block)"),
-            format!(
-                "one proven for {:?} only: add `#[shader({})]` to its derive",
-                meta.rules,
-                rules.glsl_name()
-            ),
-        ));
-    }
-    if meta.rust_size != layout.size {
-        out.push(mk(
-            None,
-            "Rust size",
-            layout.size.to_string(),
-            meta.rust_size.to_string(),
-        ));
-    }
-    if meta.rust_offsets.len() != layout.members.len() {
-        out.push(mk(
-            None,
-            "field count",
-            layout.members.len().to_string(),
-            meta.rust_offsets.len().to_string(),
-        ));
-        return out;
-    }
-    out.extend(
-        layout
-            .members
-            .iter()
-            .zip(&meta.rust_offsets)
-            .filter(|(m, r)| m.offset != **r)
-            .map(|(m, r)| {
-                mk(
-                    Some(m.name.clone()),
-                    "Rust offset",
-                    m.offset.to_string(),
-                    r.to_string(),
-                )
-            }),
-    );
-    out
-}
-
-/// [`check_rust_offsets`] for every shared struct a buffer of `info` uses (nested structs included), under the
-/// rules of the buffer kind that uses it.
-pub fn rust_twin_mismatches(registry: &Registry, info: &ResolvedInfo) -> Vec<Mismatch> {
-    let mut out = Vec::new();
-    let mut seen: Vec<(String, Rules)> = Vec::new();
-    for r in &info.resources {
-        let (type_name, rules) = match &r.value.kind {
-            ResourceKind::UniformBuffer { type_name } => (type_name, Rules::Std140),
-            ResourceKind::StorageBuffer { type_name, .. } => (type_name, Rules::Std430),
-            _ => continue,
-        };
-        let mut stack = vec![type_name.clone()];
-        while let Some(name) = stack.pop() {
-            if seen.contains(&(name.clone(), rules)) {
-                continue;
-            }
-            seen.push((name.clone(), rules));
-            out.extend(check_rust_offsets(registry, &name, rules));
-            if let Some(def) = registry.structs().find(|s| s.name == name) {
-                for f in &def.fields {
-                    if let FieldType::Struct(s) = &f.ty {
-                        stack.push(s.clone());
-                    }
-                }
-            }
-        }
-    }
-    out
 }

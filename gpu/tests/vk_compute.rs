@@ -9,7 +9,7 @@ use gpu::vk::{
 };
 use shader_info::{Frequency, MemoryLoader, Qualifier, Registry, ShaderCreateInfo, Stage, Type};
 use std::sync::Arc;
-use vk_support::{dispatch, module};
+use vk_support::{dispatch, module, validated};
 
 const N: usize = 256;
 
@@ -100,11 +100,10 @@ fn pipeline(
     name: &str,
     spec: &SpecValues,
 ) -> ComputePipeline {
-    let info = reg.resolve(name).unwrap();
+    let (info, plan) = validated(reg, name);
     let m = module(ctx, reg, loader, &info, Stage::Compute);
-    let layout =
-        Arc::new(PipelineLayout::new(ctx, cache, &describe_layout(&info, None).unwrap()).unwrap());
-    ComputePipeline::new(ctx, &info, &m, layout, spec).unwrap()
+    let layout = Arc::new(PipelineLayout::new(ctx, cache, &describe_layout(&plan)).unwrap());
+    ComputePipeline::new(ctx, &plan, &m, layout, spec).unwrap()
 }
 
 #[test]
@@ -208,16 +207,14 @@ fn specialization_constants_change_the_result_of_one_module() {
     let Some(ctx) = test_context() else { return };
     let (reg, loader) = registry();
     let cache = LayoutCache::new(&ctx);
-    let info = reg.resolve("test_specialized").unwrap();
+    let (info, plan) = validated(&reg, "test_specialized");
     let m = module(&ctx, &reg, &loader, &info, Stage::Compute);
-    let layout = Arc::new(
-        PipelineLayout::new(&ctx, &cache, &describe_layout(&info, None).unwrap()).unwrap(),
-    );
+    let layout = Arc::new(PipelineLayout::new(&ctx, &cache, &describe_layout(&plan)).unwrap());
     let input = data(64, 3);
     let usage = raw::BufferUsageFlags::STORAGE_BUFFER;
     let a = Buffer::with_data(&ctx, &input, usage).unwrap();
     let run = |spec: SpecValues| {
-        let p = ComputePipeline::new(&ctx, &info, &m, layout.clone(), &spec).unwrap();
+        let p = ComputePipeline::new(&ctx, &plan, &m, layout.clone(), &spec).unwrap();
         let out = Buffer::new(&ctx, 64 * 4, usage).unwrap();
         dispatch(&ctx, &p, &[&a, &out], 1);
         out.read_vec::<f32>()
@@ -234,7 +231,7 @@ fn specialization_constants_change_the_result_of_one_module() {
     // Wrong names and types are reported, not passed to the driver.
     let bad = ComputePipeline::new(
         &ctx,
-        &info,
+        &plan,
         &m,
         layout.clone(),
         &SpecValues::default().set("NEGATE", 1u32),
@@ -242,7 +239,7 @@ fn specialization_constants_change_the_result_of_one_module() {
     assert!(bad.unwrap_err().to_string().contains("NEGATE"));
     let bad = ComputePipeline::new(
         &ctx,
-        &info,
+        &plan,
         &m,
         layout.clone(),
         &SpecValues::default().set("NOPE", 1u32),

@@ -4,12 +4,13 @@ mod vk_support;
 
 use gpu::vk::testing::{assert_no_validation_messages, pixel, test_context};
 use gpu::vk::{
-    Buffer, GraphicsOptions, GraphicsPipeline, LayoutCache, PipelineLayout, VertexLayout,
-    describe_layout, raw,
+    Buffer, GraphicsOptions, GraphicsPipeline, LayoutCache, PipelineLayout, describe_layout, raw,
 };
-use shader_info::{MemoryLoader, Registry, ShaderCreateInfo, Stage, StageInterfaceInfo, Type};
+use shader_info::{
+    MemoryLoader, Registry, ShaderCreateInfo, Stage, StageInterfaceInfo, Type, VertexArrangement,
+};
 use std::sync::Arc;
-use vk_support::{SIZE, clear_rgba8, module, render};
+use vk_support::{SIZE, clear_rgba8, module, render, validated};
 
 /// Two triangles covering the middle half of the target: x, y in [-0.5, 0.5].
 const QUAD: [[f32; 2]; 6] = [
@@ -68,14 +69,13 @@ fn pipeline(
     opts: &GraphicsOptions,
 ) -> GraphicsPipeline {
     let (reg, loader) = registry();
-    let info = reg.resolve(name).unwrap();
+    let (info, plan) = validated(&reg, name);
     let vs = module(ctx, &reg, &loader, &info, Stage::Vertex);
     let fs = module(ctx, &reg, &loader, &info, Stage::Fragment);
-    let layout =
-        Arc::new(PipelineLayout::new(ctx, cache, &describe_layout(&info, None).unwrap()).unwrap());
+    let layout = Arc::new(PipelineLayout::new(ctx, cache, &describe_layout(&plan)).unwrap());
     GraphicsPipeline::new(
         ctx,
-        &info,
+        &plan,
         &[(Stage::Vertex, &vs), (Stage::Fragment, &fs)],
         layout,
         opts,
@@ -133,7 +133,7 @@ fn interleaved_and_per_attribute_vertex_layouts_render_the_same() {
     check_quad(&a, [51, 255, 153, 255]);
 
     let opts = GraphicsOptions {
-        vertex_layout: VertexLayout::PerAttribute,
+        vertex_layout: VertexArrangement::PerInput,
         ..Default::default()
     };
     let q = pipeline(&ctx, &cache, "test_vertex_color", &opts);

@@ -4,8 +4,28 @@
 use gpu::vk::layout::DescriptorBinding;
 use gpu::vk::testing::{assert_no_validation_messages, test_context};
 use gpu::vk::{LayoutCache, PipelineLayout, describe_layout, raw};
-use shader_info::{Frequency, ImageType, Qualifier, ShaderCreateInfo, TextureFormat, Type};
+use shader_info::{
+    Code, Frequency, ImageType, PipelinePlan, Qualifier, Registry, ShaderCreateInfo, Stage,
+    StageMask, TextureFormat, Type, ValidateOptions, ValidatedInfo,
+};
 use std::sync::Arc;
+
+/// The plan of one info on its own (validated without the completeness rules).
+fn plan(info: ShaderCreateInfo) -> PipelinePlan {
+    let name = info.name.clone();
+    let mut reg = Registry::new();
+    reg.add_info(info);
+    PipelinePlan::new(&validated(&reg, &name).unwrap(), &reg)
+}
+
+fn validated(reg: &Registry, name: &str) -> Result<ValidatedInfo, Vec<shader_info::Diagnostic>> {
+    let opts = ValidateOptions {
+        registry: reg,
+        extra_type_names: &[],
+        require_complete: false,
+    };
+    ValidatedInfo::new(reg.resolve(name).unwrap(), &opts)
+}
 
 fn material() -> ShaderCreateInfo {
     ShaderCreateInfo::new("test_material")
@@ -61,7 +81,7 @@ fn b(
 fn sets_bindings_types_counts_and_push_constants_follow_the_declaration() {
     use raw::DescriptorType as D;
     let vf = raw::ShaderStageFlags::VERTEX | raw::ShaderStageFlags::FRAGMENT;
-    let desc = describe_layout(&material(), None).unwrap();
+    let desc = describe_layout(&plan(material()));
     assert_eq!(desc.sets.len(), 3);
     assert_eq!(
         desc.sets[0],
@@ -93,15 +113,16 @@ fn sets_bindings_types_counts_and_push_constants_follow_the_declaration() {
         "std430: vec3 at 64, float packed at 76"
     );
 
-    // Stage flags from reflection: the sampler is used by the fragment stage only.
+    // Stage flags from reflection: the sampler is used by the fragment stage only (a binding no stage uses
+    // keeps every stage).
     let usage = |set: u32, binding: u32| {
         if (set, binding) == (1, 0) {
-            raw::ShaderStageFlags::FRAGMENT
+            StageMask::of(&[Stage::Fragment])
         } else {
-            vf
+            StageMask::NONE
         }
     };
-    let desc = describe_layout(&material(), Some(&usage)).unwrap();
+    let desc = describe_layout(&plan(material()).with_stage_usage(usage));
     assert_eq!(desc.sets[1][0].stages, raw::ShaderStageFlags::FRAGMENT);
     assert_eq!(desc.sets[1][1].stages, vf);
 }
@@ -111,26 +132,30 @@ fn gaps_get_empty_sets_and_duplicates_are_reported() {
     let info = ShaderCreateInfo::new("test_gap")
         .storage_buf(3, Qualifier::Read, "uint", "data[]", Frequency::Geometry)
         .compute_source("x.comp");
-    let desc = describe_layout(&info, None).unwrap();
+    let desc = describe_layout(&plan(info));
     assert_eq!(desc.sets.len(), 3);
     assert!(desc.sets[0].is_empty() && desc.sets[1].is_empty());
     assert_eq!(desc.sets[2][0].binding, 3);
     assert_eq!(desc.sets[2][0].stages, raw::ShaderStageFlags::COMPUTE);
     assert!(desc.push_constants.is_none());
 
-    let dup = ShaderCreateInfo::new("test_dup")
-        .uniform_buf(0, "vec4", "a", Frequency::Pass)
-        .storage_buf(0, Qualifier::Read, "uint", "b[]", Frequency::Pass);
-    let e = describe_layout(&dup, None).unwrap_err().to_string();
-    assert!(e.contains("set 0, binding 0"), "{e}");
+    // Two resources at one binding never reach a layout: validation refuses them, naming both.
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("test_dup")
+            .uniform_buf(0, "vec4", "a", Frequency::Pass)
+            .storage_buf(0, Qualifier::Read, "uint", "b[]", Frequency::Pass),
+    );
+    let e = validated(&reg, "test_dup").unwrap_err();
+    assert_eq!(e[0].code, Code::BindingCollision);
+    assert!(e[0].message.contains("set 0 binding 0"), "{}", e[0]);
 }
 
 #[test]
 fn layouts_are_created_and_identical_set_layouts_are_shared() {
     let Some(ctx) = test_context() else { return };
     let cache = LayoutCache::new(&ctx);
-    let a =
-        PipelineLayout::new(&ctx, &cache, &describe_layout(&material(), None).unwrap()).unwrap();
+    let a = PipelineLayout::new(&ctx, &cache, &describe_layout(&plan(material()))).unwrap();
     // Same Batch set as `material`, different Pass set, no Geometry set.
     let other = ShaderCreateInfo::new("test_other")
         .uniform_buf(0, "vec4", "params", Frequency::Pass)
@@ -138,7 +163,7 @@ fn layouts_are_created_and_identical_set_layouts_are_shared() {
         .sampler(1, ImageType::FloatBuffer, "lut", Frequency::Batch)
         .vertex_source("o.vert")
         .fragment_source("o.frag");
-    let b = PipelineLayout::new(&ctx, &cache, &describe_layout(&other, None).unwrap()).unwrap();
+    let b = PipelineLayout::new(&ctx, &cache, &describe_layout(&plan(other))).unwrap();
     assert_eq!(a.set_layouts().len(), 3);
     assert_eq!(b.set_layouts().len(), 2);
     assert!(
@@ -152,12 +177,12 @@ fn layouts_are_created_and_identical_set_layouts_are_shared() {
     let gap = ShaderCreateInfo::new("test_gap")
         .storage_buf(0, Qualifier::Read, "uint", "data[]", Frequency::Geometry)
         .compute_source("x.comp");
-    let c = PipelineLayout::new(&ctx, &cache, &describe_layout(&gap, None).unwrap()).unwrap();
+    let c = PipelineLayout::new(&ctx, &cache, &describe_layout(&plan(gap.clone()))).unwrap();
     assert!(Arc::ptr_eq(&c.set_layouts()[0], &c.set_layouts()[1]));
     assert!(c.set_layouts()[0].bindings().is_empty());
     // A second identical pipeline layout creates no new set layout.
     let n = cache.len();
-    let _d = PipelineLayout::new(&ctx, &cache, &describe_layout(&gap, None).unwrap()).unwrap();
+    let _d = PipelineLayout::new(&ctx, &cache, &describe_layout(&plan(gap.clone()))).unwrap();
     assert_eq!(cache.len(), n);
     drop((a, b, c, _d, cache));
     assert_no_validation_messages(&ctx);

@@ -90,7 +90,10 @@ fn modules_and_pipelines_are_fetched_by_name_and_cached() {
     ));
 
     match lib.graphics_pipeline("test_lib_nope", &GraphicsOptions::default()) {
-        Err(VkError::Compile(msg)) => assert!(msg.contains("test_lib_nope"), "{msg}"),
+        Err(VkError::Diagnostics(d)) => {
+            assert_eq!(d[0].code, shader_info::Code::UnknownInfo);
+            assert!(d[0].to_string().contains("test_lib_nope"), "{}", d[0]);
+        }
         other => panic!("expected an unknown-info error, got {other:?}"),
     }
     drop((vs, a, hdr, c2, c3, lib));
@@ -304,8 +307,9 @@ fn an_invalid_declaration_is_a_fetch_error_naming_the_info() {
         lib.module("test_lib_collision", Stage::Compute).map(drop),
     ] {
         match result {
-            Err(VkError::Compile(msg)) => {
-                assert!(msg.contains("test_lib_collision"), "{msg}");
+            Err(VkError::Diagnostics(d)) => {
+                let msg = shader_info::render(&d);
+                assert_eq!(d[0].info, "test_lib_collision", "{msg}");
                 assert!(msg.contains("`a[]`") || msg.contains("`a`"), "{msg}");
             }
             other => panic!("expected a validation error, got {other:?}"),
@@ -343,8 +347,12 @@ fn an_invalid_variant_is_a_fetch_error_and_the_valid_ones_still_build() {
     let fast = lib.variant_key("test_lib_bad_variant", 1).unwrap();
     let p = lib.compute_pipeline(&plain).unwrap();
     match lib.compute_pipeline(&fast) {
-        Err(VkError::Compile(msg)) => {
-            assert!(msg.contains(&fast), "{msg}");
+        Err(VkError::Diagnostics(d)) => {
+            let msg = shader_info::render(&d);
+            assert!(
+                d.iter().all(|d| d.variant.as_deref() == Some("v1 {FAST}")),
+                "every diagnostic names the variant: {msg}"
+            );
             assert!(msg.contains("not a name"), "{msg}");
         }
         other => panic!("expected the variant's define to fail validation, got {other:?}"),

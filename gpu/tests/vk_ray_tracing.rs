@@ -11,7 +11,7 @@ use gpu::vk::{
 };
 use shader_info::{Frequency, MemoryLoader, Qualifier, Registry, ShaderCreateInfo, Stage};
 use std::sync::Arc;
-use vk_support::module;
+use vk_support::{module, validated};
 
 fn registry() -> (Registry, MemoryLoader) {
     let mut reg = Registry::new();
@@ -43,9 +43,9 @@ fn registry() -> (Registry, MemoryLoader) {
 fn ray_tracing_pipelines_are_created_where_supported_and_refused_clearly_elsewhere() {
     let Some(ctx) = test_context() else { return };
     let (reg, loader) = registry();
-    let info = reg.resolve("test_rt").unwrap();
+    let (info, plan) = validated(&reg, "test_rt");
     let cache = LayoutCache::new(&ctx);
-    let desc = describe_layout(&info, None).unwrap();
+    let desc = describe_layout(&plan);
     let rt_stages = raw::ShaderStageFlags::RAYGEN_KHR
         | raw::ShaderStageFlags::MISS_KHR
         | raw::ShaderStageFlags::CLOSEST_HIT_KHR;
@@ -54,7 +54,7 @@ fn ray_tracing_pipelines_are_created_where_supported_and_refused_clearly_elsewhe
 
     let Some(rt) = ctx.ray_tracing() else {
         // Without the extension no ray-tracing module may even be created: the error comes first.
-        let err = RayTracingPipeline::new(&ctx, &info, &[], layout.clone(), &SpecValues::default())
+        let err = RayTracingPipeline::new(&ctx, &plan, &[], layout.clone(), &SpecValues::default())
             .unwrap_err();
         assert!(matches!(err, VkError::Unsupported { .. }), "{err}");
         assert!(
@@ -75,7 +75,7 @@ fn ray_tracing_pipelines_are_created_where_supported_and_refused_clearly_elsewhe
     let refs: Vec<(Stage, &gpu::vk::ShaderModule)> =
         stages.iter().copied().zip(modules.iter()).collect();
     let t = std::time::Instant::now();
-    let p = RayTracingPipeline::new(&ctx, &info, &refs, layout.clone(), &SpecValues::default())
+    let p = RayTracingPipeline::new(&ctx, &plan, &refs, layout.clone(), &SpecValues::default())
         .unwrap();
     eprintln!(
         "ray-tracing pipeline created in {:.2} ms",

@@ -229,7 +229,7 @@ fn generator_emits_dependencies_first() {
             .local_group_size(64),
     );
     let loader = MemoryLoader::default().with("lights_test.comp.glsl", "void main() {}");
-    let info = reg.resolve("lights_test").unwrap();
+    let info = reg.validated("lights_test").unwrap();
     let opts = GenerateOptions {
         loader: &loader,
         registry: &reg,

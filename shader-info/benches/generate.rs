@@ -11,7 +11,8 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use shader_info::{
     Field, Frequency, GenerateOptions, ImageType, MemoryLoader, Qualifier, Registry, ResolvedInfo,
-    ShaderCreateInfo, Stage, StageInterfaceInfo, StructDef, TextureFormat, Type, generate,
+    ShaderCreateInfo, Stage, StageInterfaceInfo, StructDef, TextureFormat, Type, ValidatedInfo,
+    generate,
 };
 use std::hint::black_box;
 
@@ -170,7 +171,7 @@ fn bench(c: &mut Criterion) {
         registry: &reg,
         extra_defines: &[],
     };
-    let resolved: Vec<ResolvedInfo> = names.iter().map(|n| reg.resolve(n).unwrap()).collect();
+    let resolved: Vec<ValidatedInfo> = names.iter().map(|n| reg.validated(n).unwrap()).collect();
     let total: usize = resolved.iter().map(|r| stages(r).len()).sum();
     // Every stage must generate, or the bench would time error paths.
     for r in &resolved {
@@ -183,10 +184,10 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("generate_1000_infos");
     g.throughput(Throughput::Elements(total as u64));
     g.sample_size(20);
-    g.bench_function("resolve_and_generate_all_stages", |b| {
+    g.bench_function("resolve_validate_and_generate_all_stages", |b| {
         b.iter(|| {
             for n in &names {
-                let r = reg.resolve(n).unwrap();
+                let r = reg.validated(n).unwrap();
                 for &s in stages(&r) {
                     black_box(generate(&r, s, &opts).unwrap());
                 }

@@ -18,9 +18,12 @@
 use crate::diagnostic::{Code, Diagnostic};
 use crate::info::*;
 use crate::layout::{FieldType, StructLookup};
+use crate::origin::Origin;
 use crate::registry::Registry;
 use crate::resolve::ResolvedInfo;
+use crate::resource::{Resource, ResourceKind};
 use crate::types::*;
+use crate::validate::ValidatedInfo;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
@@ -295,17 +298,18 @@ impl Emitter {
 /// let loader = MemoryLoader::default()
 ///     .with("fill.vert", "void main() { gl_Position = vec4(0.0); }")
 ///     .with("fill.frag", "void main() { frag_color = color; }");
-/// let info = reg.resolve("fill").unwrap();
+/// let info = reg.validated("fill").unwrap();
 /// let opts = GenerateOptions { loader: &loader, registry: &reg, extra_defines: &[] };
 /// let frag = generate(&info, Stage::Fragment, &opts).unwrap();
 /// assert!(frag.source.contains("layout(location = 0) out vec4 frag_color;"));
 /// assert!(frag.source.contains("#define GPU_FRAGMENT_SHADER"));
 /// ```
 pub fn generate(
-    info: &ResolvedInfo,
+    info: &ValidatedInfo,
     stage: Stage,
     opts: &GenerateOptions,
 ) -> Result<GeneratedStage, Vec<Diagnostic>> {
+    let info: &ResolvedInfo = info;
     let Some(main_item) = info.sources.iter().find(|s| s.value.0 == stage) else {
         return Err(vec![
             Diagnostic::error(
@@ -671,52 +675,14 @@ fn emit_resources(e: &mut Emitter, info: &ResolvedInfo) {
     let mut ordered: Vec<&Item<Resource>> = info.resources.iter().collect();
     // Stable: within a kind, declaration order is kept.
     ordered.sort_by_key(|it| it.value.kind.order());
-    {
-        for it in ordered {
-            let r = &it.value;
-            let (set, binding) = (r.set(), r.slot);
-            let (base, size) = r.split_name().unwrap_or((&r.name, ArraySize::Single));
-            let suffix = match size {
-                ArraySize::Single => String::new(),
-                ArraySize::Fixed(n) => format!("[{n}]"),
-                ArraySize::Runtime => "[]".to_string(),
-            };
-            let text = match &r.kind {
-                ResourceKind::Sampler { image_type } => format!(
-                    "layout(set = {set}, binding = {binding}) uniform {} {base}{suffix};",
-                    image_type.sampler_glsl().unwrap_or("sampler2D")
-                ),
-                ResourceKind::Image {
-                    format,
-                    qualifier,
-                    image_type,
-                } => format!(
-                    "layout(set = {set}, binding = {binding}, {}) uniform {}{} {base}{suffix};",
-                    format.glsl_name(),
-                    qualifier.glsl_prefix(),
-                    image_type.image_glsl().unwrap_or("image2D")
-                ),
-                ResourceKind::UniformBuffer { type_name } => format!(
-                    "layout(std140, set = {set}, binding = {binding}) uniform _{base} {{\n  {type_name} {base}{suffix};\n}};"
-                ),
-                ResourceKind::StorageBuffer {
-                    qualifier,
-                    type_name,
-                } => format!(
-                    "layout(std430, set = {set}, binding = {binding}) {}buffer _{base} {{\n  {type_name} {base}{suffix};\n}};",
-                    qualifier.glsl_prefix()
-                ),
-                ResourceKind::AccelerationStructure => format!(
-                    "layout(set = {set}, binding = {binding}) uniform accelerationStructureEXT {base}{suffix};"
-                ),
-            };
-            e.decl(
-                &text,
-                &it.declared_in,
-                format!("{} `{}`", r.kind.word(), r.name),
-                it.origin,
-            );
-        }
+    for it in ordered {
+        let r = &it.value;
+        e.decl(
+            &r.glsl_declaration(),
+            &it.declared_in,
+            format!("{} `{}`", r.kind.word(), r.name),
+            it.origin,
+        );
     }
 }
 
@@ -921,7 +887,7 @@ mod tests {
         let loader = MemoryLoader::default()
             .with("v.glsl", "void main() {}")
             .with("f.glsl", "// one\nvoid main() { o = color; }\n");
-        let info = reg.resolve("t").unwrap();
+        let info = reg.validated("t").unwrap();
         let g = generate(
             &info,
             Stage::Fragment,

@@ -4,51 +4,13 @@
 //! [`crate::validate`] reports every problem at once. Each item remembers the Rust file and line that declared it
 //! (through `#[track_caller]`), so a diagnostic can point at the declaration.
 
+use crate::layout::{
+    BlockLayout, Field, FieldArray, FieldType, LayoutError, Rules, StructMap, layout_fields,
+};
+use crate::origin::Origin;
+use crate::resource::{Resource, ResourceKind};
+use crate::specialize::{SpecializeFn, VariantBuilder};
 use crate::types::*;
-use std::fmt;
-
-/// Where a declaration was written in Rust source. Used in diagnostics only.
-///
-/// Two origins always compare equal: the declaration site is metadata, not part of a declaration's value, so an
-/// info declared through the derive macro equals the same info written with the builder.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Origin {
-    pub file: &'static str,
-    pub line: u32,
-}
-
-impl Origin {
-    /// The caller's location (the builder call in user code).
-    #[track_caller]
-    pub fn caller() -> Origin {
-        let l = std::panic::Location::caller();
-        Origin {
-            file: l.file(),
-            line: l.line(),
-        }
-    }
-
-    /// True when no location is known.
-    pub fn is_unknown(&self) -> bool {
-        self.file.is_empty()
-    }
-}
-
-impl PartialEq for Origin {
-    fn eq(&self, _: &Origin) -> bool {
-        true
-    }
-}
-
-impl fmt::Display for Origin {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_unknown() {
-            f.write_str("<unknown>")
-        } else {
-            write!(f, "{}:{}", self.file, self.line)
-        }
-    }
-}
 
 /// A value recorded together with the info that declared it and where.
 #[derive(Clone, Debug, PartialEq)]
@@ -159,141 +121,6 @@ pub struct PushConstant {
     pub name: String,
     /// `Some(n)` for `ty name[n]`.
     pub array_size: Option<u32>,
-}
-
-/// The kind of a bound resource and what it needs.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ResourceKind {
-    /// A combined image sampler.
-    Sampler { image_type: ImageType },
-    /// A storage image.
-    Image {
-        format: TextureFormat,
-        qualifier: Qualifier,
-        image_type: ImageType,
-    },
-    /// A `std140` uniform block holding one value (or array) of `type_name`.
-    UniformBuffer { type_name: String },
-    /// A `std430` storage block holding one value or (runtime) array of `type_name`.
-    StorageBuffer {
-        qualifier: Qualifier,
-        type_name: String,
-    },
-    /// A ray-tracing acceleration structure (`accelerationStructureEXT`).
-    AccelerationStructure,
-}
-
-impl ResourceKind {
-    /// Position of the kind in the generated source: samplers, images, uniform buffers, storage buffers,
-    /// acceleration structures (DESIGN.md's resource order).
-    pub fn order(&self) -> u8 {
-        match self {
-            ResourceKind::Sampler { .. } => 0,
-            ResourceKind::Image { .. } => 1,
-            ResourceKind::UniformBuffer { .. } => 2,
-            ResourceKind::StorageBuffer { .. } => 3,
-            ResourceKind::AccelerationStructure => 4,
-        }
-    }
-
-    /// A short word for messages: `sampler`, `image`, `uniform_buf`, `storage_buf`.
-    pub fn word(&self) -> &'static str {
-        match self {
-            ResourceKind::Sampler { .. } => "sampler",
-            ResourceKind::Image { .. } => "image",
-            ResourceKind::UniformBuffer { .. } => "uniform_buf",
-            ResourceKind::StorageBuffer { .. } => "storage_buf",
-            ResourceKind::AccelerationStructure => "acceleration_structure",
-        }
-    }
-}
-
-/// A descriptor-bound resource: sampler, image, uniform buffer or storage buffer.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Resource {
-    /// Binding inside the frequency's set.
-    pub slot: u32,
-    pub frequency: Frequency,
-    /// The declared name, which may carry `[N]` or `[]`; see [`Resource::array`].
-    pub name: String,
-    pub kind: ResourceKind,
-}
-
-/// Array-ness of a resource, parsed from its declared name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ArraySize {
-    Single,
-    Fixed(u32),
-    /// `[]`: a runtime-sized array (the last member of a storage buffer).
-    Runtime,
-}
-
-impl Resource {
-    /// The name without its array suffix and the array size, or a message saying what is wrong with it.
-    pub fn split_name(&self) -> Result<(&str, ArraySize), String> {
-        split_array_name(&self.name)
-    }
-
-    /// Descriptors the resource takes in its binding: `N` for `name[N]` samplers, images and acceleration
-    /// structures; 1 otherwise. A buffer's `[N]`/`[]` is an array inside its one block, and a runtime-sized
-    /// array of descriptors would need descriptor indexing.
-    ///
-    /// ```
-    /// use shader_info::*;
-    /// let info = ShaderCreateInfo::new("x")
-    ///     .sampler(0, ImageType::Float2D, "shadow_maps[4]", Frequency::Pass)
-    ///     .storage_buf(1, Qualifier::Read, "vec4", "lights[16]", Frequency::Pass);
-    /// assert_eq!(info.resources[0].value.descriptor_count(), 4);
-    /// assert_eq!(info.resources[1].value.descriptor_count(), 1);
-    /// ```
-    pub fn descriptor_count(&self) -> u32 {
-        let is_buffer = matches!(
-            self.kind,
-            ResourceKind::UniformBuffer { .. } | ResourceKind::StorageBuffer { .. }
-        );
-        match self.split_name() {
-            Ok((_, ArraySize::Fixed(n))) if !is_buffer => n,
-            _ => 1,
-        }
-    }
-
-    /// The descriptor set (from the frequency).
-    pub fn set(&self) -> u32 {
-        self.frequency.set()
-    }
-}
-
-/// Splits `name[N]`/`name[]` into the base name and its array size.
-///
-/// ```
-/// use shader_info::{split_array_name, ArraySize};
-/// assert_eq!(split_array_name("lights[4]"), Ok(("lights", ArraySize::Fixed(4))));
-/// assert_eq!(split_array_name("glyphs[]"), Ok(("glyphs", ArraySize::Runtime)));
-/// assert!(split_array_name("bad[x]").is_err());
-/// ```
-pub fn split_array_name(name: &str) -> Result<(&str, ArraySize), String> {
-    let Some(open) = name.find('[') else {
-        return Ok((name, ArraySize::Single));
-    };
-    let (base, rest) = name.split_at(open);
-    let Some(inner) = rest.strip_prefix('[').and_then(|r| r.strip_suffix(']')) else {
-        return Err(format!(
-            "`{name}` has an unclosed or trailing array suffix: write `{base}[N]` or `{base}[]`"
-        ));
-    };
-    let inner = inner.trim();
-    if inner.is_empty() {
-        return Ok((base, ArraySize::Runtime));
-    }
-    match inner.parse::<u32>() {
-        Ok(0) => Err(format!(
-            "`{name}` has an array size of 0: sizes must be at least 1"
-        )),
-        Ok(n) => Ok((base, ArraySize::Fixed(n))),
-        Err(_) => Err(format!(
-            "`{name}`: array size `{inner}` is not a positive integer"
-        )),
-    }
 }
 
 /// The value of a specialization constant.
@@ -433,7 +260,7 @@ pub struct ShaderCreateInfo {
     /// Static branches (see the variants module); each is a boolean known at generation time.
     pub branches: Vec<Item<String>>,
     /// The function folding branch permutations into variants.
-    pub specialize: Option<Item<crate::variants::SpecializeFn>>,
+    pub specialize: Option<Item<SpecializeFn>>,
     /// Branch values of one variant (set by [`crate::Variant::apply`]); branches not listed are `false`.
     pub branch_values: Vec<(String, bool)>,
 }
@@ -860,6 +687,54 @@ impl ShaderCreateInfo {
         let it = self.item(name.into());
         self.branches.push(it);
         self
+    }
+
+    /// The function that folds each permutation of the branches (see [`enumerate_variants`]).
+    #[track_caller]
+    pub fn specialize(mut self, f: fn(&mut VariantBuilder)) -> Self {
+        self.specialize = Some(Item {
+            value: SpecializeFn(f),
+            declared_in: self.name.clone(),
+            origin: Origin::caller(),
+        });
+        self
+    }
+
+    /// The push-constant block as layout fields, in declaration order.
+    pub fn push_constant_fields(&self) -> Vec<Field> {
+        self.push_constants
+            .iter()
+            .map(|p| Field {
+                name: p.value.name.clone(),
+                ty: FieldType::Value(p.value.ty),
+                array: p
+                    .value
+                    .array_size
+                    .map_or(FieldArray::None, FieldArray::Fixed),
+            })
+            .collect()
+    }
+
+    /// The std430 layout of the push-constant block, `None` when there are no push constants: the one place the
+    /// block is laid out (validation, the pipeline plan and the reflection cross-check all use it).
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// let info = ShaderCreateInfo::new("x").push_constant(Type::Vec3, "a").push_constant(Type::Float, "b");
+    /// let l = info.push_constant_layout().unwrap().unwrap();
+    /// assert_eq!((l.members[1].offset, l.end), (12, 16));
+    /// ```
+    pub fn push_constant_layout(&self) -> Option<Result<BlockLayout, LayoutError>> {
+        if self.push_constants.is_empty() {
+            return None;
+        }
+        // Members are GLSL value types: no struct lookup is needed.
+        Some(layout_fields(
+            &self.push_constant_fields(),
+            Rules::Std430,
+            &StructMap::default(),
+            &mut Vec::new(),
+        ))
     }
 
     /// The source file of `stage`, if declared.

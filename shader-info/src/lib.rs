@@ -23,41 +23,75 @@
 //! let loader = MemoryLoader::default()
 //!     .with("flat_color.vert.glsl", "void main() { color = col; gl_Position = mvp * vec4(pos, 1.0); }")
 //!     .with("flat_color.frag.glsl", "void main() { frag_color = color; }");
-//! let info = registry.resolve("flat_color").unwrap();
+//! let info = registry.validated("flat_color").unwrap();
 //! let opts = GenerateOptions { loader: &loader, registry: &registry, extra_defines: &[] };
 //! let vert = generate(&info, Stage::Vertex, &opts).unwrap();
 //! println!("{}", vert.source);
 //! assert!(vert.source.contains("layout(location = 0) out color_iface {"));
 //! ```
 //!
-//! Data flows one way: declare → register → resolve `additional_info` → validate → generate; the `gpu` crate
-//! compiles and creates pipelines from there.
+//! Data flows one way: declare → register → resolve `additional_info` → validate ([`ValidatedInfo`]) → variants →
+//! generate, and the [`PipelinePlan`] every backend maps; the `gpu` crate compiles and creates pipelines from there.
 
 mod diagnostic;
 mod generate;
 mod info;
 pub mod layout;
+mod origin;
+mod plan;
 mod registry;
 mod resolve;
-mod shared;
+mod resource;
+mod rust_twin;
+mod shader_type;
+mod specialize;
 mod types;
 mod validate;
 mod variants;
 
-pub use diagnostic::*;
-pub use generate::*;
-pub use info::*;
+pub use diagnostic::{Code, Diagnostic, Related, Severity, render, render_all};
+pub use generate::{
+    DirLoader, GenerateOptions, GeneratedStage, LineOrigin, MappedLocation, MemoryLoader,
+    SourceLoader, SourceMap, SourceMapEntry, generate,
+};
+pub use info::{
+    ConstValue, Define, FragmentOutput, GeometryLayout, InterfaceMember, Item, PushConstant,
+    ShaderCreateInfo, SpecializationConstant, StageInterfaceInfo, VertexInput,
+};
 pub use layout::{
     BlockLayout, Field, FieldArray, FieldType, LayoutError, MemberLayout, Rules, StructDef,
     StructLookup, StructMap, layout_fields, round_up,
 };
-pub use registry::*;
-pub use resolve::*;
-pub use shader_info_macros::*;
-pub use shared::*;
-pub use types::*;
-pub use validate::*;
-pub use variants::*;
+pub use origin::Origin;
+pub use plan::{
+    BindingPlan, ColorTargetPlan, DescriptorSetPlan, PipelineKind, PipelinePlan, PushConstantPlan,
+    SpecConstantPlan, StageMask, VertexArrangement, VertexAttributePlan, VertexBufferPlan,
+    VertexFormat,
+};
+pub use registry::{
+    EnumDef, EnumRegistration, InfoRegistration, InterfaceRegistration, Registry, StructMeta,
+    StructRegistration,
+};
+pub use resolve::{ResolvedInfo, resolve};
+pub use resource::{ArraySize, DescriptorKind, Resource, ResourceKind, split_array_name};
+pub use rust_twin::{push_constant_twin_problems, rust_twin_problems, rust_twin_problems_of};
+pub use shader_info_macros::{ShaderEnum, ShaderInfo, ShaderStruct, shader_info, shader_struct};
+pub use shader_type::{
+    __private, Binding, Bool32, GlslKind, GlslType, MAX_PUSH_CONSTANTS_SIZE, Message, Pad,
+    ShaderType, StdLayout, TypeLayout, std_layout,
+};
+pub use specialize::{SpecializeFn, VariantBuilder};
+pub use types::{
+    BuiltinBits, DepthWrite, DualBlend, Frequency, ImageType, Interpolation, PrimitiveIn,
+    PrimitiveOut, Qualifier, Scalar, Stage, TextureFormat, Type,
+};
+pub use validate::{
+    MAX_FRAGMENT_OUTPUTS, MAX_PUSH_CONSTANT_BYTES, MAX_VERTEX_ATTRIBUTES, ValidateOptions,
+    ValidatedInfo, identifier_problem, validate,
+};
+pub use variants::{
+    DEFAULT_BRANCH_LIMIT, MAX_BRANCH_LIMIT, Variant, VariantError, VariantSet, enumerate_variants,
+};
 
 // Lets the derive macros' `::shader_info::…` paths work inside this crate's own tests too.
 extern crate self as shader_info;

@@ -11,9 +11,9 @@
 //! ```
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::info::{Origin, ShaderCreateInfo, StageInterfaceInfo};
+use crate::info::{ShaderCreateInfo, StageInterfaceInfo};
 use crate::layout::{StructDef, StructLookup, StructMap};
-use crate::resolve::{ResolvedInfo, resolve};
+use crate::origin::Origin;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
 
@@ -276,11 +276,6 @@ impl Registry {
     /// Registration problems (duplicate names).
     pub fn problems(&self) -> &[Diagnostic] {
         &self.problems
-    }
-
-    /// Resolves `additional_info` of the named info (see [`crate::resolve`]).
-    pub fn resolve(&self, name: &str) -> Result<ResolvedInfo, Vec<Diagnostic>> {
-        resolve(self, name)
     }
 }
 

@@ -48,6 +48,13 @@ impl Deref for ResolvedInfo {
     }
 }
 
+impl Registry {
+    /// Resolves `additional_info` of the named info (see [`crate::resolve`]).
+    pub fn resolve(&self, name: &str) -> Result<ResolvedInfo, Vec<Diagnostic>> {
+        resolve(self, name)
+    }
+}
+
 /// Resolves `name` against `registry`, reporting every problem found on the way.
 pub fn resolve(registry: &Registry, name: &str) -> Result<ResolvedInfo, Vec<Diagnostic>> {
     let Some(root) = registry.info(name) else {

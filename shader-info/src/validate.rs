@@ -1,13 +1,18 @@
-//! Validation of a resolved info: every problem at once, as typed diagnostics.
+//! Validation of a resolved info: every problem at once, as typed diagnostics; and [`ValidatedInfo`], the proof
+//! that an info passed it, which is what generation and the pipeline plan take.
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::info::*;
-use crate::layout::{
-    Field, FieldArray, FieldType, LayoutError, Rules, StructLookup, layout_fields,
-};
+use crate::layout::StructLookup;
+use crate::origin::Origin;
+use crate::registry::Registry;
 use crate::resolve::ResolvedInfo;
+use crate::resource::{ArraySize, Resource, ResourceKind};
+use crate::rust_twin::rust_twin_problems_of;
 use crate::types::*;
+use crate::variants::VariantSet;
 use std::collections::HashMap;
+use std::ops::Deref;
 
 /// Vulkan's guaranteed minimum for `maxPushConstantsSize`.
 pub const MAX_PUSH_CONSTANT_BYTES: u32 = 128;
@@ -19,8 +24,8 @@ pub const MAX_FRAGMENT_OUTPUTS: u32 = 8;
 
 /// What validation needs besides the info.
 pub struct ValidateOptions<'a> {
-    /// Shared structs, to check buffer types and push-constant sizes.
-    pub structs: &'a dyn StructLookup,
+    /// Shared structs (buffer types, their Rust twins).
+    pub registry: &'a Registry,
     /// Struct names declared in typedef source files (which the core does not parse).
     pub extra_type_names: &'a [String],
     /// Check that the info is complete enough to compile (on for compilable infos).
@@ -240,7 +245,7 @@ impl Checker<'_> {
 
     fn known_type(&self, name: &str) -> bool {
         Type::from_glsl_name(name).is_some()
-            || self.opts.structs.find_struct(name).is_some()
+            || self.opts.registry.find_struct(name).is_some()
             || self.opts.extra_type_names.iter().any(|n| n == name)
     }
 }
@@ -256,7 +261,7 @@ impl Checker<'_> {
 ///         .sampler(0, ImageType::Float2D, "b", Frequency::Pass),
 /// );
 /// let info = reg.resolve("bad").unwrap();
-/// let opts = ValidateOptions { structs: &reg, extra_type_names: &[], require_complete: false };
+/// let opts = ValidateOptions { registry: &reg, extra_type_names: &[], require_complete: false };
 /// let diags = validate(&info, &opts);
 /// assert_eq!(diags[0].code, Code::BindingCollision);
 /// ```
@@ -275,7 +280,142 @@ pub fn validate(info: &ResolvedInfo, opts: &ValidateOptions) -> Vec<Diagnostic> 
     check_names(&mut c);
     check_stages(&mut c);
     check_branches(&mut c);
+    c.diags.extend(rust_twin_problems_of(opts.registry, info));
     c.diags
+}
+
+/// An info that passed validation (no errors; its warnings kept): the only thing [`crate::generate`] and the
+/// pipeline plan accept, so nothing downstream can be handed an unchecked declaration.
+///
+/// ```
+/// use shader_info::*;
+/// let mut reg = Registry::new();
+/// reg.add_info(ShaderCreateInfo::new("ok").push_constant(Type::Vec4, "color"));
+/// let opts = ValidateOptions { registry: &reg, extra_type_names: &[], require_complete: false };
+/// let info = ValidatedInfo::new(reg.resolve("ok").unwrap(), &opts).unwrap();
+/// assert_eq!(info.key(), "ok");
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValidatedInfo {
+    info: ResolvedInfo,
+    warnings: Vec<Diagnostic>,
+    /// `(index, description)` of the unique variant this is, for infos with static branches.
+    variant: Option<(usize, String)>,
+}
+
+impl ValidatedInfo {
+    /// Validates `info`: every error at once, or the validated info with its warnings.
+    pub fn new(
+        info: ResolvedInfo,
+        opts: &ValidateOptions,
+    ) -> Result<ValidatedInfo, Vec<Diagnostic>> {
+        let (errors, warnings): (Vec<Diagnostic>, Vec<Diagnostic>) = validate(&info, opts)
+            .into_iter()
+            .partition(|d| d.is_error());
+        if errors.is_empty() {
+            Ok(ValidatedInfo {
+                info,
+                warnings,
+                variant: None,
+            })
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// Unique variant `index` of `set` (this info's variants), applied and validated again: the specialize function
+    /// may have swapped sources or added defines. Every diagnostic names the variant.
+    pub fn variant(
+        &self,
+        set: &VariantSet,
+        index: usize,
+        registry: &Registry,
+    ) -> Result<ValidatedInfo, Vec<Diagnostic>> {
+        let Some(v) = set.variants.get(index) else {
+            return Err(vec![
+                Diagnostic::error(
+                    Code::Branch,
+                    &self.name,
+                    format!(
+                        "variant {index} does not exist; `{}` has {} unique variants",
+                        self.name,
+                        set.variants.len()
+                    ),
+                )
+                .at(&self.name, self.origin),
+            ]);
+        };
+        let label = format!("v{index} {}", set.describe(v.bits));
+        let opts = ValidateOptions {
+            registry,
+            extra_type_names: &[],
+            require_complete: true,
+        };
+        let mut out =
+            ValidatedInfo::new(v.apply(&self.info, &set.branches), &opts).map_err(|d| {
+                d.into_iter()
+                    .map(|d| d.variant(label.clone()))
+                    .collect::<Vec<_>>()
+            })?;
+        out.variant = Some((index, label));
+        Ok(out)
+    }
+
+    /// The resolved declaration.
+    pub fn resolved(&self) -> &ResolvedInfo {
+        &self.info
+    }
+
+    /// Warnings validation found.
+    pub fn warnings(&self) -> &[Diagnostic] {
+        &self.warnings
+    }
+
+    /// The unique variant index, for a variant.
+    pub fn variant_index(&self) -> Option<usize> {
+        self.variant.as_ref().map(|(i, _)| *i)
+    }
+
+    /// `v3 {SKINNING, FOG}` for a variant.
+    pub fn variant_label(&self) -> Option<&str> {
+        self.variant.as_ref().map(|(_, l)| l.as_str())
+    }
+
+    /// What a renderer fetches this by: the info name, or `name#v<index>` for a variant.
+    pub fn key(&self) -> String {
+        match &self.variant {
+            Some((i, _)) => format!("{}#v{i}", self.name),
+            None => self.name.clone(),
+        }
+    }
+}
+
+impl Registry {
+    /// Resolves and validates the named info for compiling it (its completeness checked too): the first two steps
+    /// of the flow.
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// let mut reg = Registry::new();
+    /// reg.add_info(ShaderCreateInfo::new("half").vertex_source("a.vert"));
+    /// let errors = reg.validated("half").unwrap_err();
+    /// assert!(errors[0].message.contains("fragment source is missing"));
+    /// ```
+    pub fn validated(&self, name: &str) -> Result<ValidatedInfo, Vec<Diagnostic>> {
+        let opts = ValidateOptions {
+            registry: self,
+            extra_type_names: &[],
+            require_complete: true,
+        };
+        ValidatedInfo::new(self.resolve(name)?, &opts)
+    }
+}
+
+impl Deref for ValidatedInfo {
+    type Target = ResolvedInfo;
+    fn deref(&self) -> &ResolvedInfo {
+        &self.info
+    }
 }
 
 fn check_branches(c: &mut Checker) {
@@ -463,7 +603,7 @@ fn check_resources(c: &mut Checker) {
                         format!("buffer type `{type_name}` is neither a GLSL type nor a known shared struct"),
                         "derive `ShaderStruct` for it (and link its crate), declare it in a typedef source, or fix the spelling",
                     );
-                } else if let Some(e) = buffer_layout_error(c, r, type_name) {
+                } else if let Some(Err(e)) = r.block_layout(c.opts.registry) {
                     c.err(
                         Code::Layout,
                         format!("{} `{}`", r.kind.word(), r.name),
@@ -475,34 +615,6 @@ fn check_resources(c: &mut Checker) {
             }
         }
     }
-}
-
-/// Why the buffer's contents have no std140/std430 layout (registered structs only; typedef-file structs are the
-/// compiler's to check).
-fn buffer_layout_error(c: &Checker, r: &Resource, type_name: &str) -> Option<LayoutError> {
-    let ty = match Type::from_glsl_name(type_name) {
-        Some(t) => FieldType::Value(t),
-        None if c.opts.structs.find_struct(type_name).is_some() => {
-            FieldType::Struct(type_name.to_string())
-        }
-        None => return None,
-    };
-    let array = match r.split_name() {
-        Ok((_, ArraySize::Fixed(n))) => FieldArray::Fixed(n),
-        Ok((_, ArraySize::Runtime)) => FieldArray::Runtime,
-        _ => FieldArray::None,
-    };
-    let rules = if matches!(r.kind, ResourceKind::UniformBuffer { .. }) {
-        Rules::Std140
-    } else {
-        Rules::Std430
-    };
-    let field = Field {
-        name: r.name.clone(),
-        ty,
-        array,
-    };
-    layout_fields(&[field], rules, c.opts.structs, &mut vec![]).err()
 }
 
 fn kind_word(k: char) -> &'static str {
@@ -677,21 +789,6 @@ fn check_interfaces(c: &mut Checker) {
     }
 }
 
-/// The push-constant block as layout fields.
-pub fn push_constant_fields(info: &ShaderCreateInfo) -> Vec<Field> {
-    info.push_constants
-        .iter()
-        .map(|p| Field {
-            name: p.value.name.clone(),
-            ty: FieldType::Value(p.value.ty),
-            array: p
-                .value
-                .array_size
-                .map_or(FieldArray::None, FieldArray::Fixed),
-        })
-        .collect()
-}
-
 fn check_push_constants(c: &mut Checker) {
     let info = c.info;
     if info.push_constants.is_empty() {
@@ -709,10 +806,10 @@ fn check_push_constants(c: &mut Checker) {
             );
         }
     }
-    let fields = push_constant_fields(info);
-    let layout = match layout_fields(&fields, Rules::Std430, c.opts.structs, &mut vec![]) {
-        Ok(l) => l,
-        Err(e) => {
+    let layout = match info.push_constant_layout() {
+        None => return,
+        Some(Ok(l)) => l,
+        Some(Err(e)) => {
             let last = info.push_constants.last().expect("non-empty");
             c.err(
                 Code::Layout,

@@ -31,8 +31,8 @@
 //! ```
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::info::ShaderCreateInfo;
 use crate::resolve::ResolvedInfo;
+use crate::specialize::VariantBuilder;
 use crate::types::Stage;
 use std::collections::HashMap;
 use std::fmt;
@@ -43,69 +43,6 @@ pub const DEFAULT_BRANCH_LIMIT: u32 = 20;
 
 /// The most branches any limit allows: the permutation table holds 2^N entries (2^24 × 4 bytes = 64 MiB).
 pub const MAX_BRANCH_LIMIT: u32 = 24;
-
-/// A specialize function, comparable by address so infos stay `PartialEq`.
-#[derive(Clone, Copy)]
-pub struct SpecializeFn(pub fn(&mut VariantBuilder));
-
-impl PartialEq for SpecializeFn {
-    fn eq(&self, other: &SpecializeFn) -> bool {
-        std::ptr::fn_addr_eq(self.0, other.0)
-    }
-}
-
-impl fmt::Debug for SpecializeFn {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("SpecializeFn")
-    }
-}
-
-/// What the specialize function sees and changes for one permutation.
-pub struct VariantBuilder<'a> {
-    names: &'a [String],
-    bits: u64,
-    defines: Vec<(String, String)>,
-    sources: Vec<(Stage, String)>,
-    never_used: bool,
-}
-
-impl VariantBuilder<'_> {
-    fn index(&self, name: &str) -> Option<usize> {
-        self.names.iter().position(|n| n == name)
-    }
-
-    /// The value of branch `name` (false for an unknown name).
-    pub fn get(&self, name: &str) -> bool {
-        self.index(name).is_some_and(|i| self.bits & (1 << i) != 0)
-    }
-
-    /// Folds branch `name` to `value` (unknown names are ignored).
-    pub fn set(&mut self, name: &str, value: bool) {
-        if let Some(i) = self.index(name) {
-            if value {
-                self.bits |= 1 << i;
-            } else {
-                self.bits &= !(1 << i);
-            }
-        }
-    }
-
-    /// Adds `#define name value` to this variant.
-    pub fn define(&mut self, name: &str, value: &str) {
-        self.defines.push((name.to_string(), value.to_string()));
-    }
-
-    /// Uses another source file for `stage` in this variant (e.g. a depth-only fragment shader).
-    pub fn source(&mut self, stage: Stage, file: &str) {
-        self.sources.retain(|(s, _)| *s != stage);
-        self.sources.push((stage, file.to_string()));
-    }
-
-    /// Declares that the renderer never asks for this permutation; looking it up is an error.
-    pub fn never_used(&mut self) {
-        self.never_used = true;
-    }
-}
 
 /// One unique variant.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -345,19 +282,6 @@ pub fn enumerate_variants(info: &ResolvedInfo, limit: u32) -> Result<VariantSet,
         variants,
         table,
     })
-}
-
-impl ShaderCreateInfo {
-    /// The function that folds each permutation of the branches (see [`enumerate_variants`]).
-    #[track_caller]
-    pub fn specialize(mut self, f: fn(&mut VariantBuilder)) -> Self {
-        self.specialize = Some(crate::info::Item {
-            value: SpecializeFn(f),
-            declared_in: self.name.clone(),
-            origin: crate::info::Origin::caller(),
-        });
-        self
-    }
 }
 
 #[cfg(test)]

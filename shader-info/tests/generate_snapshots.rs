@@ -241,17 +241,13 @@ fn generated_stages_match_snapshots_and_compile() {
     assert!(compilable.len() >= 10, "at least ten representative infos");
     for info in compilable {
         let resolved = reg
-            .resolve(&info.name)
+            .validated(&info.name)
             .unwrap_or_else(|d| panic!("{}", render_all(&d)));
-        let diags = validate(
-            &resolved,
-            &ValidateOptions {
-                structs: &reg,
-                extra_type_names: &[],
-                require_complete: true,
-            },
+        assert!(
+            resolved.warnings().is_empty(),
+            "{}",
+            render_all(resolved.warnings())
         );
-        assert!(diags.is_empty(), "{}", render_all(&diags));
         for stage in resolved.stages() {
             let g =
                 generate(&resolved, stage, &opts).unwrap_or_else(|d| panic!("{}", render_all(&d)));
@@ -279,7 +275,7 @@ fn generation_is_deterministic_and_ignores_builder_call_order() {
         registry: &reg,
         extra_defines: &[],
     };
-    let a = reg.resolve("fx_2d_image").unwrap();
+    let a = reg.validated("fx_2d_image").unwrap();
     let g1 = generate(&a, Stage::Fragment, &opts).unwrap();
     let g2 = generate(&a, Stage::Fragment, &opts).unwrap();
     assert_eq!(g1, g2);
@@ -305,7 +301,7 @@ fn generation_is_deterministic_and_ignores_builder_call_order() {
             .vertex_in(0, Type::Vec2, "pos")
             .vertex_in(1, Type::Vec2, "texCoord"),
     );
-    let b = other.resolve("fx_2d_image").unwrap();
+    let b = other.validated("fx_2d_image").unwrap();
     let opts_b = GenerateOptions {
         loader: &loader,
         registry: &other,
@@ -335,7 +331,7 @@ fn compile_errors_point_at_the_users_file_and_line() {
         registry: &reg,
         extra_defines: &[],
     };
-    let info = reg.resolve("fx_2d_uniform_color").unwrap();
+    let info = reg.validated("fx_2d_uniform_color").unwrap();
     let g = generate(&info, Stage::Fragment, &opts).unwrap();
     let err = glslang_compiles(&g.source, Stage::Fragment, tmp.path()).unwrap_err();
     assert!(err.contains("uniform_color_frag.glsl:3:"), "{err}");
@@ -350,7 +346,7 @@ fn missing_sources_are_diagnostics_naming_the_info() {
         registry: &reg,
         extra_defines: &[],
     };
-    let info = reg.resolve("fx_2d_image").unwrap();
+    let info = reg.validated("fx_2d_image").unwrap();
     let d = generate(&info, Stage::Fragment, &opts).unwrap_err();
     assert!(
         d.iter()
@@ -371,7 +367,7 @@ fn shared_structs_are_emitted_once_dependencies_first() {
         registry: &reg,
         extra_defines: &[],
     };
-    let info = reg.resolve("fx_forward_lit").unwrap();
+    let info = reg.validated("fx_forward_lit").unwrap();
     let src = generate(&info, Stage::Fragment, &opts).unwrap().source;
     let light = src.find("struct Light {").expect("Light emitted");
     let view = src.find("struct ViewData {").expect("ViewData emitted");

@@ -8,7 +8,7 @@ fn check_with(reg: &Registry, name: &str, complete: bool) -> Vec<Diagnostic> {
     validate(
         &info,
         &ValidateOptions {
-            structs: reg,
+            registry: reg,
             extra_type_names: &[],
             require_complete: complete,
         },
@@ -349,10 +349,13 @@ fn diagnostics_render_like_rustc() {
     let text = d[0].to_string();
     assert!(text.starts_with("error[binding-collision]: "), "{text}");
     assert!(
-        text.contains("  --> ") && text.contains("validation.rs:"),
+        text.contains("--> ") && text.contains("validation.rs:"),
         "{text}"
     );
-    assert!(text.contains("= info: r, item: sampler `b`"), "{text}");
+    assert!(
+        text.contains("= note: info: r, item: sampler `b`"),
+        "{text}"
+    );
     assert!(text.contains("= help: "), "{text}");
 }
 

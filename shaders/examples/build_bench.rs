@@ -7,40 +7,27 @@
 
 use gpu::builder::{BuildOptions, build};
 use gpu::compiler::{Compiler, Profile};
-use shader_info::{
-    DEFAULT_BRANCH_LIMIT, DirLoader, GenerateOptions, GeneratedStage, Registry, enumerate_variants,
-    generate,
-};
+use gpu::flow::Flow;
+use shader_info::{DirLoader, GeneratedStage, Registry};
 use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-fn generated_modules(registry: &Registry, loader: &DirLoader) -> Vec<GeneratedStage> {
-    let opts = GenerateOptions {
-        loader,
-        registry,
-        extra_defines: &[],
-    };
+/// Every module the static pass compiles, generated beforehand (through the same flow).
+fn generated_modules(flow: &Flow) -> Vec<GeneratedStage> {
     let mut out = Vec::new();
-    for info in registry.infos().filter(|i| i.do_static_compilation) {
-        let Ok(r) = registry.resolve(&info.name) else {
+    for info in flow.registry.infos().filter(|i| i.do_static_compilation) {
+        let Ok(v) = flow.validated(&info.name) else {
             continue;
         };
-        let variants = if r.branches.is_empty() {
-            vec![r]
-        } else {
-            match enumerate_variants(&r, DEFAULT_BRANCH_LIMIT) {
-                Ok(set) => set
-                    .variants
-                    .iter()
-                    .map(|v| v.apply(&r, &set.branches))
-                    .collect(),
-                Err(_) => continue,
-            }
+        let variants = match flow.expand(&v) {
+            Ok(None) => vec![v],
+            Ok(Some((_, variants))) => variants.into_iter().flatten().collect(),
+            Err(_) => continue,
         };
         for v in &variants {
             for stage in v.stages() {
-                if let Ok(g) = generate(v, stage, &opts) {
+                if let Ok(g) = flow.generate(v, stage) {
                     out.push(g);
                 }
             }
@@ -87,8 +74,8 @@ fn main() {
         pass.push((jobs, t.elapsed().as_secs_f64(), report.modules));
     }
 
-    let modules = generated_modules(registry, &loader);
     let compiler = Compiler::new(&root).expect("compiler");
+    let modules = generated_modules(&Flow::new(registry, &loader, &compiler, profile));
     let t = Instant::now();
     for g in &modules {
         compiler.compile_generated(g, profile).expect("compiles");

@@ -6,7 +6,7 @@
 //! ```
 //! use shader_info::{DirLoader, GenerateOptions, Registry, Stage, generate};
 //! let registry = Registry::global();
-//! let info = registry.resolve("gpu_shader_2D_uniform_color").unwrap();
+//! let info = registry.validated("gpu_shader_2D_uniform_color").unwrap();
 //! let loader = DirLoader::new(shaders::glsl_root());
 //! let opts = GenerateOptions { loader: &loader, registry, extra_defines: &[] };
 //! let frag = generate(&info, Stage::Fragment, &opts).unwrap();
@@ -39,7 +39,7 @@ pub mod infos;
 pub mod pipelines;
 pub mod watch;
 
-pub use infos::shared::{
+pub use infos::structs::{
     CullObject, DrawIndexedIndirectCommand, GlyphQuad, Particle, PolylinePoint, ViewData,
 };
 

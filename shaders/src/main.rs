@@ -14,11 +14,11 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 use gpu::builder::{BuildOptions, BuildReport, build};
-use gpu::compiler::{Compiler, Profile};
+use gpu::compiler::{Compiler, CompilerOptions, IncludeSearch, Profile};
+use gpu::flow::Flow;
 use indicatif::{ProgressBar, ProgressStyle};
 use shader_info::{
-    DEFAULT_BRANCH_LIMIT, DirLoader, GenerateOptions, Registry, Stage, enumerate_variants,
-    generate, render_all,
+    Code, DEFAULT_BRANCH_LIMIT, Diagnostic, DirLoader, Registry, Stage, ValidatedInfo, render_all,
 };
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -34,6 +34,12 @@ struct Cli {
     /// Root of the GLSL sources (defaults to the library's own `glsl/`).
     #[arg(long, global = true)]
     root: Option<PathBuf>,
+    /// An include directory, relative to the root, searched after it (repeatable, like glslc's `-I`).
+    #[arg(short = 'I', long = "include-dir", global = true)]
+    include_dirs: Vec<String>,
+    /// Seed 000's include rule: `"x"` only next to the including file, `<x>` only from the root.
+    #[arg(long, global = true)]
+    strict_includes: bool,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -135,28 +141,47 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let root = cli.root.unwrap_or_else(shaders::glsl_root);
     let registry = Registry::global();
+    let compiler_opts = CompilerOptions {
+        includes: IncludeSearch {
+            include_dirs: cli.include_dirs,
+            strict: cli.strict_includes,
+        },
+        ..CompilerOptions::default()
+    };
     match cli.command {
         Some(Command::List) => list(registry),
         Some(Command::Show {
             name,
             stage,
             variant,
-        }) => show(registry, &root, &name, stage, variant.as_deref()),
-        Some(Command::Build(args)) => run_build(registry, &root, &args),
+        }) => show(
+            registry,
+            &root,
+            &compiler_opts,
+            &name,
+            stage,
+            variant.as_deref(),
+        ),
+        Some(Command::Build(args)) => run_build(registry, &root, &compiler_opts, &args),
         Some(Command::Render(args)) => match run_render(registry, &root, &args) {
             RenderStatus::Rendered => ExitCode::SUCCESS,
             RenderStatus::NoVulkan | RenderStatus::Failed => ExitCode::FAILURE,
         },
         Some(Command::Watch(args)) => run_watch(registry, &root, &args),
         Some(Command::Compare { a, b, tolerance }) => compare(&a, &b, tolerance),
-        None => main_job(registry, &root),
+        None => main_job(registry, &root, &compiler_opts),
     }
 }
 
 /// `build`, then `render --out out/frame.png`. A machine without Vulkan cannot render: the job then succeeds
 /// when the build did, and says so.
-fn main_job(registry: &Registry, root: &std::path::Path) -> ExitCode {
-    let built = run_build(registry, root, &BuildArgs::default()) == ExitCode::SUCCESS;
+fn main_job(
+    registry: &Registry,
+    root: &std::path::Path,
+    compiler_opts: &CompilerOptions,
+) -> ExitCode {
+    let built =
+        run_build(registry, root, compiler_opts, &BuildArgs::default()) == ExitCode::SUCCESS;
     println!();
     let rendered = run_render(registry, root, &RenderArgs::default());
     let ok = match rendered {
@@ -290,37 +315,28 @@ fn list(registry: &Registry) -> ExitCode {
 fn show(
     registry: &Registry,
     root: &std::path::Path,
+    compiler_opts: &CompilerOptions,
     name: &str,
     stage: Stage,
     variant: Option<&str>,
 ) -> ExitCode {
-    let resolved = match registry.resolve(name) {
-        Ok(r) => r,
-        Err(d) => {
-            eprint!("{}", render_all(&d));
+    let compiler = match Compiler::with_options(root, compiler_opts.clone()) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("{e}");
             return ExitCode::FAILURE;
         }
     };
-    let resolved = match variant {
-        None => resolved,
-        Some(bits) => match pick_variant(&resolved, bits) {
-            Ok(r) => r,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::FAILURE;
-            }
-        },
-    };
     let loader = DirLoader::new(root);
-    match generate(
-        &resolved,
-        stage,
-        &GenerateOptions {
-            loader: &loader,
-            registry,
-            extra_defines: &[],
-        },
-    ) {
+    let flow = Flow::new(registry, &loader, &compiler, Profile::Debug);
+    let generated = flow.validated(name).and_then(|info| {
+        let info = match variant {
+            None => info,
+            Some(bits) => pick_variant(&flow, &info, bits)?,
+        };
+        flow.generate(&info, stage)
+    });
+    match generated {
         Ok(g) => {
             print!("{}", g.source);
             ExitCode::SUCCESS
@@ -332,11 +348,12 @@ fn show(
     }
 }
 
-/// The resolved info of the variant a permutation (`0b101`, `0x5` or `5`) folds into.
+/// The validated variant a permutation (`0b101`, `0x5` or `5`) folds into.
 fn pick_variant(
-    info: &shader_info::ResolvedInfo,
+    flow: &Flow,
+    info: &ValidatedInfo,
     bits: &str,
-) -> Result<shader_info::ResolvedInfo, String> {
+) -> Result<ValidatedInfo, Vec<Diagnostic>> {
     let parsed = if let Some(b) = bits.strip_prefix("0b") {
         u64::from_str_radix(b, 2)
     } else if let Some(h) = bits.strip_prefix("0x") {
@@ -344,22 +361,32 @@ fn pick_variant(
     } else {
         bits.parse()
     };
-    let bits = parsed.map_err(|_| {
-        format!("`{bits}` is not a permutation index (write it as 0b101, 0x5 or 5)")
-    })?;
-    let set = enumerate_variants(info, DEFAULT_BRANCH_LIMIT).map_err(|d| render_all(&d))?;
-    let index = set.lookup(bits).map_err(|e| e.to_string())?;
+    let problem = |message: String| {
+        vec![
+            Diagnostic::error(Code::Branch, &info.name, message)
+                .item("--variant")
+                .hint("write the permutation as 0b101, 0x5 or 5: bit i is branch i of the info"),
+        ]
+    };
+    let bits = parsed.map_err(|_| problem(format!("`{bits}` is not a permutation index")))?;
+    let set = flow.variants(info)?;
+    let index = set.lookup(bits).map_err(|e| problem(e.to_string()))?;
     eprintln!(
         "// {} permutation {} -> unique variant {index} of {}",
         info.name,
         set.describe(bits),
         set.variants.len()
     );
-    Ok(set.variants[index].apply(info, &set.branches))
+    info.variant(&set, index, flow.registry)
 }
 
-fn run_build(registry: &Registry, root: &std::path::Path, args: &BuildArgs) -> ExitCode {
-    let compiler = match Compiler::new(root) {
+fn run_build(
+    registry: &Registry,
+    root: &std::path::Path,
+    compiler_opts: &CompilerOptions,
+    args: &BuildArgs,
+) -> ExitCode {
+    let compiler = match Compiler::with_options(root, compiler_opts.clone()) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("{e}");

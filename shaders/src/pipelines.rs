@@ -7,24 +7,15 @@
 //! let ctx = VkContext::new(&ContextOptions::default())?;
 //! let mut lib = ShaderLibrary::new(&ctx, shader_info::Registry::global().clone(),
 //!                                  LibraryOptions::new(shaders::glsl_root()))?;
-//! let report = shaders::pipelines::create_all(&mut lib, &shaders::glsl_root());
+//! let report = shaders::pipelines::create_all(&mut lib);
 //! println!("{} pipelines, {} skipped, {} failed", report.created.len(), report.skipped.len(),
 //!          report.failed.len());
 //! # Ok::<(), gpu::vk::VkError>(())
 //! ```
 
-use gpu::compiler::{Compiler, Profile};
 use gpu::vk::pipeline::Blend;
-use gpu::vk::{
-    GraphicsOptions, GraphicsPipeline, PipelineLayout, RayTracingPipeline, ShaderLibrary,
-    ShaderModule, SpecValues, ValidationMessage, VkError, VkResult, describe_layout, raw,
-};
-use shader_info::{
-    DEFAULT_BRANCH_LIMIT, DirLoader, GenerateOptions, ShaderCreateInfo, Stage, enumerate_variants,
-    generate,
-};
-use std::path::Path;
-use std::sync::Arc;
+use gpu::vk::{GraphicsOptions, ShaderLibrary, ValidationMessage, VkResult, raw};
+pub use shader_info::PipelineKind;
 use std::time::Instant;
 
 /// The permutation [`create_all`] builds for an info with static branches (the library fetches infos by name,
@@ -54,36 +45,12 @@ pub const HDR_FORMAT: raw::Format = raw::Format::R16G16B16A16_SFLOAT;
 /// and NVIDIA both have it).
 pub const DEPTH_FORMAT: raw::Format = raw::Format::D32_SFLOAT;
 
-/// What kind of pipeline an info makes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PipelineKind {
-    Graphics,
-    Compute,
-    RayTracing,
-}
-
-impl PipelineKind {
-    /// The kind of pipeline built from `info`'s stages.
-    pub fn of(info: &ShaderCreateInfo) -> PipelineKind {
-        let stages = info.stages();
-        if stages.contains(&Stage::Compute) {
-            PipelineKind::Compute
-        } else if stages.iter().any(|s| s.is_ray_tracing()) {
-            PipelineKind::RayTracing
-        } else {
-            PipelineKind::Graphics
-        }
-    }
-}
-
 /// One pipeline that was created.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct CreatedPipeline {
     pub name: String,
     pub kind: PipelineKind,
-    /// Generating and compiling its modules (0 when another pipeline compiled them already, or when they are
-    /// counted in `create_ms`: the permutations of [`VARIANTS`]).
+    /// Generating, compiling and checking its modules (0 when another pipeline compiled them already).
     pub compile_ms: f64,
     /// Creating its layout and pipeline (and the shader binding table for ray tracing).
     pub create_ms: f64,
@@ -106,10 +73,6 @@ pub struct LibraryPipelines {
     pub skipped: Vec<NoPipeline>,
     /// Attempted and failed (a bug in a shader or in the backend).
     pub failed: Vec<NoPipeline>,
-    /// The ray-tracing pipelines (the library caches graphics and compute pipelines itself, not these).
-    pub ray_tracing: Vec<(String, RayTracingPipeline)>,
-    /// The pipelines of [`VARIANTS`] (not cached by the library either).
-    pub variants: Vec<(String, GraphicsPipeline)>,
     /// Wall time of the whole pass.
     pub total_ms: f64,
 }
@@ -190,169 +153,72 @@ fn ms(since: Instant) -> f64 {
     since.elapsed().as_secs_f64() * 1e3
 }
 
-/// Compiles the modules of every stage of `name` (timed apart from pipeline creation).
-fn compile_stages(
-    lib: &mut ShaderLibrary,
-    name: &str,
-    stages: &[Stage],
-) -> VkResult<Vec<(Stage, Arc<ShaderModule>)>> {
-    stages
-        .iter()
-        .map(|s| lib.module(name, *s).map(|m| (*s, m)))
-        .collect()
-}
-
-/// Creates the graphics pipeline of one permutation of `name` (the branches in `on` true, the others false),
-/// compiling its stages from `root` and sharing the library's set layouts.
-pub fn variant_pipeline(
-    lib: &ShaderLibrary,
-    root: &Path,
-    name: &str,
-    on: &[&str],
-    options: &GraphicsOptions,
-) -> VkResult<GraphicsPipeline> {
-    let compile_error =
-        |d: Vec<shader_info::Diagnostic>| VkError::Compile(shader_info::render_all(&d));
-    let info = lib.registry().resolve(name).map_err(compile_error)?;
-    let set = enumerate_variants(&info, DEFAULT_BRANCH_LIMIT).map_err(compile_error)?;
-    let mut bits = 0u64;
-    for b in on {
-        let i = set
-            .branches
-            .iter()
-            .position(|x| x == b)
-            .ok_or_else(|| VkError::Declaration {
-                info: name.into(),
-                message: format!("no static branch `{b}`"),
-            })?;
-        bits |= 1 << i;
+/// The key an info's pipeline is fetched by: the info name, or for an info listed in [`VARIANTS`] the variant key of
+/// that permutation.
+pub fn pipeline_key(lib: &mut ShaderLibrary, name: &str) -> VkResult<String> {
+    match VARIANTS.iter().find(|(n, _)| *n == name) {
+        None => Ok(name.to_string()),
+        Some((_, on)) => {
+            let set = lib.variants(name)?;
+            let values: Vec<(&str, bool)> = on.iter().map(|b| (*b, true)).collect();
+            let bits = set
+                .bits_of(&values)
+                .map_err(|message| gpu::vk::VkError::Declaration {
+                    info: name.to_string(),
+                    message,
+                })?;
+            lib.variant_key(name, bits)
+        }
     }
-    let index = set
-        .lookup(bits)
-        .map_err(|e| VkError::Other(e.to_string()))?;
-    let variant = set.variants[index].apply(&info, &set.branches);
-    let compiler = Compiler::new(root).map_err(|e| VkError::Compile(e.to_string()))?;
-    let loader = DirLoader::new(root);
-    let opts = GenerateOptions {
-        loader: &loader,
-        registry: lib.registry(),
-        extra_defines: &[],
-    };
-    let ctx = lib.context();
-    let mut modules = Vec::new();
-    for stage in variant.stages().into_iter().filter(|s| s.is_graphics()) {
-        let g = generate(&variant, stage, &opts).map_err(compile_error)?;
-        let m = compiler
-            .compile_generated(&g, Profile::Release)
-            .map_err(|e| VkError::Compile(format!("{name} ({stage}): {e}")))?;
-        modules.push((stage, ShaderModule::new(ctx, &m.spirv)?));
-    }
-    let layout = Arc::new(PipelineLayout::new(
-        ctx,
-        lib.layouts(),
-        &describe_layout(&variant, None)?,
-    )?);
-    let refs: Vec<(Stage, &ShaderModule)> = modules.iter().map(|(s, m)| (*s, m)).collect();
-    GraphicsPipeline::new(ctx, &variant, &refs, layout, options)
 }
 
-/// Creates the ray-tracing pipeline of `name` from the library's modules and shared set layouts.
-pub fn ray_tracing_pipeline(lib: &mut ShaderLibrary, name: &str) -> VkResult<RayTracingPipeline> {
-    let info = lib
-        .registry()
-        .resolve(name)
-        .map_err(|d| VkError::Compile(shader_info::render_all(&d)))?;
-    let modules = compile_stages(lib, name, &info.stages())?;
-    let ctx = lib.context().clone();
-    let layout = Arc::new(PipelineLayout::new(
-        &ctx,
-        lib.layouts(),
-        &describe_layout(&info, None)?,
-    )?);
-    let refs: Vec<(Stage, &ShaderModule)> = modules.iter().map(|(s, m)| (*s, m.as_ref())).collect();
-    RayTracingPipeline::new(&ctx, &info, &refs, layout, &SpecValues::default())
-}
-
-/// Creates a pipeline for every compilable info of the library's registry: graphics pipelines with
-/// [`graphics_options`], compute pipelines with the declared specialization defaults, and ray-tracing pipelines
-/// where the device has `VK_KHR_ray_tracing_pipeline` (skipped with the reason elsewhere). Infos listed in
-/// [`VARIANTS`] get that permutation, compiled from `root`. Never stops at a failure: each one is reported.
-pub fn create_all(lib: &mut ShaderLibrary, root: &Path) -> LibraryPipelines {
+/// Creates a pipeline for every compilable info of the library's registry, through the library (so every one
+/// is cached, checked and reloadable): graphics pipelines with [`graphics_options`], compute pipelines with the
+/// declared specialization defaults, and ray-tracing pipelines where the device has
+/// `VK_KHR_ray_tracing_pipeline` (skipped with the reason elsewhere). Infos listed in [`VARIANTS`] get that
+/// permutation. Never stops at a failure: each one is reported.
+pub fn create_all(lib: &mut ShaderLibrary) -> LibraryPipelines {
     let start = Instant::now();
     let mut out = LibraryPipelines::default();
-    let mut infos: Vec<ShaderCreateInfo> = lib
+    let mut names: Vec<String> = lib
         .registry()
         .infos()
         .filter(|i| i.do_static_compilation)
-        .cloned()
+        .map(|i| i.name.clone())
         .collect();
-    infos.sort_by(|a, b| a.name.cmp(&b.name));
-    for declared in infos {
-        let name = declared.name.clone();
-        let info = match lib.registry().resolve(&name) {
-            Ok(i) => i,
-            Err(d) => {
-                out.failed.push(NoPipeline {
-                    kind: PipelineKind::of(&declared),
-                    name,
-                    reason: shader_info::render_all(&d),
-                });
-                continue;
-            }
-        };
-        let kind = PipelineKind::of(&info);
+    names.sort();
+    for name in names {
+        let kind = lib.pipeline_kind(&name).unwrap_or(PipelineKind::Graphics);
         if kind == PipelineKind::RayTracing && lib.context().ray_tracing().is_none() {
             out.skipped.push(NoPipeline {
-                name,
-                kind,
                 reason: format!(
                     "{} has no VK_KHR_ray_tracing_pipeline",
                     lib.context().device_name()
                 ),
+                name,
+                kind,
             });
             continue;
         }
-        if let Some((_, on)) = VARIANTS.iter().find(|(n, _)| *n == name) {
-            // Compiling and creating are one step here: the variant's modules are not the library's.
-            let t = Instant::now();
-            let created = variant_pipeline(lib, root, &name, on, &graphics_options(&name));
-            let create_ms = ms(t);
-            let label = format!("{name}[{}]", on.join("+"));
-            match created {
-                Ok(p) => {
-                    out.variants.push((label.clone(), p));
-                    out.created.push(CreatedPipeline {
-                        name: label,
-                        kind,
-                        compile_ms: 0.0,
-                        create_ms,
-                    });
-                }
-                Err(e) => out.failed.push(NoPipeline {
-                    name: label,
-                    kind,
-                    reason: e.to_string(),
-                }),
-            }
-            continue;
-        }
         let t = Instant::now();
-        let compiled = compile_stages(lib, &name, &info.stages());
+        let key = pipeline_key(lib, &name);
+        let compiled = key.and_then(|key| lib.plan(&key).map(|_| key));
         let compile_ms = ms(t);
         let t = Instant::now();
-        let created = compiled.and_then(|_| match kind {
-            PipelineKind::Graphics => lib
-                .graphics_pipeline(&name, &graphics_options(&name))
-                .map(drop),
-            PipelineKind::Compute => lib.compute_pipeline(&name).map(drop),
-            PipelineKind::RayTracing => {
-                ray_tracing_pipeline(lib, &name).map(|p| out.ray_tracing.push((name.clone(), p)))
+        let created = compiled.and_then(|key| {
+            match kind {
+                PipelineKind::Graphics => lib
+                    .graphics_pipeline(&key, &graphics_options(&name))
+                    .map(drop),
+                PipelineKind::Compute => lib.compute_pipeline(&key).map(drop),
+                PipelineKind::RayTracing => lib.ray_tracing_pipeline(&key).map(drop),
             }
+            .map(|()| key)
         });
         let create_ms = ms(t);
         match created {
-            Ok(()) => out.created.push(CreatedPipeline {
-                name,
+            Ok(key) => out.created.push(CreatedPipeline {
+                name: key,
                 kind,
                 compile_ms,
                 create_ms,

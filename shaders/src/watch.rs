@@ -9,7 +9,8 @@
 use crate::pipelines::create_all;
 use gpu::builder::{BuildOptions, BuildReport, build};
 use gpu::compiler::Compiler;
-use gpu::vk::{ContextOptions, LibraryOptions, ShaderLibrary, ShaderWatcher, VkContext, VkError};
+use gpu::vk::{ContextOptions, LibraryOptions, ShaderLibrary, VkContext, VkError};
+use gpu::watch::ShaderWatcher;
 use shader_info::{DirLoader, Registry};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -117,7 +118,7 @@ fn with_device(
 ) -> Result<(), String> {
     let mut lib = ShaderLibrary::new(ctx, registry.clone(), LibraryOptions::new(root))
         .map_err(|e| e.to_string())?;
-    let report = create_all(&mut lib, root);
+    let report = create_all(&mut lib);
     writeln!(
         out,
         "device: {}; {} pipelines created (compile {:.1} ms, create {:.1} ms), {} skipped, {} failed",
@@ -134,12 +135,7 @@ fn with_device(
         writeln!(out, "  {} FAILED: {first}", f.name).map_err(io)?;
     }
     lib.watch(opts.debounce).map_err(|e| e.to_string())?;
-    writeln!(
-        out,
-        "{READY} {} (ray-tracing pipelines are not reloaded; Ctrl-C to stop)",
-        root.display()
-    )
-    .map_err(io)?;
+    writeln!(out, "{READY} {} (Ctrl-C to stop)", root.display()).map_err(io)?;
     out.flush().map_err(io)?;
     while let Some(wait) = remaining(deadline) {
         let Some(result) = lib.wait_reload(wait) else {
@@ -170,9 +166,8 @@ fn build_line(r: &BuildReport) -> String {
     for f in &r.failed {
         let first = f
             .diagnostics
-            .iter()
-            .flat_map(|d| d.lines())
-            .next()
+            .first()
+            .and_then(|d| d.message.lines().next())
             .unwrap_or("");
         s.push_str(&format!("; {}: failed ({first})", f.info));
     }

@@ -56,7 +56,7 @@ fn library_infos() -> Vec<&'static ShaderCreateInfo> {
 
 fn validate_opts(require_complete: bool) -> ValidateOptions<'static> {
     ValidateOptions {
-        structs: registry(),
+        registry: registry(),
         extra_type_names: &[],
         require_complete,
     }
@@ -167,7 +167,7 @@ fn every_stage_of_every_compilable_info_generates_and_compiles() {
         .into_iter()
         .filter(|i| i.do_static_compilation)
     {
-        let resolved = match registry().resolve(&info.name) {
+        let resolved = match registry().validated(&info.name) {
             Ok(r) => r,
             Err(d) => {
                 failures.push(render_all(&d));
@@ -220,7 +220,7 @@ fn every_stage_of_every_compilable_info_generates_and_compiles() {
 
 #[test]
 fn shared_structs_are_registered_with_their_rust_layouts() {
-    use shaders::infos::shared::*;
+    use shaders::infos::structs::*;
     let cases: [(&str, Rules, usize); 6] = [
         ("ViewData", Rules::Std140, size_of::<ViewData>()),
         ("GlyphQuad", Rules::Std430, size_of::<GlyphQuad>()),
@@ -275,17 +275,17 @@ fn derive_style_push_constant_structs_are_the_whole_block() {
             own.push_constants.len(),
             "{name}: additional_info adds push constants the struct does not hold"
         );
-        let layout = layout_fields(
-            &push_constant_fields(&resolved),
-            Rules::Std430,
-            registry(),
-            &mut vec![],
-        )
-        .unwrap();
+        let layout = resolved.push_constant_layout().unwrap().unwrap();
         assert!(
             layout.end as usize <= rust_size,
             "{name}: {} > {rust_size}",
             layout.end
         );
     }
+}
+
+#[test]
+fn typed_push_blocks_are_their_infos_blocks() {
+    let problems = shaders::infos::push::typed_block_problems(registry());
+    assert!(problems.is_empty(), "{}", render_all(&problems));
 }

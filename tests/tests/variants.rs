@@ -102,14 +102,15 @@ fn a_variant_changes_only_constants_and_sources_not_the_glsl_source_files() {
     };
     let fog = set.lookup(set.bits_of(&[("FOG", true)]).unwrap()).unwrap();
     let plain = set.lookup(0).unwrap();
+    let info = reg.validated(&info.name).unwrap();
     let a = generate(
-        &set.variants[fog].apply(&info, &set.branches),
+        &info.variant(&set, fog, reg).unwrap(),
         Stage::Fragment,
         &opts,
     )
     .unwrap();
     let b = generate(
-        &set.variants[plain].apply(&info, &set.branches),
+        &info.variant(&set, plain, reg).unwrap(),
         Stage::Fragment,
         &opts,
     )
@@ -156,15 +157,20 @@ fn a_branch_can_become_a_specialization_constant_without_touching_the_source() {
         extra_defines: &[],
     };
 
-    let branch = reg.resolve("as_branch").unwrap();
+    let branch = reg.validated("as_branch").unwrap();
     let set = enumerate_variants(&branch, DEFAULT_BRANCH_LIMIT).unwrap();
     assert_eq!(set.variants.len(), 2, "two static variants, two modules");
-    for v in &set.variants {
-        let g = generate(&v.apply(&branch, &set.branches), Stage::Compute, &opts).unwrap();
+    for i in 0..set.variants.len() {
+        let g = generate(
+            &branch.variant(&set, i, &reg).unwrap(),
+            Stage::Compute,
+            &opts,
+        )
+        .unwrap();
         compiler.compile_generated(&g, Profile::Release).unwrap();
     }
 
-    let constant = reg.resolve("as_constant").unwrap();
+    let constant = reg.validated("as_constant").unwrap();
     let g = generate(&constant, Stage::Compute, &opts).unwrap();
     assert!(
         g.source

@@ -9,7 +9,9 @@
 //! - Concurrency: one slot per key. The first thread compiles; later threads for the same key wait on the slot's
 //!   condition variable; different keys compile in parallel.
 
-use super::CompiledModule;
+use super::compiled::CompiledModule;
+use super::error::CompileError;
+use super::files::{FileMeta, FileRecord, content_hash};
 use super::includes::{Absent, LocateError, deepest_existing_dir, locate};
 use super::watch::ChangeJournal;
 use std::collections::HashMap;
@@ -17,16 +19,6 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, RwLock};
 use std::time::{Duration, SystemTime};
-
-/// 128-bit content hash.
-pub(crate) fn content_hash(bytes: &[u8]) -> u128 {
-    xxhash_rust::xxh3::xxh3_128(bytes)
-}
-
-/// A modification time closer than this to the moment it was checked is not trusted: a file system with coarse
-/// timestamps could hide a second write in the same tick (git's "racily clean" problem). Such files are compared
-/// by content until their timestamp is old enough.
-const RACY_WINDOW: Duration = Duration::from_secs(2);
 
 /// Counters of one [`super::Compiler`].
 ///
@@ -49,52 +41,6 @@ pub struct CacheStats {
     pub file_reads: u64,
     /// Files whose metadata was checked (`stat`) during lookups.
     pub metadata_checks: u64,
-}
-
-/// Metadata that changes when a file is written or replaced.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct FileMeta {
-    len: u64,
-    mtime: Option<SystemTime>,
-    /// (device, inode) on Unix: catches a file replaced by rename with an equal size and time stamp.
-    id: (u64, u64),
-}
-
-impl FileMeta {
-    pub(crate) fn of(path: &Path) -> std::io::Result<FileMeta> {
-        let m = std::fs::metadata(path)?;
-        #[cfg(unix)]
-        let id = {
-            use std::os::unix::fs::MetadataExt;
-            (m.dev(), m.ino())
-        };
-        #[cfg(not(unix))]
-        let id = (0, 0);
-        Ok(FileMeta {
-            len: m.len(),
-            mtime: m.modified().ok(),
-            id,
-        })
-    }
-
-    /// True when the time stamp cannot vouch for the content (too recent when checked, or unknown).
-    fn racy(&self, checked_at: SystemTime) -> bool {
-        match self.mtime {
-            Some(t) => t + RACY_WINDOW > checked_at,
-            None => true,
-        }
-    }
-}
-
-/// A file resolved during a compilation.
-#[derive(Clone, Debug)]
-pub(crate) struct FileRecord {
-    /// Root-relative name.
-    pub name: String,
-    /// Root joined with the name (the path resolution would take again).
-    pub path: PathBuf,
-    pub hash: u128,
-    pub meta: FileMeta,
 }
 
 /// What a compilation depended on: the files it read, and the candidates an include search found empty (a file
@@ -124,7 +70,7 @@ pub(crate) struct Entry {
 enum SlotState {
     Compiling,
     Ready(Arc<Entry>),
-    Failed(Box<super::CompileError>),
+    Failed(Box<CompileError>),
 }
 
 struct Slot {
@@ -303,8 +249,8 @@ impl Cache {
     pub(crate) fn get_or_compile(
         &self,
         key: u128,
-        compile: impl FnOnce() -> Result<(Arc<CompiledModule>, Dependencies), super::CompileError>,
-    ) -> Result<Arc<CompiledModule>, super::CompileError> {
+        compile: impl FnOnce() -> Result<(Arc<CompiledModule>, Dependencies), CompileError>,
+    ) -> Result<Arc<CompiledModule>, CompileError> {
         loop {
             let (slot, fresh) = {
                 let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
@@ -361,8 +307,8 @@ impl Cache {
         &self,
         key: u128,
         slot: &Arc<Slot>,
-        compile: impl FnOnce() -> Result<(Arc<CompiledModule>, Dependencies), super::CompileError>,
-    ) -> Result<Arc<CompiledModule>, super::CompileError> {
+        compile: impl FnOnce() -> Result<(Arc<CompiledModule>, Dependencies), CompileError>,
+    ) -> Result<Arc<CompiledModule>, CompileError> {
         self.misses.fetch_add(1, Ordering::Relaxed);
         let generation = self.journal.poll();
         // Watch before compiling reads anything is done by the includer; here we only decide whether the journal

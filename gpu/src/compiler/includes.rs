@@ -13,7 +13,7 @@
 //! - Every candidate that did not exist is recorded: a file created there later would be found first, so the
 //!   cache treats its appearance as a change (see `cache.rs`).
 
-use super::cache::{FileMeta, FileRecord, content_hash};
+use super::files::{FileMeta, FileRecord, content_hash};
 use shaderc::{IncludeType, ResolvedInclude};
 use std::cell::RefCell;
 use std::collections::HashSet;

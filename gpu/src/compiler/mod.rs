@@ -17,18 +17,21 @@
 //! Targets Vulkan 1.3 with SPIR-V 1.5 (not 1.6: Debian's glslang would write `LocalSizeId`, see TOOLCHAIN.md).
 
 pub(crate) mod cache;
+mod compiled;
 pub mod diagnostics;
+mod error;
+mod files;
 pub mod includes;
 mod watch;
 
 pub use cache::CacheStats;
-pub use diagnostics::{CompileDiagnostic, Severity};
+pub use compiled::{CompiledModule, Profile, SourceFile};
+pub use error::CompileError;
 pub use includes::IncludeSearch;
 
 use cache::Cache;
 use includes::{Includer, normalize, parent_dir};
-use shader_info::{GeneratedStage, Stage};
-use std::fmt;
+use shader_info::{Code, Diagnostic, GeneratedStage, Severity, Stage};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -36,29 +39,6 @@ use std::time::Instant;
 
 /// Bumped whenever the options below change, so keys of different option sets never meet.
 const OPTIONS_VERSION: &str = "vulkan1.3/spv1.5/v1";
-
-/// How to compile.
-///
-/// ```
-/// use gpu::compiler::Profile;
-/// assert_ne!(Profile::Debug, Profile::Release);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Profile {
-    /// No optimisation and debug info (OpLine/OpString for every file): for RenderDoc and readable SPIR-V.
-    Debug,
-    /// Performance optimisation, no debug info.
-    Release,
-}
-
-impl Profile {
-    fn tag(self) -> u8 {
-        match self {
-            Profile::Debug => 0,
-            Profile::Release => 1,
-        }
-    }
-}
 
 /// How the cache notices edited files.
 ///
@@ -97,75 +77,6 @@ pub fn shader_kind(stage: Stage) -> shaderc::ShaderKind {
         Stage::AnyHit => K::AnyHit,
         Stage::Intersection => K::Intersection,
         Stage::Callable => K::Callable,
-    }
-}
-
-/// A file a module was compiled from (an include; the main file of `compile_from_file` is named by the key).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SourceFile {
-    /// Path relative to the include root, `/`-separated.
-    pub name: String,
-    /// The root joined with `name`.
-    pub path: PathBuf,
-    /// xxh3-128 of the content that was compiled.
-    pub content_hash: u128,
-}
-
-/// A compiled SPIR-V module.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CompiledModule {
-    /// The name it was compiled under (root-relative path, or a generated stage's virtual name).
-    pub name: String,
-    pub stage: Stage,
-    pub profile: Profile,
-    pub spirv: Vec<u32>,
-    /// Every file `#include` resolved during compilation, in first-include order.
-    pub files: Vec<SourceFile>,
-    /// Warnings, mapped like errors.
-    pub warnings: Vec<CompileDiagnostic>,
-}
-
-/// A compilation that failed: never empty; every entry is located as precisely as the compiler allows.
-///
-/// ```
-/// use gpu::compiler::{CompileError, CompileDiagnostic};
-/// let e = CompileError::single("a.frag", "boom");
-/// assert_eq!(e.diagnostics.len(), 1);
-/// assert!(e.to_string().contains("error: boom"));
-/// ```
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-pub struct CompileError {
-    /// What was being compiled.
-    pub name: String,
-    pub diagnostics: Vec<CompileDiagnostic>,
-}
-
-impl CompileError {
-    /// An error with one unlocated diagnostic.
-    pub fn single(name: impl Into<String>, message: impl Into<String>) -> CompileError {
-        let name = name.into();
-        CompileError {
-            diagnostics: vec![CompileDiagnostic::error(name.clone(), message)],
-            name,
-        }
-    }
-
-    /// The error diagnostics only.
-    pub fn errors(&self) -> impl Iterator<Item = &CompileDiagnostic> {
-        self.diagnostics.iter().filter(|d| d.is_error())
-    }
-}
-
-impl fmt::Display for CompileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&diagnostics::render(&self.diagnostics))?;
-        let n = self.errors().count();
-        write!(
-            f,
-            "error: could not compile `{}` ({n} error{})",
-            self.name,
-            if n == 1 { "" } else { "s" }
-        )
     }
 }
 
@@ -480,14 +391,17 @@ impl Compiler {
                 let mut diags = self.locate_all(unit, diagnostics::parse_messages(&text));
                 if !diags.iter().any(|d| d.is_error()) {
                     // shaderc failed without a parsable error line: never answer with nothing.
-                    diags.push(CompileDiagnostic::error(
-                        unit.name,
-                        if text.trim().is_empty() {
-                            "shaderc failed without a message".to_string()
-                        } else {
-                            text.trim().to_string()
-                        },
-                    ));
+                    let message = if text.trim().is_empty() {
+                        "shaderc failed without a message".to_string()
+                    } else {
+                        text.trim().to_string()
+                    };
+                    diags.push(
+                        diagnostics::compile_message(unit.name, Severity::Error, message).for_info(
+                            unit.generated.map_or("", |g| &g.info),
+                            unit.generated.map(|g| g.stage),
+                        ),
+                    );
                 }
                 Err(CompileError {
                     name: unit.name.to_string(),
@@ -498,28 +412,33 @@ impl Compiler {
     }
 
     /// Maps file/line through the source map and captures each reported line's text.
-    fn locate_all(&self, unit: &Unit, mut diags: Vec<CompileDiagnostic>) -> Vec<CompileDiagnostic> {
+    fn locate_all(&self, unit: &Unit, mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
         for d in &mut diags {
-            if d.file.is_empty() {
-                d.file = unit.name.to_string();
+            if let Some(g) = unit.generated {
+                *d = std::mem::replace(d, Diagnostic::error(Code::Compile, "", ""))
+                    .for_info(&g.info, Some(g.stage));
             }
+            let file = d.file.get_or_insert_with(|| unit.name.to_string()).clone();
             let Some(line) = d.line else { continue };
             if let Some(g) = unit.generated {
-                let m = g.source_map.map(&d.file, line);
-                if m.declaration.is_some() || m.file != d.file || m.line != line {
-                    if m.declaration.is_some() {
+                let m = g.source_map.map(&file, line);
+                if m.declaration.is_some() || m.file != file || m.line != line {
+                    if let Some((declared_in, item, origin)) = m.declaration {
                         d.source_line = nth_line(&g.source, line);
+                        d.item = Some(item);
+                        d.origin = origin;
+                        d.declared_in = (declared_in != d.info).then_some(declared_in);
                     }
-                    d.file = m.file;
+                    d.file = Some(m.file);
                     d.line = Some(m.line);
-                    d.declaration = m.declaration;
                 }
             }
             if d.source_line.is_none() {
-                d.source_line = if d.file == unit.name {
-                    nth_line(unit.text, d.line.unwrap_or(line))
+                let (file, line) = (d.file.clone().unwrap_or_default(), d.line.unwrap_or(line));
+                d.source_line = if file == unit.name {
+                    nth_line(unit.text, line)
                 } else {
-                    self.read_line(&d.file, d.line.unwrap_or(line))
+                    self.read_line(&file, line)
                 };
             }
         }

@@ -1,13 +1,12 @@
-//! Pipeline layouts derived from a declaration: one descriptor-set layout per frequency set (0..=max, empty layouts
-//! for gaps), descriptor types from resource kinds, counts from array sizes, stage flags from the stages that use
-//! each resource, and the push-constant range from the std430 block. Identical set layouts are created once and
-//! shared through a [`LayoutCache`].
+//! Pipeline layouts mapped from a [`PipelinePlan`]: one descriptor-set layout per set of the plan (empty layouts
+//! for gaps), descriptor types, counts and stage flags from its bindings, and the push-constant range from its
+//! block. Identical set layouts are created once and shared through a [`LayoutCache`].
 
-use super::{VkContext, VkError, VkResult, stages_flags};
+use super::device::VkContext;
+use super::error::{VkError, VkResult};
+use super::map::{descriptor_type, stage_mask};
 use ash::vk;
-use shader_info::{
-    ResourceKind, Rules, ShaderCreateInfo, StructMap, layout_fields, push_constant_fields, round_up,
-};
+use shader_info::PipelinePlan;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -28,115 +27,53 @@ pub struct PushConstants {
     pub size: u32,
 }
 
-/// A pipeline layout as plain data: `sets[i]` are the bindings of set `i`, sorted by binding.
+/// A pipeline layout in `ash` types: `sets[i]` are the bindings of set `i`, sorted by binding.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct LayoutDesc {
     pub sets: Vec<Vec<DescriptorBinding>>,
     pub push_constants: Option<PushConstants>,
 }
 
-/// Which stages use a resource, as `(set, binding) → stage flags` (the lead's SPIR-V reflection provides this).
-pub type StageUsage<'a> = &'a dyn Fn(u32, u32) -> vk::ShaderStageFlags;
-
-/// The descriptor type of a resource kind.
-///
-/// ```
-/// use gpu::vk::{layout::descriptor_type, raw};
-/// use shader_info::{ImageType, ResourceKind};
-/// let k = ResourceKind::Sampler { image_type: ImageType::FloatBuffer };
-/// assert_eq!(descriptor_type(&k), raw::DescriptorType::UNIFORM_TEXEL_BUFFER);
-/// ```
-pub fn descriptor_type(kind: &ResourceKind) -> vk::DescriptorType {
-    use crate::reflect::DescriptorKind as K;
-    // One mapping from declarations to descriptor kinds (shared with the reflection cross-check).
-    match K::of(kind) {
-        K::CombinedImageSampler => vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
-        K::StorageImage => vk::DescriptorType::STORAGE_IMAGE,
-        K::UniformTexelBuffer => vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
-        K::StorageTexelBuffer => vk::DescriptorType::STORAGE_TEXEL_BUFFER,
-        K::UniformBuffer => vk::DescriptorType::UNIFORM_BUFFER,
-        K::StorageBuffer => vk::DescriptorType::STORAGE_BUFFER,
-        K::AccelerationStructure => vk::DescriptorType::ACCELERATION_STRUCTURE_KHR,
-        K::Other => unreachable!("DescriptorKind::of never answers Other"),
-    }
-}
-
-/// Derives the pipeline layout of `info`.
-///
-/// `stages_of` says which stages use the resource at `(set, binding)`; without it every resource is visible to
-/// every stage of the info. Counts: `name[N]` samplers, images and acceleration structures get `N` descriptors; a buffer's `[N]`/`[]` is
-/// an array *inside* one block (that is how the GLSL is generated), so buffers always get 1; a runtime-sized
-/// sampler/image array gets 1 (no descriptor indexing).
+/// The pipeline layout of a plan (narrow its stage usage first with [`PipelinePlan::with_stage_usage`]).
 ///
 /// ```
 /// use gpu::vk::{describe_layout, raw};
 /// use shader_info::*;
-/// let info = ShaderCreateInfo::new("x")
+/// let mut reg = Registry::new();
+/// reg.add_info(ShaderCreateInfo::new("x")
 ///     .sampler(0, ImageType::Float2D, "tex[4]", Frequency::Batch)
 ///     .push_constant(Type::Vec4, "color")
-///     .compute_source("x.comp");
-/// let desc = describe_layout(&info, None).unwrap();
+///     .local_group_size(1)
+///     .compute_source("x.comp"));
+/// let plan = PipelinePlan::new(&reg.validated("x").unwrap(), &reg);
+/// let desc = describe_layout(&plan);
 /// assert_eq!(desc.sets.len(), 2);
 /// assert!(desc.sets[0].is_empty());
 /// assert_eq!(desc.sets[1][0].count, 4);
 /// assert_eq!(desc.push_constants.unwrap().size, 16);
 /// ```
-pub fn describe_layout(
-    info: &ShaderCreateInfo,
-    stages_of: Option<StageUsage<'_>>,
-) -> VkResult<LayoutDesc> {
-    let all = stages_flags(&info.stages());
-    let err = |message: String| VkError::Declaration {
-        info: info.name.clone(),
-        message,
-    };
-    let mut sets: Vec<Vec<DescriptorBinding>> = Vec::new();
-    for it in &info.resources {
-        let r = &it.value;
-        let (set, binding) = (r.set(), r.slot);
-        r.split_name().map_err(&err)?;
-        let descriptor_type = descriptor_type(&r.kind);
-        let count = r.descriptor_count();
-        let stages = stages_of.map_or(all, |f| f(set, binding));
-        if sets.len() <= set as usize {
-            sets.resize(set as usize + 1, Vec::new());
-        }
-        let list = &mut sets[set as usize];
-        if let Some(other) = list.iter().find(|b| b.binding == binding) {
-            return Err(err(format!(
-                "`{}` and another resource ({:?}) both use set {set}, binding {binding}",
-                r.name, other.descriptor_type
-            )));
-        }
-        list.push(DescriptorBinding {
-            binding,
-            descriptor_type,
-            count,
-            stages,
-        });
+pub fn describe_layout(plan: &PipelinePlan) -> LayoutDesc {
+    LayoutDesc {
+        sets: plan
+            .sets
+            .iter()
+            .map(|s| {
+                s.bindings
+                    .iter()
+                    .map(|b| DescriptorBinding {
+                        binding: b.binding,
+                        descriptor_type: descriptor_type(b.kind),
+                        count: b.count,
+                        stages: stage_mask(b.stages),
+                    })
+                    .collect()
+            })
+            .collect(),
+        push_constants: plan.push_constants.as_ref().map(|p| PushConstants {
+            stages: stage_mask(p.stages),
+            size: p.size,
+        }),
     }
-    for s in &mut sets {
-        s.sort();
-    }
-    let push_constants = if info.push_constants.is_empty() {
-        None
-    } else {
-        let block = layout_fields(
-            &push_constant_fields(info),
-            Rules::Std430,
-            &StructMap::default(),
-            &mut Vec::new(),
-        )
-        .map_err(|e| err(format!("push constants: {e}")))?;
-        Some(PushConstants {
-            stages: all,
-            size: round_up(block.end, 4),
-        })
-    };
-    Ok(LayoutDesc {
-        sets,
-        push_constants,
-    })
 }
 
 /// An owned `VkDescriptorSetLayout`; destroyed on drop. Shared through `Arc` by every pipeline layout that uses
@@ -170,7 +107,7 @@ impl DescriptorSetLayout {
             })
             .collect();
         let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&raw);
-        // SAFETY: `raw` outlives the call; bindings are unique (checked by `describe_layout`).
+        // SAFETY: `raw` outlives the call; bindings are unique (validation refuses two resources at one binding).
         let handle = unsafe { ctx.device().create_descriptor_set_layout(&info, None) }
             .map_err(VkError::call("vkCreateDescriptorSetLayout"))?;
         Ok(DescriptorSetLayout {
@@ -273,12 +210,11 @@ impl PipelineLayout {
     /// Creates the layout described by `desc`, taking set layouts from `cache`.
     ///
     /// ```no_run
-    /// # let ctx = gpu::vk::VkContext::new(&Default::default())?;
-    /// # let info = shader_info::ShaderCreateInfo::new("x");
+    /// # fn f(ctx: &gpu::vk::VkContext, plan: &shader_info::PipelinePlan) -> gpu::vk::VkResult<()> {
     /// use gpu::vk::{describe_layout, LayoutCache, PipelineLayout};
     /// let cache = LayoutCache::new(&ctx);
-    /// let layout = PipelineLayout::new(&ctx, &cache, &describe_layout(&info, None)?)?;
-    /// # Ok::<(), gpu::vk::VkError>(())
+    /// let layout = PipelineLayout::new(&ctx, &cache, &describe_layout(plan))?;
+    /// # Ok(()) }
     /// ```
     pub fn new(
         ctx: &VkContext,

@@ -1,143 +1,37 @@
 //! The shader library: owns the device, a compiler (and its cache) and every module and pipeline created from the
-//! registry's infos, fetched by name. [`ShaderLibrary::reload`] recompiles what changed and swaps pipelines only
-//! on success, so a typo in a shader never costs the renderer a working pipeline.
+//! registry's infos, fetched by name. Every module goes through the [`Flow`] (validated, generated, compiled,
+//! reflected, cross-checked); every layout and pipeline is mapped from the info's [`PipelinePlan`].
+//! [`ShaderLibrary::reload`] recompiles what changed and swaps pipelines only on success, so a typo in a shader
+//! never costs the renderer a working pipeline.
 
+use super::device::VkContext;
+use super::error::{VkError, VkResult};
 use super::layout::{LayoutCache, PipelineLayout, describe_layout};
-use super::module::{ShaderModule, spirv_hash};
-use super::pipeline::{ComputePipeline, GraphicsOptions, GraphicsPipeline, SpecValues};
-use super::watch::ShaderWatcher;
-use super::{VkContext, VkError, VkResult};
-use crate::compiler::{Compiler, Profile};
-use crate::reflect::{cross_check, reflect, rust_twin_mismatches};
-use ash::vk;
+use super::module::ShaderModule;
+use super::pipeline::{
+    ComputePipeline, GraphicsOptions, GraphicsPipeline, RayTracingPipeline, SpecValues,
+};
+use crate::compiler::{Compiler, CompilerOptions, Profile};
+use crate::flow::{Flow, parse_variant_key, spirv_key};
+use crate::watch::ShaderWatcher;
 use shader_info::{
-    DEFAULT_BRANCH_LIMIT, DirLoader, GenerateOptions, GeneratedStage, Registry, ResolvedInfo,
-    Stage, ValidateOptions, VariantSet, enumerate_variants, generate, validate,
+    Code, Diagnostic, DirLoader, PipelineKind, PipelinePlan, Registry, Stage, StageMask,
+    ValidatedInfo, VariantSet,
 };
 use std::collections::{BTreeMap, HashMap};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// What the library needs from a compiler: generated GLSL in, SPIR-V words or rendered diagnostics out. The
-/// compiler decides what to recompile (its cache); the library compares the SPIR-V it gets back.
-pub trait ModuleCompiler: Send {
-    /// Compiles one generated stage.
-    fn compile(&mut self, stage: &GeneratedStage) -> Result<Arc<[u32]>, String>;
-}
-
-/// The crate's runtime compiler ([`crate::compiler::Compiler`]: shaderc, include-aware cache) at one profile. The
-/// library's default.
-///
-/// ```no_run
-/// use gpu::compiler::{Compiler, Profile};
-/// use gpu::vk::library::RuntimeCompiler;
-/// let c = RuntimeCompiler { compiler: Compiler::new("shaders/glsl")?, profile: Profile::Release };
-/// # Ok::<(), gpu::compiler::CompileError>(())
-/// ```
-pub struct RuntimeCompiler {
-    pub compiler: Compiler,
-    pub profile: Profile,
-}
-
-impl ModuleCompiler for RuntimeCompiler {
-    fn compile(&mut self, g: &GeneratedStage) -> Result<Arc<[u32]>, String> {
-        self.compiler
-            .compile_generated(g, self.profile)
-            .map(|m| Arc::from(m.spirv.as_slice()))
-            .map_err(|e| e.to_string())
-    }
-}
-
-/// A compiler that runs the `glslc` command (an independent cross-check of the runtime compiler), cached by the generated text (which holds every inserted file, so
-/// an edit anywhere in it changes the key). `#include`d files are resolved by glslc from the shader root but
-/// are not part of the key; prefer the crate's own compiler, which tracks them.
-///
-/// ```no_run
-/// use gpu::vk::library::{GlslcCompiler, ModuleCompiler};
-/// let mut c = GlslcCompiler::new("shaders/glsl");
-/// ```
-pub struct GlslcCompiler {
-    include_root: PathBuf,
-    cache: HashMap<(Stage, String), Arc<[u32]>>,
-    /// Number of times glslc actually ran (cache misses).
-    pub compiles: usize,
-}
-
-impl GlslcCompiler {
-    /// A compiler resolving `#include` against `include_root`.
-    pub fn new(include_root: impl Into<PathBuf>) -> GlslcCompiler {
-        GlslcCompiler {
-            include_root: include_root.into(),
-            cache: HashMap::new(),
-            compiles: 0,
-        }
-    }
-}
-
-impl ModuleCompiler for GlslcCompiler {
-    fn compile(&mut self, g: &GeneratedStage) -> Result<Arc<[u32]>, String> {
-        let key = (g.stage, g.source.clone());
-        if let Some(hit) = self.cache.get(&key) {
-            return Ok(hit.clone());
-        }
-        self.compiles += 1;
-        let words: Arc<[u32]> = run_glslc(&g.source, g.stage, Some(&self.include_root))?.into();
-        self.cache.insert(key, words.clone());
-        Ok(words)
-    }
-}
-
-/// Runs `glslc` on `source` (Vulkan 1.3, SPIR-V 1.5) and returns checked SPIR-V words.
-pub(crate) fn run_glslc(
-    source: &str,
-    stage: Stage,
-    include_root: Option<&Path>,
-) -> Result<Vec<u32>, String> {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut cmd = Command::new("glslc");
-    cmd.args([
-        &format!("-fshader-stage={}", stage.short_name()),
-        "--target-env=vulkan1.3",
-        "--target-spv=spv1.5",
-    ]);
-    if let Some(r) = include_root {
-        cmd.arg("-I").arg(r);
-    }
-    let mut child = cmd
-        .args(["-", "-o", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot run glslc (apt-get install glslc): {e}"))?;
-    if let Some(mut stdin) = child.stdin.take() {
-        stdin
-            .write_all(source.as_bytes())
-            .map_err(|e| e.to_string())?;
-    }
-    let out = child.wait_with_output().map_err(|e| e.to_string())?;
-    if !out.status.success() {
-        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
-    }
-    super::spirv_from_bytes(&out.stdout).map_err(|e| e.to_string())
-}
-
-/// Which stages use `(set, binding)` of an info (from SPIR-V reflection); `None` means "every stage of the info".
-pub type StageUsageFn = dyn Fn(&ResolvedInfo, u32, u32) -> Option<vk::ShaderStageFlags> + Send;
 
 /// How to build a [`ShaderLibrary`].
 pub struct LibraryOptions {
     /// The directory stage sources are loaded from (and watched).
     pub shader_root: PathBuf,
-    /// The compiler; default: [`RuntimeCompiler`] rooted at `shader_root` with `profile`.
-    pub compiler: Option<Box<dyn ModuleCompiler>>,
-    /// Profile of the default compiler. Default `Release`: no debug info, so an edit that does not change the
-    /// code (a comment, moved lines) gives identical SPIR-V and rebuilds nothing.
+    /// Default `Release`: no debug info, so an edit that does not change the code (a comment, moved lines) gives
+    /// identical SPIR-V and rebuilds nothing.
     pub profile: Profile,
-    /// Stage flags per binding; default: every stage of the info.
-    pub stage_usage: Option<Box<StageUsageFn>>,
+    /// Include directories, strictness and change detection of the compiler.
+    pub compiler: CompilerOptions,
 }
 
 impl LibraryOptions {
@@ -145,14 +39,13 @@ impl LibraryOptions {
     pub fn new(shader_root: impl Into<PathBuf>) -> LibraryOptions {
         LibraryOptions {
             shader_root: shader_root.into(),
-            compiler: None,
             profile: Profile::Release,
-            stage_usage: None,
+            compiler: CompilerOptions::default(),
         }
     }
 }
 
-/// The key of a cached graphics pipeline: the info and the fixed-function options.
+/// The key of a cached graphics pipeline: the info (or variant key) and the fixed-function options.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct GraphicsKey {
     pub info: String,
@@ -160,25 +53,25 @@ pub struct GraphicsKey {
 }
 
 /// What reload did to one pipeline.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum PipelineOutcome {
     /// A module changed and the new pipeline replaced the old one.
     Rebuilt,
     /// None of its modules changed.
     Unchanged,
     /// Compiling or creating failed; the previous pipeline is still in use.
-    KeptPrevious { diagnostics: String },
+    KeptPrevious { diagnostics: Vec<Diagnostic> },
 }
 
 /// The result of [`ShaderLibrary::reload`].
 #[derive(Clone, Debug, Default)]
 pub struct ReloadReport {
-    /// Each pipeline (by info name; one entry per cached pipeline) and its outcome, sorted by name.
+    /// Each pipeline (by key; one entry per cached pipeline) and its outcome, sorted by key.
     pub pipelines: Vec<(String, PipelineOutcome)>,
     /// Modules whose SPIR-V changed (and were recreated).
     pub modules_changed: Vec<(String, Stage)>,
-    /// Modules whose compile failed, with diagnostics.
-    pub modules_failed: Vec<(String, Stage, String)>,
+    /// Modules whose compile or check failed, with diagnostics.
+    pub modules_failed: Vec<(String, Stage, Vec<Diagnostic>)>,
     /// Files the watcher reported, when the reload came from it.
     pub changed_files: Vec<PathBuf>,
     pub duration: Duration,
@@ -190,7 +83,7 @@ impl ReloadReport {
         self.pipelines.iter().filter(|(_, o)| kind(o)).count()
     }
 
-    /// The outcome of the first pipeline named `name`.
+    /// The outcome of the first pipeline keyed `name`.
     pub fn outcome(&self, name: &str) -> Option<&PipelineOutcome> {
         self.pipelines
             .iter()
@@ -214,7 +107,8 @@ impl std::fmt::Display for ReloadReport {
             match o {
                 PipelineOutcome::Rebuilt => write!(f, "; {n}: rebuilt")?,
                 PipelineOutcome::KeptPrevious { diagnostics } => {
-                    let first = diagnostics.lines().next().unwrap_or("");
+                    let first = diagnostics.first().map_or("", |d| d.message.as_str());
+                    let first = first.lines().next().unwrap_or("");
                     write!(f, "; {n}: kept previous ({first})")?
                 }
                 PipelineOutcome::Unchanged => {}
@@ -226,7 +120,6 @@ impl std::fmt::Display for ReloadReport {
 
 struct ModuleEntry {
     module: Arc<ShaderModule>,
-    hash: u64,
     /// `(set, binding)` pairs the module's entry point statically uses (reflection), or `None` when the SPIR-V
     /// could not be reflected: the module then counts as using every binding, so its stage is never missing from
     /// a binding's flags (too many flags cost nothing; a missing one is a validation error and undefined reads).
@@ -246,7 +139,6 @@ impl ModuleEntry {
         };
         ModuleEntry {
             module: Arc::new(module),
-            hash: spirv_hash(spirv),
             used,
         }
     }
@@ -267,7 +159,21 @@ struct Cached<P> {
 
 type ModuleKey = (String, Stage);
 
-/// Modules and pipelines fetched by info name, compiled on first use, hot-reloadable.
+/// What a flow over the library needs, kept apart from the caches so a flow can borrow it while they change.
+struct Sources {
+    registry: Registry,
+    loader: DirLoader,
+    compiler: Compiler,
+    profile: Profile,
+}
+
+impl Sources {
+    fn flow(&self) -> Flow<'_> {
+        Flow::new(&self.registry, &self.loader, &self.compiler, self.profile)
+    }
+}
+
+/// Modules and pipelines fetched by info name (or variant key), compiled on first use, hot-reloadable.
 ///
 /// ```no_run
 /// use gpu::vk::{ContextOptions, GraphicsOptions, LibraryOptions, ShaderLibrary, VkContext};
@@ -283,18 +189,16 @@ type ModuleKey = (String, Stage);
 /// ```
 pub struct ShaderLibrary {
     ctx: VkContext,
-    registry: Registry,
-    loader: DirLoader,
-    compiler: Box<dyn ModuleCompiler>,
-    stage_usage: Option<Box<StageUsageFn>>,
+    sources: Sources,
     layouts: LayoutCache,
     modules: BTreeMap<ModuleKey, ModuleEntry>,
     graphics: HashMap<GraphicsKey, Cached<GraphicsPipeline>>,
     compute: HashMap<(String, SpecValues), Cached<ComputePipeline>>,
+    ray_tracing: HashMap<String, Cached<RayTracingPipeline>>,
     variant_sets: HashMap<String, Arc<VariantSet>>,
-    /// Resolved and validated infos by key (info name or variant key). The registry never changes under a
-    /// library and validation reads only declarations, never sources, so an entry stays valid across reloads.
-    resolved: HashMap<String, Arc<ResolvedInfo>>,
+    /// Validated infos by key (info name or variant key). The registry never changes under a library and
+    /// validation reads only declarations, never sources, so an entry stays valid across reloads.
+    validated: HashMap<String, Arc<ValidatedInfo>>,
     watcher: Option<ShaderWatcher>,
 }
 
@@ -305,26 +209,23 @@ impl ShaderLibrary {
         registry: Registry,
         opts: LibraryOptions,
     ) -> VkResult<ShaderLibrary> {
-        let compiler = match opts.compiler {
-            Some(c) => c,
-            None => Box::new(RuntimeCompiler {
-                compiler: Compiler::new(&opts.shader_root)
-                    .map_err(|e| VkError::Compile(e.to_string()))?,
-                profile: opts.profile,
-            }),
-        };
+        let compiler = Compiler::with_options(&opts.shader_root, opts.compiler)
+            .map_err(|e| VkError::Diagnostics(e.diagnostics))?;
         Ok(ShaderLibrary {
             ctx: ctx.clone(),
-            registry,
-            loader: DirLoader::new(opts.shader_root),
-            compiler,
-            stage_usage: opts.stage_usage,
+            sources: Sources {
+                registry,
+                loader: DirLoader::new(opts.shader_root),
+                compiler,
+                profile: opts.profile,
+            },
             layouts: LayoutCache::new(ctx),
             modules: BTreeMap::new(),
             graphics: HashMap::new(),
             compute: HashMap::new(),
+            ray_tracing: HashMap::new(),
             variant_sets: HashMap::new(),
-            resolved: HashMap::new(),
+            validated: HashMap::new(),
             watcher: None,
         })
     }
@@ -336,7 +237,7 @@ impl ShaderLibrary {
 
     /// The registry the infos come from.
     pub fn registry(&self) -> &Registry {
-        &self.registry
+        &self.sources.registry
     }
 
     /// The shared descriptor-set layouts.
@@ -344,63 +245,33 @@ impl ShaderLibrary {
         &self.layouts
     }
 
-    /// Resolves an info name, or a variant key made by [`variant_key`] (`name#v<index>`): the info with that
-    /// unique variant's branch values, sources and defines applied; then validates what it returns (for a
-    /// variant key, the applied variant, whose sources and defines the specialize function may have changed), as
-    /// the static pass does for a compilable info. Validation errors are a compile failure naming the key.
-    /// Cached per key.
-    ///
-    /// [`variant_key`]: Self::variant_key
-    fn resolve(&mut self, name: &str) -> VkResult<Arc<ResolvedInfo>> {
-        if let Some(info) = self.resolved.get(name) {
+    /// The flow this library runs every module through.
+    pub fn flow(&self) -> Flow<'_> {
+        self.sources.flow()
+    }
+
+    /// Resolves and validates a key: an info name, or a variant key made by [`Self::variant_key`]. Cached per key.
+    pub fn validated(&mut self, key: &str) -> VkResult<Arc<ValidatedInfo>> {
+        if let Some(info) = self.validated.get(key) {
             return Ok(info.clone());
         }
-        let (base, variant) = match name.rsplit_once("#v") {
-            Some((base, index)) if index.parse::<usize>().is_ok() => {
-                (base, index.parse::<usize>().ok())
-            }
-            _ => (name, None),
-        };
-        let info = match variant {
+        let info = match parse_variant_key(key) {
             None => self
-                .registry
-                .resolve(base)
-                .map_err(|d| VkError::Compile(render_diagnostics(&d)))?,
-            Some(index) => {
-                let base_info = self.resolve(base)?;
+                .sources
+                .flow()
+                .validated(key)
+                .map_err(VkError::Diagnostics)?,
+            Some((base, index)) => {
+                let base_info = self.validated(base)?;
                 // The variant table is computed once per info (2^branches permutations), not once per lookup.
                 let set = self.variants(base)?;
-                let v = set
-                    .variants
-                    .get(index)
-                    .ok_or_else(|| VkError::Declaration {
-                        info: base.to_string(),
-                        message: format!(
-                            "variant {index} does not exist; the info has {} unique variants",
-                            set.variants.len()
-                        ),
-                    })?;
-                v.apply(&base_info, &set.branches)
+                base_info
+                    .variant(&set, index, &self.sources.registry)
+                    .map_err(VkError::Diagnostics)?
             }
         };
-        let opts = ValidateOptions {
-            structs: &self.registry,
-            extra_type_names: &[],
-            // Everything the library resolves is about to be compiled.
-            require_complete: true,
-        };
-        let errors: Vec<_> = validate(&info, &opts)
-            .into_iter()
-            .filter(|d| d.is_error())
-            .collect();
-        if !errors.is_empty() {
-            return Err(VkError::Compile(format!(
-                "info `{name}` is not valid:\n{}",
-                render_diagnostics(&errors)
-            )));
-        }
         let info = Arc::new(info);
-        self.resolved.insert(name.to_string(), info.clone());
+        self.validated.insert(key.to_string(), info.clone());
         Ok(info)
     }
 
@@ -410,10 +281,12 @@ impl ShaderLibrary {
         if let Some(v) = self.variant_sets.get(info_name) {
             return Ok(v.clone());
         }
-        let info = self.resolve(info_name)?;
+        let info = self.validated(info_name)?;
         let set = Arc::new(
-            enumerate_variants(&info, DEFAULT_BRANCH_LIMIT)
-                .map_err(|d| VkError::Compile(render_diagnostics(&d)))?,
+            self.sources
+                .flow()
+                .variants(&info)
+                .map_err(VkError::Diagnostics)?,
         );
         self.variant_sets.insert(info_name.to_string(), set.clone());
         Ok(set)
@@ -440,140 +313,130 @@ impl ShaderLibrary {
         Ok(format!("{info_name}#v{index}"))
     }
 
-    /// Generates and compiles `stage` of `info` (the compiler's cache makes this cheap when nothing changed).
-    /// The SPIR-V is not checked yet: see [`Self::check`].
-    fn compile(&mut self, info: &ResolvedInfo, stage: Stage) -> Result<Arc<[u32]>, String> {
-        let opts = GenerateOptions {
-            loader: &self.loader,
-            registry: &self.registry,
-            extra_defines: &[],
-        };
-        let g = generate(info, stage, &opts).map_err(|d| render_diagnostics(&d))?;
-        self.compiler.compile(&g)
-    }
-
-    /// Reflects compiled SPIR-V and cross-checks it against the declaration of `stage` of `info`, as the static
-    /// pass does: a binding written by hand in the source, or a block whose offsets differ from the declared
-    /// layout, would otherwise reach a pipeline layout that does not describe it.
-    fn check(&self, info: &ResolvedInfo, stage: Stage, spirv: &[u32]) -> Result<(), String> {
-        let reflection =
-            reflect(spirv).map_err(|e| format!("error[reflection]: {}: {e}", info.name))?;
-        let mut mismatches = cross_check(&reflection, info, stage, &self.registry);
-        mismatches.extend(rust_twin_mismatches(&self.registry, info));
-        if mismatches.is_empty() {
-            return Ok(());
+    /// The pipeline plan of a key, its bindings' stages narrowed to the stages whose compiled modules use them
+    /// (the modules are compiled if they are not yet).
+    pub fn plan(&mut self, key: &str) -> VkResult<PipelinePlan> {
+        let info = self.validated(key)?;
+        for stage in info.stages() {
+            self.module(key, stage)?;
         }
-        Err(mismatches
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join("\n"))
-    }
-
-    /// The module of `stage` of `info_name`, compiled and created on first use.
-    pub fn module(&mut self, info_name: &str, stage: Stage) -> VkResult<Arc<ShaderModule>> {
-        let key = (info_name.to_string(), stage);
-        if let Some(e) = self.modules.get(&key) {
-            return Ok(e.module.clone());
-        }
-        let info = self.resolve(info_name)?;
-        let spirv = self
-            .compile(&info, stage)
-            .and_then(|spirv| self.check(&info, stage, &spirv).map(|()| spirv))
-            .map_err(|d| VkError::Compile(format!("{info_name} ({stage}): {d}")))?;
-        let entry = ModuleEntry::new(ShaderModule::new(&self.ctx, &spirv)?, &spirv);
-        let module = entry.module.clone();
-        self.modules.insert(key, entry);
-        Ok(module)
-    }
-
-    /// The pipeline layout of `info`, fetched as `key` (an info name or a variant key), with each binding's stage
-    /// flags taken from the stages whose modules use it (reflection of the compiled modules of `key`, which must
-    /// exist already), unless `stage_usage` says otherwise. The modules are looked up by `key`, not by
-    /// `info.name`: a variant keeps its info's name, and the base info's modules may use other bindings.
-    fn layout_for(&self, key: &str, info: &ResolvedInfo) -> VkResult<Arc<PipelineLayout>> {
-        let all = super::stages_flags(&info.stages());
-        let reflected = |set: u32, binding: u32| {
-            let flags = info
+        let modules = &self.modules;
+        let plan = self.sources.flow().plan(&info);
+        Ok(plan.with_stage_usage(|set, binding| {
+            let used: Vec<Stage> = info
                 .stages()
                 .into_iter()
                 .filter(|s| {
-                    self.modules
+                    modules
                         .get(&(key.to_string(), *s))
                         .is_some_and(|e| e.uses(set, binding))
                 })
-                .fold(vk::ShaderStageFlags::empty(), |acc, s| {
-                    acc | super::stages_flags(&[s])
-                });
-            // A declared binding no stage reads still belongs in the layout; give it every stage of the info.
-            if flags.is_empty() { all } else { flags }
-        };
-        let usage = |set: u32, binding: u32| match &self.stage_usage {
-            Some(f) => f(info, set, binding).unwrap_or_else(|| reflected(set, binding)),
-            None => reflected(set, binding),
-        };
-        let desc = describe_layout(
-            info,
-            Some(&usage as &dyn Fn(u32, u32) -> vk::ShaderStageFlags),
-        )?;
-        Ok(Arc::new(PipelineLayout::new(
+                .collect();
+            StageMask::of(&used)
+        }))
+    }
+
+    /// The module of `stage` of `key`, compiled, checked and created on first use.
+    pub fn module(&mut self, key: &str, stage: Stage) -> VkResult<Arc<ShaderModule>> {
+        let mkey = (key.to_string(), stage);
+        if let Some(e) = self.modules.get(&mkey) {
+            return Ok(e.module.clone());
+        }
+        let info = self.validated(key)?;
+        let checked = self
+            .sources
+            .flow()
+            .compile(&info, stage)
+            .map_err(VkError::Diagnostics)?;
+        let entry = ModuleEntry::new(
+            ShaderModule::new(&self.ctx, &checked.module.spirv)?,
+            &checked.module.spirv,
+        );
+        let module = entry.module.clone();
+        self.modules.insert(mkey, entry);
+        Ok(module)
+    }
+
+    /// The modules of every stage of `key` whose stages satisfy `keep`, and its layout.
+    #[allow(clippy::type_complexity)]
+    fn parts(
+        &mut self,
+        key: &str,
+        keep: fn(&Stage) -> bool,
+    ) -> VkResult<(
+        PipelinePlan,
+        Vec<(Stage, Arc<ShaderModule>)>,
+        Arc<PipelineLayout>,
+    )> {
+        let plan = self.plan(key)?;
+        let mut modules = Vec::new();
+        for s in plan.stages.iter().copied().filter(keep) {
+            modules.push((s, self.module(key, s)?));
+        }
+        let layout = Arc::new(PipelineLayout::new(
             &self.ctx,
             &self.layouts,
-            &desc,
-        )?))
+            &describe_layout(&plan),
+        )?);
+        Ok((plan, modules, layout))
     }
 
     fn build_graphics(
         &mut self,
         key: &GraphicsKey,
     ) -> VkResult<(GraphicsPipeline, Vec<(Stage, u64)>)> {
-        let info = self.resolve(&key.info)?;
-        let stages: Vec<Stage> = info
-            .stages()
-            .into_iter()
-            .filter(|s| s.is_graphics())
-            .collect();
-        let mut modules = Vec::new();
-        for s in &stages {
-            modules.push((*s, self.module(&key.info, *s)?));
-        }
-        let layout = self.layout_for(&key.info, &info)?;
+        let (plan, modules, layout) = self.parts(&key.info, |s| s.is_graphics())?;
         let refs: Vec<(Stage, &ShaderModule)> =
             modules.iter().map(|(s, m)| (*s, m.as_ref())).collect();
-        let p = GraphicsPipeline::new(&self.ctx, &info, &refs, layout, &key.options)?;
-        Ok((p, modules.iter().map(|(s, m)| (*s, m.id())).collect()))
+        let p = GraphicsPipeline::new(&self.ctx, &plan, &refs, layout, &key.options)?;
+        Ok((p, ids(&modules)))
     }
 
     fn build_compute(
         &mut self,
-        name: &str,
+        key: &str,
         spec: &SpecValues,
     ) -> VkResult<(ComputePipeline, Vec<(Stage, u64)>)> {
-        let info = self.resolve(name)?;
-        let m = self.module(name, Stage::Compute)?;
-        let layout = self.layout_for(name, &info)?;
-        let p = ComputePipeline::new(&self.ctx, &info, &m, layout, spec)?;
-        Ok((p, vec![(Stage::Compute, m.id())]))
+        let (plan, modules, layout) = self.parts(key, |s| *s == Stage::Compute)?;
+        let Some((_, m)) = modules.first() else {
+            return Err(VkError::Declaration {
+                info: key.to_string(),
+                message: "a compute pipeline needs a compute stage".into(),
+            });
+        };
+        let p = ComputePipeline::new(&self.ctx, &plan, m, layout, spec)?;
+        Ok((p, ids(&modules)))
     }
 
-    /// The graphics pipeline of `info_name` with `options`, created on first use. Fetch it again after a reload
-    /// to get the rebuilt one; an `Arc` you hold keeps the old one alive until you drop it.
+    fn build_ray_tracing(
+        &mut self,
+        key: &str,
+    ) -> VkResult<(RayTracingPipeline, Vec<(Stage, u64)>)> {
+        let (plan, modules, layout) = self.parts(key, |s| s.is_ray_tracing())?;
+        let refs: Vec<(Stage, &ShaderModule)> =
+            modules.iter().map(|(s, m)| (*s, m.as_ref())).collect();
+        let p = RayTracingPipeline::new(&self.ctx, &plan, &refs, layout, &SpecValues::default())?;
+        Ok((p, ids(&modules)))
+    }
+
+    /// The graphics pipeline of `key` with `options`, created on first use. Fetch it again after a reload to get
+    /// the rebuilt one; an `Arc` you hold keeps the old one alive until you drop it.
     pub fn graphics_pipeline(
         &mut self,
-        info_name: &str,
+        key: &str,
         options: &GraphicsOptions,
     ) -> VkResult<Arc<GraphicsPipeline>> {
-        let key = GraphicsKey {
-            info: info_name.to_string(),
+        let gkey = GraphicsKey {
+            info: key.to_string(),
             options: options.clone(),
         };
-        if let Some(c) = self.graphics.get(&key) {
+        if let Some(c) = self.graphics.get(&gkey) {
             return Ok(c.pipeline.clone());
         }
-        let (p, built_from) = self.build_graphics(&key)?;
+        let (p, built_from) = self.build_graphics(&gkey)?;
         let p = Arc::new(p);
         self.graphics.insert(
-            key,
+            gkey,
             Cached {
                 pipeline: p.clone(),
                 built_from,
@@ -582,25 +445,25 @@ impl ShaderLibrary {
         Ok(p)
     }
 
-    /// The compute pipeline of `info_name` with the declared specialization defaults.
-    pub fn compute_pipeline(&mut self, info_name: &str) -> VkResult<Arc<ComputePipeline>> {
-        self.compute_pipeline_with(info_name, &SpecValues::default())
+    /// The compute pipeline of `key` with the declared specialization defaults.
+    pub fn compute_pipeline(&mut self, key: &str) -> VkResult<Arc<ComputePipeline>> {
+        self.compute_pipeline_with(key, &SpecValues::default())
     }
 
-    /// The compute pipeline of `info_name` with specialization values, created on first use.
+    /// The compute pipeline of `key` with specialization values, created on first use.
     pub fn compute_pipeline_with(
         &mut self,
-        info_name: &str,
+        key: &str,
         spec: &SpecValues,
     ) -> VkResult<Arc<ComputePipeline>> {
-        let key = (info_name.to_string(), spec.clone());
-        if let Some(c) = self.compute.get(&key) {
+        let ckey = (key.to_string(), spec.clone());
+        if let Some(c) = self.compute.get(&ckey) {
             return Ok(c.pipeline.clone());
         }
-        let (p, built_from) = self.build_compute(info_name, spec)?;
+        let (p, built_from) = self.build_compute(key, spec)?;
         let p = Arc::new(p);
         self.compute.insert(
-            key,
+            ckey,
             Cached {
                 pipeline: p.clone(),
                 built_from,
@@ -609,63 +472,71 @@ impl ShaderLibrary {
         Ok(p)
     }
 
-    /// Number of pipelines created (graphics + compute).
+    /// The ray-tracing pipeline of `key` (with its shader binding table), created on first use.
+    ///
+    /// Returns [`VkError::Unsupported`] on devices without `VK_KHR_ray_tracing_pipeline` (lavapipe).
+    pub fn ray_tracing_pipeline(&mut self, key: &str) -> VkResult<Arc<RayTracingPipeline>> {
+        if let Some(c) = self.ray_tracing.get(key) {
+            return Ok(c.pipeline.clone());
+        }
+        let (p, built_from) = self.build_ray_tracing(key)?;
+        let p = Arc::new(p);
+        self.ray_tracing.insert(
+            key.to_string(),
+            Cached {
+                pipeline: p.clone(),
+                built_from,
+            },
+        );
+        Ok(p)
+    }
+
+    /// The kind of pipeline `key` makes.
+    pub fn pipeline_kind(&mut self, key: &str) -> VkResult<PipelineKind> {
+        Ok(PipelineKind::of(&self.validated(key)?.stages()))
+    }
+
+    /// Number of pipelines created (graphics, compute and ray tracing).
     pub fn pipeline_count(&self) -> usize {
-        self.graphics.len() + self.compute.len()
+        self.graphics.len() + self.compute.len() + self.ray_tracing.len()
     }
 
     /// Waits for the device to be idle, recompiles every module the library holds (the compiler's cache skips
-    /// unchanged sources; a module is replaced only when its SPIR-V changed), then rebuilds exactly the pipelines
-    /// whose modules changed. A failed compile or pipeline creation keeps the previous pipeline and is reported
-    /// with its diagnostics.
+    /// unchanged sources; a module is replaced only when its SPIR-V changed, and only changed SPIR-V is checked
+    /// again), then rebuilds exactly the pipelines whose modules changed. A failed compile, check or pipeline
+    /// creation keeps the previous pipeline and is reported with its diagnostics.
     pub fn reload(&mut self) -> VkResult<ReloadReport> {
         let start = Instant::now();
         self.ctx.wait_idle()?;
         let mut report = ReloadReport::default();
-        let mut failed: HashMap<ModuleKey, String> = HashMap::new();
+        let mut failed: HashMap<ModuleKey, Vec<Diagnostic>> = HashMap::new();
 
         let keys: Vec<ModuleKey> = self.modules.keys().cloned().collect();
-        for key in keys {
-            let result = self
-                .resolve(&key.0)
-                .map_err(|e| e.to_string())
-                .and_then(|info| self.compile(&info, key.1));
-            let spirv = match result {
-                Ok(s) => s,
-                Err(d) => {
-                    report
-                        .modules_failed
-                        .push((key.0.clone(), key.1, d.clone()));
-                    failed.insert(key, d);
-                    continue;
+        for mkey in keys {
+            let outcome = self.validated(&mkey.0).and_then(|info| {
+                let flow = self.sources.flow();
+                let (_, compiled) = flow.compiled(&info, mkey.1).map_err(VkError::Diagnostics)?;
+                let current = self.modules.get(&mkey).map(|e| e.module.spirv_hash());
+                if current == Some(spirv_key(&compiled.spirv)) {
+                    return Ok(None);
                 }
-            };
-            let hash = spirv_hash(&spirv);
-            if self.modules.get(&key).is_some_and(|e| e.hash == hash) {
-                continue;
-            }
-            // Only changed SPIR-V is reflected: unchanged modules passed the same check when they were created.
-            let checked = self
-                .resolve(&key.0)
-                .map_err(|e| e.to_string())
-                .and_then(|info| self.check(&info, key.1, &spirv));
-            if let Err(d) = checked {
-                report
-                    .modules_failed
-                    .push((key.0.clone(), key.1, d.clone()));
-                failed.insert(key, d);
-                continue;
-            }
-            match ShaderModule::new(&self.ctx, &spirv) {
-                Ok(m) => {
-                    report.modules_changed.push(key.clone());
-                    self.modules.insert(key, ModuleEntry::new(m, &spirv));
+                flow.check(&info, mkey.1, &compiled.spirv)
+                    .map_err(VkError::Diagnostics)?;
+                let module = ShaderModule::new(&self.ctx, &compiled.spirv)?;
+                Ok(Some(ModuleEntry::new(module, &compiled.spirv)))
+            });
+            match outcome {
+                Ok(None) => {}
+                Ok(Some(entry)) => {
+                    report.modules_changed.push(mkey.clone());
+                    self.modules.insert(mkey, entry);
                 }
                 Err(e) => {
+                    let d = e.into_diagnostics(&mkey.0);
                     report
                         .modules_failed
-                        .push((key.0.clone(), key.1, e.to_string()));
-                    failed.insert(key, e.to_string());
+                        .push((mkey.0.clone(), mkey.1, d.clone()));
+                    failed.insert(mkey, d);
                 }
             }
         }
@@ -675,21 +546,15 @@ impl ShaderLibrary {
             let built_from = self.graphics[&key].built_from.clone();
             let outcome = match decide(&self.modules, &failed, &key.info, &built_from) {
                 Some(o) => o,
-                None => match self.build_graphics(&key) {
-                    Ok((p, built_from)) => {
-                        self.graphics.insert(
-                            key.clone(),
-                            Cached {
-                                pipeline: Arc::new(p),
-                                built_from,
-                            },
-                        );
-                        PipelineOutcome::Rebuilt
-                    }
-                    Err(e) => PipelineOutcome::KeptPrevious {
-                        diagnostics: e.to_string(),
-                    },
-                },
+                None => rebuilt(self.build_graphics(&key), &key.info, |p, built_from| {
+                    self.graphics.insert(
+                        key.clone(),
+                        Cached {
+                            pipeline: Arc::new(p),
+                            built_from,
+                        },
+                    );
+                }),
             };
             report.pipelines.push((key.info.clone(), outcome));
         }
@@ -698,8 +563,10 @@ impl ShaderLibrary {
             let built_from = self.compute[&key].built_from.clone();
             let outcome = match decide(&self.modules, &failed, &key.0, &built_from) {
                 Some(o) => o,
-                None => match self.build_compute(&key.0, &key.1) {
-                    Ok((p, built_from)) => {
+                None => rebuilt(
+                    self.build_compute(&key.0, &key.1),
+                    &key.0,
+                    |p, built_from| {
                         self.compute.insert(
                             key.clone(),
                             Cached {
@@ -707,14 +574,27 @@ impl ShaderLibrary {
                                 built_from,
                             },
                         );
-                        PipelineOutcome::Rebuilt
-                    }
-                    Err(e) => PipelineOutcome::KeptPrevious {
-                        diagnostics: e.to_string(),
                     },
-                },
+                ),
             };
             report.pipelines.push((key.0.clone(), outcome));
+        }
+        let rkeys: Vec<String> = self.ray_tracing.keys().cloned().collect();
+        for key in rkeys {
+            let built_from = self.ray_tracing[&key].built_from.clone();
+            let outcome = match decide(&self.modules, &failed, &key, &built_from) {
+                Some(o) => o,
+                None => rebuilt(self.build_ray_tracing(&key), &key, |p, built_from| {
+                    self.ray_tracing.insert(
+                        key.clone(),
+                        Cached {
+                            pipeline: Arc::new(p),
+                            built_from,
+                        },
+                    );
+                }),
+            };
+            report.pipelines.push((key.clone(), outcome));
         }
         report.pipelines.sort_by(|a, b| a.0.cmp(&b.0));
         report.duration = start.elapsed();
@@ -723,7 +603,10 @@ impl ShaderLibrary {
 
     /// Starts watching the shader root (recursively); [`Self::poll_reload`] then reloads after changes settle.
     pub fn watch(&mut self, debounce: Duration) -> VkResult<()> {
-        self.watcher = Some(ShaderWatcher::new(self.loader.root(), debounce)?);
+        self.watcher = Some(
+            ShaderWatcher::new(self.sources.loader.root(), debounce)
+                .map_err(|e| VkError::Other(e.to_string()))?,
+        );
         Ok(())
     }
 
@@ -747,29 +630,65 @@ impl ShaderLibrary {
     }
 }
 
-/// What reload does with a pipeline of `info` built from `built_from`: keep it (a module failed), leave it (all
+/// The module ids a pipeline is built from.
+fn ids(modules: &[(Stage, Arc<ShaderModule>)]) -> Vec<(Stage, u64)> {
+    modules.iter().map(|(s, m)| (*s, m.id())).collect()
+}
+
+/// The outcome of rebuilding one pipeline: stored by `store` on success, the previous one kept otherwise.
+fn rebuilt<P>(
+    built: VkResult<(P, Vec<(Stage, u64)>)>,
+    key: &str,
+    store: impl FnOnce(P, Vec<(Stage, u64)>),
+) -> PipelineOutcome {
+    match built {
+        Ok((p, built_from)) => {
+            store(p, built_from);
+            PipelineOutcome::Rebuilt
+        }
+        Err(e) => PipelineOutcome::KeptPrevious {
+            diagnostics: e.into_diagnostics(key),
+        },
+    }
+}
+
+/// What reload does with a pipeline of `key` built from `built_from`: keep it (a module failed), leave it (all
 /// modules are still the ones it was built from), or `None`: rebuild.
 fn decide(
     modules: &BTreeMap<ModuleKey, ModuleEntry>,
-    failed: &HashMap<ModuleKey, String>,
-    info: &str,
+    failed: &HashMap<ModuleKey, Vec<Diagnostic>>,
+    key: &str,
     built_from: &[(Stage, u64)],
 ) -> Option<PipelineOutcome> {
-    let diags: Vec<&str> = built_from
+    let diagnostics: Vec<Diagnostic> = built_from
         .iter()
-        .filter_map(|(s, _)| failed.get(&(info.to_string(), *s)).map(String::as_str))
+        .filter_map(|(s, _)| failed.get(&(key.to_string(), *s)))
+        .flatten()
+        .cloned()
         .collect();
-    if !diags.is_empty() {
-        return Some(PipelineOutcome::KeptPrevious {
-            diagnostics: diags.join("\n"),
-        });
+    if !diagnostics.is_empty() {
+        return Some(PipelineOutcome::KeptPrevious { diagnostics });
     }
     let current = built_from.iter().all(|(s, id)| {
         modules
-            .get(&(info.to_string(), *s))
+            .get(&(key.to_string(), *s))
             .is_some_and(|e| e.module.id() == *id)
     });
     current.then_some(PipelineOutcome::Unchanged)
+}
+
+impl VkError {
+    /// The error as diagnostics naming `key`: its own for [`VkError::Diagnostics`], one [`Code::Device`] (or
+    /// [`Code::Unsupported`]) diagnostic otherwise.
+    pub fn into_diagnostics(self, key: &str) -> Vec<Diagnostic> {
+        match self {
+            VkError::Diagnostics(d) => d,
+            VkError::Unsupported { .. } => {
+                vec![Diagnostic::error(Code::Unsupported, key, self.to_string())]
+            }
+            other => vec![Diagnostic::error(Code::Device, key, other.to_string())],
+        }
+    }
 }
 
 impl Drop for ShaderLibrary {
@@ -777,11 +696,4 @@ impl Drop for ShaderLibrary {
         // Pipelines may still be referenced by submitted work; let it finish before they are destroyed.
         let _ = self.ctx.wait_idle();
     }
-}
-
-fn render_diagnostics(d: &[shader_info::Diagnostic]) -> String {
-    d.iter()
-        .map(|d| d.to_string())
-        .collect::<Vec<_>>()
-        .join("\n")
 }

@@ -1,32 +1,10 @@
 //! SPIR-V → `VkShaderModule`, with the spec's valid-usage rules checked first (seed 002): the driver never sees
 //! empty code, a size that is not a multiple of 4, or words without the SPIR-V magic number.
 
-use super::{VkContext, VkError, VkResult};
+use super::device::VkContext;
+use super::error::{ModuleError, SPIRV_MAGIC, VkError, VkResult};
 use ash::vk;
 use std::sync::atomic::{AtomicU64, Ordering};
-
-/// The first word of every SPIR-V module (in the host's byte order).
-pub const SPIRV_MAGIC: u32 = 0x0723_0203;
-
-/// Why code is not acceptable as a shader module (`VkShaderModuleCreateInfo` valid usage).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ModuleError {
-    /// VUID-VkShaderModuleCreateInfo-codeSize-01085: `codeSize` must be greater than 0.
-    #[error("SPIR-V code is empty (codeSize must be greater than 0)")]
-    Empty,
-    /// VUID-VkShaderModuleCreateInfo-codeSize-08735: `codeSize` must be a multiple of 4.
-    #[error("SPIR-V code is {len} bytes, not a multiple of 4: it is truncated or not SPIR-V")]
-    SizeNotMultipleOf4 { len: usize },
-    /// VUID-VkShaderModuleCreateInfo-pCode-08737: the code must be SPIR-V, which starts with the magic number.
-    #[error(
-        "not SPIR-V: the first word is {found:#010x}, expected the magic number 0x07230203{}",
-        if *found == SPIRV_MAGIC.swap_bytes() { " (the words are byte-swapped: convert them to host order)" } else { "" }
-    )]
-    BadMagic { found: u32 },
-    /// A module must hold at least the five-word header.
-    #[error("SPIR-V code has {words} words, fewer than the 5-word header")]
-    TooShort { words: usize },
-}
 
 /// Checks SPIR-V words against the shader-module valid-usage rules.
 ///
@@ -90,7 +68,7 @@ pub struct ShaderModule {
     ctx: VkContext,
     handle: vk::ShaderModule,
     id: u64,
-    hash: u64,
+    hash: u128,
 }
 
 impl std::fmt::Debug for ShaderModule {
@@ -118,7 +96,7 @@ impl ShaderModule {
             ctx: ctx.clone(),
             handle,
             id: NEXT_MODULE_ID.fetch_add(1, Ordering::Relaxed),
-            hash: spirv_hash(spirv),
+            hash: crate::flow::spirv_key(spirv),
         })
     }
 
@@ -139,8 +117,8 @@ impl ShaderModule {
         self.id
     }
 
-    /// A hash of the SPIR-V the module was created from.
-    pub fn spirv_hash(&self) -> u64 {
+    /// The identity of the SPIR-V the module was created from ([`crate::flow::spirv_key`]).
+    pub fn spirv_hash(&self) -> u128 {
         self.hash
     }
 }
@@ -151,16 +129,4 @@ impl Drop for ShaderModule {
         // modules after creation, so destroying it while pipelines live is allowed.
         unsafe { self.ctx.device().destroy_shader_module(self.handle, None) };
     }
-}
-
-/// FNV-1a over the words: stable across runs, enough to tell modules apart in reports.
-pub(crate) fn spirv_hash(words: &[u32]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for w in words {
-        for b in w.to_le_bytes() {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-    h
 }

@@ -2,24 +2,16 @@
 //! specialization info from specialization constants; graphics pipelines with dynamic rendering, compute
 //! pipelines, and ray-tracing pipelines with a shader binding table where the device supports them.
 
+use super::device::VkContext;
+use super::error::{VkError, VkResult};
 use super::layout::PipelineLayout;
+use super::map::{stage_flags, vertex_format};
 use super::module::ShaderModule;
 use super::resource::Buffer;
-use super::{VkContext, VkError, VkResult, stage_flags};
 use ash::vk;
-use shader_info::{ConstValue, Scalar, ShaderCreateInfo, Stage, Type};
+use shader_info::{ConstValue, PipelinePlan, Scalar, Stage, VertexArrangement};
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
-
-/// How vertex attributes are laid out in buffers.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum VertexLayout {
-    /// One buffer (binding 0), attributes interleaved in location order, tightly packed.
-    #[default]
-    Interleaved,
-    /// One buffer per attribute: the attribute at the i-th lowest location reads binding i.
-    PerAttribute,
-}
 
 /// Vertex input state as plain data.
 #[derive(Clone, Debug, Default)]
@@ -28,126 +20,40 @@ pub struct VertexInputDesc {
     pub attributes: Vec<vk::VertexInputAttributeDescription>,
 }
 
-/// The attribute format of a scalar or vector type and its size in bytes; `None` for bool (not a vertex format)
-/// and matrices (which take one attribute per column).
+/// The vertex input state of a plan's attributes in an arrangement.
 ///
 /// ```
-/// use gpu::vk::{pipeline::attribute_format, raw};
-/// assert_eq!(attribute_format(shader_info::Type::Vec3), Some((raw::Format::R32G32B32_SFLOAT, 12)));
-/// assert_eq!(attribute_format(shader_info::Type::UVec2), Some((raw::Format::R32G32_UINT, 8)));
-/// ```
-pub fn attribute_format(ty: Type) -> Option<(vk::Format, u32)> {
-    use vk::Format as F;
-    let (cols, n) = ty.shape();
-    if cols != 1 {
-        return None;
-    }
-    let table: [F; 4] = match ty.scalar() {
-        Scalar::Float => [
-            F::R32_SFLOAT,
-            F::R32G32_SFLOAT,
-            F::R32G32B32_SFLOAT,
-            F::R32G32B32A32_SFLOAT,
-        ],
-        Scalar::Int => [
-            F::R32_SINT,
-            F::R32G32_SINT,
-            F::R32G32B32_SINT,
-            F::R32G32B32A32_SINT,
-        ],
-        Scalar::Uint => [
-            F::R32_UINT,
-            F::R32G32_UINT,
-            F::R32G32B32_UINT,
-            F::R32G32B32A32_UINT,
-        ],
-        Scalar::Double => [
-            F::R64_SFLOAT,
-            F::R64G64_SFLOAT,
-            F::R64G64B64_SFLOAT,
-            F::R64G64B64A64_SFLOAT,
-        ],
-        Scalar::Bool => return None,
-    };
-    Some((table[n as usize - 1], n * ty.scalar().size()))
-}
-
-/// One vertex attribute of a value: `(location offset, format, byte offset inside the value)`.
-type Column = (u32, vk::Format, u32);
-
-/// One attribute per column, and the value's size.
-fn columns(ty: Type) -> Option<(Vec<Column>, u32)> {
-    if let Some((f, size)) = attribute_format(ty) {
-        return Some((vec![(0, f, 0)], size));
-    }
-    let (cols, rows) = ty.shape();
-    if ty.scalar() == Scalar::Bool || cols == 1 {
-        return None;
-    }
-    let col_ty = [Type::Float, Type::Vec2, Type::Vec3, Type::Vec4][rows as usize - 1];
-    let (f, size) = attribute_format(col_ty)?;
-    Some(((0..cols).map(|c| (c, f, c * size)).collect(), cols * size))
-}
-
-/// Derives the vertex input state from `vertex_in`.
-///
-/// ```
-/// use gpu::vk::{vertex_input, VertexLayout, raw};
+/// use gpu::vk::vertex_input;
 /// use shader_info::*;
-/// let info = ShaderCreateInfo::new("x")
-///     .vertex_in(0, Type::Vec3, "pos")
-///     .vertex_in(1, Type::Mat2, "m")
-///     .vertex_in(3, Type::UVec4, "ids");
-/// let v = vertex_input(&info, VertexLayout::Interleaved).unwrap();
+/// let mut reg = Registry::new();
+/// reg.add_info(ShaderCreateInfo::new("x").vertex_in(0, Type::Vec3, "pos").vertex_in(1, Type::Mat2, "m")
+///     .vertex_in(3, Type::UVec4, "ids").vertex_source("v").fragment_source("f"));
+/// let plan = PipelinePlan::new(&reg.validated("x").unwrap(), &reg);
+/// let v = vertex_input(&plan, VertexArrangement::Interleaved);
 /// assert_eq!(v.bindings[0].stride, 12 + 16 + 16);
 /// assert_eq!(v.attributes.len(), 4); // the matrix takes one attribute per column
 /// assert_eq!((v.attributes[2].location, v.attributes[2].offset), (2, 20));
 /// ```
-pub fn vertex_input(info: &ShaderCreateInfo, layout: VertexLayout) -> VkResult<VertexInputDesc> {
-    let mut inputs: Vec<_> = info.vertex_inputs.iter().map(|i| &i.value).collect();
-    inputs.sort_by_key(|i| i.location);
+pub fn vertex_input(plan: &PipelinePlan, arrangement: VertexArrangement) -> VertexInputDesc {
     let mut desc = VertexInputDesc::default();
-    let mut offset = 0u32;
-    for (i, input) in inputs.iter().enumerate() {
-        let (cols, size) = columns(input.ty).ok_or_else(|| VkError::Declaration {
-            info: info.name.clone(),
-            message: format!(
-                "vertex_in `{}`: {} has no vertex attribute format",
-                input.name, input.ty
-            ),
-        })?;
-        let (binding, base) = match layout {
-            VertexLayout::Interleaved => (0, offset),
-            VertexLayout::PerAttribute => (i as u32, 0),
-        };
-        for (loc, format, col_offset) in cols {
-            desc.attributes.push(
-                vk::VertexInputAttributeDescription::default()
-                    .location(input.location + loc)
-                    .binding(binding)
-                    .format(format)
-                    .offset(base + col_offset),
-            );
-        }
-        match layout {
-            VertexLayout::Interleaved => offset += size,
-            VertexLayout::PerAttribute => desc.bindings.push(
-                vk::VertexInputBindingDescription::default()
-                    .binding(binding)
-                    .stride(size)
-                    .input_rate(vk::VertexInputRate::VERTEX),
-            ),
-        }
-    }
-    if layout == VertexLayout::Interleaved && !inputs.is_empty() {
+    for buffer in plan.vertex_buffers(arrangement) {
         desc.bindings.push(
             vk::VertexInputBindingDescription::default()
-                .binding(0)
-                .stride(offset)
+                .binding(buffer.binding)
+                .stride(buffer.stride)
                 .input_rate(vk::VertexInputRate::VERTEX),
         );
+        for (location, format, offset) in buffer.attributes {
+            desc.attributes.push(
+                vk::VertexInputAttributeDescription::default()
+                    .location(location)
+                    .binding(buffer.binding)
+                    .format(vertex_format(format))
+                    .offset(offset),
+            );
+        }
     }
-    Ok(desc)
+    desc
 }
 
 /// Specialization-constant values by name, overriding the declaration's defaults.
@@ -192,52 +98,55 @@ pub struct Specialization {
 }
 
 impl Specialization {
-    /// The declaration's defaults with `values` applied. Unknown names and type mismatches are errors.
+    /// The plan's defaults with `values` applied. Unknown names and type mismatches are errors.
     ///
     /// ```
     /// use gpu::vk::{Specialization, SpecValues};
     /// use shader_info::*;
-    /// let info = ShaderCreateInfo::new("x").specialization_constant(Type::Uint, "N", 4u32);
-    /// let s = Specialization::new(&info, &SpecValues::default().set("N", 7u32)).unwrap();
+    /// let mut reg = Registry::new();
+    /// reg.add_info(ShaderCreateInfo::new("x").specialization_constant(Type::Uint, "N", 4u32)
+    ///     .local_group_size(1).compute_source("x.comp"));
+    /// let plan = PipelinePlan::new(&reg.validated("x").unwrap(), &reg);
+    /// let s = Specialization::new(&plan, &SpecValues::default().set("N", 7u32)).unwrap();
     /// assert_eq!(s.data, 7u32.to_ne_bytes());
-    /// assert!(Specialization::new(&info, &SpecValues::default().set("N", 1.5f32)).is_err());
+    /// assert!(Specialization::new(&plan, &SpecValues::default().set("N", 1.5f32)).is_err());
     /// ```
-    pub fn new(info: &ShaderCreateInfo, values: &SpecValues) -> VkResult<Specialization> {
-        let decl = &info.specialization_constants;
+    pub fn new(plan: &PipelinePlan, values: &SpecValues) -> VkResult<Specialization> {
+        let decl = &plan.specialization_constants;
         for (name, v) in &values.0 {
-            let Some(d) = decl.iter().find(|d| d.value.name == *name) else {
+            let Some(d) = decl.iter().find(|d| d.name == *name) else {
                 return Err(VkError::Declaration {
-                    info: info.name.clone(),
+                    info: plan.key.clone(),
                     message: format!(
                         "no specialization constant `{name}`; declared: {}",
                         decl.iter()
-                            .map(|d| d.value.name.as_str())
+                            .map(|d| d.name.as_str())
                             .collect::<Vec<_>>()
                             .join(", ")
                     ),
                 });
             };
-            if v.ty() != d.value.ty {
+            if v.ty() != d.ty {
                 return Err(VkError::Declaration {
-                    info: info.name.clone(),
+                    info: plan.key.clone(),
                     message: format!(
                         "specialization constant `{name}` is {}, the value given is {}",
-                        d.value.ty,
+                        d.ty,
                         v.ty()
                     ),
                 });
             }
         }
         let mut s = Specialization::default();
-        for (id, d) in info.specialization_constant_ids().into_iter().zip(decl) {
+        for d in decl {
             let v = values
                 .0
                 .iter()
-                .find(|(n, _)| *n == d.value.name)
-                .map_or(d.value.default, |(_, v)| *v);
+                .find(|(n, _)| *n == d.name)
+                .map_or(d.default, |(_, v)| *v);
             s.entries.push(
                 vk::SpecializationMapEntry::default()
-                    .constant_id(id)
+                    .constant_id(d.id)
                     .offset(s.data.len() as u32)
                     .size(4),
             );
@@ -292,7 +201,8 @@ pub struct GraphicsOptions {
     pub front_face: vk::FrontFace,
     pub blend: Blend,
     pub samples: vk::SampleCountFlags,
-    pub vertex_layout: VertexLayout,
+    /// How vertex attributes are arranged in buffers.
+    pub vertex_layout: VertexArrangement,
     /// Control points per patch when the info has tessellation stages.
     pub patch_control_points: u32,
     pub specialization: SpecValues,
@@ -313,7 +223,7 @@ impl Default for GraphicsOptions {
             front_face: vk::FrontFace::COUNTER_CLOCKWISE,
             blend: Blend::Opaque,
             samples: vk::SampleCountFlags::TYPE_1,
-            vertex_layout: VertexLayout::Interleaved,
+            vertex_layout: VertexArrangement::Interleaved,
             patch_control_points: 3,
             specialization: SpecValues::default(),
         }
@@ -338,55 +248,55 @@ pub const MAX_COLOR_ATTACHMENTS: u32 = 8;
 /// get `opts.color_format`, integer outputs a 32-bit integer format with enough components.
 ///
 /// # Errors
-/// [`VkError::Declaration`] naming the info and the output when a location is [`MAX_COLOR_ATTACHMENTS`] or more:
-/// the info may not have been validated, and the location sizes the format list.
+/// [`VkError::Declaration`] naming the info and the output when a location is [`MAX_COLOR_ATTACHMENTS`] or more
+/// (validation refuses those; the check keeps the list's size bounded whatever the plan holds).
 ///
 /// ```
 /// use gpu::vk::{color_formats, GraphicsOptions, raw};
 /// use shader_info::*;
-/// let info = ShaderCreateInfo::new("x").fragment_out(0, Type::Vec4, "c").fragment_out(2, Type::Uint, "id");
-/// let f = color_formats(&info, &GraphicsOptions::default())?;
+/// let mut reg = Registry::new();
+/// reg.add_info(ShaderCreateInfo::new("x").fragment_out(0, Type::Vec4, "c").fragment_out(2, Type::Uint, "id")
+///     .vertex_source("v").fragment_source("f"));
+/// let plan = PipelinePlan::new(&reg.validated("x").unwrap(), &reg);
+/// let f = color_formats(&plan, &GraphicsOptions::default())?;
 /// assert_eq!(f, [raw::Format::R8G8B8A8_UNORM, raw::Format::UNDEFINED, raw::Format::R32_UINT]);
-/// let far = ShaderCreateInfo::new("y").fragment_out(4_000_000_000, Type::Vec4, "c");
-/// assert!(color_formats(&far, &GraphicsOptions::default()).is_err());
 /// # Ok::<(), gpu::vk::VkError>(())
 /// ```
-pub fn color_formats(info: &ShaderCreateInfo, opts: &GraphicsOptions) -> VkResult<Vec<vk::Format>> {
+pub fn color_formats(plan: &PipelinePlan, opts: &GraphicsOptions) -> VkResult<Vec<vk::Format>> {
     use vk::Format as F;
-    if let Some(o) = info
-        .fragment_outputs
+    if let Some(o) = plan
+        .color_targets
         .iter()
-        .find(|o| o.value.location >= MAX_COLOR_ATTACHMENTS)
+        .find(|o| o.location >= MAX_COLOR_ATTACHMENTS)
     {
         return Err(VkError::Declaration {
-            info: info.name.clone(),
+            info: plan.key.clone(),
             message: format!(
                 "fragment_out `{}` has location {}, but locations must be below {MAX_COLOR_ATTACHMENTS} \
                  (the color attachment limit)",
-                o.value.name, o.value.location
+                o.name, o.location
             ),
         });
     }
-    let Some(max) = info.fragment_outputs.iter().map(|o| o.value.location).max() else {
+    let Some(max) = plan.color_targets.iter().map(|o| o.location).max() else {
         return Ok(Vec::new());
     };
     let mut out = vec![F::UNDEFINED; max as usize + 1];
-    for o in &info.fragment_outputs {
-        let o = &o.value;
-        let n = o.ty.shape().1;
-        let f = match o.ty.scalar() {
+    for o in &plan.color_targets {
+        let i = o.components.clamp(1, 4) as usize - 1;
+        let f = match o.scalar {
             Scalar::Int | Scalar::Bool => [
                 F::R32_SINT,
                 F::R32G32_SINT,
                 F::R32G32B32A32_SINT,
                 F::R32G32B32A32_SINT,
-            ][n as usize - 1],
+            ][i],
             Scalar::Uint => [
                 F::R32_UINT,
                 F::R32G32_UINT,
                 F::R32G32B32A32_UINT,
                 F::R32G32B32A32_UINT,
-            ][n as usize - 1],
+            ][i],
             _ => opts.color_format,
         };
         out[o.location as usize] = f;
@@ -476,31 +386,31 @@ impl GraphicsPipeline {
     /// Creates a graphics pipeline from the info's modules (`(stage, module)` for each graphics stage).
     ///
     /// ```no_run
-    /// # fn f(ctx: &gpu::vk::VkContext, info: &shader_info::ShaderCreateInfo, vs: &gpu::vk::ShaderModule,
+    /// # fn f(ctx: &gpu::vk::VkContext, plan: &shader_info::PipelinePlan, vs: &gpu::vk::ShaderModule,
     /// #      fs: &gpu::vk::ShaderModule, layout: std::sync::Arc<gpu::vk::PipelineLayout>) -> gpu::vk::VkResult<()> {
     /// use gpu::vk::{GraphicsOptions, GraphicsPipeline};
     /// use shader_info::Stage;
-    /// let p = GraphicsPipeline::new(ctx, info, &[(Stage::Vertex, vs), (Stage::Fragment, fs)], layout,
+    /// let p = GraphicsPipeline::new(ctx, plan, &[(Stage::Vertex, vs), (Stage::Fragment, fs)], layout,
     ///                               &GraphicsOptions::default())?;
     /// # Ok(()) }
     /// ```
     pub fn new(
         ctx: &VkContext,
-        info: &ShaderCreateInfo,
+        plan: &PipelinePlan,
         modules: &[(Stage, &ShaderModule)],
         layout: Arc<PipelineLayout>,
         opts: &GraphicsOptions,
     ) -> VkResult<GraphicsPipeline> {
         if !modules.iter().any(|(s, _)| *s == Stage::Vertex) {
             return Err(VkError::Declaration {
-                info: info.name.clone(),
+                info: plan.key.clone(),
                 message: "a graphics pipeline needs a vertex stage".into(),
             });
         }
-        let spec = Specialization::new(info, &opts.specialization)?;
+        let spec = Specialization::new(plan, &opts.specialization)?;
         let spec_info = spec.info();
         let stages = stage_infos(modules, &spec_info);
-        let vin = vertex_input(info, opts.vertex_layout)?;
+        let vin = vertex_input(plan, opts.vertex_layout);
         let vertex_input_state = vk::PipelineVertexInputStateCreateInfo::default()
             .vertex_binding_descriptions(&vin.bindings)
             .vertex_attribute_descriptions(&vin.attributes);
@@ -527,7 +437,7 @@ impl GraphicsPipeline {
             .depth_test_enable(opts.depth_test && opts.depth_format.is_some())
             .depth_write_enable(opts.depth_write && opts.depth_format.is_some())
             .depth_compare_op(opts.depth_compare);
-        let color_formats = color_formats(info, opts)?;
+        let color_formats = color_formats(plan, opts)?;
         let attachments: Vec<vk::PipelineColorBlendAttachmentState> = color_formats
             .iter()
             .map(|f| blend_state(opts.blend, *f))
@@ -647,20 +557,20 @@ impl ComputePipeline {
     /// Creates a compute pipeline from the info's compute module.
     ///
     /// ```no_run
-    /// # fn f(ctx: &gpu::vk::VkContext, info: &shader_info::ShaderCreateInfo, cs: &gpu::vk::ShaderModule,
+    /// # fn f(ctx: &gpu::vk::VkContext, plan: &shader_info::PipelinePlan, cs: &gpu::vk::ShaderModule,
     /// #      layout: std::sync::Arc<gpu::vk::PipelineLayout>) -> gpu::vk::VkResult<()> {
     /// use gpu::vk::{ComputePipeline, SpecValues};
-    /// let p = ComputePipeline::new(ctx, info, cs, layout, &SpecValues::default().set("N", 64u32))?;
+    /// let p = ComputePipeline::new(ctx, plan, cs, layout, &SpecValues::default().set("N", 64u32))?;
     /// # Ok(()) }
     /// ```
     pub fn new(
         ctx: &VkContext,
-        info: &ShaderCreateInfo,
+        plan: &PipelinePlan,
         module: &ShaderModule,
         layout: Arc<PipelineLayout>,
         specialization: &SpecValues,
     ) -> VkResult<ComputePipeline> {
-        let spec = Specialization::new(info, specialization)?;
+        let spec = Specialization::new(plan, specialization)?;
         let spec_info = spec.info();
         let stage = stage_infos(&[(Stage::Compute, module)], &spec_info)[0];
         let create = vk::ComputePipelineCreateInfo::default()
@@ -728,7 +638,7 @@ impl RayTracingPipeline {
     /// Returns [`VkError::Unsupported`] on devices without ray tracing (lavapipe).
     pub fn new(
         ctx: &VkContext,
-        info: &ShaderCreateInfo,
+        plan: &PipelinePlan,
         modules: &[(Stage, &ShaderModule)],
         layout: Arc<PipelineLayout>,
         specialization: &SpecValues,
@@ -738,11 +648,11 @@ impl RayTracingPipeline {
                 device: ctx.device_name().to_string(),
                 what: format!(
                     "ray-tracing pipeline `{}`: the device has no VK_KHR_ray_tracing_pipeline",
-                    info.name
+                    plan.key
                 ),
             });
         };
-        let spec = Specialization::new(info, specialization)?;
+        let spec = Specialization::new(plan, specialization)?;
         let spec_info = spec.info();
         let stages = stage_infos(modules, &spec_info);
         let index = |s: Stage| {
@@ -762,7 +672,7 @@ impl RayTracingPipeline {
         let has = |s: Stage| modules.iter().any(|(st, _)| *st == s);
         if !has(Stage::RayGen) {
             return Err(VkError::Declaration {
-                info: info.name.clone(),
+                info: plan.key.clone(),
                 message: "a ray-tracing pipeline needs a raygen stage".into(),
             });
         }

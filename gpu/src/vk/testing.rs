@@ -57,7 +57,32 @@ pub fn assert_no_validation_messages(ctx: &VkContext) {
 /// assert_eq!(spirv[0], gpu::vk::SPIRV_MAGIC);
 /// ```
 pub fn glslc(source: &str, stage: shader_info::Stage) -> Result<Vec<u32>, String> {
-    super::library::run_glslc(source, stage, None)
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new("glslc")
+        .args([
+            &format!("-fshader-stage={}", stage.short_name()),
+            "--target-env=vulkan1.3",
+            "--target-spv=spv1.5",
+            "-",
+            "-o",
+            "-",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run glslc (apt-get install glslc): {e}"))?;
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin
+            .write_all(source.as_bytes())
+            .map_err(|e| e.to_string())?;
+    }
+    let out = child.wait_with_output().map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+    }
+    super::spirv_from_bytes(&out.stdout).map_err(|e| e.to_string())
 }
 
 /// One draw for [`draw_offscreen`]: `vertex_count` vertices, one instance, into a fresh `size`×`size` target.

@@ -4,13 +4,37 @@
 use gpu::vk::raw;
 use gpu::vk::testing::{OffscreenDraw, draw_offscreen};
 use gpu::vk::{Buffer, ComputePipeline, DescriptorPool, GraphicsPipeline, ShaderModule, VkContext};
-use shader_info::{GenerateOptions, MemoryLoader, Registry, ResolvedInfo, Stage, generate};
+use shader_info::{
+    GenerateOptions, MemoryLoader, PipelinePlan, Registry, ShaderCreateInfo, Stage,
+    ValidateOptions, ValidatedInfo, generate,
+};
+
+/// Validates `name` (completeness not required: these infos test one layer at a time) and derives its plan.
+pub fn validated(reg: &Registry, name: &str) -> (ValidatedInfo, PipelinePlan) {
+    let opts = ValidateOptions {
+        registry: reg,
+        extra_type_names: &[],
+        require_complete: false,
+    };
+    let info = ValidatedInfo::new(reg.resolve(name).unwrap(), &opts)
+        .unwrap_or_else(|d| panic!("{}", shader_info::render_all(&d)));
+    let plan = PipelinePlan::new(&info, reg);
+    (info, plan)
+}
+
+/// The plan of one info on its own.
+pub fn plan(info: ShaderCreateInfo) -> PipelinePlan {
+    let name = info.name.clone();
+    let mut reg = Registry::new();
+    reg.add_info(info);
+    validated(&reg, &name).1
+}
 
 /// Generates `stage` of `info` with sources from `loader` and compiles it with glslc.
 pub fn compile(
     reg: &Registry,
     loader: &MemoryLoader,
-    info: &ResolvedInfo,
+    info: &ValidatedInfo,
     stage: Stage,
 ) -> Vec<u32> {
     let opts = GenerateOptions {
@@ -31,7 +55,7 @@ pub fn module(
     ctx: &VkContext,
     reg: &Registry,
     loader: &MemoryLoader,
-    info: &ResolvedInfo,
+    info: &ValidatedInfo,
     stage: Stage,
 ) -> ShaderModule {
     ShaderModule::new(ctx, &compile(reg, loader, info, stage)).unwrap()

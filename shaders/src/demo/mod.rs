@@ -29,6 +29,11 @@ pub mod run;
 pub mod scene;
 
 use crate::ViewData;
+use crate::infos::compute::ComputePattern;
+use crate::infos::fullscreen::FullscreenTonemap;
+use crate::infos::push::{
+    ColorMvpSrgbPush, ForwardLitPush, ImageRectPush, MvpPush, MvpSrgbPush, PointRoundPush,
+};
 use crate::pipelines::{DEPTH_FORMAT, DISPLAY_FORMAT, HDR_FORMAT, graphics_options};
 use glam::{Mat4, Vec2, Vec4};
 use gpu::vk::resource::Sampler;
@@ -36,7 +41,7 @@ use gpu::vk::{
     Buffer, ComputePipeline, DescriptorPool, GraphicsPipeline, Image2D, PipelineLayout,
     ShaderLibrary, VkContext, VkError, VkResult, raw,
 };
-use shader_info::{MemberLayout, Rules, StructMap, layout_fields, push_constant_fields};
+use shader_info::{Bool32, Pad, ShaderType, push_constant_twin_problems};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -162,56 +167,26 @@ pub fn parse_size(s: &str) -> Result<(u32, u32), String> {
     Ok((w, h))
 }
 
-/// A push-constant block laid out like the generated GLSL (std430, members found by name), so the demo never
-/// hard-codes an offset.
-struct PushBlock {
-    info: String,
-    members: Vec<MemberLayout>,
-    bytes: Vec<u8>,
+/// The bytes of a typed push-constant block for `key`, after checking that `T` is that info's block (names, types
+/// and std430 offsets, against its pipeline plan): a struct that drifted from its declaration is an error naming
+/// the member, never wrong pixels.
+fn typed_push<T: ShaderType + bytemuck::NoUninit>(
+    lib: &mut ShaderLibrary,
+    key: &str,
+    value: T,
+) -> VkResult<Vec<u8>> {
+    let plan = lib.plan(key)?;
+    let problems = push_constant_twin_problems::<T>(&plan, lib.registry());
+    if !problems.is_empty() {
+        return Err(VkError::Diagnostics(problems));
+    }
+    let size = plan.push_constants.map_or(0, |p| p.size) as usize;
+    Ok(bytemuck::bytes_of(&value)[..size].to_vec())
 }
 
-impl PushBlock {
-    fn new(lib: &ShaderLibrary, info_name: &str) -> VkResult<PushBlock> {
-        let info = lib
-            .registry()
-            .resolve(info_name)
-            .map_err(|d| VkError::Compile(shader_info::render_all(&d)))?;
-        let block = layout_fields(
-            &push_constant_fields(&info),
-            Rules::Std430,
-            &StructMap::default(),
-            &mut Vec::new(),
-        )
-        .map_err(|e| VkError::Declaration {
-            info: info_name.into(),
-            message: format!("push constants: {e:?}"),
-        })?;
-        Ok(PushBlock {
-            info: info_name.into(),
-            bytes: vec![0; shader_info::round_up(block.end, 4) as usize],
-            members: block.members,
-        })
-    }
-
-    /// Writes `value` at the offset of member `name`.
-    fn set<T: bytemuck::NoUninit>(mut self, name: &str, value: T) -> VkResult<PushBlock> {
-        let bytes = bytemuck::bytes_of(&value);
-        let m = self
-            .members
-            .iter()
-            .find(|m| m.name == name)
-            .filter(|m| m.size as usize == bytes.len())
-            .ok_or_else(|| VkError::Declaration {
-                info: self.info.clone(),
-                message: format!(
-                    "no push constant `{name}` of {} bytes (the demo and the info disagree)",
-                    bytes.len()
-                ),
-            })?;
-        let at = m.offset as usize;
-        self.bytes[at..at + bytes.len()].copy_from_slice(bytes);
-        Ok(self)
-    }
+/// The push block of a `#[derive(ShaderInfo)]` info: the struct is the block, proven when it was compiled.
+fn derived_push<T: bytemuck::NoUninit>(value: T) -> Vec<u8> {
+    bytemuck::bytes_of(&value).to_vec()
 }
 
 /// The 2D projection: canvas coordinates (pixels of the virtual canvas, y down) to Vulkan clip space.
@@ -314,76 +289,151 @@ unsafe fn full_viewport(d: &gpu::vk::ash::Device, cmd: raw::CommandBuffer, exten
     }
 }
 
-/// Renders the demo frame at `width` × `height` with the library's pipelines (created on first use) and reads
-/// it back. Fails cleanly when the size exceeds the device's image limit.
-/// Uploads `data` as a vertex buffer kept alive in `buffers` until the frame is done, and returns its handle.
+/// Uploads `data` as a vertex buffer kept alive in `keep` until the frame is done, and returns its handle.
 fn upload_vertices<T: bytemuck::Pod>(
     ctx: &VkContext,
-    buffers: &mut Vec<Buffer>,
+    keep: &mut Keep,
     data: &[T],
 ) -> VkResult<Option<raw::Buffer>> {
     let b = Buffer::with_data(ctx, data, raw::BufferUsageFlags::VERTEX_BUFFER)?;
     let handle = b.handle();
-    buffers.push(b);
+    keep.buffers.push(b);
     Ok(Some(handle))
 }
 
-pub fn render_frame(lib: &mut ShaderLibrary, width: u32, height: u32) -> VkResult<Frame> {
-    let ctx = lib.context().clone();
-    let max = ctx.properties().limits.max_image_dimension2_d;
-    if width == 0 || height == 0 || width > max || height > max {
-        return Err(VkError::Other(format!(
-            "a {width}x{height} frame does not fit {}: images are 1..={max} texels on a side",
-            ctx.device_name()
-        )));
-    }
-    let extent = raw::Extent2D { width, height };
-    let mut pools = Vec::new();
-    let mvp = canvas_to_clip();
-    // Point sizes are in framebuffer pixels; scale them with the canvas.
-    let px = height as f32 / CANVAS.y;
+/// What a frame allocates while its passes are prepared, alive until the frame is read back.
+#[derive(Default)]
+struct Keep {
+    pools: Vec<DescriptorPool>,
+    buffers: Vec<Buffer>,
+    samplers: Vec<Sampler>,
+}
 
-    // --- Compute: the pattern and its blurred copy (rgba16f storage images, as the infos require).
-    let pattern_image = |u: raw::ImageUsageFlags| {
-        Image2D::new(
-            &ctx,
-            PATTERN_SIZE,
-            PATTERN_SIZE,
-            raw::Format::R16G16B16A16_SFLOAT,
-            raw::ImageUsageFlags::STORAGE | u,
-        )
-    };
-    let sharp = pattern_image(raw::ImageUsageFlags::SAMPLED)?;
-    let half_blurred = pattern_image(raw::ImageUsageFlags::empty())?;
-    let blurred = pattern_image(raw::ImageUsageFlags::SAMPLED)?;
+impl Keep {
+    /// Allocates set `index` of `layout` from a fresh pool.
+    fn set(
+        &mut self,
+        ctx: &VkContext,
+        layout: &PipelineLayout,
+        index: usize,
+    ) -> VkResult<(raw::DescriptorSet, &DescriptorPool)> {
+        let set = allocate_set(ctx, layout, index, &mut self.pools)?;
+        let pool = self
+            .pools
+            .last()
+            .ok_or_else(|| VkError::Other("no descriptor pool".into()))?;
+        Ok((set, pool))
+    }
+}
+
+/// The images of one frame.
+struct Targets {
+    extent: raw::Extent2D,
+    /// The procedural pattern, its horizontally blurred copy and the fully blurred one (rgba16f storage).
+    sharp: Image2D,
+    half_blurred: Image2D,
+    blurred: Image2D,
+    /// The linear scene with its depth buffer.
+    hdr: Image2D,
+    depth: Image2D,
+    /// The sRGB display target the frame is read back from.
+    display: Image2D,
+    /// The text's glyph coverage (uploaded from `atlas_staging`).
+    atlas: Image2D,
+    atlas_staging: Buffer,
+    readback: Buffer,
+}
+
+impl Targets {
+    fn new(
+        ctx: &VkContext,
+        width: u32,
+        height: u32,
+        atlas: &font::GlyphAtlas,
+    ) -> VkResult<Targets> {
+        let pattern = |u: raw::ImageUsageFlags| {
+            Image2D::new(
+                ctx,
+                PATTERN_SIZE,
+                PATTERN_SIZE,
+                raw::Format::R16G16B16A16_SFLOAT,
+                raw::ImageUsageFlags::STORAGE | u,
+            )
+        };
+        use raw::ImageUsageFlags as U;
+        Ok(Targets {
+            extent: raw::Extent2D { width, height },
+            sharp: pattern(U::SAMPLED)?,
+            half_blurred: pattern(U::empty())?,
+            blurred: pattern(U::SAMPLED)?,
+            hdr: Image2D::new(
+                ctx,
+                width,
+                height,
+                HDR_FORMAT,
+                U::COLOR_ATTACHMENT | U::SAMPLED,
+            )?,
+            depth: Image2D::new(
+                ctx,
+                width,
+                height,
+                DEPTH_FORMAT,
+                U::DEPTH_STENCIL_ATTACHMENT,
+            )?,
+            display: Image2D::new(
+                ctx,
+                width,
+                height,
+                DISPLAY_FORMAT,
+                U::COLOR_ATTACHMENT | U::TRANSFER_SRC,
+            )?,
+            atlas: Image2D::new(
+                ctx,
+                atlas.width,
+                atlas.height,
+                raw::Format::R8_UNORM,
+                U::SAMPLED | U::TRANSFER_DST,
+            )?,
+            atlas_staging: Buffer::with_data(
+                ctx,
+                &atlas.texels,
+                raw::BufferUsageFlags::TRANSFER_SRC,
+            )?,
+            readback: Buffer::new(
+                ctx,
+                width as u64 * height as u64 * 4,
+                raw::BufferUsageFlags::TRANSFER_DST,
+            )?,
+        })
+    }
+}
+
+/// The compute pass: pattern → blur horizontal → blur vertical.
+fn compute_pass(lib: &mut ShaderLibrary, t: &Targets, keep: &mut Keep) -> VkResult<Vec<Dispatch>> {
+    let ctx = lib.context().clone();
     let groups = PATTERN_SIZE.div_ceil(8);
     let mut dispatches = Vec::new();
     for (name, images, push) in [
         (
-            "gpu_compute_pattern",
-            vec![&sharp],
-            PushBlock::new(lib, "gpu_compute_pattern")?
-                .set("time", 1.0f32)?
-                .bytes,
+            ComputePattern::NAME,
+            vec![&t.sharp],
+            derived_push(ComputePattern { time: 1.0 }),
         ),
         (
             "gpu_compute_blur_horizontal",
-            vec![&sharp, &half_blurred],
+            vec![&t.sharp, &t.half_blurred],
             Vec::new(),
         ),
         (
             "gpu_compute_blur_vertical",
-            vec![&half_blurred, &blurred],
+            vec![&t.half_blurred, &t.blurred],
             Vec::new(),
         ),
     ] {
         let pipeline = lib.compute_pipeline(name)?;
-        let set = allocate_set(&ctx, pipeline.layout(), 0, &mut pools)?;
+        let (set, pool) = keep.set(&ctx, pipeline.layout(), 0)?;
         for (binding, image) in images.iter().enumerate() {
-            pools
-                .last()
-                .ok_or_else(|| VkError::Other("no descriptor pool".into()))?
-                .write_storage_image(set, binding as u32, image);
+            pool.write_storage_image(set, binding as u32, image);
         }
         dispatches.push(Dispatch {
             pipeline,
@@ -392,92 +442,91 @@ pub fn render_frame(lib: &mut ShaderLibrary, width: u32, height: u32) -> VkResul
             groups: (groups, groups),
         });
     }
+    Ok(dispatches)
+}
 
-    // --- 3D: lit geometry into the HDR target.
-    let hdr = Image2D::new(
-        &ctx,
-        width,
-        height,
-        HDR_FORMAT,
-        raw::ImageUsageFlags::COLOR_ATTACHMENT | raw::ImageUsageFlags::SAMPLED,
-    )?;
-    let depth = Image2D::new(
-        &ctx,
-        width,
-        height,
-        DEPTH_FORMAT,
-        raw::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT,
-    )?;
-    let view: ViewData = scene::view_data(width, height);
+/// The 3D pass: lit cubes and spheres into the HDR target.
+struct ScenePass {
+    pipeline: Arc<GraphicsPipeline>,
+    set: raw::DescriptorSet,
+    /// `(vertex buffer, index buffer, index count)` per mesh.
+    meshes: Vec<(Buffer, Buffer, u32)>,
+    /// `(mesh index, push block)` per object.
+    objects: Vec<(usize, Vec<u8>)>,
+}
+
+fn scene_pass(lib: &mut ShaderLibrary, t: &Targets, keep: &mut Keep) -> VkResult<ScenePass> {
+    let ctx = lib.context().clone();
+    let view: ViewData = scene::view_data(t.extent.width, t.extent.height);
     let view_buffer = Buffer::new(
         &ctx,
         size_of::<ViewData>() as u64,
         raw::BufferUsageFlags::UNIFORM_BUFFER,
     )?;
     view_buffer.write(bytemuck::bytes_of(&view));
-    let meshes = [scene::cube(), scene::sphere(24, 48)];
-    let mut mesh_buffers = Vec::new();
-    for m in &meshes {
-        mesh_buffers.push((
+    let mut meshes = Vec::new();
+    for m in [scene::cube(), scene::sphere(24, 48)] {
+        meshes.push((
             Buffer::with_data(&ctx, &m.vertices, raw::BufferUsageFlags::VERTEX_BUFFER)?,
             Buffer::with_data(&ctx, &m.indices, raw::BufferUsageFlags::INDEX_BUFFER)?,
             m.indices.len() as u32,
         ));
     }
-    let lit = lib.graphics_pipeline(
-        "gpu_shader_forward_lit",
-        &graphics_options("gpu_shader_forward_lit"),
-    )?;
-    let lit_set = allocate_set(&ctx, lit.layout(), 0, &mut pools)?;
-    if let Some(pool) = pools.last() {
-        pool.write_buffer(
-            lit_set,
-            0,
-            raw::DescriptorType::UNIFORM_BUFFER,
-            &view_buffer,
-        );
-    }
+    let name = "gpu_shader_forward_lit";
+    let pipeline = lib.graphics_pipeline(name, &graphics_options(name))?;
+    let (set, pool) = keep.set(&ctx, pipeline.layout(), 0)?;
+    pool.write_buffer(set, 0, raw::DescriptorType::UNIFORM_BUFFER, &view_buffer);
+    keep.buffers.push(view_buffer);
     let mut objects = Vec::new();
     for o in scene::objects() {
-        let push = PushBlock::new(lib, "gpu_shader_forward_lit")?
-            .set("base_color", o.base_color)?
-            .set("shininess", o.shininess)?
-            .set("ModelMatrix", o.model)?
-            .bytes;
+        let push = ForwardLitPush {
+            base_color: o.base_color,
+            shininess: o.shininess,
+            _pad: Pad::ZERO,
+            ModelMatrix: o.model,
+        };
         let mesh = match o.shape {
             scene::Shape::Cube => 0,
             scene::Shape::Sphere => 1,
         };
-        objects.push((mesh, push));
+        objects.push((mesh, typed_push(lib, name, push)?));
     }
+    Ok(ScenePass {
+        pipeline,
+        set,
+        meshes,
+        objects,
+    })
+}
 
-    // --- Display: tonemap, then 2D on top.
-    let display = Image2D::new(
-        &ctx,
-        width,
-        height,
-        DISPLAY_FORMAT,
-        raw::ImageUsageFlags::COLOR_ATTACHMENT | raw::ImageUsageFlags::TRANSFER_SRC,
-    )?;
+/// The display pass: tonemap the HDR target, then 2D shapes, images, points and text on top.
+fn display_pass(
+    lib: &mut ShaderLibrary,
+    t: &Targets,
+    keep: &mut Keep,
+    glyphs: &[crate::GlyphQuad],
+) -> VkResult<Vec<Draw>> {
+    let ctx = lib.context().clone();
+    let mvp = canvas_to_clip();
+    // Point sizes are in framebuffer pixels; scale them with the canvas.
+    let px = t.extent.height as f32 / CANVAS.y;
+    let srgb = Bool32::TRUE;
     let linear = Sampler::new(&ctx, raw::Filter::LINEAR)?;
     let nearest = Sampler::new(&ctx, raw::Filter::NEAREST)?;
     let read_only = raw::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
-    let mut draws = Vec::new();
-    let mut vertex_buffers = Vec::new();
     let pipeline = |lib: &mut ShaderLibrary, name: &str| -> VkResult<Arc<GraphicsPipeline>> {
         lib.graphics_pipeline(name, &graphics_options(name))
     };
+    let mut draws = Vec::new();
 
-    let tonemap = pipeline(lib, "gpu_shader_fullscreen_tonemap")?;
-    let set = allocate_set(&ctx, tonemap.layout(), 0, &mut pools)?;
-    if let Some(pool) = pools.last() {
-        pool.write_sampled_image(set, 0, &hdr, &linear, read_only);
-    }
+    let tonemap = pipeline(lib, FullscreenTonemap::NAME)?;
+    let (set, pool) = keep.set(&ctx, tonemap.layout(), 0)?;
+    pool.write_sampled_image(set, 0, &t.hdr, &linear, read_only);
     draws.push(Draw {
-        push: PushBlock::new(lib, "gpu_shader_fullscreen_tonemap")?
-            .set("exposure", 0.75f32)?
-            .set("srgb_target", 1u32)?
-            .bytes,
+        push: derived_push(FullscreenTonemap {
+            exposure: 0.75,
+            srgb_target: srgb,
+        }),
         pipeline: tonemap,
         sets: vec![(0, set)],
         vertex_buffer: None,
@@ -490,69 +539,88 @@ pub fn render_frame(lib: &mut ShaderLibrary, width: u32, height: u32) -> VkResul
         .chain(rect_corners(0.0, CANVAS.y - 52.0, CANVAS.x, 52.0).iter())
         .map(|(p, _)| *p)
         .collect();
-    let vertex_buffer = upload_vertices(&ctx, &mut vertex_buffers, &bars)?;
+    let name = "gpu_shader_2D_uniform_color";
     draws.push(Draw {
-        pipeline: pipeline(lib, "gpu_shader_2D_uniform_color")?,
+        pipeline: pipeline(lib, name)?,
         sets: Vec::new(),
-        vertex_buffer,
+        vertex_buffer: upload_vertices(&ctx, keep, &bars)?,
         vertices: bars.len() as u32,
-        push: PushBlock::new(lib, "gpu_shader_2D_uniform_color")?
-            .set("color", Vec4::new(0.06, 0.07, 0.10, 0.8))?
-            .set("ModelViewProjectionMatrix", mvp)?
-            .set("srgb_target", 1u32)?
-            .bytes,
+        push: typed_push(
+            lib,
+            name,
+            ColorMvpSrgbPush {
+                color: Vec4::new(0.06, 0.07, 0.10, 0.8),
+                ModelViewProjectionMatrix: mvp,
+                srgb_target: srgb,
+                _pad: Pad::ZERO,
+            },
+        )?,
     });
 
     // The sharp pattern, the blurred one tinted, and a blurred detail through the rectangle shader.
-    for (name, image, rect, tint) in [
+    let quad = |r: [f32; 4]| -> Vec<[f32; 4]> {
+        rect_corners(r[0], r[1], r[2], r[3])
+            .iter()
+            .map(|(p, uv)| [p[0], p[1], uv[0], uv[1]])
+            .collect()
+    };
+    for (name, image, rect, push) in [
         (
             "gpu_shader_2D_image",
-            &sharp,
+            &t.sharp,
             [24.0, 88.0, 192.0, 192.0],
-            None,
+            typed_push(
+                lib,
+                "gpu_shader_2D_image",
+                MvpPush {
+                    ModelViewProjectionMatrix: mvp,
+                },
+            )?,
         ),
         (
             "gpu_shader_2D_image_color",
-            &blurred,
+            &t.blurred,
             [24.0, 296.0, 192.0, 192.0],
-            Some(Vec4::new(1.0, 0.8, 0.55, 1.0)),
+            typed_push(
+                lib,
+                "gpu_shader_2D_image_color",
+                ColorMvpSrgbPush {
+                    color: Vec4::new(1.0, 0.8, 0.55, 1.0),
+                    ModelViewProjectionMatrix: mvp,
+                    srgb_target: srgb,
+                    _pad: Pad::ZERO,
+                },
+            )?,
         ),
     ] {
         let p = pipeline(lib, name)?;
-        let set = allocate_set(&ctx, p.layout(), 1, &mut pools)?;
-        if let Some(pool) = pools.last() {
-            pool.write_sampled_image(set, 0, image, &linear, read_only);
-        }
-        let quad: Vec<[f32; 4]> = rect_corners(rect[0], rect[1], rect[2], rect[3])
-            .iter()
-            .map(|(p, uv)| [p[0], p[1], uv[0], uv[1]])
-            .collect();
-        let vertex_buffer = upload_vertices(&ctx, &mut vertex_buffers, &quad)?;
-        let mut push = PushBlock::new(lib, name)?.set("ModelViewProjectionMatrix", mvp)?;
-        if let Some(tint) = tint {
-            push = push.set("color", tint)?.set("srgb_target", 1u32)?;
-        }
+        let (set, pool) = keep.set(&ctx, p.layout(), 1)?;
+        pool.write_sampled_image(set, 0, image, &linear, read_only);
         draws.push(Draw {
             pipeline: p,
             sets: vec![(1, set)],
-            vertex_buffer,
+            vertex_buffer: upload_vertices(&ctx, keep, &quad(rect))?,
             vertices: 6,
-            push: push.bytes,
+            push,
         });
     }
-    let rect_color = pipeline(lib, "gpu_shader_2D_image_rect_color")?;
-    let set = allocate_set(&ctx, rect_color.layout(), 1, &mut pools)?;
-    if let Some(pool) = pools.last() {
-        pool.write_sampled_image(set, 0, &blurred, &linear, read_only);
-    }
+    let name = "gpu_shader_2D_image_rect_color";
+    let rect_color = pipeline(lib, name)?;
+    let (set, pool) = keep.set(&ctx, rect_color.layout(), 1)?;
+    pool.write_sampled_image(set, 0, &t.blurred, &linear, read_only);
     draws.push(Draw {
-        push: PushBlock::new(lib, "gpu_shader_2D_image_rect_color")?
-            .set("rect", Vec4::new(24.0, 504.0, 192.0, 152.0))?
-            .set("uv_rect", Vec4::new(0.25, 0.3, 0.75, 0.7))?
-            .set("color", Vec4::new(0.7, 0.9, 1.0, 1.0))?
-            .set("ModelViewProjectionMatrix", mvp)?
-            .set("srgb_target", 1u32)?
-            .bytes,
+        push: typed_push(
+            lib,
+            name,
+            ImageRectPush {
+                rect: Vec4::new(24.0, 504.0, 192.0, 152.0),
+                uv_rect: Vec4::new(0.25, 0.3, 0.75, 0.7),
+                color: Vec4::new(0.7, 0.9, 1.0, 1.0),
+                ModelViewProjectionMatrix: mvp,
+                srgb_target: srgb,
+                _pad: Pad::ZERO,
+            },
+        )?,
         pipeline: rect_color,
         sets: vec![(1, set)],
         vertex_buffer: None,
@@ -584,50 +652,84 @@ pub fn render_frame(lib: &mut ShaderLibrary, width: u32, height: u32) -> VkResul
         [1250.0, 110.0, 0.0, 1.0, 0.0, 1.0],
         [1145.0, 290.0, 0.0, 0.0, 1.0, 1.0],
     ];
+    let mvp_srgb = MvpSrgbPush {
+        ModelViewProjectionMatrix: mvp,
+        srgb_target: srgb,
+        _pad: Pad::ZERO,
+    };
     for (name, vertices) in [
         ("gpu_shader_2D_flat_color", hexagon),
         ("gpu_shader_2D_smooth_color", triangle),
     ] {
-        let vertex_buffer = upload_vertices(&ctx, &mut vertex_buffers, &vertices)?;
         draws.push(Draw {
             pipeline: pipeline(lib, name)?,
             sets: Vec::new(),
-            vertex_buffer,
+            vertex_buffer: upload_vertices(&ctx, keep, &vertices)?,
             vertices: vertices.len() as u32,
-            push: PushBlock::new(lib, name)?
-                .set("ModelViewProjectionMatrix", mvp)?
-                .set("srgb_target", 1u32)?
-                .bytes,
+            push: typed_push(lib, name, mvp_srgb)?,
         });
     }
 
     // A row of round points.
     let dots: Vec<[f32; 2]> = (0..9).map(|i| [320.0 + 70.0 * i as f32, 620.0]).collect();
-    let vertex_buffer = upload_vertices(&ctx, &mut vertex_buffers, &dots)?;
+    let name = "gpu_shader_2D_point_round";
     draws.push(Draw {
-        pipeline: pipeline(lib, "gpu_shader_2D_point_round")?,
+        pipeline: pipeline(lib, name)?,
         sets: Vec::new(),
-        vertex_buffer,
+        vertex_buffer: upload_vertices(&ctx, keep, &dots)?,
         vertices: dots.len() as u32,
-        push: PushBlock::new(lib, "gpu_shader_2D_point_round")?
-            .set("color", Vec4::new(1.0, 0.85, 0.2, 1.0))?
-            .set("point_size", (28.0 * px).max(1.0))?
-            .set("ModelViewProjectionMatrix", mvp)?
-            .set("srgb_target", 1u32)?
-            .bytes,
+        push: typed_push(
+            lib,
+            name,
+            PointRoundPush {
+                color: Vec4::new(1.0, 0.85, 0.2, 1.0),
+                point_size: (28.0 * px).max(1.0),
+                _pad0: Pad::ZERO,
+                ModelViewProjectionMatrix: mvp,
+                srgb_target: srgb,
+                _pad1: Pad::ZERO,
+            },
+        )?,
     });
 
-    // Text: the glyph atlas (uploaded below) and one quad per glyph in a storage buffer.
-    let atlas = font::GlyphAtlas::new();
-    let atlas_image = Image2D::new(
+    // Text: the glyph atlas and one quad per glyph in a storage buffer.
+    let glyph_buffer = Buffer::new(
         &ctx,
-        atlas.width,
-        atlas.height,
-        raw::Format::R8_UNORM,
-        raw::ImageUsageFlags::SAMPLED | raw::ImageUsageFlags::TRANSFER_DST,
+        std::mem::size_of_val(glyphs) as u64,
+        raw::BufferUsageFlags::STORAGE_BUFFER,
     )?;
-    let atlas_staging =
-        Buffer::with_data(&ctx, &atlas.texels, raw::BufferUsageFlags::TRANSFER_SRC)?;
+    glyph_buffer.write(bytemuck::cast_slice(glyphs));
+    let name = "gpu_shader_text";
+    let text = pipeline(lib, name)?;
+    let (set, pool) = keep.set(&ctx, text.layout(), 1)?;
+    pool.write_sampled_image(set, 0, &t.atlas, &nearest, read_only);
+    pool.write_buffer(set, 1, raw::DescriptorType::STORAGE_BUFFER, &glyph_buffer);
+    keep.buffers.push(glyph_buffer);
+    draws.push(Draw {
+        push: typed_push(lib, name, mvp_srgb)?,
+        pipeline: text,
+        sets: vec![(1, set)],
+        vertex_buffer: None,
+        vertices: glyphs.len() as u32 * 6,
+    });
+    // The samplers must outlive the frame too; the descriptor sets only hold their handles.
+    keep.samplers.extend([linear, nearest]);
+    Ok(draws)
+}
+
+/// Renders the demo frame at `width` × `height` with the library's pipelines (created on first use) and reads
+/// it back: the compute, 3D and display passes are prepared first (everything that can fail), then recorded
+/// into one command buffer. Fails cleanly when the size exceeds the device's image limit.
+pub fn render_frame(lib: &mut ShaderLibrary, width: u32, height: u32) -> VkResult<Frame> {
+    let ctx = lib.context().clone();
+    let max = ctx.properties().limits.max_image_dimension2_d;
+    if width == 0 || height == 0 || width > max || height > max {
+        return Err(VkError::Other(format!(
+            "a {width}x{height} frame does not fit {}: images are 1..={max} texels on a side",
+            ctx.device_name()
+        )));
+    }
+    let atlas = font::GlyphAtlas::new();
     let mut glyphs = atlas.layout("SHADER-INFO DEMO", 24.0, 18.0, 4.0, Vec4::ONE);
     glyphs.extend(atlas.layout(
         "COMPUTE + 2D + TEXT + LIT 3D + TONEMAP",
@@ -636,264 +738,295 @@ pub fn render_frame(lib: &mut ShaderLibrary, width: u32, height: u32) -> VkResul
         3.0,
         Vec4::new(0.85, 0.92, 1.0, 1.0),
     ));
-    let glyph_buffer = Buffer::new(
-        &ctx,
-        std::mem::size_of_val(glyphs.as_slice()) as u64,
-        raw::BufferUsageFlags::STORAGE_BUFFER,
-    )?;
-    glyph_buffer.write(bytemuck::cast_slice(&glyphs));
-    let text = pipeline(lib, "gpu_shader_text")?;
-    let set = allocate_set(&ctx, text.layout(), 1, &mut pools)?;
-    if let Some(pool) = pools.last() {
-        pool.write_sampled_image(set, 0, &atlas_image, &nearest, read_only);
-        pool.write_buffer(set, 1, raw::DescriptorType::STORAGE_BUFFER, &glyph_buffer);
-    }
-    draws.push(Draw {
-        push: PushBlock::new(lib, "gpu_shader_text")?
-            .set("ModelViewProjectionMatrix", mvp)?
-            .set("srgb_target", 1u32)?
-            .bytes,
-        pipeline: text,
-        sets: vec![(1, set)],
-        vertex_buffer: None,
-        vertices: glyphs.len() as u32 * 6,
-    });
-
-    let readback = Buffer::new(
-        &ctx,
-        width as u64 * height as u64 * 4,
-        raw::BufferUsageFlags::TRANSFER_DST,
-    )?;
-
-    use raw::AccessFlags2 as A;
-    use raw::ImageLayout as L;
-    use raw::PipelineStageFlags2 as S;
+    let t = Targets::new(&ctx, width, height, &atlas)?;
+    let mut keep = Keep::default();
+    let dispatches = compute_pass(lib, &t, &mut keep)?;
+    let scene = scene_pass(lib, &t, &mut keep)?;
+    let draws = display_pass(lib, &t, &mut keep, &glyphs)?;
     ctx.submit_and_wait(|d, cmd| {
         // SAFETY: `cmd` is recording; every pipeline, set, buffer and image used is alive until the wait returns
-        // (they are all locals of this function); each image is transitioned before use, and every rendering scope
-        // uses formats that match its pipelines (both come from `graphics_options`).
+        // (`t`, `keep`, the passes); each image is transitioned before use, and every rendering scope uses formats
+        // that match its pipelines (both come from `graphics_options`).
         unsafe {
-            // Upload the glyph atlas.
-            atlas_image.transition(
-                cmd,
-                L::UNDEFINED,
-                L::TRANSFER_DST_OPTIMAL,
-                S::NONE,
-                A::NONE,
-                S::COPY,
-                A::TRANSFER_WRITE,
-            );
-            atlas_image.copy_from_buffer(cmd, &atlas_staging);
-            atlas_image.transition(
-                cmd,
-                L::TRANSFER_DST_OPTIMAL,
-                read_only,
-                S::COPY,
-                A::TRANSFER_WRITE,
-                S::FRAGMENT_SHADER,
-                A::SHADER_SAMPLED_READ,
-            );
-
-            // Compute: pattern → blur horizontal → blur vertical, each pass reading what the one before wrote.
-            for image in [&sharp, &half_blurred, &blurred] {
-                image.transition(
-                    cmd,
-                    L::UNDEFINED,
-                    L::GENERAL,
-                    S::NONE,
-                    A::NONE,
-                    S::COMPUTE_SHADER,
-                    A::SHADER_STORAGE_WRITE | A::SHADER_STORAGE_READ,
-                );
-            }
-            for (i, dispatch) in dispatches.iter().enumerate() {
-                if i > 0 {
-                    let barrier = [raw::MemoryBarrier2::default()
-                        .src_stage_mask(S::COMPUTE_SHADER)
-                        .src_access_mask(A::SHADER_STORAGE_WRITE)
-                        .dst_stage_mask(S::COMPUTE_SHADER)
-                        .dst_access_mask(A::SHADER_STORAGE_READ | A::SHADER_STORAGE_WRITE)];
-                    d.cmd_pipeline_barrier2(
-                        cmd,
-                        &raw::DependencyInfo::default().memory_barriers(&barrier),
-                    );
-                }
-                let layout = dispatch.pipeline.layout();
-                d.cmd_bind_pipeline(
-                    cmd,
-                    raw::PipelineBindPoint::COMPUTE,
-                    dispatch.pipeline.handle(),
-                );
-                d.cmd_bind_descriptor_sets(
-                    cmd,
-                    raw::PipelineBindPoint::COMPUTE,
-                    layout.handle(),
-                    0,
-                    &[dispatch.set],
-                    &[],
-                );
-                push_constants(d, cmd, layout, &dispatch.push);
-                d.cmd_dispatch(cmd, dispatch.groups.0, dispatch.groups.1, 1);
-            }
-            for image in [&sharp, &blurred] {
-                image.transition(
-                    cmd,
-                    L::GENERAL,
-                    read_only,
-                    S::COMPUTE_SHADER,
-                    A::SHADER_STORAGE_WRITE,
-                    S::FRAGMENT_SHADER,
-                    A::SHADER_SAMPLED_READ,
-                );
-            }
-
-            // 3D into the HDR target.
-            hdr.transition(
-                cmd,
-                L::UNDEFINED,
-                L::COLOR_ATTACHMENT_OPTIMAL,
-                S::NONE,
-                A::NONE,
-                S::COLOR_ATTACHMENT_OUTPUT,
-                A::COLOR_ATTACHMENT_WRITE,
-            );
-            depth.transition(
-                cmd,
-                L::UNDEFINED,
-                L::DEPTH_ATTACHMENT_OPTIMAL,
-                S::NONE,
-                A::NONE,
-                S::EARLY_FRAGMENT_TESTS | S::LATE_FRAGMENT_TESTS,
-                A::DEPTH_STENCIL_ATTACHMENT_READ | A::DEPTH_STENCIL_ATTACHMENT_WRITE,
-            );
-            let color = [raw::RenderingAttachmentInfo::default()
-                .image_view(hdr.view())
-                .image_layout(L::COLOR_ATTACHMENT_OPTIMAL)
-                .load_op(raw::AttachmentLoadOp::CLEAR)
-                .store_op(raw::AttachmentStoreOp::STORE)
-                .clear_value(raw::ClearValue {
-                    color: raw::ClearColorValue {
-                        float32: scene::SKY,
-                    },
-                })];
-            let depth_attachment = raw::RenderingAttachmentInfo::default()
-                .image_view(depth.view())
-                .image_layout(L::DEPTH_ATTACHMENT_OPTIMAL)
-                .load_op(raw::AttachmentLoadOp::CLEAR)
-                .store_op(raw::AttachmentStoreOp::DONT_CARE)
-                .clear_value(raw::ClearValue {
-                    depth_stencil: raw::ClearDepthStencilValue {
-                        depth: 1.0,
-                        stencil: 0,
-                    },
-                });
-            let area = raw::Rect2D {
-                offset: raw::Offset2D::default(),
-                extent,
-            };
-            d.cmd_begin_rendering(
-                cmd,
-                &raw::RenderingInfo::default()
-                    .render_area(area)
-                    .layer_count(1)
-                    .color_attachments(&color)
-                    .depth_attachment(&depth_attachment),
-            );
-            full_viewport(d, cmd, extent);
-            d.cmd_bind_pipeline(cmd, raw::PipelineBindPoint::GRAPHICS, lit.handle());
-            d.cmd_bind_descriptor_sets(
-                cmd,
-                raw::PipelineBindPoint::GRAPHICS,
-                lit.layout().handle(),
-                0,
-                &[lit_set],
-                &[],
-            );
-            for (mesh, push) in &objects {
-                let (vb, ib, count) = &mesh_buffers[*mesh];
-                d.cmd_bind_vertex_buffers(cmd, 0, &[vb.handle()], &[0]);
-                d.cmd_bind_index_buffer(cmd, ib.handle(), 0, raw::IndexType::UINT32);
-                push_constants(d, cmd, lit.layout(), push);
-                d.cmd_draw_indexed(cmd, *count, 1, 0, 0, 0);
-            }
-            d.cmd_end_rendering(cmd);
-            hdr.transition(
-                cmd,
-                L::COLOR_ATTACHMENT_OPTIMAL,
-                read_only,
-                S::COLOR_ATTACHMENT_OUTPUT,
-                A::COLOR_ATTACHMENT_WRITE,
-                S::FRAGMENT_SHADER,
-                A::SHADER_SAMPLED_READ,
-            );
-
-            // Display: tonemap, then 2D.
-            display.transition(
-                cmd,
-                L::UNDEFINED,
-                L::COLOR_ATTACHMENT_OPTIMAL,
-                S::NONE,
-                A::NONE,
-                S::COLOR_ATTACHMENT_OUTPUT,
-                A::COLOR_ATTACHMENT_WRITE | A::COLOR_ATTACHMENT_READ,
-            );
-            let color = [raw::RenderingAttachmentInfo::default()
-                .image_view(display.view())
-                .image_layout(L::COLOR_ATTACHMENT_OPTIMAL)
-                .load_op(raw::AttachmentLoadOp::CLEAR)
-                .store_op(raw::AttachmentStoreOp::STORE)
-                .clear_value(raw::ClearValue {
-                    color: raw::ClearColorValue {
-                        float32: DISPLAY_CLEAR,
-                    },
-                })];
-            d.cmd_begin_rendering(
-                cmd,
-                &raw::RenderingInfo::default()
-                    .render_area(area)
-                    .layer_count(1)
-                    .color_attachments(&color),
-            );
-            full_viewport(d, cmd, extent);
-            for draw in &draws {
-                let layout = draw.pipeline.layout();
-                d.cmd_bind_pipeline(
-                    cmd,
-                    raw::PipelineBindPoint::GRAPHICS,
-                    draw.pipeline.handle(),
-                );
-                for (index, set) in &draw.sets {
-                    d.cmd_bind_descriptor_sets(
-                        cmd,
-                        raw::PipelineBindPoint::GRAPHICS,
-                        layout.handle(),
-                        *index,
-                        &[*set],
-                        &[],
-                    );
-                }
-                if let Some(vb) = draw.vertex_buffer {
-                    d.cmd_bind_vertex_buffers(cmd, 0, &[vb], &[0]);
-                }
-                push_constants(d, cmd, layout, &draw.push);
-                d.cmd_draw(cmd, draw.vertices, 1, 0, 0);
-            }
-            d.cmd_end_rendering(cmd);
-            display.transition(
-                cmd,
-                L::COLOR_ATTACHMENT_OPTIMAL,
-                L::TRANSFER_SRC_OPTIMAL,
-                S::COLOR_ATTACHMENT_OUTPUT,
-                A::COLOR_ATTACHMENT_WRITE,
-                S::COPY,
-                A::TRANSFER_READ,
-            );
-            display.copy_to_buffer(cmd, &readback);
+            record_atlas_upload(cmd, &t);
+            record_compute(d, cmd, &t, &dispatches);
+            record_scene(d, cmd, &t, &scene);
+            record_display(d, cmd, &t, &draws);
         }
     })?;
     Ok(Frame {
         width,
         height,
-        rgba: readback.read(),
+        rgba: t.readback.read(),
     })
+}
+
+use raw::AccessFlags2 as A;
+use raw::ImageLayout as L;
+use raw::PipelineStageFlags2 as S;
+const READ_ONLY: L = L::SHADER_READ_ONLY_OPTIMAL;
+
+/// Copies the glyph atlas from its staging buffer.
+///
+/// # Safety
+/// `cmd` must be recording and `t` alive until it completes.
+unsafe fn record_atlas_upload(cmd: raw::CommandBuffer, t: &Targets) {
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        t.atlas.transition(
+            cmd,
+            L::UNDEFINED,
+            L::TRANSFER_DST_OPTIMAL,
+            S::NONE,
+            A::NONE,
+            S::COPY,
+            A::TRANSFER_WRITE,
+        );
+        t.atlas.copy_from_buffer(cmd, &t.atlas_staging);
+        t.atlas.transition(
+            cmd,
+            L::TRANSFER_DST_OPTIMAL,
+            READ_ONLY,
+            S::COPY,
+            A::TRANSFER_WRITE,
+            S::FRAGMENT_SHADER,
+            A::SHADER_SAMPLED_READ,
+        );
+    }
+}
+
+/// Pattern → blur horizontal → blur vertical, each pass reading what the one before wrote; then the sharp and the
+/// blurred images become readable by fragment shaders.
+///
+/// # Safety
+/// `cmd` must be recording and everything used alive until it completes.
+unsafe fn record_compute(
+    d: &gpu::vk::ash::Device,
+    cmd: raw::CommandBuffer,
+    t: &Targets,
+    dispatches: &[Dispatch],
+) {
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        for image in [&t.sharp, &t.half_blurred, &t.blurred] {
+            image.transition(
+                cmd,
+                L::UNDEFINED,
+                L::GENERAL,
+                S::NONE,
+                A::NONE,
+                S::COMPUTE_SHADER,
+                A::SHADER_STORAGE_WRITE | A::SHADER_STORAGE_READ,
+            );
+        }
+        for (i, dispatch) in dispatches.iter().enumerate() {
+            if i > 0 {
+                let barrier = [raw::MemoryBarrier2::default()
+                    .src_stage_mask(S::COMPUTE_SHADER)
+                    .src_access_mask(A::SHADER_STORAGE_WRITE)
+                    .dst_stage_mask(S::COMPUTE_SHADER)
+                    .dst_access_mask(A::SHADER_STORAGE_READ | A::SHADER_STORAGE_WRITE)];
+                d.cmd_pipeline_barrier2(
+                    cmd,
+                    &raw::DependencyInfo::default().memory_barriers(&barrier),
+                );
+            }
+            let layout = dispatch.pipeline.layout();
+            d.cmd_bind_pipeline(
+                cmd,
+                raw::PipelineBindPoint::COMPUTE,
+                dispatch.pipeline.handle(),
+            );
+            d.cmd_bind_descriptor_sets(
+                cmd,
+                raw::PipelineBindPoint::COMPUTE,
+                layout.handle(),
+                0,
+                &[dispatch.set],
+                &[],
+            );
+            push_constants(d, cmd, layout, &dispatch.push);
+            d.cmd_dispatch(cmd, dispatch.groups.0, dispatch.groups.1, 1);
+        }
+        for image in [&t.sharp, &t.blurred] {
+            image.transition(
+                cmd,
+                L::GENERAL,
+                READ_ONLY,
+                S::COMPUTE_SHADER,
+                A::SHADER_STORAGE_WRITE,
+                S::FRAGMENT_SHADER,
+                A::SHADER_SAMPLED_READ,
+            );
+        }
+    }
+}
+
+/// The lit geometry into the HDR target (cleared to the sky color) with depth, then the HDR target becomes
+/// readable by the tonemap pass.
+///
+/// # Safety
+/// `cmd` must be recording and everything used alive until it completes.
+unsafe fn record_scene(
+    d: &gpu::vk::ash::Device,
+    cmd: raw::CommandBuffer,
+    t: &Targets,
+    scene: &ScenePass,
+) {
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        t.hdr.transition(
+            cmd,
+            L::UNDEFINED,
+            L::COLOR_ATTACHMENT_OPTIMAL,
+            S::NONE,
+            A::NONE,
+            S::COLOR_ATTACHMENT_OUTPUT,
+            A::COLOR_ATTACHMENT_WRITE,
+        );
+        t.depth.transition(
+            cmd,
+            L::UNDEFINED,
+            L::DEPTH_ATTACHMENT_OPTIMAL,
+            S::NONE,
+            A::NONE,
+            S::EARLY_FRAGMENT_TESTS | S::LATE_FRAGMENT_TESTS,
+            A::DEPTH_STENCIL_ATTACHMENT_READ | A::DEPTH_STENCIL_ATTACHMENT_WRITE,
+        );
+        let color = [color_attachment(&t.hdr, scene::SKY)];
+        let depth_attachment = raw::RenderingAttachmentInfo::default()
+            .image_view(t.depth.view())
+            .image_layout(L::DEPTH_ATTACHMENT_OPTIMAL)
+            .load_op(raw::AttachmentLoadOp::CLEAR)
+            .store_op(raw::AttachmentStoreOp::DONT_CARE)
+            .clear_value(raw::ClearValue {
+                depth_stencil: raw::ClearDepthStencilValue {
+                    depth: 1.0,
+                    stencil: 0,
+                },
+            });
+        d.cmd_begin_rendering(
+            cmd,
+            &raw::RenderingInfo::default()
+                .render_area(full_area(t.extent))
+                .layer_count(1)
+                .color_attachments(&color)
+                .depth_attachment(&depth_attachment),
+        );
+        full_viewport(d, cmd, t.extent);
+        let p = &scene.pipeline;
+        d.cmd_bind_pipeline(cmd, raw::PipelineBindPoint::GRAPHICS, p.handle());
+        d.cmd_bind_descriptor_sets(
+            cmd,
+            raw::PipelineBindPoint::GRAPHICS,
+            p.layout().handle(),
+            0,
+            &[scene.set],
+            &[],
+        );
+        for (mesh, push) in &scene.objects {
+            let (vb, ib, count) = &scene.meshes[*mesh];
+            d.cmd_bind_vertex_buffers(cmd, 0, &[vb.handle()], &[0]);
+            d.cmd_bind_index_buffer(cmd, ib.handle(), 0, raw::IndexType::UINT32);
+            push_constants(d, cmd, p.layout(), push);
+            d.cmd_draw_indexed(cmd, *count, 1, 0, 0, 0);
+        }
+        d.cmd_end_rendering(cmd);
+        t.hdr.transition(
+            cmd,
+            L::COLOR_ATTACHMENT_OPTIMAL,
+            READ_ONLY,
+            S::COLOR_ATTACHMENT_OUTPUT,
+            A::COLOR_ATTACHMENT_WRITE,
+            S::FRAGMENT_SHADER,
+            A::SHADER_SAMPLED_READ,
+        );
+    }
+}
+
+/// Tonemap and 2D into the display target, then its copy into the readback buffer.
+///
+/// # Safety
+/// `cmd` must be recording and everything used alive until it completes.
+unsafe fn record_display(
+    d: &gpu::vk::ash::Device,
+    cmd: raw::CommandBuffer,
+    t: &Targets,
+    draws: &[Draw],
+) {
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        t.display.transition(
+            cmd,
+            L::UNDEFINED,
+            L::COLOR_ATTACHMENT_OPTIMAL,
+            S::NONE,
+            A::NONE,
+            S::COLOR_ATTACHMENT_OUTPUT,
+            A::COLOR_ATTACHMENT_WRITE | A::COLOR_ATTACHMENT_READ,
+        );
+        let color = [color_attachment(&t.display, DISPLAY_CLEAR)];
+        d.cmd_begin_rendering(
+            cmd,
+            &raw::RenderingInfo::default()
+                .render_area(full_area(t.extent))
+                .layer_count(1)
+                .color_attachments(&color),
+        );
+        full_viewport(d, cmd, t.extent);
+        for draw in draws {
+            let layout = draw.pipeline.layout();
+            d.cmd_bind_pipeline(
+                cmd,
+                raw::PipelineBindPoint::GRAPHICS,
+                draw.pipeline.handle(),
+            );
+            for (index, set) in &draw.sets {
+                d.cmd_bind_descriptor_sets(
+                    cmd,
+                    raw::PipelineBindPoint::GRAPHICS,
+                    layout.handle(),
+                    *index,
+                    &[*set],
+                    &[],
+                );
+            }
+            if let Some(vb) = draw.vertex_buffer {
+                d.cmd_bind_vertex_buffers(cmd, 0, &[vb], &[0]);
+            }
+            push_constants(d, cmd, layout, &draw.push);
+            d.cmd_draw(cmd, draw.vertices, 1, 0, 0);
+        }
+        d.cmd_end_rendering(cmd);
+        t.display.transition(
+            cmd,
+            L::COLOR_ATTACHMENT_OPTIMAL,
+            L::TRANSFER_SRC_OPTIMAL,
+            S::COLOR_ATTACHMENT_OUTPUT,
+            A::COLOR_ATTACHMENT_WRITE,
+            S::COPY,
+            A::TRANSFER_READ,
+        );
+        t.display.copy_to_buffer(cmd, &t.readback);
+    }
+}
+
+/// A color attachment cleared to `clear` and stored.
+fn color_attachment(image: &Image2D, clear: [f32; 4]) -> raw::RenderingAttachmentInfo<'static> {
+    raw::RenderingAttachmentInfo::default()
+        .image_view(image.view())
+        .image_layout(L::COLOR_ATTACHMENT_OPTIMAL)
+        .load_op(raw::AttachmentLoadOp::CLEAR)
+        .store_op(raw::AttachmentStoreOp::STORE)
+        .clear_value(raw::ClearValue {
+            color: raw::ClearColorValue { float32: clear },
+        })
+}
+
+/// The whole frame.
+fn full_area(extent: raw::Extent2D) -> raw::Rect2D {
+    raw::Rect2D {
+        offset: raw::Offset2D::default(),
+        extent,
+    }
 }

@@ -223,15 +223,13 @@ pub fn render_to_png(
     let context_ms = t.elapsed().as_secs_f64() * 1e3;
     let mut lib = ShaderLibrary::new(&ctx, registry.clone(), LibraryOptions::new(root))
         .map_err(|e| RenderError::Failed(e.to_string()))?;
-    let mut pipelines = create_all(&mut lib, root);
+    let pipelines = create_all(&mut lib);
     let t = Instant::now();
     let frame = render_frame(&mut lib, size.0, size.1)
         .map_err(|e| RenderError::Failed(format!("rendering the demo frame failed: {e}")))?;
     let frame_ms = t.elapsed().as_secs_f64() * 1e3;
     frame.write_png(out).map_err(RenderError::Failed)?;
     // Pipelines are destroyed before the messages are read, so their destruction is validated too.
-    pipelines.ray_tracing.clear();
-    pipelines.variants.clear();
     drop(lib);
     let (driver_warnings, validation_messages): (Vec<_>, Vec<_>) = ctx
         .validation_messages()

@@ -25,7 +25,7 @@ pub fn gpu_srgb_to_framebuffer_space() -> ShaderCreateInfo {
     ShaderCreateInfo::new("gpu_srgb_to_framebuffer_space").push_constant(Type::Bool, "srgb_target")
 }
 
-/// The per-view uniforms: [`ViewData`](super::shared::ViewData) as `view`, set 0 (pass), binding 0.
+/// The per-view uniforms: [`ViewData`](super::structs::ViewData) as `view`, set 0 (pass), binding 0.
 #[shader_info]
 pub fn gpu_view_uniforms() -> ShaderCreateInfo {
     ShaderCreateInfo::new("gpu_view_uniforms").uniform_buf(0, "ViewData", "view", Frequency::Pass)

@@ -148,7 +148,7 @@ pub fn gpu_compute_downsample() -> ShaderCreateInfo {
 
 /// One step of a particle simulation: gravity, a bouncy ground plane (y = 0), respawn at the emitter when life
 /// (`position.w`) runs out. Initialize particles with life 0 to spawn them all on the first step.
-/// - binding 0: `particles[]` ([`Particle`](super::shared::Particle), std430), read-write.
+/// - binding 0: `particles[]` ([`Particle`](super::structs::Particle), std430), read-write.
 /// - push: this struct (40 bytes used).
 /// - dispatch: ceil(particle_count / 64) × 1 × 1.
 #[derive(Clone, Copy, Debug, ShaderInfo)]
@@ -175,8 +175,8 @@ pub struct ComputeParticles {
 }
 
 /// Frustum culling into indirect draw arguments.
-/// - binding 0: `objects[]` ([`CullObject`](super::shared::CullObject)), read.
-/// - binding 1: `commands[]` ([`DrawIndexedIndirectCommand`](super::shared::DrawIndexedIndirectCommand), stride
+/// - binding 0: `objects[]` ([`CullObject`](super::structs::CullObject)), read.
+/// - binding 1: `commands[]` ([`DrawIndexedIndirectCommand`](super::structs::DrawIndexedIndirectCommand), stride
 ///   20), written: `commands[i]` for every `i < object_count`, instance_count 1 if visible else 0, first_instance i.
 ///   Draw with `vkCmdDrawIndexedIndirect(buffer, 0, object_count, 20)`.
 /// - binding 2: `visible_count` (uint), read-write: incremented once per visible object; zero it first.

@@ -113,7 +113,7 @@ pub fn gpu_shader_2D_image_rect_color() -> ShaderCreateInfo {
 
 /// Text: glyph quads read from a storage buffer, no vertex buffer; draw 6 vertices per glyph.
 /// Set 1 (batch): binding 0 `glyph_atlas` (sampler2D, coverage in red), binding 1 `glyphs[]`
-/// ([`GlyphQuad`](super::shared::GlyphQuad), std430). Push: `ModelViewProjectionMatrix`, `srgb_target`.
+/// ([`GlyphQuad`](super::structs::GlyphQuad), std430). Push: `ModelViewProjectionMatrix`, `srgb_target`.
 #[shader_info]
 pub fn gpu_shader_text() -> ShaderCreateInfo {
     ShaderCreateInfo::new("gpu_shader_text")

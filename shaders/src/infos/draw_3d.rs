@@ -55,7 +55,7 @@ pub fn gpu_shader_3D_smooth_color() -> ShaderCreateInfo {
 }
 
 /// Lines with a width in pixels, anti-aliased, expanded in the vertex stage from a storage buffer (no vertex buffer,
-/// no geometry stage). Set 1 (batch) binding 0: `points[]` ([`PolylinePoint`](super::shared::PolylinePoint)),
+/// no geometry stage). Set 1 (batch) binding 0: `points[]` ([`PolylinePoint`](super::structs::PolylinePoint)),
 /// read as one strip; draw 6 × (points − 1) vertices, culling off, alpha blending on. Push: `viewport_size`
 /// (pixels), `line_width` (pixels), `ModelViewProjectionMatrix`.
 #[shader_info]
@@ -87,7 +87,7 @@ fn polyline_iface() -> StageInterfaceInfo {
 }
 
 /// Depth prepass / shadow casting: depth only, no color output. Vertex buffer: `pos` (vec3) at 0. `view`
-/// ([`ViewData`](super::shared::ViewData)) at set 0 binding 0. Push: `ModelMatrix`. Its `gl_Position` is invariant
+/// ([`ViewData`](super::structs::ViewData)) at set 0 binding 0. Push: `ModelMatrix`. Its `gl_Position` is invariant
 /// and computed like `gpu_shader_forward_lit`'s, so the forward pass can test depth with EQUAL.
 #[shader_info]
 pub fn gpu_shader_3D_depth_only() -> ShaderCreateInfo {
@@ -101,7 +101,7 @@ pub fn gpu_shader_3D_depth_only() -> ShaderCreateInfo {
 }
 
 /// Forward shading with a sun light and hemispherical ambient into a linear HDR target. Vertex buffer: `pos`
-/// (vec3) at 0, `nor` (vec3) at 1. `view` ([`ViewData`](super::shared::ViewData)) at set 0 binding 0. Per-object
+/// (vec3) at 0, `nor` (vec3) at 1. `view` ([`ViewData`](super::structs::ViewData)) at set 0 binding 0. Per-object
 /// push constants: `base_color` (linear albedo, alpha), `shininess` (Blinn-Phong exponent), `ModelMatrix`.
 #[shader_info]
 pub fn gpu_shader_forward_lit() -> ShaderCreateInfo {
@@ -144,7 +144,7 @@ pub fn gpu_shader_skybox() -> ShaderCreateInfo {
 
 /// The particles of `gpu_compute_particles` as soft round point sprites (point-list topology, draw
 /// `particle_count` points, no vertex buffer). Set 1 (batch) binding 0: `particles[]`
-/// ([`Particle`](super::shared::Particle)). Push: `point_size` (pixels at clip w = 1), `ModelViewProjectionMatrix`.
+/// ([`Particle`](super::structs::Particle)). Push: `point_size` (pixels at clip w = 1), `ModelViewProjectionMatrix`.
 #[shader_info]
 pub fn gpu_shader_3D_particles() -> ShaderCreateInfo {
     ShaderCreateInfo::new("gpu_shader_3D_particles")

@@ -8,5 +8,6 @@ pub mod draw_2d;
 pub mod draw_3d;
 pub mod fullscreen;
 pub mod mesh;
+pub mod push;
 pub mod raytrace;
-pub mod shared;
+pub mod structs;

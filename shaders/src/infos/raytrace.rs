@@ -1,4 +1,4 @@
-//! Ray tracing (`VK_KHR_ray_tracing_pipeline`): primary rays from the camera of [`ViewData`](super::shared::ViewData),
+//! Ray tracing (`VK_KHR_ray_tracing_pipeline`): primary rays from the camera of [`ViewData`](super::structs::ViewData),
 //! a sky miss shader and interchangeable closest-hit shaders. Launch with the output image's width × height × 1;
 //! shader groups: raygen, miss 0, hit group 0.
 

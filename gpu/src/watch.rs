@@ -2,10 +2,14 @@
 //! write-temp-then-rename, truncate-then-write, or delete-and-recreate are all seen), ignores reads and metadata,
 //! and debounces bursts of events into one "these files changed" batch.
 //!
-//! The watcher only reports; the owner of the [`crate::vk::ShaderLibrary`] reloads on its own thread (see
-//! [`crate::vk::ShaderLibrary::poll_reload`]), so Vulkan objects never change behind a frame's back.
+//! The watcher only reports; the owner of a shader library reloads on its own thread (see
+//! [`crate::vk::ShaderLibrary::poll_reload`]), so GPU objects never change behind a frame's back. It knows nothing of
+//! any device: the Vulkan library, the wgpu library and the command line's `watch` all use it.
 
-use super::{VkError, VkResult};
+/// The watcher could not be started.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct WatchError(String);
 use notify::event::{AccessKind, AccessMode, EventKind, ModifyKind};
 use notify::{RecursiveMode, Watcher};
 use std::collections::BTreeSet;
@@ -17,13 +21,13 @@ use std::time::Duration;
 /// Watches a directory tree and reports debounced batches of changed paths.
 ///
 /// ```no_run
-/// use gpu::vk::ShaderWatcher;
+/// use gpu::watch::ShaderWatcher;
 /// use std::time::Duration;
 /// let w = ShaderWatcher::new("shaders/glsl", Duration::from_millis(100))?;
 /// if let Some(changed) = w.wait(Duration::from_secs(1)) {
 ///     println!("changed: {changed:?}");
 /// }
-/// # Ok::<(), gpu::vk::VkError>(())
+/// # Ok::<(), gpu::watch::WatchError>(())
 /// ```
 pub struct ShaderWatcher {
     // Dropped first (see Drop): closing the event channel ends the debounce thread.
@@ -59,7 +63,7 @@ fn ignored_name(path: &Path) -> bool {
 
 impl ShaderWatcher {
     /// Watches `root` recursively; a batch is reported once no relevant event arrived for `debounce`.
-    pub fn new(root: impl Into<PathBuf>, debounce: Duration) -> VkResult<ShaderWatcher> {
+    pub fn new(root: impl Into<PathBuf>, debounce: Duration) -> Result<ShaderWatcher, WatchError> {
         let root = root.into();
         let (events_tx, events_rx) = channel::<Vec<PathBuf>>();
         let (batch_tx, batches) = channel::<Vec<PathBuf>>();
@@ -74,14 +78,14 @@ impl ShaderWatcher {
                 }
             }
         })
-        .map_err(|e| VkError::Other(format!("cannot start the file watcher: {e}")))?;
+        .map_err(|e| WatchError(format!("cannot start the file watcher: {e}")))?;
         watcher
             .watch(&root, RecursiveMode::Recursive)
-            .map_err(|e| VkError::Other(format!("cannot watch {}: {e}", root.display())))?;
+            .map_err(|e| WatchError(format!("cannot watch {}: {e}", root.display())))?;
         let thread = std::thread::Builder::new()
             .name("shader-watch".into())
             .spawn(move || debounce_loop(events_rx, batch_tx, debounce))
-            .map_err(|e| VkError::Other(format!("cannot start the watch thread: {e}")))?;
+            .map_err(|e| WatchError(format!("cannot start the watch thread: {e}")))?;
         Ok(ShaderWatcher {
             watcher: Some(watcher),
             batches,

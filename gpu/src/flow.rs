@@ -1,0 +1,270 @@
+//! The flow, in one place: declaration → resolved → **validated** → variant → generated → compiled → checked.
+//!
+//! The static pass, the Vulkan library (and its hot reload), the command line and the cross-language targets all
+//! run these steps through a [`Flow`], so each step is written once and nothing downstream can skip validation:
+//! generation takes a [`ValidatedInfo`], which only validation produces.
+//!
+//! ```no_run
+//! use gpu::compiler::{Compiler, Profile};
+//! use gpu::flow::Flow;
+//! use shader_info::{DirLoader, Registry, Stage};
+//! let compiler = Compiler::new("shaders/glsl").unwrap();
+//! let loader = DirLoader::new("shaders/glsl");
+//! let flow = Flow::new(Registry::global(), &loader, &compiler, Profile::Release);
+//! let info = flow.validated("gpu_shader_text").unwrap();
+//! let module = flow.compile(&info, Stage::Fragment).unwrap();
+//! println!("{} words, {} bindings", module.module.spirv.len(), module.reflection.descriptors.len());
+//! ```
+
+use crate::compiler::{CompileError, CompiledModule, Compiler, Profile};
+use crate::reflect::{ModuleReflection, cross_check, reflect};
+use shader_info::{
+    Code, DEFAULT_BRANCH_LIMIT, Diagnostic, GenerateOptions, GeneratedStage, PipelinePlan,
+    Registry, SourceLoader, Stage, ValidateOptions, ValidatedInfo, VariantSet, enumerate_variants,
+    generate,
+};
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+
+/// Anything that turns a generated stage into SPIR-V: the runtime [`Compiler`] (shaderc, include-aware cache), or
+/// an independent compiler for cross-checks.
+pub trait StageCompiler: Sync {
+    /// Compiles one generated stage.
+    fn compile_stage(
+        &self,
+        stage: &GeneratedStage,
+        profile: Profile,
+    ) -> Result<Arc<CompiledModule>, CompileError>;
+}
+
+impl StageCompiler for Compiler {
+    fn compile_stage(
+        &self,
+        stage: &GeneratedStage,
+        profile: Profile,
+    ) -> Result<Arc<CompiledModule>, CompileError> {
+        self.compile_generated(stage, profile)
+    }
+}
+
+/// A module that went through the whole flow: generated, compiled, reflected and cross-checked against its
+/// declaration.
+#[derive(Clone, Debug)]
+pub struct CheckedModule {
+    /// What it is fetched by: the info name, or `name#v<index>` for a variant.
+    pub key: String,
+    pub stage: Stage,
+    pub generated: GeneratedStage,
+    pub module: Arc<CompiledModule>,
+    pub reflection: Arc<ModuleReflection>,
+}
+
+/// The steps of the flow over one registry, one source tree and one compiler.
+pub struct Flow<'a> {
+    pub registry: &'a Registry,
+    pub loader: &'a dyn SourceLoader,
+    pub compiler: &'a dyn StageCompiler,
+    pub profile: Profile,
+    /// Most static branches an info may have (2^N permutations are enumerated).
+    pub branch_limit: u32,
+    /// Reflection of each distinct SPIR-V module (keyed by a hash of its words): variants that compile to the
+    /// same code are reflected once.
+    reflections: RwLock<HashMap<u128, Arc<ModuleReflection>>>,
+}
+
+impl<'a> Flow<'a> {
+    /// A flow with the default branch limit.
+    pub fn new(
+        registry: &'a Registry,
+        loader: &'a dyn SourceLoader,
+        compiler: &'a dyn StageCompiler,
+        profile: Profile,
+    ) -> Flow<'a> {
+        Flow {
+            registry,
+            loader,
+            compiler,
+            profile,
+            branch_limit: DEFAULT_BRANCH_LIMIT,
+            reflections: RwLock::new(HashMap::new()),
+        }
+    }
+
+    /// Resolves and validates `name`. `require_complete`: check it has everything compiling needs (stage sources,
+    /// a local size, …), as for any info about to be compiled; building blocks are checked without it.
+    pub fn validate(
+        &self,
+        name: &str,
+        require_complete: bool,
+    ) -> Result<ValidatedInfo, Vec<Diagnostic>> {
+        let resolved = self.registry.resolve(name)?;
+        ValidatedInfo::new(
+            resolved,
+            &ValidateOptions {
+                registry: self.registry,
+                extra_type_names: &[],
+                require_complete,
+            },
+        )
+    }
+
+    /// Resolves and validates `name` for compiling it.
+    pub fn validated(&self, name: &str) -> Result<ValidatedInfo, Vec<Diagnostic>> {
+        self.validate(name, true)
+    }
+
+    /// Resolves and validates a key: an info name, or `name#v<index>` for one of its unique variants.
+    pub fn validated_key(&self, key: &str) -> Result<ValidatedInfo, Vec<Diagnostic>> {
+        match parse_variant_key(key) {
+            None => self.validated(key),
+            Some((base, index)) => {
+                let info = self.validated(base)?;
+                let set = self.variants(&info)?;
+                info.variant(&set, index, self.registry)
+            }
+        }
+    }
+
+    /// The unique variants of an info with static branches (its specialize function run on every permutation).
+    pub fn variants(&self, info: &ValidatedInfo) -> Result<VariantSet, Vec<Diagnostic>> {
+        enumerate_variants(info, self.branch_limit)
+    }
+
+    /// Every unique variant of `info`, validated; `None` for an info without branches.
+    #[allow(clippy::type_complexity)]
+    pub fn expand(
+        &self,
+        info: &ValidatedInfo,
+    ) -> Result<Option<(VariantSet, Vec<Result<ValidatedInfo, Vec<Diagnostic>>>)>, Vec<Diagnostic>>
+    {
+        if info.branches.is_empty() {
+            return Ok(None);
+        }
+        let set = self.variants(info)?;
+        let variants = (0..set.variants.len())
+            .map(|i| info.variant(&set, i, self.registry))
+            .collect();
+        Ok(Some((set, variants)))
+    }
+
+    /// Generates the GLSL of one stage.
+    pub fn generate(
+        &self,
+        info: &ValidatedInfo,
+        stage: Stage,
+    ) -> Result<GeneratedStage, Vec<Diagnostic>> {
+        let opts = GenerateOptions {
+            loader: self.loader,
+            registry: self.registry,
+            extra_defines: &[],
+        };
+        generate(info, stage, &opts).map_err(|d| with_variant(d, info))
+    }
+
+    /// Generates and compiles one stage (the compiler's cache makes this cheap when nothing changed). Not yet
+    /// checked: see [`Flow::check`], or [`Flow::compile`] for both.
+    pub fn compiled(
+        &self,
+        info: &ValidatedInfo,
+        stage: Stage,
+    ) -> Result<(GeneratedStage, Arc<CompiledModule>), Vec<Diagnostic>> {
+        let generated = self.generate(info, stage)?;
+        let module = self
+            .compiler
+            .compile_stage(&generated, self.profile)
+            .map_err(|e| {
+                let diags = e
+                    .diagnostics
+                    .into_iter()
+                    .map(|d| d.for_info(&info.name, Some(stage)))
+                    .collect();
+                with_variant(diags, info)
+            })?;
+        Ok((generated, module))
+    }
+
+    /// Reflects compiled SPIR-V (once per distinct module) and cross-checks it against the declaration of `stage`
+    /// of `info`: a binding written by hand in the source, or a block whose offsets differ from the declared
+    /// layout, never reaches a pipeline layout that does not describe it.
+    pub fn check(
+        &self,
+        info: &ValidatedInfo,
+        stage: Stage,
+        spirv: &[u32],
+    ) -> Result<Arc<ModuleReflection>, Vec<Diagnostic>> {
+        let key = spirv_key(spirv);
+        let cached = self
+            .reflections
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+            .cloned();
+        let reflection = match cached {
+            Some(r) => r,
+            None => {
+                let r = Arc::new(reflect(spirv).map_err(|e| {
+                    with_variant(
+                        vec![
+                            Diagnostic::error(Code::Reflection, &info.name, e.to_string())
+                                .stage(stage)
+                                .hint("the compiler produced SPIR-V the reflection cannot read: report it as a bug"),
+                        ],
+                        info,
+                    )
+                })?);
+                self.reflections
+                    .write()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(key, r.clone());
+                r
+            }
+        };
+        let mismatches = cross_check(&reflection, info, stage, self.registry);
+        if mismatches.is_empty() {
+            Ok(reflection)
+        } else {
+            Err(with_variant(mismatches, info))
+        }
+    }
+
+    /// The whole flow for one stage: generate, compile, reflect, cross-check.
+    pub fn compile(
+        &self,
+        info: &ValidatedInfo,
+        stage: Stage,
+    ) -> Result<CheckedModule, Vec<Diagnostic>> {
+        let (generated, module) = self.compiled(info, stage)?;
+        let reflection = self.check(info, stage, &module.spirv)?;
+        Ok(CheckedModule {
+            key: info.key(),
+            stage,
+            generated,
+            module,
+            reflection,
+        })
+    }
+
+    /// The pipeline plan of a validated info.
+    pub fn plan(&self, info: &ValidatedInfo) -> PipelinePlan {
+        PipelinePlan::new(info, self.registry)
+    }
+}
+
+/// `name#v<index>` → `(name, index)`.
+pub fn parse_variant_key(key: &str) -> Option<(&str, usize)> {
+    let (base, index) = key.rsplit_once("#v")?;
+    Some((base, index.parse().ok()?))
+}
+
+/// The diagnostics, each naming the variant when `info` is one.
+fn with_variant(diags: Vec<Diagnostic>, info: &ValidatedInfo) -> Vec<Diagnostic> {
+    match info.variant_label() {
+        Some(label) => diags.into_iter().map(|d| d.variant(label)).collect(),
+        None => diags,
+    }
+}
+
+/// A 128-bit hash of SPIR-V words: the identity of a module's code.
+pub fn spirv_key(spirv: &[u32]) -> u128 {
+    xxhash_rust::xxh3::xxh3_128(bytemuck::cast_slice(spirv))
+}

@@ -1,0 +1,481 @@
+//! The pipeline plan: every fact a backend needs that follows from a validated declaration, computed once, as
+//! backend-neutral plain data — descriptor sets and bindings (kinds, counts, stage usage, buffer block sizes), the
+//! push-constant block, vertex attributes, color targets, specialization constants and the compute local size.
+//!
+//! Backends (`gpu::vk`, the wgpu backend, the cross-language targets) only map this data to their API's types:
+//! DESIGN.md's "one derivation, thin backends".
+//!
+//! ```
+//! use shader_info::*;
+//! let mut reg = Registry::new();
+//! reg.add_info(
+//!     ShaderCreateInfo::new("tinted")
+//!         .vertex_in(0, Type::Vec3, "pos")
+//!         .sampler(0, ImageType::Float2D, "image", Frequency::Batch)
+//!         .push_constant(Type::Vec4, "tint")
+//!         .fragment_out(0, Type::Vec4, "frag_color")
+//!         .vertex_source("t.vert")
+//!         .fragment_source("t.frag"),
+//! );
+//! let plan = PipelinePlan::new(&reg.validated("tinted").unwrap(), &reg);
+//! assert_eq!(plan.kind, PipelineKind::Graphics);
+//! assert!(plan.sets[0].bindings.is_empty()); // set 0 is empty, set 1 holds the texture
+//! assert_eq!(plan.sets[1].bindings[0].kind, DescriptorKind::CombinedImageSampler);
+//! assert_eq!(plan.push_constants.as_ref().unwrap().size, 16);
+//! assert_eq!(plan.vertex_attributes[0].format, VertexFormat::Float32x3);
+//! ```
+
+use crate::info::ConstValue;
+use crate::layout::{BlockLayout, round_up};
+use crate::registry::Registry;
+use crate::resource::{DescriptorKind, ResourceKind};
+use crate::types::{DualBlend, Scalar, Stage, Type};
+use crate::validate::ValidatedInfo;
+use serde::Serialize;
+use std::fmt;
+
+/// What kind of pipeline an info makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PipelineKind {
+    Graphics,
+    Compute,
+    RayTracing,
+}
+
+impl PipelineKind {
+    /// The kind of pipeline built from these stages (validation ensures they are of one kind).
+    pub fn of(stages: &[Stage]) -> PipelineKind {
+        if stages.contains(&Stage::Compute) {
+            PipelineKind::Compute
+        } else if stages.iter().any(|s| s.is_ray_tracing()) {
+            PipelineKind::RayTracing
+        } else {
+            PipelineKind::Graphics
+        }
+    }
+}
+
+/// A set of stages, one bit per [`Stage`].
+///
+/// ```
+/// use shader_info::{Stage, StageMask};
+/// let m = StageMask::of(&[Stage::Vertex, Stage::Fragment]);
+/// assert!(m.contains(Stage::Fragment) && !m.contains(Stage::Compute));
+/// assert_eq!(m.stages(), [Stage::Vertex, Stage::Fragment]);
+/// ```
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StageMask(pub u16);
+
+impl StageMask {
+    /// No stage.
+    pub const NONE: StageMask = StageMask(0);
+
+    /// The mask of `stages`.
+    pub fn of(stages: &[Stage]) -> StageMask {
+        StageMask(stages.iter().fold(0, |m, s| m | 1 << (*s as u16)))
+    }
+
+    /// True when `stage` is in the mask.
+    pub fn contains(self, stage: Stage) -> bool {
+        self.0 & (1 << (stage as u16)) != 0
+    }
+
+    /// True when no stage is in the mask.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The stages, in pipeline order.
+    pub fn stages(self) -> Vec<Stage> {
+        Stage::ALL
+            .iter()
+            .copied()
+            .filter(|s| self.contains(*s))
+            .collect()
+    }
+}
+
+impl std::ops::BitOr for StageMask {
+    type Output = StageMask;
+    fn bitor(self, rhs: StageMask) -> StageMask {
+        StageMask(self.0 | rhs.0)
+    }
+}
+
+impl fmt::Debug for StageMask {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = self.stages().iter().map(|s| s.short_name()).collect();
+        write!(f, "[{}]", names.join(", "))
+    }
+}
+
+impl Serialize for StageMask {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.stages().iter().map(|st| st.short_name()))
+    }
+}
+
+/// One binding of a descriptor set.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BindingPlan {
+    pub binding: u32,
+    /// The declared name without its array suffix.
+    pub name: String,
+    pub kind: DescriptorKind,
+    /// Descriptors in the binding (`name[N]` textures and images get N; buffers 1).
+    pub count: u32,
+    /// Stages that may access it: every stage of the info, until [`PipelinePlan::with_stage_usage`] narrows it to
+    /// the stages whose compiled code does.
+    pub stages: StageMask,
+    /// The declared resource (image type, format, qualifier, buffer type) for backends that need more than the
+    /// descriptor kind.
+    #[serde(skip)]
+    pub resource: ResourceKind,
+    /// The smallest buffer a buffer binding accepts: its std140/std430 block size (one element for a runtime
+    /// array); `None` for other kinds, and for buffer types declared in typedef files.
+    pub min_size: Option<u32>,
+}
+
+/// The bindings of one descriptor set (a frequency), sorted by binding.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DescriptorSetPlan {
+    pub set: u32,
+    pub bindings: Vec<BindingPlan>,
+}
+
+/// The push-constant block.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PushConstantPlan {
+    /// Bytes, a multiple of 4 (what a push-constant range needs).
+    pub size: u32,
+    pub stages: StageMask,
+    #[serde(skip)]
+    pub layout: BlockLayout,
+}
+
+/// A vertex attribute format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[allow(missing_docs)]
+pub enum VertexFormat {
+    Float32,
+    Float32x2,
+    Float32x3,
+    Float32x4,
+    Sint32,
+    Sint32x2,
+    Sint32x3,
+    Sint32x4,
+    Uint32,
+    Uint32x2,
+    Uint32x3,
+    Uint32x4,
+    Float64,
+    Float64x2,
+    Float64x3,
+    Float64x4,
+}
+
+impl VertexFormat {
+    /// The format of a scalar or vector of `scalar` with `n` components; `None` for `bool` (not a vertex type).
+    pub fn of(scalar: Scalar, n: u32) -> Option<VertexFormat> {
+        use VertexFormat::*;
+        let table = match scalar {
+            Scalar::Float => [Float32, Float32x2, Float32x3, Float32x4],
+            Scalar::Int => [Sint32, Sint32x2, Sint32x3, Sint32x4],
+            Scalar::Uint => [Uint32, Uint32x2, Uint32x3, Uint32x4],
+            Scalar::Double => [Float64, Float64x2, Float64x3, Float64x4],
+            Scalar::Bool => return None,
+        };
+        table.get(n.checked_sub(1)? as usize).copied()
+    }
+
+    /// Bytes one attribute of this format takes in a vertex buffer.
+    pub fn size(self) -> u32 {
+        use VertexFormat::*;
+        match self {
+            Float32 | Sint32 | Uint32 => 4,
+            Float32x2 | Sint32x2 | Uint32x2 | Float64 => 8,
+            Float32x3 | Sint32x3 | Uint32x3 => 12,
+            Float32x4 | Sint32x4 | Uint32x4 | Float64x2 => 16,
+            Float64x3 => 24,
+            Float64x4 => 32,
+        }
+    }
+}
+
+/// One vertex attribute: a `vertex_in` of a scalar or vector type, or one column of a matrix.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct VertexAttributePlan {
+    pub location: u32,
+    pub format: VertexFormat,
+    /// The declared input it belongs to (matrices give one attribute per column).
+    pub name: String,
+    /// Byte offset inside the input's value (the column's offset for matrices).
+    pub offset_in_value: u32,
+    /// Bytes of the whole input value.
+    pub value_size: u32,
+}
+
+/// How vertex attributes are laid out in buffers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum VertexArrangement {
+    /// One buffer (binding 0), attributes interleaved in location order, tightly packed.
+    #[default]
+    Interleaved,
+    /// One buffer per input: the input at the i-th lowest location reads binding i.
+    PerInput,
+}
+
+/// A vertex buffer binding and the attributes read from it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct VertexBufferPlan {
+    pub binding: u32,
+    pub stride: u32,
+    /// `(location, format, offset)` of each attribute read from this buffer.
+    pub attributes: Vec<(u32, VertexFormat, u32)>,
+}
+
+/// A color attachment written by the fragment stage.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ColorTargetPlan {
+    pub location: u32,
+    pub name: String,
+    /// The component kind the attachment must have: float (any float or normalized format), int or uint.
+    #[serde(serialize_with = "scalar_name")]
+    pub scalar: Scalar,
+    pub components: u32,
+    /// Dual-source blending index, when the output is one of a dual-source pair.
+    #[serde(skip)]
+    pub blend: DualBlend,
+}
+
+fn scalar_name<S: serde::Serializer>(s: &Scalar, ser: S) -> Result<S::Ok, S::Error> {
+    ser.serialize_str(match s {
+        Scalar::Float | Scalar::Double => "float",
+        Scalar::Int | Scalar::Bool => "sint",
+        Scalar::Uint => "uint",
+    })
+}
+
+/// A specialization constant (a pipeline-time value).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SpecConstantPlan {
+    pub id: u32,
+    pub name: String,
+    #[serde(serialize_with = "type_name")]
+    pub ty: Type,
+    #[serde(serialize_with = "const_literal")]
+    pub default: ConstValue,
+}
+
+fn type_name<S: serde::Serializer>(t: &Type, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(t.glsl_name())
+}
+
+fn const_literal<S: serde::Serializer>(v: &ConstValue, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&v.glsl_literal())
+}
+
+/// Everything a backend needs to build the pipeline of one validated info (or variant).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PipelinePlan {
+    /// The key the renderer fetches it by: the info name, or `name#v<index>` for a variant.
+    pub key: String,
+    pub kind: PipelineKind,
+    #[serde(serialize_with = "stage_names")]
+    pub stages: Vec<Stage>,
+    /// Sets `0..=highest used`, a gap being an empty set.
+    pub sets: Vec<DescriptorSetPlan>,
+    pub push_constants: Option<PushConstantPlan>,
+    /// Vertex attributes in location order.
+    pub vertex_attributes: Vec<VertexAttributePlan>,
+    /// Color targets in location order.
+    pub color_targets: Vec<ColorTargetPlan>,
+    pub specialization_constants: Vec<SpecConstantPlan>,
+    pub local_size: Option<[u32; 3]>,
+}
+
+fn stage_names<S: serde::Serializer>(stages: &[Stage], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(stages.iter().map(|st| st.short_name()))
+}
+
+impl PipelinePlan {
+    /// Derives the plan of a validated info. `registry` holds the shared structs buffer sizes come from.
+    pub fn new(info: &ValidatedInfo, registry: &Registry) -> PipelinePlan {
+        let stages = info.stages();
+        let all = StageMask::of(&stages);
+        let mut sets: Vec<DescriptorSetPlan> = Vec::new();
+        for it in &info.resources {
+            let r = &it.value;
+            let set = r.set() as usize;
+            while sets.len() <= set {
+                sets.push(DescriptorSetPlan {
+                    set: sets.len() as u32,
+                    bindings: Vec::new(),
+                });
+            }
+            let name = r
+                .split_name()
+                .map_or(r.name.as_str(), |(b, _)| b)
+                .to_string();
+            let min_size = match r.block_layout(registry) {
+                Some(Ok(l)) => Some(round_up(l.end.max(1), 4)),
+                _ => None,
+            };
+            sets[set].bindings.push(BindingPlan {
+                binding: r.slot,
+                name,
+                kind: r.descriptor_kind(),
+                count: r.descriptor_count(),
+                stages: all,
+                resource: r.kind.clone(),
+                min_size,
+            });
+        }
+        for s in &mut sets {
+            s.bindings.sort_by_key(|b| b.binding);
+        }
+        let push_constants = match info.push_constant_layout() {
+            Some(Ok(layout)) => Some(PushConstantPlan {
+                size: round_up(layout.end, 4),
+                stages: all,
+                layout,
+            }),
+            // Validation proved the layout; an info without push constants has none.
+            _ => None,
+        };
+        let mut inputs: Vec<_> = info.vertex_inputs.iter().map(|i| &i.value).collect();
+        inputs.sort_by_key(|i| i.location);
+        let mut vertex_attributes = Vec::new();
+        for input in inputs {
+            let (cols, rows) = input.ty.shape();
+            // Matrices take one attribute per column, of the column's vector type.
+            let Some(format) = VertexFormat::of(input.ty.scalar(), rows) else {
+                continue;
+            };
+            let value_size = cols * format.size();
+            for c in 0..cols {
+                vertex_attributes.push(VertexAttributePlan {
+                    location: input.location + c * (input.ty.locations() / cols),
+                    format,
+                    name: input.name.clone(),
+                    offset_in_value: c * format.size(),
+                    value_size,
+                });
+            }
+        }
+        let mut color_targets: Vec<ColorTargetPlan> = info
+            .fragment_outputs
+            .iter()
+            .map(|o| ColorTargetPlan {
+                location: o.value.location,
+                name: o.value.name.clone(),
+                scalar: o.value.ty.scalar(),
+                components: o.value.ty.shape().1,
+                blend: o.value.blend,
+            })
+            .collect();
+        color_targets.sort_by_key(|c| (c.location, c.blend as u8));
+        let specialization_constants = info
+            .specialization_constant_ids()
+            .into_iter()
+            .zip(&info.specialization_constants)
+            .map(|(id, c)| SpecConstantPlan {
+                id,
+                name: c.value.name.clone(),
+                ty: c.value.ty,
+                default: c.value.default,
+            })
+            .collect();
+        PipelinePlan {
+            key: info.key(),
+            kind: PipelineKind::of(&stages),
+            stages,
+            sets,
+            push_constants,
+            vertex_attributes,
+            color_targets,
+            specialization_constants,
+            local_size: info.local_group_size.as_ref().map(|g| g.value),
+        }
+    }
+
+    /// The plan with each binding's stages narrowed to `used(set, binding)` (from reflection of the compiled
+    /// modules); a binding no stage uses keeps every stage, since a declared binding still belongs in the layout.
+    pub fn with_stage_usage(mut self, used: impl Fn(u32, u32) -> StageMask) -> PipelinePlan {
+        for set in &mut self.sets {
+            for b in &mut set.bindings {
+                let m = used(set.set, b.binding);
+                if !m.is_empty() {
+                    b.stages = m;
+                }
+            }
+        }
+        self
+    }
+
+    /// Every binding with its set, in (set, binding) order.
+    pub fn bindings(&self) -> impl Iterator<Item = (u32, &BindingPlan)> {
+        self.sets
+            .iter()
+            .flat_map(|s| s.bindings.iter().map(move |b| (s.set, b)))
+    }
+
+    /// The vertex buffers for an arrangement of the attributes.
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// let mut reg = Registry::new();
+    /// reg.add_info(ShaderCreateInfo::new("m").vertex_in(0, Type::Vec3, "pos").vertex_in(1, Type::Mat2, "m")
+    ///     .vertex_in(3, Type::UVec4, "ids").compute_source("x"));
+    /// let info = ValidatedInfo::new(reg.resolve("m").unwrap(),
+    ///     &ValidateOptions { registry: &reg, extra_type_names: &[], require_complete: false }).unwrap();
+    /// let plan = PipelinePlan::new(&info, &reg);
+    /// let one = plan.vertex_buffers(VertexArrangement::Interleaved);
+    /// assert_eq!(one[0].stride, 12 + 16 + 16);
+    /// assert_eq!(one[0].attributes[2], (2, VertexFormat::Float32x2, 20));
+    /// assert_eq!(plan.vertex_buffers(VertexArrangement::PerInput).len(), 3);
+    /// ```
+    pub fn vertex_buffers(&self, arrangement: VertexArrangement) -> Vec<VertexBufferPlan> {
+        let mut out: Vec<VertexBufferPlan> = Vec::new();
+        let mut offset = 0;
+        let mut last_input: Option<(&str, u32)> = None;
+        for a in &self.vertex_attributes {
+            let first_column = a.offset_in_value == 0;
+            let (binding, base) = match arrangement {
+                VertexArrangement::Interleaved => {
+                    if first_column {
+                        if let Some((_, size)) = last_input {
+                            offset += size;
+                        }
+                        last_input = Some((&a.name, a.value_size));
+                    }
+                    (0, offset)
+                }
+                VertexArrangement::PerInput => {
+                    let b = out.len() as u32 - u32::from(!first_column && !out.is_empty());
+                    (b, 0)
+                }
+            };
+            match out.iter_mut().find(|b| b.binding == binding) {
+                Some(b) => b
+                    .attributes
+                    .push((a.location, a.format, base + a.offset_in_value)),
+                None => out.push(VertexBufferPlan {
+                    binding,
+                    stride: 0,
+                    attributes: vec![(a.location, a.format, base + a.offset_in_value)],
+                }),
+            }
+            let stride = match arrangement {
+                VertexArrangement::Interleaved => offset + a.value_size,
+                VertexArrangement::PerInput => a.value_size,
+            };
+            if let Some(b) = out.iter_mut().find(|b| b.binding == binding) {
+                b.stride = b.stride.max(stride);
+            }
+        }
+        out
+    }
+}

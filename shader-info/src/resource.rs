@@ -1,0 +1,276 @@
+//! Descriptor-bound resources: what each kind is, how it is declared in GLSL, which descriptor it becomes, and the
+//! std140/std430 block of a buffer. Everything that depends on a resource's kind lives here, so a new kind is one
+//! enum variant and the matches below (plus its builder method).
+
+use crate::layout::{
+    BlockLayout, Field, FieldArray, FieldType, LayoutError, Rules, StructLookup, layout_fields,
+};
+use crate::types::{Frequency, ImageType, Qualifier, TextureFormat, Type};
+use serde::Serialize;
+
+/// The kind of a bound resource and what it needs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ResourceKind {
+    /// A combined image sampler.
+    Sampler { image_type: ImageType },
+    /// A storage image.
+    Image {
+        format: TextureFormat,
+        qualifier: Qualifier,
+        image_type: ImageType,
+    },
+    /// A `std140` uniform block holding one value (or array) of `type_name`.
+    UniformBuffer { type_name: String },
+    /// A `std430` storage block holding one value or (runtime) array of `type_name`.
+    StorageBuffer {
+        qualifier: Qualifier,
+        type_name: String,
+    },
+    /// A ray-tracing acceleration structure (`accelerationStructureEXT`).
+    AccelerationStructure,
+}
+
+impl ResourceKind {
+    /// Position of the kind in the generated source: samplers, images, uniform buffers, storage buffers,
+    /// acceleration structures (DESIGN.md's resource order).
+    pub fn order(&self) -> u8 {
+        match self {
+            ResourceKind::Sampler { .. } => 0,
+            ResourceKind::Image { .. } => 1,
+            ResourceKind::UniformBuffer { .. } => 2,
+            ResourceKind::StorageBuffer { .. } => 3,
+            ResourceKind::AccelerationStructure => 4,
+        }
+    }
+
+    /// A short word for messages: `sampler`, `image`, `uniform_buf`, `storage_buf`.
+    pub fn word(&self) -> &'static str {
+        match self {
+            ResourceKind::Sampler { .. } => "sampler",
+            ResourceKind::Image { .. } => "image",
+            ResourceKind::UniformBuffer { .. } => "uniform_buf",
+            ResourceKind::StorageBuffer { .. } => "storage_buf",
+            ResourceKind::AccelerationStructure => "acceleration_structure",
+        }
+    }
+}
+
+/// A descriptor-bound resource: sampler, image, uniform buffer or storage buffer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Resource {
+    /// Binding inside the frequency's set.
+    pub slot: u32,
+    pub frequency: Frequency,
+    /// The declared name, which may carry `[N]` or `[]`; see [`Resource::array`].
+    pub name: String,
+    pub kind: ResourceKind,
+}
+
+/// Array-ness of a resource, parsed from its declared name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArraySize {
+    Single,
+    Fixed(u32),
+    /// `[]`: a runtime-sized array (the last member of a storage buffer).
+    Runtime,
+}
+
+impl Resource {
+    /// The name without its array suffix and the array size, or a message saying what is wrong with it.
+    pub fn split_name(&self) -> Result<(&str, ArraySize), String> {
+        split_array_name(&self.name)
+    }
+
+    /// Descriptors the resource takes in its binding: `N` for `name[N]` samplers, images and acceleration
+    /// structures; 1 otherwise. A buffer's `[N]`/`[]` is an array inside its one block, and a runtime-sized
+    /// array of descriptors would need descriptor indexing.
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// let info = ShaderCreateInfo::new("x")
+    ///     .sampler(0, ImageType::Float2D, "shadow_maps[4]", Frequency::Pass)
+    ///     .storage_buf(1, Qualifier::Read, "vec4", "lights[16]", Frequency::Pass);
+    /// assert_eq!(info.resources[0].value.descriptor_count(), 4);
+    /// assert_eq!(info.resources[1].value.descriptor_count(), 1);
+    /// ```
+    pub fn descriptor_count(&self) -> u32 {
+        let is_buffer = matches!(
+            self.kind,
+            ResourceKind::UniformBuffer { .. } | ResourceKind::StorageBuffer { .. }
+        );
+        match self.split_name() {
+            Ok((_, ArraySize::Fixed(n))) if !is_buffer => n,
+            _ => 1,
+        }
+    }
+
+    /// The descriptor set (from the frequency).
+    pub fn set(&self) -> u32 {
+        self.frequency.set()
+    }
+}
+
+/// Splits `name[N]`/`name[]` into the base name and its array size.
+///
+/// ```
+/// use shader_info::{split_array_name, ArraySize};
+/// assert_eq!(split_array_name("lights[4]"), Ok(("lights", ArraySize::Fixed(4))));
+/// assert_eq!(split_array_name("glyphs[]"), Ok(("glyphs", ArraySize::Runtime)));
+/// assert!(split_array_name("bad[x]").is_err());
+/// ```
+pub fn split_array_name(name: &str) -> Result<(&str, ArraySize), String> {
+    let Some(open) = name.find('[') else {
+        return Ok((name, ArraySize::Single));
+    };
+    let (base, rest) = name.split_at(open);
+    let Some(inner) = rest.strip_prefix('[').and_then(|r| r.strip_suffix(']')) else {
+        return Err(format!(
+            "`{name}` has an unclosed or trailing array suffix: write `{base}[N]` or `{base}[]`"
+        ));
+    };
+    let inner = inner.trim();
+    if inner.is_empty() {
+        return Ok((base, ArraySize::Runtime));
+    }
+    match inner.parse::<u32>() {
+        Ok(0) => Err(format!(
+            "`{name}` has an array size of 0: sizes must be at least 1"
+        )),
+        Ok(n) => Ok((base, ArraySize::Fixed(n))),
+        Err(_) => Err(format!(
+            "`{name}`: array size `{inner}` is not a positive integer"
+        )),
+    }
+}
+
+/// The kind of descriptor a resource becomes: the backend-neutral fact every backend maps to its own type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DescriptorKind {
+    /// A texture and sampler in one descriptor (Vulkan GLSL `sampler2D`).
+    CombinedImageSampler,
+    /// A texture without a sampler (`texture2D`): the portable form of a sampler's image.
+    SampledImage,
+    /// A sampler without a texture (`sampler`, `samplerShadow`): the portable form of a sampler's filter state.
+    Sampler,
+    StorageImage,
+    UniformTexelBuffer,
+    StorageTexelBuffer,
+    UniformBuffer,
+    StorageBuffer,
+    AccelerationStructure,
+}
+
+impl DescriptorKind {
+    /// The descriptor a declared resource becomes in Vulkan GLSL.
+    pub fn of(kind: &ResourceKind) -> DescriptorKind {
+        match kind {
+            ResourceKind::Sampler { image_type } if image_type.is_buffer() => {
+                DescriptorKind::UniformTexelBuffer
+            }
+            ResourceKind::Sampler { .. } => DescriptorKind::CombinedImageSampler,
+            ResourceKind::Image { image_type, .. } if image_type.is_buffer() => {
+                DescriptorKind::StorageTexelBuffer
+            }
+            ResourceKind::Image { .. } => DescriptorKind::StorageImage,
+            ResourceKind::UniformBuffer { .. } => DescriptorKind::UniformBuffer,
+            ResourceKind::StorageBuffer { .. } => DescriptorKind::StorageBuffer,
+            ResourceKind::AccelerationStructure => DescriptorKind::AccelerationStructure,
+        }
+    }
+}
+
+impl Resource {
+    /// The GLSL declaration (Vulkan GLSL, `layout(set, binding)`).
+    pub fn glsl_declaration(&self) -> String {
+        let (set, binding) = (self.set(), self.slot);
+        let (base, size) = self.split_name().unwrap_or((&self.name, ArraySize::Single));
+        let suffix = match size {
+            ArraySize::Single => String::new(),
+            ArraySize::Fixed(n) => format!("[{n}]"),
+            ArraySize::Runtime => "[]".to_string(),
+        };
+        match &self.kind {
+            ResourceKind::Sampler { image_type } => format!(
+                "layout(set = {set}, binding = {binding}) uniform {} {base}{suffix};",
+                image_type.sampler_glsl().unwrap_or("sampler2D")
+            ),
+            ResourceKind::Image {
+                format,
+                qualifier,
+                image_type,
+            } => format!(
+                "layout(set = {set}, binding = {binding}, {}) uniform {}{} {base}{suffix};",
+                format.glsl_name(),
+                qualifier.glsl_prefix(),
+                image_type.image_glsl().unwrap_or("image2D")
+            ),
+            ResourceKind::UniformBuffer { type_name } => format!(
+                "layout(std140, set = {set}, binding = {binding}) uniform _{base} {{\n  {type_name} {base}{suffix};\n}};"
+            ),
+            ResourceKind::StorageBuffer {
+                qualifier,
+                type_name,
+            } => format!(
+                "layout(std430, set = {set}, binding = {binding}) {}buffer _{base} {{\n  {type_name} {base}{suffix};\n}};",
+                qualifier.glsl_prefix()
+            ),
+            ResourceKind::AccelerationStructure => format!(
+                "layout(set = {set}, binding = {binding}) uniform accelerationStructureEXT {base}{suffix};"
+            ),
+        }
+    }
+
+    /// The descriptor kind.
+    pub fn descriptor_kind(&self) -> DescriptorKind {
+        DescriptorKind::of(&self.kind)
+    }
+
+    /// The block layout rules of a buffer: std140 for uniform buffers, std430 for storage buffers.
+    pub fn block_rules(&self) -> Option<Rules> {
+        match self.kind {
+            ResourceKind::UniformBuffer { .. } => Some(Rules::Std140),
+            ResourceKind::StorageBuffer { .. } => Some(Rules::Std430),
+            _ => None,
+        }
+    }
+
+    /// The one member of a buffer's block (`type_name base[N]`), when the resource is a buffer whose type is a
+    /// GLSL type or a struct `structs` knows (structs declared in typedef files are the compiler's to check).
+    pub fn block_field(&self, structs: &dyn StructLookup) -> Option<Field> {
+        let (ResourceKind::UniformBuffer { type_name }
+        | ResourceKind::StorageBuffer { type_name, .. }) = &self.kind
+        else {
+            return None;
+        };
+        let ty = match Type::from_glsl_name(type_name) {
+            Some(t) => FieldType::Value(t),
+            None if structs.find_struct(type_name).is_some() => {
+                FieldType::Struct(type_name.clone())
+            }
+            None => return None,
+        };
+        let (base, size) = self.split_name().ok()?;
+        let array = match size {
+            ArraySize::Single => FieldArray::None,
+            ArraySize::Fixed(n) => FieldArray::Fixed(n),
+            ArraySize::Runtime => FieldArray::Runtime,
+        };
+        Some(Field {
+            name: base.to_string(),
+            ty,
+            array,
+        })
+    }
+
+    /// The std140/std430 layout of a buffer's block; `None` for other kinds and for types the registry does not
+    /// hold.
+    pub fn block_layout(
+        &self,
+        structs: &dyn StructLookup,
+    ) -> Option<Result<BlockLayout, LayoutError>> {
+        let field = self.block_field(structs)?;
+        let rules = self.block_rules()?;
+        Some(layout_fields(&[field], rules, structs, &mut Vec::new()))
+    }
+}

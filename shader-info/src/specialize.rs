@@ -1,0 +1,68 @@
+//! What a specialize function is and what it sees: one permutation of an info's static branches, which it may fold,
+//! extend with defines, point at other stage sources, or declare never used (see the variants module).
+
+use crate::types::Stage;
+use std::fmt;
+
+/// A specialize function, comparable by address so infos stay `PartialEq`.
+#[derive(Clone, Copy)]
+pub struct SpecializeFn(pub fn(&mut VariantBuilder));
+
+impl PartialEq for SpecializeFn {
+    fn eq(&self, other: &SpecializeFn) -> bool {
+        std::ptr::fn_addr_eq(self.0, other.0)
+    }
+}
+
+impl fmt::Debug for SpecializeFn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SpecializeFn")
+    }
+}
+
+/// What the specialize function sees and changes for one permutation.
+pub struct VariantBuilder<'a> {
+    pub(crate) names: &'a [String],
+    pub(crate) bits: u64,
+    pub(crate) defines: Vec<(String, String)>,
+    pub(crate) sources: Vec<(Stage, String)>,
+    pub(crate) never_used: bool,
+}
+
+impl VariantBuilder<'_> {
+    fn index(&self, name: &str) -> Option<usize> {
+        self.names.iter().position(|n| n == name)
+    }
+
+    /// The value of branch `name` (false for an unknown name).
+    pub fn get(&self, name: &str) -> bool {
+        self.index(name).is_some_and(|i| self.bits & (1 << i) != 0)
+    }
+
+    /// Folds branch `name` to `value` (unknown names are ignored).
+    pub fn set(&mut self, name: &str, value: bool) {
+        if let Some(i) = self.index(name) {
+            if value {
+                self.bits |= 1 << i;
+            } else {
+                self.bits &= !(1 << i);
+            }
+        }
+    }
+
+    /// Adds `#define name value` to this variant.
+    pub fn define(&mut self, name: &str, value: &str) {
+        self.defines.push((name.to_string(), value.to_string()));
+    }
+
+    /// Uses another source file for `stage` in this variant (e.g. a depth-only fragment shader).
+    pub fn source(&mut self, stage: Stage, file: &str) {
+        self.sources.retain(|(s, _)| *s != stage);
+        self.sources.push((stage, file.to_string()));
+    }
+
+    /// Declares that the renderer never asks for this permutation; looking it up is an error.
+    pub fn never_used(&mut self) {
+        self.never_used = true;
+    }
+}
