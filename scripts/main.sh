@@ -4,4 +4,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
-cargo run --release --locked -- "$@"
+cargo run --release --locked --features cli -- "$@"

@@ -5,5 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 cargo fmt --all --check
-cargo clippy --workspace --all-targets --locked -- -D warnings
-cargo test --workspace --locked
+# Every feature on (the command line, the test helpers), and the library as a renderer sees it (features off).
+cargo clippy --workspace --all-targets --all-features --locked -- -D warnings
+cargo clippy --workspace --lib --locked -- -D warnings
+cargo test --workspace --all-features --locked

@@ -63,68 +63,69 @@ impl ChangeJournal {
 
 #[cfg(target_os = "linux")]
 mod linux {
+    use inotify::{EventMask, WatchDescriptor, WatchMask};
     use std::collections::HashMap;
-    use std::ffi::CString;
-    use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
-    use std::os::unix::ffi::OsStrExt;
     use std::path::{Path, PathBuf};
-    use std::sync::Mutex;
     use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::{Mutex, RwLock};
 
-    const MASK: u32 = libc::IN_MODIFY
-        | libc::IN_ATTRIB
-        | libc::IN_CLOSE_WRITE
-        | libc::IN_CREATE
-        | libc::IN_DELETE
-        | libc::IN_DELETE_SELF
-        | libc::IN_MOVE_SELF
-        | libc::IN_MOVED_FROM
-        | libc::IN_MOVED_TO;
+    fn mask() -> WatchMask {
+        WatchMask::MODIFY
+            | WatchMask::ATTRIB
+            | WatchMask::CLOSE_WRITE
+            | WatchMask::CREATE
+            | WatchMask::DELETE
+            | WatchMask::DELETE_SELF
+            | WatchMask::MOVE_SELF
+            | WatchMask::MOVED_FROM
+            | WatchMask::MOVED_TO
+    }
 
     #[derive(Default)]
     struct Watches {
-        by_path: HashMap<PathBuf, i32>,
-        by_wd: HashMap<i32, PathBuf>,
+        by_path: HashMap<PathBuf, WatchDescriptor>,
+        by_wd: HashMap<WatchDescriptor, PathBuf>,
     }
 
     pub(super) struct Inotify {
-        fd: OwnedFd,
         /// Held while draining, so a thread that finds the queue empty because another thread is draining it waits
         /// for that thread to publish the new generation (otherwise it could miss a change that preceded it).
-        watches: Mutex<Watches>,
+        events: Mutex<inotify::Inotify>,
+        /// Read-locked to check a path is watched (the common case, from many threads at once).
+        watches: RwLock<Watches>,
     }
 
     impl Inotify {
         pub(super) fn new() -> Option<Inotify> {
-            // SAFETY: inotify_init1 takes flags only and returns a new descriptor or -1.
-            let fd = unsafe { libc::inotify_init1(libc::IN_NONBLOCK | libc::IN_CLOEXEC) };
-            if fd < 0 {
-                return None;
-            }
-            // SAFETY: `fd` is a freshly created descriptor that nothing else owns.
-            let fd = unsafe { OwnedFd::from_raw_fd(fd) };
             Some(Inotify {
-                fd,
-                watches: Mutex::new(Watches::default()),
+                events: Mutex::new(inotify::Inotify::init().ok()?),
+                watches: RwLock::new(Watches::default()),
             })
         }
 
         pub(super) fn watch(&self, path: &Path) -> bool {
-            let mut w = self.watches.lock().unwrap_or_else(|e| e.into_inner());
-            if w.by_path.contains_key(path) {
+            if self
+                .watches
+                .read()
+                .unwrap_or_else(|e| e.into_inner())
+                .by_path
+                .contains_key(path)
+            {
                 return true;
             }
-            let Ok(c) = CString::new(path.as_os_str().as_bytes()) else {
+            let added = self
+                .events
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .watches()
+                .add(path, mask());
+            let Ok(wd) = added else {
                 return false;
             };
-            // SAFETY: `fd` is our inotify descriptor and `c` a NUL-terminated path that outlives the call.
-            let wd = unsafe { libc::inotify_add_watch(self.fd.as_raw_fd(), c.as_ptr(), MASK) };
-            if wd < 0 {
-                return false;
-            }
+            let mut w = self.watches.write().unwrap_or_else(|e| e.into_inner());
             // Two paths can name one inode (links): the newer path takes the descriptor; the older one is simply
             // watched again if asked, which returns the same descriptor.
-            if let Some(old) = w.by_wd.insert(wd, path.to_path_buf()) {
+            if let Some(old) = w.by_wd.insert(wd.clone(), path.to_path_buf()) {
                 w.by_path.remove(&old);
             }
             w.by_path.insert(path.to_path_buf(), wd);
@@ -132,44 +133,35 @@ mod linux {
         }
 
         pub(super) fn poll(&self, generation: &AtomicU64) -> u64 {
-            let mut w = self.watches.lock().unwrap_or_else(|e| e.into_inner());
-            // Aligned for `inotify_event` (an i32 followed by u32s).
-            let mut buf = [0u64; 512];
+            let mut inotify = self.events.lock().unwrap_or_else(|e| e.into_inner());
+            let mut buf = [0u8; 4096];
             let mut changed = false;
+            let mut gone = Vec::new();
             loop {
-                // SAFETY: `buf` is valid for writes of its full byte length for the duration of the call.
-                let n = unsafe {
-                    libc::read(
-                        self.fd.as_raw_fd(),
-                        buf.as_mut_ptr().cast(),
-                        std::mem::size_of_val(&buf),
-                    )
-                };
-                if n <= 0 {
-                    // EAGAIN: drained. Any other error: treat as "something changed" so nothing is trusted blindly.
-                    if n < 0
-                        && std::io::Error::last_os_error().kind() != std::io::ErrorKind::WouldBlock
-                    {
+                match inotify.read_events(&mut buf) {
+                    Ok(events) => {
                         changed = true;
-                    }
-                    break;
-                }
-                changed = true;
-                let bytes = n as usize;
-                let base = buf.as_ptr().cast::<u8>();
-                let mut off = 0;
-                let head = std::mem::size_of::<libc::inotify_event>();
-                while off + head <= bytes {
-                    // SAFETY: the kernel wrote whole events into `buf[..bytes]`; `off` is at an event start.
-                    let ev: libc::inotify_event =
-                        unsafe { std::ptr::read_unaligned(base.add(off).cast()) };
-                    if ev.mask & libc::IN_IGNORED != 0
-                        && let Some(p) = w.by_wd.remove(&ev.wd)
-                    {
                         // The watched inode is gone (deleted or replaced): watch the path again on next use.
+                        gone.extend(
+                            events
+                                .filter(|e| e.mask.contains(EventMask::IGNORED))
+                                .map(|e| e.wd),
+                        );
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => break,
+                    // Any other error: treat as "something changed" so nothing is trusted blindly.
+                    Err(_) => {
+                        changed = true;
+                        break;
+                    }
+                }
+            }
+            if !gone.is_empty() {
+                let mut w = self.watches.write().unwrap_or_else(|e| e.into_inner());
+                for wd in gone {
+                    if let Some(p) = w.by_wd.remove(&wd) {
                         w.by_path.remove(&p);
                     }
-                    off += head + ev.len as usize;
                 }
             }
             if changed {

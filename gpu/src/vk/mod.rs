@@ -26,6 +26,7 @@ pub mod map;
 pub mod module;
 pub mod pipeline;
 pub mod resource;
+#[cfg(feature = "testing")]
 pub mod testing;
 
 pub use ash;

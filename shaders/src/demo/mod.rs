@@ -20,11 +20,12 @@
 //! let mut lib = ShaderLibrary::new(&ctx, shader_info::Registry::global().clone(),
 //!                                  LibraryOptions::new(shaders::glsl_root()))?;
 //! let frame = shaders::demo::render_frame(&mut lib, 640, 360)?;
-//! frame.write_png("frame.png").map_err(gpu::vk::VkError::Other)?;
+//! println!("{} distinct colors", frame.distinct_colors());
 //! # Ok::<(), gpu::vk::VkError>(())
 //! ```
 
 pub mod font;
+#[cfg(feature = "cli")]
 pub mod run;
 pub mod scene;
 
@@ -42,7 +43,6 @@ use gpu::vk::{
     ShaderLibrary, VkContext, VkError, VkResult, raw,
 };
 use shader_info::{Bool32, Pad, ShaderType, push_constant_twin_problems};
-use std::path::Path;
 use std::sync::Arc;
 
 /// Width and height of the virtual canvas the 2D content is laid out in.
@@ -79,8 +79,18 @@ impl Frame {
         ]
     }
 
+    /// Number of distinct RGBA values in the frame.
+    pub fn distinct_colors(&self) -> usize {
+        let mut set = std::collections::HashSet::new();
+        for p in self.rgba.chunks_exact(4) {
+            set.insert([p[0], p[1], p[2], p[3]]);
+        }
+        set.len()
+    }
+
     /// Writes the frame as an 8-bit RGBA PNG (creating the parent directory).
-    pub fn write_png(&self, path: impl AsRef<Path>) -> Result<(), String> {
+    #[cfg(feature = "cli")]
+    pub fn write_png(&self, path: impl AsRef<std::path::Path>) -> Result<(), String> {
         let path = path.as_ref();
         let fail = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", path.display());
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -97,7 +107,8 @@ impl Frame {
     }
 
     /// Reads an 8-bit RGBA or RGB PNG.
-    pub fn read_png(path: impl AsRef<Path>) -> Result<Frame, String> {
+    #[cfg(feature = "cli")]
+    pub fn read_png(path: impl AsRef<std::path::Path>) -> Result<Frame, String> {
         let path = path.as_ref();
         let fail = |e: &dyn std::fmt::Display| format!("cannot read {}: {e}", path.display());
         let file = std::fs::File::open(path).map_err(|e| fail(&e))?;

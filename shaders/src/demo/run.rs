@@ -1,7 +1,7 @@
 //! `shader-builder render` as a function: device, every pipeline of the library, the demo frame, the PNG, and a
 //! report of it all (text or JSON).
 
-use super::{Frame, render_frame};
+use super::render_frame;
 use crate::pipelines::{LibraryPipelines, PipelineKind, create_all, is_known_driver_warning};
 use gpu::vk::{ContextOptions, LibraryOptions, ShaderLibrary, VkContext, VkError};
 use shader_info::Registry;
@@ -200,15 +200,6 @@ fn classify(e: VkError) -> RenderError {
     }
 }
 
-/// Number of distinct RGBA values in a frame.
-pub fn distinct_colors(frame: &Frame) -> usize {
-    let mut set = std::collections::HashSet::new();
-    for p in frame.rgba.chunks_exact(4) {
-        set.insert([p[0], p[1], p[2], p[3]]);
-    }
-    set.len()
-}
-
 /// Creates the device, a pipeline for every info of `registry` (sources under `root`), renders the demo frame at
 /// `size` and writes it to `out` as PNG.
 pub fn render_to_png(
@@ -247,6 +238,6 @@ pub fn render_to_png(
         width: frame.width,
         height: frame.height,
         output: out.to_path_buf(),
-        distinct_colors: distinct_colors(&frame),
+        distinct_colors: frame.distinct_colors(),
     })
 }
