@@ -80,6 +80,7 @@ const METHODS: &[(&str, &[Arg])] = &[
         ],
     ),
     ("uniform_buf", &[SLOT, Expr("type name"), Name, FREQ]),
+    ("acceleration_structure", &[SLOT, Name, FREQ]),
     (
         "storage_buf",
         &[
@@ -438,4 +439,54 @@ fn find_info_name(ts: TokenStream) -> Option<LitStr> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::METHODS;
+
+    /// The builder methods of `ShaderCreateInfo` (`pub fn name(self, …) -> Self`), read from its source.
+    fn builder_methods() -> Vec<String> {
+        let src = include_str!("../../shader-info/src/info.rs");
+        let body = &src[src
+            .find("impl ShaderCreateInfo {")
+            .expect("the builder impl")..];
+        let mut out = Vec::new();
+        for (i, _) in body.match_indices("pub fn ") {
+            let rest = &body[i + "pub fn ".len()..];
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            let signature = &rest[..rest.find('{').unwrap_or(rest.len())];
+            let params = signature[signature.find('(').unwrap_or(0) + 1..].trim_start();
+            if (params.starts_with("self") || params.starts_with("mut self"))
+                && signature.contains("-> Self")
+            {
+                out.push(name);
+            }
+        }
+        out
+    }
+
+    /// Every builder method can be written as a `#[shader(..)]` entry: the table cannot drift from the builder.
+    #[test]
+    fn the_method_table_covers_every_builder_method() {
+        // Push constants are the struct's fields; the specialize function is a Rust `fn`, not an attribute value.
+        const BY_OTHER_MEANS: [&str; 3] = ["push_constant", "push_constant_array", "specialize"];
+        let methods = builder_methods();
+        assert!(methods.len() > 30, "{methods:?}");
+        for m in &methods {
+            assert!(
+                BY_OTHER_MEANS.contains(&m.as_str()) || METHODS.iter().any(|(t, _)| t == m),
+                "builder method `{m}` has no #[shader(..)] entry in METHODS"
+            );
+        }
+        for (t, _) in METHODS {
+            assert!(
+                methods.iter().any(|m| m == t),
+                "METHODS lists `{t}`, which is not a builder method"
+            );
+        }
+    }
 }

@@ -74,7 +74,7 @@ pub use registry::{
 };
 pub use resolve::{ResolvedInfo, resolve};
 pub use resource::{ArraySize, DescriptorKind, Resource, ResourceKind, split_array_name};
-pub use rust_twin::{push_constant_twin_problems, rust_twin_problems, rust_twin_problems_of};
+pub use rust_twin::{rust_twin_problems, rust_twin_problems_of};
 pub use shader_info_macros::{ShaderEnum, ShaderInfo, ShaderStruct, shader_info, shader_struct};
 pub use shader_type::{
     __private, Binding, Bool32, GlslKind, GlslType, MAX_PUSH_CONSTANTS_SIZE, Message, Pad,

@@ -25,10 +25,13 @@
 //! assert_eq!(plan.vertex_attributes[0].format, VertexFormat::Float32x3);
 //! ```
 
+use crate::diagnostic::Diagnostic;
 use crate::info::ConstValue;
 use crate::layout::{BlockLayout, round_up};
 use crate::registry::Registry;
 use crate::resource::{DescriptorKind, ResourceKind};
+use crate::rust_twin::push_constant_twin_problems;
+use crate::shader_type::ShaderType;
 use crate::types::{DualBlend, Scalar, Stage, Type};
 use crate::validate::ValidatedInfo;
 use serde::Serialize;
@@ -420,6 +423,30 @@ impl PipelinePlan {
         self.sets
             .iter()
             .flat_map(|s| s.bindings.iter().map(move |b| (s.set, b)))
+    }
+
+    /// The differences between `T` — a `#[derive(ShaderStruct)]` struct meant to be uploaded as this plan's
+    /// push-constant block — and the block: every GLSL member must be there with the same name, type, array size and
+    /// std430 offset, and `T` must hold the whole block. Empty when `T` is the block.
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// #[derive(Clone, Copy, ShaderStruct)]
+    /// #[repr(C)]
+    /// #[shader(std430)]
+    /// struct TintPush { tint: glam::Vec4, scale: f32, _pad: Pad<12> }
+    /// let mut reg = Registry::shared_types_from_inventory();
+    /// reg.add_info(ShaderCreateInfo::new("t").push_constant(Type::Vec4, "tint").push_constant(Type::Float, "scale")
+    ///     .local_group_size(1).compute_source("t.comp"));
+    /// let plan = PipelinePlan::new(&reg.validated("t").unwrap(), &reg);
+    /// assert!(plan.push_constant_problems::<TintPush>(&reg).is_empty());
+    /// ```
+    pub fn push_constant_problems<T: ShaderType>(&self, registry: &Registry) -> Vec<Diagnostic> {
+        push_constant_twin_problems::<T>(
+            &self.key,
+            self.push_constants.as_ref().map(|p| (&p.layout, p.size)),
+            registry,
+        )
     }
 
     /// The vertex buffers for an arrangement of the attributes.

@@ -1,7 +1,9 @@
 //! Descriptor-bound resources: what each kind is, how it is declared in GLSL, which descriptor it becomes, and the
-//! std140/std430 block of a buffer. Everything that depends on a resource's kind lives here, so a new kind is one
-//! enum variant and the matches below (plus its builder method).
+//! std140/std430 block of a buffer, and what is wrong with one. Everything that depends on a resource's kind lives
+//! here, so a new kind is one enum variant and the matches below, plus its builder method on
+//! [`crate::ShaderCreateInfo`] (a new *descriptor* kind is also one line in each backend's map).
 
+use crate::diagnostic::Code;
 use crate::layout::{
     BlockLayout, Field, FieldArray, FieldType, LayoutError, Rules, StructLookup, layout_fields,
 };
@@ -272,5 +274,68 @@ impl Resource {
         let field = self.block_field(structs)?;
         let rules = self.block_rules()?;
         Some(layout_fields(&[field], rules, structs, &mut Vec::new()))
+    }
+
+    /// What is wrong with the resource for its kind, as `(code, message, hint)`: a storage image's format against
+    /// its image type, a buffer's type (`known` says which names are types) and its block layout.
+    pub fn kind_problems(
+        &self,
+        known: &dyn Fn(&str) -> bool,
+        structs: &dyn StructLookup,
+    ) -> Vec<(Code, String, String)> {
+        let mut out = Vec::new();
+        match &self.kind {
+            ResourceKind::Sampler { .. } | ResourceKind::AccelerationStructure => {}
+            ResourceKind::Image {
+                format, image_type, ..
+            } => {
+                if image_type.image_glsl().is_none() {
+                    out.push((
+                        Code::InvalidImage,
+                        format!(
+                            "{image_type:?} is a depth/shadow type, which storage images cannot be"
+                        ),
+                        "use a float image type, or declare a sampler".into(),
+                    ));
+                } else if format.component_kind() != image_type.component_kind() {
+                    out.push((
+                        Code::InvalidImage,
+                        format!(
+                            "format `{}` holds {} components but {image_type:?} is a {} image",
+                            format.glsl_name(),
+                            kind_word(format.component_kind()),
+                            kind_word(image_type.component_kind())
+                        ),
+                        "match the image type to the format (e.g. `r32ui` with a `Uint*` type)"
+                            .into(),
+                    ));
+                }
+            }
+            ResourceKind::UniformBuffer { type_name }
+            | ResourceKind::StorageBuffer { type_name, .. } => {
+                if !known(type_name) {
+                    out.push((
+                        Code::UnknownType,
+                        format!("buffer type `{type_name}` is neither a GLSL type nor a known shared struct"),
+                        "derive `ShaderStruct` for it (and link its crate), declare it in a typedef source, or fix the spelling".into(),
+                    ));
+                } else if let Some(Err(e)) = self.block_layout(structs) {
+                    out.push((
+                        Code::Layout,
+                        format!("the layout of `{type_name}` cannot be computed: {e}"),
+                        "fix the struct named above (recursion, array sizes, a runtime array that is not last)".into(),
+                    ));
+                }
+            }
+        }
+        out
+    }
+}
+
+fn kind_word(k: char) -> &'static str {
+    match k {
+        'u' => "unsigned integer",
+        'i' => "signed integer",
+        _ => "float",
     }
 }

@@ -3,8 +3,7 @@
 //! rule set of the block that holds it, its size and every member offset). It runs as part of validation.
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::layout::{Field, FieldType, Rules, StructLookup};
-use crate::plan::PipelinePlan;
+use crate::layout::{BlockLayout, Field, FieldType, Rules, StructLookup};
 use crate::registry::Registry;
 use crate::resolve::ResolvedInfo;
 use crate::shader_type::{GlslKind, ShaderType};
@@ -141,32 +140,21 @@ pub fn rust_twin_problems_of(registry: &Registry, info: &ResolvedInfo) -> Vec<Di
 }
 
 /// The differences between `T` — a `#[derive(ShaderStruct)]` struct meant to be uploaded as a push-constant
-/// block — and the block of `plan`: every GLSL member must be there with the same name, type, array size and std430
-/// offset, and `T` must hold the whole block. Empty when `T` is the block.
-///
-/// ```
-/// use shader_info::*;
-/// #[derive(Clone, Copy, ShaderStruct)]
-/// #[repr(C)]
-/// #[shader(std430)]
-/// struct TintPush { tint: glam::Vec4, scale: f32, _pad: Pad<12> }
-/// let mut reg = Registry::shared_types_from_inventory();
-/// reg.add_info(ShaderCreateInfo::new("t").push_constant(Type::Vec4, "tint").push_constant(Type::Float, "scale")
-///     .local_group_size(1).compute_source("t.comp"));
-/// let plan = PipelinePlan::new(&reg.validated("t").unwrap(), &reg);
-/// assert!(push_constant_twin_problems::<TintPush>(&plan, &reg).is_empty());
-/// ```
-pub fn push_constant_twin_problems<T: ShaderType>(
-    plan: &PipelinePlan,
+/// block — and `block` (the block's std430 layout and its size in bytes) of the info `key`: every GLSL member must be
+/// there with the same name, type, array size and std430 offset, and `T` must hold the whole block. Used through
+/// [`crate::PipelinePlan::push_constant_problems`].
+pub(crate) fn push_constant_twin_problems<T: ShaderType>(
+    key: &str,
+    block: Option<(&BlockLayout, u32)>,
     registry: &Registry,
 ) -> Vec<Diagnostic> {
     let rust = std::any::type_name::<T>();
     let problem = |message: String| {
-        Diagnostic::error(Code::RustTwin, &plan.key, message)
+        Diagnostic::error(Code::RustTwin, key, message)
             .item(format!("push constants (Rust type `{rust}`)"))
             .hint("make the struct's fields the info's push constants, in order, with the same names and types")
     };
-    let Some(block) = &plan.push_constants else {
+    let Some((block, block_size)) = block else {
         return vec![problem("the info has no push constants".into())];
     };
     let GlslKind::Struct(name) = T::GLSL.kind else {
@@ -185,13 +173,13 @@ pub fn push_constant_twin_problems<T: ShaderType>(
         ))];
     };
     let mut out = Vec::new();
-    if layout.size < block.size {
+    if layout.size < block_size {
         out.push(problem(format!(
-            "`{rust}` is {} bytes but the push-constant block is {}",
-            layout.size, block.size
+            "`{rust}` is {} bytes but the push-constant block is {block_size}",
+            layout.size
         )));
     }
-    let expected = &block.layout.members;
+    let expected = &block.members;
     if def.fields.len() != expected.len() {
         out.push(problem(format!(
             "`{rust}` has {} GLSL members but the push-constant block has {}: {}",

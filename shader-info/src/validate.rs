@@ -563,65 +563,16 @@ fn check_resources(c: &mut Checker) {
         } else {
             bindings.insert((r.set(), r.slot), it);
         }
-        match &r.kind {
-            ResourceKind::Sampler { .. } | ResourceKind::AccelerationStructure => {}
-            ResourceKind::Image {
-                format, image_type, ..
-            } => {
-                if image_type.image_glsl().is_none() {
-                    c.err(
-                        Code::InvalidImage,
-                        format!("image `{}`", r.name),
-                        it,
-                        format!(
-                            "{image_type:?} is a depth/shadow type, which storage images cannot be"
-                        ),
-                        "use a float image type, or declare a sampler",
-                    );
-                } else if format.component_kind() != image_type.component_kind() {
-                    c.err(
-                        Code::InvalidImage,
-                        format!("image `{}`", r.name),
-                        it,
-                        format!(
-                            "format `{}` holds {} components but {image_type:?} is a {} image",
-                            format.glsl_name(),
-                            kind_word(format.component_kind()),
-                            kind_word(image_type.component_kind())
-                        ),
-                        "match the image type to the format (e.g. `r32ui` with a `Uint*` type)",
-                    );
-                }
-            }
-            ResourceKind::UniformBuffer { type_name }
-            | ResourceKind::StorageBuffer { type_name, .. } => {
-                if !c.known_type(type_name) {
-                    c.err(
-                        Code::UnknownType,
-                        format!("{} `{}`", r.kind.word(), r.name),
-                        it,
-                        format!("buffer type `{type_name}` is neither a GLSL type nor a known shared struct"),
-                        "derive `ShaderStruct` for it (and link its crate), declare it in a typedef source, or fix the spelling",
-                    );
-                } else if let Some(Err(e)) = r.block_layout(c.opts.registry) {
-                    c.err(
-                        Code::Layout,
-                        format!("{} `{}`", r.kind.word(), r.name),
-                        it,
-                        format!("the layout of `{type_name}` cannot be computed: {e}"),
-                        "fix the struct named above (recursion, array sizes, a runtime array that is not last)",
-                    );
-                }
-            }
+        let known = |name: &str| c.known_type(name);
+        for (code, message, hint) in r.kind_problems(&known, c.opts.registry) {
+            c.err(
+                code,
+                format!("{} `{}`", r.kind.word(), r.name),
+                it,
+                message,
+                hint,
+            );
         }
-    }
-}
-
-fn kind_word(k: char) -> &'static str {
-    match k {
-        'u' => "unsigned integer",
-        'i' => "signed integer",
-        _ => "float",
     }
 }
 

@@ -42,7 +42,7 @@ use gpu::vk::{
     Buffer, ComputePipeline, DescriptorPool, GraphicsPipeline, Image2D, PipelineLayout,
     ShaderLibrary, VkContext, VkError, VkResult, raw,
 };
-use shader_info::{Bool32, Pad, ShaderType, push_constant_twin_problems};
+use shader_info::{Bool32, Pad, ShaderType};
 use std::sync::Arc;
 
 /// Width and height of the virtual canvas the 2D content is laid out in.
@@ -187,7 +187,7 @@ fn typed_push<T: ShaderType + bytemuck::NoUninit>(
     value: T,
 ) -> VkResult<Vec<u8>> {
     let plan = lib.plan(key)?;
-    let problems = push_constant_twin_problems::<T>(&plan, lib.registry());
+    let problems = plan.push_constant_problems::<T>(lib.registry());
     if !problems.is_empty() {
         return Err(VkError::Diagnostics(problems));
     }

@@ -1,6 +1,6 @@
 //! Typed push-constant blocks of the builder-style infos: `#[repr(C)]` structs whose std430 layout is proven at
 //! compile time (`#[derive(ShaderStruct)]`) and checked against each info's pipeline plan
-//! ([`shader_info::push_constant_twin_problems`], run by the library's tests and by [`crate::demo`] before use).
+//! ([`shader_info::PipelinePlan::push_constant_problems`], run by the library's tests and by [`crate::demo`] before use).
 //! Upload one with `bytemuck::bytes_of`. The derive-style infos (`ComputePattern`, `FullscreenTonemap`, …) are
 //! their own push blocks.
 //!
@@ -8,9 +8,7 @@
 #![allow(non_snake_case)]
 
 use glam::{Mat4, Vec4};
-use shader_info::{
-    Bool32, Diagnostic, Pad, PipelinePlan, Registry, ShaderStruct, push_constant_twin_problems,
-};
+use shader_info::{Bool32, Diagnostic, Pad, PipelinePlan, Registry, ShaderStruct};
 
 /// `gpu_shader_2D_flat_color`, `gpu_shader_2D_smooth_color`, `gpu_shader_text`.
 #[derive(Clone, Copy, Debug, ShaderStruct)]
@@ -93,7 +91,7 @@ pub struct ForwardLitPush {
 pub fn typed_block_problems(registry: &Registry) -> Vec<Diagnostic> {
     fn check<T: shader_info::ShaderType>(registry: &Registry, info: &str) -> Vec<Diagnostic> {
         match registry.validated(info) {
-            Ok(v) => push_constant_twin_problems::<T>(&PipelinePlan::new(&v, registry), registry),
+            Ok(v) => PipelinePlan::new(&v, registry).push_constant_problems::<T>(registry),
             Err(d) => d,
         }
     }
