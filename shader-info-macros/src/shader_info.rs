@@ -460,12 +460,22 @@ mod tests {
                 .collect();
             let signature = &rest[..rest.find('{').unwrap_or(rest.len())];
             let params = signature[signature.find('(').unwrap_or(0) + 1..].trim_start();
-            if (params.starts_with("self") || params.starts_with("mut self"))
+            if !name.is_empty()
+                && (params.starts_with("self") || params.starts_with("mut self"))
                 && signature.contains("-> Self")
             {
                 out.push(name);
             }
         }
+        // The `<stage>_source` shorthands are made by a macro: `name => Stage,` lines of its invocation.
+        let shorthands = &src[src
+            .find("stage_source_shorthands! {")
+            .expect("the shorthand invocation")..];
+        let shorthands = &shorthands[..shorthands.find("\n}").unwrap_or(shorthands.len())];
+        out.extend(shorthands.lines().filter_map(|l| {
+            let (name, _) = l.trim().split_once(" => ")?;
+            Some(name.to_string())
+        }));
         out
     }
 

@@ -218,6 +218,42 @@ pub struct GeometryLayout {
     pub invocations: u32,
 }
 
+/// The `<stage>_source(file)` shorthands of [`ShaderCreateInfo::stage_source`], one per stage.
+macro_rules! stage_source_shorthands {
+    ($($(#[$doc:meta])* $name:ident => $stage:ident),* $(,)?) => {
+        impl ShaderCreateInfo {$(
+            $(#[$doc])*
+            #[track_caller]
+            pub fn $name(self, file: impl Into<String>) -> Self {
+                self.stage_source(Stage::$stage, file)
+            }
+        )*}
+    };
+}
+
+stage_source_shorthands! {
+    /// The vertex stage's source file.
+    vertex_source => Vertex,
+    /// The fragment stage's source file.
+    fragment_source => Fragment,
+    /// The geometry stage's source file.
+    geometry_source => Geometry,
+    /// The compute stage's source file.
+    compute_source => Compute,
+    /// The ray-generation stage's source file.
+    raygen_source => RayGen,
+    /// The miss stage's source file.
+    miss_source => Miss,
+    /// The closest-hit stage's source file.
+    closest_hit_source => ClosestHit,
+    /// The any-hit stage's source file.
+    any_hit_source => AnyHit,
+    /// The intersection stage's source file.
+    intersection_source => Intersection,
+    /// The callable stage's source file.
+    callable_source => Callable,
+}
+
 /// A shader declaration: everything the generator, compiler and pipeline builder need to know.
 ///
 /// ```
@@ -618,66 +654,6 @@ impl ShaderCreateInfo {
         let it = self.item((stage, file.into()));
         self.sources.push(it);
         self
-    }
-
-    /// The vertex stage's source file.
-    #[track_caller]
-    pub fn vertex_source(self, file: impl Into<String>) -> Self {
-        self.stage_source(Stage::Vertex, file)
-    }
-
-    /// The fragment stage's source file.
-    #[track_caller]
-    pub fn fragment_source(self, file: impl Into<String>) -> Self {
-        self.stage_source(Stage::Fragment, file)
-    }
-
-    /// The geometry stage's source file.
-    #[track_caller]
-    pub fn geometry_source(self, file: impl Into<String>) -> Self {
-        self.stage_source(Stage::Geometry, file)
-    }
-
-    /// The compute stage's source file.
-    #[track_caller]
-    pub fn compute_source(self, file: impl Into<String>) -> Self {
-        self.stage_source(Stage::Compute, file)
-    }
-
-    /// The ray-generation stage's source file.
-    #[track_caller]
-    pub fn raygen_source(self, file: impl Into<String>) -> Self {
-        self.stage_source(Stage::RayGen, file)
-    }
-
-    /// The miss stage's source file.
-    #[track_caller]
-    pub fn miss_source(self, file: impl Into<String>) -> Self {
-        self.stage_source(Stage::Miss, file)
-    }
-
-    /// The closest-hit stage's source file.
-    #[track_caller]
-    pub fn closest_hit_source(self, file: impl Into<String>) -> Self {
-        self.stage_source(Stage::ClosestHit, file)
-    }
-
-    /// The any-hit stage's source file.
-    #[track_caller]
-    pub fn any_hit_source(self, file: impl Into<String>) -> Self {
-        self.stage_source(Stage::AnyHit, file)
-    }
-
-    /// The intersection stage's source file.
-    #[track_caller]
-    pub fn intersection_source(self, file: impl Into<String>) -> Self {
-        self.stage_source(Stage::Intersection, file)
-    }
-
-    /// The callable stage's source file.
-    #[track_caller]
-    pub fn callable_source(self, file: impl Into<String>) -> Self {
-        self.stage_source(Stage::Callable, file)
     }
 
     /// A static boolean branch: `const bool NAME` in GLSL, `true` or `false` per variant (see

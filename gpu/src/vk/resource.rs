@@ -352,13 +352,9 @@ impl Image2D {
         unsafe { self.ctx.device().cmd_pipeline_barrier2(cmd, &dep) };
     }
 
-    /// Records a copy of the whole image (in `TRANSFER_SRC_OPTIMAL`) into `buffer`, tightly packed, followed by a
-    /// barrier making the copy visible to the host.
-    ///
-    /// # Safety
-    /// `cmd` must be recording, the image must be in `TRANSFER_SRC_OPTIMAL`, and `buffer` large enough.
-    pub unsafe fn copy_to_buffer(&self, cmd: vk::CommandBuffer, buffer: &Buffer) {
-        let region = [vk::BufferImageCopy::default()
+    /// A buffer ↔ image copy of the whole image, tightly packed.
+    fn whole_image_region(&self) -> vk::BufferImageCopy {
+        vk::BufferImageCopy::default()
             .image_subresource(
                 vk::ImageSubresourceLayers::default()
                     .aspect_mask(aspect_of(self.format))
@@ -368,7 +364,16 @@ impl Image2D {
                 width: self.extent.width,
                 height: self.extent.height,
                 depth: 1,
-            })];
+            })
+    }
+
+    /// Records a copy of the whole image (in `TRANSFER_SRC_OPTIMAL`) into `buffer`, tightly packed, followed by a
+    /// barrier making the copy visible to the host.
+    ///
+    /// # Safety
+    /// `cmd` must be recording, the image must be in `TRANSFER_SRC_OPTIMAL`, and `buffer` large enough.
+    pub unsafe fn copy_to_buffer(&self, cmd: vk::CommandBuffer, buffer: &Buffer) {
+        let region = [self.whole_image_region()];
         let host = [vk::MemoryBarrier2::default()
             .src_stage_mask(vk::PipelineStageFlags2::COPY)
             .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
@@ -395,17 +400,7 @@ impl Image2D {
     /// `cmd` must be recording, the image must be in `TRANSFER_DST_OPTIMAL`, and `buffer` must hold at least
     /// width × height texels.
     pub unsafe fn copy_from_buffer(&self, cmd: vk::CommandBuffer, buffer: &Buffer) {
-        let region = [vk::BufferImageCopy::default()
-            .image_subresource(
-                vk::ImageSubresourceLayers::default()
-                    .aspect_mask(aspect_of(self.format))
-                    .layer_count(1),
-            )
-            .image_extent(vk::Extent3D {
-                width: self.extent.width,
-                height: self.extent.height,
-                depth: 1,
-            })];
+        let region = [self.whole_image_region()];
         // SAFETY: guaranteed by the caller (see above); the region borrows a local.
         unsafe {
             self.ctx.device().cmd_copy_buffer_to_image(
