@@ -19,7 +19,7 @@
 use crate::compiler::{CompileError, CompiledModule, Compiler, Profile};
 use crate::reflect::{ModuleReflection, cross_check, reflect};
 use shader_info::{
-    Code, DEFAULT_BRANCH_LIMIT, Diagnostic, GenerateOptions, GeneratedStage, PipelinePlan,
+    Code, DEFAULT_BRANCH_LIMIT, Diagnostic, Flavor, GenerateOptions, GeneratedStage, PipelinePlan,
     Registry, SourceLoader, Stage, ValidateOptions, ValidatedInfo, VariantSet, enumerate_variants,
     generate,
 };
@@ -153,12 +153,31 @@ impl<'a> Flow<'a> {
         info: &ValidatedInfo,
         stage: Stage,
     ) -> Result<GeneratedStage, Vec<Diagnostic>> {
-        let opts = GenerateOptions {
-            loader: self.loader,
-            registry: self.registry,
-            extra_defines: &[],
-        };
+        let opts = GenerateOptions::new(self.loader, self.registry);
         generate(info, stage, &opts).map_err(|d| with_variant(d, info))
+    }
+
+    /// The portable flavor of one stage (see [`shader_info::Flavor::Portable`]), compiled for translation
+    /// ([`Profile::Translation`]): the input of the cross-language targets.
+    pub fn portable(
+        &self,
+        info: &ValidatedInfo,
+        stage: Stage,
+    ) -> Result<(GeneratedStage, Arc<CompiledModule>), Vec<Diagnostic>> {
+        let opts = GenerateOptions::new(self.loader, self.registry).flavor(Flavor::Portable);
+        let generated = generate(info, stage, &opts).map_err(|d| with_variant(d, info))?;
+        let module = self
+            .compiler
+            .compile_stage(&generated, Profile::Translation)
+            .map_err(|e| {
+                let diags = e
+                    .diagnostics
+                    .into_iter()
+                    .map(|d| d.for_info(&info.name, Some(stage)))
+                    .collect();
+                with_variant(diags, info)
+            })?;
+        Ok((generated, module))
     }
 
     /// Generates and compiles one stage (the compiler's cache makes this cheap when nothing changed). Not yet

@@ -1,6 +1,7 @@
 //! Everything of shader-info that touches a compiler or a device.
 pub mod builder;
 pub mod compiler;
+pub mod cross;
 pub mod flow;
 pub mod reflect;
 pub mod vk;

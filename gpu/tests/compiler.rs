@@ -662,11 +662,7 @@ fn generated(reg: &Registry, root: &Path, name: &str, stage: Stage) -> shader_in
     generate(
         &info,
         stage,
-        &GenerateOptions {
-            loader: &loader,
-            registry: reg,
-            extra_defines: &[],
-        },
+        &GenerateOptions::new(&loader, reg),
     )
     .unwrap()
 }

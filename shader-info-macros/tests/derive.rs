@@ -230,11 +230,7 @@ fn generator_emits_dependencies_first() {
     );
     let loader = MemoryLoader::default().with("lights_test.comp.glsl", "void main() {}");
     let info = reg.validated("lights_test").unwrap();
-    let opts = GenerateOptions {
-        loader: &loader,
-        registry: &reg,
-        extra_defines: &[],
-    };
+    let opts = GenerateOptions::new(&loader, &reg);
     let src = generate(&info, Stage::Compute, &opts).unwrap().source;
     let pos = |s: &str| {
         src.find(s)

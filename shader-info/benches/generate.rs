@@ -166,11 +166,7 @@ fn stages(info: &ResolvedInfo) -> &'static [Stage] {
 fn bench(c: &mut Criterion) {
     let (reg, names) = registry();
     let loader = sources();
-    let opts = GenerateOptions {
-        loader: &loader,
-        registry: &reg,
-        extra_defines: &[],
-    };
+    let opts = GenerateOptions::new(&loader, &reg);
     let resolved: Vec<ValidatedInfo> = names.iter().map(|n| reg.validated(n).unwrap()).collect();
     let total: usize = resolved.iter().map(|r| stages(r).len()).sum();
     // Every stage must generate, or the bench would time error paths.

@@ -28,6 +28,40 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
 
+/// GLSL the portable flavor puts before everything else: what some translation targets lack, written out. The
+/// optimizer drops what a shader does not call.
+const PORTABLE_POLYFILLS: &str = "\
+mat2 gpu_inverse(mat2 m) {
+  return mat2(m[1][1], -m[0][1], -m[1][0], m[0][0]) / determinant(m);
+}
+mat3 gpu_inverse(mat3 m) {
+  vec3 a = m[0], b = m[1], c = m[2];
+  vec3 r0 = cross(b, c), r1 = cross(c, a), r2 = cross(a, b);
+  return transpose(mat3(r0, r1, r2)) / dot(a, r0);
+}
+mat4 gpu_inverse(mat4 m) {
+  float a00 = m[0][0], a01 = m[0][1], a02 = m[0][2], a03 = m[0][3];
+  float a10 = m[1][0], a11 = m[1][1], a12 = m[1][2], a13 = m[1][3];
+  float a20 = m[2][0], a21 = m[2][1], a22 = m[2][2], a23 = m[2][3];
+  float a30 = m[3][0], a31 = m[3][1], a32 = m[3][2], a33 = m[3][3];
+  float b00 = a00 * a11 - a01 * a10, b01 = a00 * a12 - a02 * a10, b02 = a00 * a13 - a03 * a10;
+  float b03 = a01 * a12 - a02 * a11, b04 = a01 * a13 - a03 * a11, b05 = a02 * a13 - a03 * a12;
+  float b06 = a20 * a31 - a21 * a30, b07 = a20 * a32 - a22 * a30, b08 = a20 * a33 - a23 * a30;
+  float b09 = a21 * a32 - a22 * a31, b10 = a21 * a33 - a23 * a31, b11 = a22 * a33 - a23 * a32;
+  float det = b00 * b11 - b01 * b10 + b02 * b09 + b03 * b08 - b04 * b07 + b05 * b06;
+  return mat4(
+    a11 * b11 - a12 * b10 + a13 * b09, a02 * b10 - a01 * b11 - a03 * b09,
+    a31 * b05 - a32 * b04 + a33 * b03, a22 * b04 - a21 * b05 - a23 * b03,
+    a12 * b08 - a10 * b11 - a13 * b07, a00 * b11 - a02 * b08 + a03 * b07,
+    a32 * b02 - a30 * b05 - a33 * b01, a20 * b05 - a22 * b02 + a23 * b01,
+    a10 * b10 - a11 * b08 + a13 * b06, a01 * b08 - a00 * b10 - a03 * b06,
+    a30 * b04 - a31 * b02 + a33 * b00, a21 * b02 - a20 * b04 - a23 * b00,
+    a11 * b07 - a10 * b09 - a12 * b06, a00 * b09 - a01 * b07 + a02 * b06,
+    a31 * b01 - a30 * b03 - a32 * b00, a20 * b03 - a21 * b01 + a22 * b00) / det;
+}
+#define inverse gpu_inverse
+";
+
 /// Reads shader source files by their path relative to the shader root.
 pub trait SourceLoader: Sync {
     /// The file's text, or a message saying why it cannot be read.
@@ -215,13 +249,50 @@ pub struct GeneratedStage {
     pub files: Vec<String>,
 }
 
+/// Which GLSL the generator writes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Flavor {
+    /// Vulkan GLSL: combined image samplers, interface blocks located as a whole. What the Vulkan backend runs.
+    #[default]
+    Vulkan,
+    /// The same shader in a form every translation target can take (the input of the cross-language targets):
+    /// each combined sampler split into a texture and a sampler (with a define, so `texture(name, uv)` in user code
+    /// is unchanged), every interface-block member located on its own, and `inverse()` written out in GLSL (MSL and
+    /// HLSL have no matrix inverse). Defines `GPU_PORTABLE`.
+    Portable,
+}
+
 /// What generation needs besides the info.
+///
+/// ```
+/// use shader_info::{Flavor, GenerateOptions, MemoryLoader, Registry};
+/// let loader = MemoryLoader::default();
+/// let registry = Registry::new();
+/// let opts = GenerateOptions::new(&loader, &registry).flavor(Flavor::Portable);
+/// assert_eq!(opts.flavor, Flavor::Portable);
+/// ```
 pub struct GenerateOptions<'a> {
     pub loader: &'a dyn SourceLoader,
     /// Shared structs and enums.
     pub registry: &'a Registry,
-    /// Extra `#define name value` lines after the info's own defines (variants use these).
-    pub extra_defines: &'a [(String, String)],
+    pub flavor: Flavor,
+}
+
+impl<'a> GenerateOptions<'a> {
+    /// Vulkan GLSL with sources from `loader` and shared types from `registry`.
+    pub fn new(loader: &'a dyn SourceLoader, registry: &'a Registry) -> GenerateOptions<'a> {
+        GenerateOptions {
+            loader,
+            registry,
+            flavor: Flavor::Vulkan,
+        }
+    }
+
+    /// The same options writing `flavor`.
+    pub fn flavor(mut self, flavor: Flavor) -> GenerateOptions<'a> {
+        self.flavor = flavor;
+        self
+    }
 }
 
 struct Emitter {
@@ -299,7 +370,7 @@ impl Emitter {
 ///     .with("fill.vert", "void main() { gl_Position = vec4(0.0); }")
 ///     .with("fill.frag", "void main() { frag_color = color; }");
 /// let info = reg.validated("fill").unwrap();
-/// let opts = GenerateOptions { loader: &loader, registry: &reg, extra_defines: &[] };
+/// let opts = GenerateOptions::new(&loader, &reg);
 /// let frag = generate(&info, Stage::Fragment, &opts).unwrap();
 /// assert!(frag.source.contains("layout(location = 0) out vec4 frag_color;"));
 /// assert!(frag.source.contains("#define GPU_FRAGMENT_SHADER"));
@@ -363,6 +434,11 @@ pub fn generate(
         "#define GPU_SHADER\n#define GPU_VULKAN\n#define {}\n",
         stage.define_name()
     );
+    let portable = opts.flavor == Flavor::Portable;
+    if portable {
+        pre.push_str("#define GPU_PORTABLE\n");
+        pre.push_str(PORTABLE_POLYFILLS);
+    }
     e.push(&pre, LineOrigin::Preamble);
 
     // 3. Defines.
@@ -376,14 +452,6 @@ pub fn generate(
             &d.declared_in,
             format!("define `{}`", d.value.name),
             d.origin,
-        );
-    }
-    for (n, v) in opts.extra_defines {
-        e.decl(
-            &format!("#define {n} {v}"),
-            &info.name,
-            format!("variant define `{n}`"),
-            info.origin,
         );
     }
 
@@ -403,7 +471,7 @@ pub fn generate(
     }
 
     // 5. Resources, constants, push constants.
-    emit_resources(&mut e, info);
+    emit_resources(&mut e, info, opts.flavor);
     for b in &info.branches {
         let value = info.branch_values.iter().any(|(n, v)| *n == b.value && *v);
         e.decl(
@@ -419,13 +487,25 @@ pub fn generate(
         .zip(&info.specialization_constants)
     {
         let v = &sc.value;
-        e.decl(
-            &format!(
+        let text = if portable {
+            // A global copy: glslang folds expressions of specialization constants into `OpSpecConstantOp`, which
+            // translators cannot read; through a variable they stay ordinary code and the constant stays overridable.
+            format!(
+                "layout(constant_id = {id}) const {ty} gpu_spec_{name} = {value};\n{ty} {name} = gpu_spec_{name};",
+                ty = v.ty,
+                name = v.name,
+                value = v.default.glsl_literal()
+            )
+        } else {
+            format!(
                 "layout(constant_id = {id}) const {} {} = {};",
                 v.ty,
                 v.name,
                 v.default.glsl_literal()
-            ),
+            )
+        };
+        e.decl(
+            &text,
             &sc.declared_in,
             format!("specialization_constant `{}`", v.name),
             sc.origin,
@@ -456,7 +536,7 @@ pub fn generate(
     emit_layouts(&mut e, info, stage);
 
     // 7. Interfaces.
-    emit_interfaces(&mut e, info, stage);
+    let wrapper = emit_interfaces(&mut e, info, stage, portable);
 
     // 8-9. Dependencies and the stage source.
     match opts.loader.load(main_file) {
@@ -473,6 +553,9 @@ pub fn generate(
                 info,
                 main_item,
             );
+            if wrapper.is_some() {
+                e.push("#define main gpu_stage_main", LineOrigin::Preamble);
+            }
             for (path, dep_text) in &order {
                 e.file(path, dep_text);
                 files.push(path.clone());
@@ -486,6 +569,11 @@ pub fn generate(
                 },
             );
             files.push(main_file.to_string());
+            if let Some(w) = &wrapper {
+                let resume = e.line + 2;
+                e.push(&format!("#line {resume} \"{}\"", e.name), LineOrigin::Preamble);
+                e.push(w, LineOrigin::Preamble);
+            }
         }
         Err(msg) => diags.push(missing(
             info,
@@ -670,15 +758,20 @@ fn emit_struct(
     e.decl(&def.glsl(), name, format!("shared struct `{name}`"), origin);
 }
 
-fn emit_resources(e: &mut Emitter, info: &ResolvedInfo) {
+fn emit_resources(e: &mut Emitter, info: &ResolvedInfo, flavor: Flavor) {
     // Resources come in kind order (samplers, images, uniform buffers, storage buffers), then declaration order.
     let mut ordered: Vec<&Item<Resource>> = info.resources.iter().collect();
     // Stable: within a kind, declaration order is kept.
     ordered.sort_by_key(|it| it.value.kind.order());
+    let all: Vec<&Resource> = info.resources.iter().map(|r| &r.value).collect();
     for it in ordered {
         let r = &it.value;
+        let text = match flavor {
+            Flavor::Vulkan => r.glsl_declaration(),
+            Flavor::Portable => r.portable_glsl_declaration(&all),
+        };
         e.decl(
-            &r.glsl_declaration(),
+            &text,
             &it.declared_in,
             format!("{} `{}`", r.kind.word(), r.name),
             it.origin,
@@ -746,10 +839,24 @@ fn interface_block(
     dir: &str,
     instance: &str,
     array: &str,
+    member_locations: bool,
 ) -> String {
     let mut s = format!("layout(location = {location}) {dir} {} {{\n", iface.name);
+    let mut loc = location;
     for m in &iface.members {
-        let _ = writeln!(s, "  {} {} {};", m.interpolation.glsl_name(), m.ty, m.name);
+        let at = if member_locations {
+            format!("layout(location = {loc}) ")
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            s,
+            "  {at}{} {} {};",
+            m.interpolation.glsl_name(),
+            m.ty,
+            m.name
+        );
+        loc += m.ty.locations();
     }
     let _ = write!(s, "}}");
     if !instance.is_empty() {
@@ -759,7 +866,13 @@ fn interface_block(
     s
 }
 
-fn emit_blocks(e: &mut Emitter, list: &[Item<StageInterfaceInfo>], dir: &str, arrayed: bool) {
+fn emit_blocks(
+    e: &mut Emitter,
+    list: &[Item<StageInterfaceInfo>],
+    dir: &str,
+    arrayed: bool,
+    member_locations: bool,
+) {
     let mut loc = 0;
     for it in list {
         let iface = &it.value;
@@ -773,7 +886,7 @@ fn emit_blocks(e: &mut Emitter, list: &[Item<StageInterfaceInfo>], dir: &str, ar
         } else {
             (iface.instance_name.clone(), "")
         };
-        let text = interface_block(iface, loc, dir, &instance, array);
+        let text = interface_block(iface, loc, dir, &instance, array, member_locations);
         e.decl(
             &text,
             &it.declared_in,
@@ -784,7 +897,57 @@ fn emit_blocks(e: &mut Emitter, list: &[Item<StageInterfaceInfo>], dir: &str, ar
     }
 }
 
-fn emit_interfaces(e: &mut Emitter, info: &ResolvedInfo, stage: Stage) {
+/// Declares the portable fragment stage's inputs as one located variable per member (translators take no input
+/// blocks). Members of a block with an instance name are copied into a struct of that name at the start of a
+/// wrapping `main`, so user code keeps writing `instance.member`; the wrapper is returned.
+fn emit_flat_inputs(e: &mut Emitter, list: &[Item<StageInterfaceInfo>]) -> Option<String> {
+    let mut loc = 0;
+    let mut copies = String::new();
+    for it in list {
+        let iface = &it.value;
+        let inst = &iface.instance_name;
+        let mut text = String::new();
+        if !inst.is_empty() {
+            let _ = writeln!(text, "struct gpu_{}_in {{", iface.name);
+            for m in &iface.members {
+                let _ = writeln!(text, "  {} {};", m.ty, m.name);
+            }
+            let _ = writeln!(text, "}};\ngpu_{}_in {inst};", iface.name);
+        }
+        for m in &iface.members {
+            let var = if inst.is_empty() {
+                m.name.clone()
+            } else {
+                let v = format!("gpu_in_{inst}_{}", m.name);
+                let _ = writeln!(copies, "  {inst}.{} = {v};", m.name);
+                v
+            };
+            let _ = writeln!(
+                text,
+                "layout(location = {loc}) {} in {} {var};",
+                m.interpolation.glsl_name(),
+                m.ty
+            );
+            loc += m.ty.locations();
+        }
+        e.decl(
+            text.trim_end(),
+            &it.declared_in,
+            format!("interface `{}`", iface.name),
+            it.origin,
+        );
+    }
+    (!copies.is_empty()).then(|| format!("#undef main\nvoid main() {{\n{copies}  gpu_stage_main();\n}}"))
+}
+
+/// Declares the stage's interfaces; returns the wrapping `main` the portable fragment stage may need.
+fn emit_interfaces(
+    e: &mut Emitter,
+    info: &ResolvedInfo,
+    stage: Stage,
+    member_locations: bool,
+) -> Option<String> {
+    let mut wrapper = None;
     let has_geometry = info.source(Stage::Geometry).is_some();
     match stage {
         Stage::Vertex => {
@@ -797,11 +960,11 @@ fn emit_interfaces(e: &mut Emitter, info: &ResolvedInfo, stage: Stage) {
                     it.origin,
                 );
             }
-            emit_blocks(e, &info.vertex_out, "out", false);
+            emit_blocks(e, &info.vertex_out, "out", false, member_locations);
         }
         Stage::Geometry => {
-            emit_blocks(e, &info.vertex_out, "in", true);
-            emit_blocks(e, &info.geometry_out, "out", false);
+            emit_blocks(e, &info.vertex_out, "in", true, member_locations);
+            emit_blocks(e, &info.geometry_out, "out", false, member_locations);
         }
         Stage::Fragment => {
             let inputs = if has_geometry && !info.geometry_out.is_empty() {
@@ -809,7 +972,11 @@ fn emit_interfaces(e: &mut Emitter, info: &ResolvedInfo, stage: Stage) {
             } else {
                 &info.vertex_out
             };
-            emit_blocks(e, inputs, "in", false);
+            if member_locations {
+                wrapper = emit_flat_inputs(e, inputs);
+            } else {
+                emit_blocks(e, inputs, "in", false, member_locations);
+            }
             for it in &info.fragment_outputs {
                 let f = &it.value;
                 let index = match f.blend {
@@ -830,6 +997,7 @@ fn emit_interfaces(e: &mut Emitter, info: &ResolvedInfo, stage: Stage) {
         }
         _ => {}
     }
+    wrapper
 }
 
 #[cfg(test)]
@@ -891,11 +1059,7 @@ mod tests {
         let g = generate(
             &info,
             Stage::Fragment,
-            &GenerateOptions {
-                loader: &loader,
-                registry: &reg,
-                extra_defines: &[],
-            },
+            &GenerateOptions::new(&loader, &reg),
         )
         .unwrap();
         let lines: Vec<&str> = g.source.lines().collect();

@@ -24,7 +24,7 @@
 //!     .with("flat_color.vert.glsl", "void main() { color = col; gl_Position = mvp * vec4(pos, 1.0); }")
 //!     .with("flat_color.frag.glsl", "void main() { frag_color = color; }");
 //! let info = registry.validated("flat_color").unwrap();
-//! let opts = GenerateOptions { loader: &loader, registry: &registry, extra_defines: &[] };
+//! let opts = GenerateOptions::new(&loader, &registry);
 //! let vert = generate(&info, Stage::Vertex, &opts).unwrap();
 //! println!("{}", vert.source);
 //! assert!(vert.source.contains("layout(location = 0) out color_iface {"));
@@ -45,13 +45,14 @@ mod resource;
 mod rust_twin;
 mod shader_type;
 mod specialize;
+mod targets;
 mod types;
 mod validate;
 mod variants;
 
 pub use diagnostic::{Code, Diagnostic, Related, Severity, render, render_all};
 pub use generate::{
-    DirLoader, GenerateOptions, GeneratedStage, LineOrigin, MappedLocation, MemoryLoader,
+    DirLoader, Flavor, GenerateOptions, GeneratedStage, LineOrigin, MappedLocation, MemoryLoader,
     SourceLoader, SourceMap, SourceMapEntry, generate,
 };
 pub use info::{
@@ -81,6 +82,10 @@ pub use shader_type::{
     ShaderType, StdLayout, TypeLayout, std_layout,
 };
 pub use specialize::{SpecializeFn, VariantBuilder};
+pub use targets::{
+    BindingPart, GlClass, GlSlot, HlslRegister, MslClass, MslSlot, PUSH_CONSTANT_SPACE,
+    PushConstantTargets, Target, TargetBinding, TargetMap,
+};
 pub use types::{
     BuiltinBits, DepthWrite, DualBlend, Frequency, ImageType, Interpolation, PrimitiveIn,
     PrimitiveOut, Qualifier, Scalar, Stage, TextureFormat, Type,

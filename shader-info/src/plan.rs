@@ -29,9 +29,10 @@ use crate::diagnostic::Diagnostic;
 use crate::info::ConstValue;
 use crate::layout::{BlockLayout, round_up};
 use crate::registry::Registry;
-use crate::resource::{DescriptorKind, ResourceKind};
+use crate::resource::{DescriptorKind, Resource, ResourceKind};
 use crate::rust_twin::push_constant_twin_problems;
 use crate::shader_type::ShaderType;
+use crate::targets::TargetMap;
 use crate::types::{DualBlend, Scalar, Stage, Type};
 use crate::validate::ValidatedInfo;
 use serde::Serialize;
@@ -297,6 +298,8 @@ pub struct PipelinePlan {
     pub color_targets: Vec<ColorTargetPlan>,
     pub specialization_constants: Vec<SpecConstantPlan>,
     pub local_size: Option<[u32; 3]>,
+    /// Where every binding lives on each cross-language target.
+    pub targets: TargetMap,
 }
 
 fn stage_names<S: serde::Serializer>(stages: &[Stage], s: S) -> Result<S::Ok, S::Error> {
@@ -391,6 +394,32 @@ impl PipelinePlan {
                 default: c.value.default,
             })
             .collect();
+        let all: Vec<&Resource> = info.resources.iter().map(|r| &r.value).collect();
+        let at = |set: u32, binding: u32| {
+            all.iter()
+                .copied()
+                .find(move |r| r.set() == set && r.slot == binding)
+        };
+        let declared: Vec<(u32, u32, &str, DescriptorKind)> = sets
+            .iter()
+            .flat_map(|s| {
+                s.bindings
+                    .iter()
+                    .map(move |b| (s.set, b.binding, b.name.as_str(), b.kind))
+            })
+            .collect();
+        let targets = TargetMap::derive(
+            &declared,
+            push_constants.as_ref().map(|p| p.size),
+            &|set, binding| at(set, binding).and_then(|r| r.portable_sampler_binding(&all)),
+            &|set, binding| at(set, binding).is_some_and(Resource::writable),
+            &|set, binding| {
+                at(set, binding).is_some_and(|r| {
+                    r.split_name()
+                        .is_ok_and(|(_, size)| size == crate::resource::ArraySize::Runtime)
+                })
+            },
+        );
         PipelinePlan {
             key: info.key(),
             kind: PipelineKind::of(&stages),
@@ -401,6 +430,7 @@ impl PipelinePlan {
             color_targets,
             specialization_constants,
             local_size: info.local_group_size.as_ref().map(|g| g.value),
+            targets,
         }
     }
 

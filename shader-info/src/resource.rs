@@ -223,6 +223,75 @@ impl Resource {
         }
     }
 
+    /// The declaration in the portable flavor (see [`crate::Flavor::Portable`]): a combined sampler becomes a
+    /// texture at its own binding and a sampler at [`Resource::portable_sampler_binding`], and a define makes
+    /// `name` the combined sampler again for user code. Everything else is declared as in Vulkan GLSL. `all` is every
+    /// resource of the info.
+    pub fn portable_glsl_declaration(&self, all: &[&Resource]) -> String {
+        let (ResourceKind::Sampler { image_type }, Some(sampler_binding)) =
+            (&self.kind, self.portable_sampler_binding(all))
+        else {
+            return self.glsl_declaration();
+        };
+        let set = self.set();
+        let name = &self.name;
+        let sampler = if image_type.is_shadow() {
+            "samplerShadow"
+        } else {
+            "sampler"
+        };
+        format!(
+            "layout(set = {set}, binding = {}) uniform {} {name}_texture;\n\
+             layout(set = {set}, binding = {sampler_binding}) uniform {sampler} {name}_sampler;\n\
+             #define {name} {}({name}_texture, {name}_sampler)",
+            self.slot,
+            image_type.texture_glsl(),
+            image_type.sampler_glsl().unwrap_or("sampler2D"),
+        )
+    }
+
+    /// The binding of the sampler half of a combined sampler in the portable form, among `all` the resources of its
+    /// info: after the highest binding any resource of its set uses, in the order of the samplers' own bindings (so
+    /// it never collides with a declared binding). `None` for other kinds, and for what stays combined: texel
+    /// buffers (no sampler) and arrays (not portable).
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// let info = ShaderCreateInfo::new("x")
+    ///     .sampler(0, ImageType::Float2D, "albedo", Frequency::Batch)
+    ///     .sampler(2, ImageType::Float2D, "normal", Frequency::Batch)
+    ///     .uniform_buf(5, "vec4", "tint", Frequency::Batch);
+    /// let all: Vec<&Resource> = info.resources.iter().map(|r| &r.value).collect();
+    /// assert_eq!(all[0].portable_sampler_binding(&all), Some(6));
+    /// assert_eq!(all[1].portable_sampler_binding(&all), Some(7));
+    /// assert_eq!(all[2].portable_sampler_binding(&all), None);
+    /// ```
+    pub fn portable_sampler_binding(&self, all: &[&Resource]) -> Option<u32> {
+        let splits = |r: &Resource| {
+            matches!(&r.kind, ResourceKind::Sampler { image_type } if !image_type.is_buffer())
+                && r.split_name().is_ok_and(|(_, size)| size == ArraySize::Single)
+        };
+        if !splits(self) {
+            return None;
+        }
+        let in_set = || all.iter().filter(|r| r.frequency == self.frequency);
+        let highest = in_set().map(|r| r.slot).max()?;
+        let index = in_set()
+            .filter(|r| splits(r) && r.slot < self.slot)
+            .count() as u32;
+        highest.checked_add(1)?.checked_add(index)
+    }
+
+    /// True for storage buffers and images the shader may write.
+    pub fn writable(&self) -> bool {
+        match &self.kind {
+            ResourceKind::Image { qualifier, .. } | ResourceKind::StorageBuffer { qualifier, .. } => {
+                *qualifier != Qualifier::Read
+            }
+            _ => false,
+        }
+    }
+
     /// The descriptor kind.
     pub fn descriptor_kind(&self) -> DescriptorKind {
         DescriptorKind::of(&self.kind)

@@ -371,6 +371,23 @@ impl ImageType {
         })
     }
 
+    /// The separate texture type of the image (`texture2D`, `utexture3D`, …), for the portable form of a sampler.
+    ///
+    /// ```
+    /// use shader_info::ImageType;
+    /// assert_eq!(ImageType::Uint2DArray.texture_glsl(), "utexture2DArray");
+    /// assert_eq!(ImageType::Shadow2D.texture_glsl(), "texture2D");
+    /// ```
+    pub fn texture_glsl(self) -> String {
+        let (prefix, dim, _) = self.parts();
+        format!("{prefix}texture{dim}")
+    }
+
+    /// True for the depth-comparison (shadow) variants, which need a comparison sampler.
+    pub fn is_shadow(self) -> bool {
+        self.parts().2
+    }
+
     /// True for the shadow and depth variants.
     pub fn is_depth(self) -> bool {
         use ImageType::*;

@@ -228,11 +228,7 @@ fn glslang_compiles(source: &str, stage: Stage, dir: &Path) -> Result<(), String
 fn generated_stages_match_snapshots_and_compile() {
     let reg = registry();
     let loader = DirLoader::new(fixtures());
-    let opts = GenerateOptions {
-        loader: &loader,
-        registry: &reg,
-        extra_defines: &[],
-    };
+    let opts = GenerateOptions::new(&loader, &reg);
     let tmp = tempfile::tempdir().unwrap();
     let mut failures = Vec::new();
     let mut stages_done = 0;
@@ -270,11 +266,7 @@ fn generated_stages_match_snapshots_and_compile() {
 fn generation_is_deterministic_and_ignores_builder_call_order() {
     let reg = registry();
     let loader = DirLoader::new(fixtures());
-    let opts = GenerateOptions {
-        loader: &loader,
-        registry: &reg,
-        extra_defines: &[],
-    };
+    let opts = GenerateOptions::new(&loader, &reg);
     let a = reg.validated("fx_2d_image").unwrap();
     let g1 = generate(&a, Stage::Fragment, &opts).unwrap();
     let g2 = generate(&a, Stage::Fragment, &opts).unwrap();
@@ -302,11 +294,7 @@ fn generation_is_deterministic_and_ignores_builder_call_order() {
             .vertex_in(1, Type::Vec2, "texCoord"),
     );
     let b = other.validated("fx_2d_image").unwrap();
-    let opts_b = GenerateOptions {
-        loader: &loader,
-        registry: &other,
-        extra_defines: &[],
-    };
+    let opts_b = GenerateOptions::new(&loader, &other);
     assert_eq!(
         generate(&b, Stage::Fragment, &opts_b).unwrap().source,
         g1.source
@@ -326,11 +314,7 @@ fn compile_errors_point_at_the_users_file_and_line() {
             "uniform_color_frag.glsl",
             "void main() {\n  frag_color = color;\n  undefined_call();\n}\n",
         );
-    let opts = GenerateOptions {
-        loader: &loader,
-        registry: &reg,
-        extra_defines: &[],
-    };
+    let opts = GenerateOptions::new(&loader, &reg);
     let info = reg.validated("fx_2d_uniform_color").unwrap();
     let g = generate(&info, Stage::Fragment, &opts).unwrap();
     let err = glslang_compiles(&g.source, Stage::Fragment, tmp.path()).unwrap_err();
@@ -341,11 +325,7 @@ fn compile_errors_point_at_the_users_file_and_line() {
 fn missing_sources_are_diagnostics_naming_the_info() {
     let reg = registry();
     let loader = MemoryLoader::default();
-    let opts = GenerateOptions {
-        loader: &loader,
-        registry: &reg,
-        extra_defines: &[],
-    };
+    let opts = GenerateOptions::new(&loader, &reg);
     let info = reg.validated("fx_2d_image").unwrap();
     let d = generate(&info, Stage::Fragment, &opts).unwrap_err();
     assert!(
@@ -362,11 +342,7 @@ fn missing_sources_are_diagnostics_naming_the_info() {
 fn shared_structs_are_emitted_once_dependencies_first() {
     let reg = registry();
     let loader = DirLoader::new(fixtures());
-    let opts = GenerateOptions {
-        loader: &loader,
-        registry: &reg,
-        extra_defines: &[],
-    };
+    let opts = GenerateOptions::new(&loader, &reg);
     let info = reg.validated("fx_forward_lit").unwrap();
     let src = generate(&info, Stage::Fragment, &opts).unwrap().source;
     let light = src.find("struct Light {").expect("Light emitted");

@@ -8,7 +8,7 @@
 //! let registry = Registry::global();
 //! let info = registry.validated("gpu_shader_2D_uniform_color").unwrap();
 //! let loader = DirLoader::new(shaders::glsl_root());
-//! let opts = GenerateOptions { loader: &loader, registry, extra_defines: &[] };
+//! let opts = GenerateOptions::new(&loader, registry);
 //! let frag = generate(&info, Stage::Fragment, &opts).unwrap();
 //! assert!(frag.source.contains("srgb_to_framebuffer_space(color)"));
 //! ```

@@ -155,11 +155,7 @@ fn glslang(
 #[test]
 fn every_stage_of_every_compilable_info_generates_and_compiles() {
     let loader = DirLoader::new(shaders::glsl_root());
-    let opts = GenerateOptions {
-        loader: &loader,
-        registry: registry(),
-        extra_defines: &[],
-    };
+    let opts = GenerateOptions::new(&loader, registry());
     let tmp = tempfile::tempdir().expect("temporary directory");
     let mut jobs = Vec::new();
     let mut failures = Vec::new();

@@ -95,11 +95,7 @@ fn a_variant_changes_only_constants_and_sources_not_the_glsl_source_files() {
     let (info, set) = mesh_set();
     let reg = Registry::global();
     let loader = DirLoader::new(shaders::glsl_root());
-    let opts = GenerateOptions {
-        loader: &loader,
-        registry: reg,
-        extra_defines: &[],
-    };
+    let opts = GenerateOptions::new(&loader, reg);
     let fog = set.lookup(set.bits_of(&[("FOG", true)]).unwrap()).unwrap();
     let plain = set.lookup(0).unwrap();
     let info = reg.validated(&info.name).unwrap();
@@ -151,11 +147,7 @@ fn a_branch_can_become_a_specialization_constant_without_touching_the_source() {
     reg.add_info(base("as_constant").specialization_constant(Type::Bool, "FAST_PATH", false));
     let compiler = Compiler::new(dir.path()).unwrap();
     let loader = DirLoader::new(dir.path());
-    let opts = GenerateOptions {
-        loader: &loader,
-        registry: &reg,
-        extra_defines: &[],
-    };
+    let opts = GenerateOptions::new(&loader, &reg);
 
     let branch = reg.validated("as_branch").unwrap();
     let set = enumerate_variants(&branch, DEFAULT_BRANCH_LIMIT).unwrap();

@@ -15,6 +15,9 @@ pub enum Profile {
     Debug,
     /// Performance optimisation, no debug info.
     Release,
+    /// The input of the cross-language targets: performance optimisation, no debug info, and SPIR-V 1.3 (Vulkan
+    /// 1.1), whose code every translator reads (1.4 and later add `OpCopyLogical`, which naga cannot).
+    Translation,
 }
 
 impl Profile {
@@ -22,6 +25,7 @@ impl Profile {
         match self {
             Profile::Debug => 0,
             Profile::Release => 1,
+            Profile::Translation => 2,
         }
     }
 }

@@ -298,11 +298,12 @@ impl Compiler {
 
     fn options<'a>(&self, profile: Profile) -> Result<shaderc::CompileOptions<'a>, String> {
         let mut o = shaderc::CompileOptions::new().map_err(|e| e.to_string())?;
-        o.set_target_env(
-            shaderc::TargetEnv::Vulkan,
-            shaderc::EnvVersion::Vulkan1_3 as u32,
-        );
-        o.set_target_spirv(shaderc::SpirvVersion::V1_5);
+        let (env, spirv) = match profile {
+            Profile::Translation => (shaderc::EnvVersion::Vulkan1_1, shaderc::SpirvVersion::V1_3),
+            _ => (shaderc::EnvVersion::Vulkan1_3, shaderc::SpirvVersion::V1_5),
+        };
+        o.set_target_env(shaderc::TargetEnv::Vulkan, env as u32);
+        o.set_target_spirv(spirv);
         o.set_source_language(shaderc::SourceLanguage::GLSL);
         match profile {
             Profile::Debug => {
@@ -310,6 +311,8 @@ impl Compiler {
                 o.set_generate_debug_info();
             }
             Profile::Release => o.set_optimization_level(shaderc::OptimizationLevel::Performance),
+            // Unoptimized keeps every name (the translations stay readable); the translator drops what is unused.
+            Profile::Translation => o.set_optimization_level(shaderc::OptimizationLevel::Zero),
         }
         Ok(o)
     }

@@ -37,11 +37,7 @@ pub fn compile(
     info: &ValidatedInfo,
     stage: Stage,
 ) -> Vec<u32> {
-    let opts = GenerateOptions {
-        loader,
-        registry: reg,
-        extra_defines: &[],
-    };
+    let opts = GenerateOptions::new(loader, reg);
     let g = generate(info, stage, &opts).unwrap_or_else(|d| panic!("{d:#?}"));
     let compiler = gpu::compiler::Compiler::new(std::env::temp_dir()).unwrap();
     compiler

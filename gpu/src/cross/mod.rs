@@ -1,0 +1,496 @@
+//! Cross-language codegen: every compilable info to WGSL, MSL, HLSL and OpenGL (ES) GLSL through naga, with the
+//! binding map of each target taken from the declaration ([`shader_info::TargetMap`]) and every output checked by a
+//! tool that is not naga's back end ([`check`]).
+//!
+//! The input is the portable flavor of the generated GLSL ([`shader_info::Flavor::Portable`]: separate textures and
+//! samplers, located interface members, `inverse` written out) compiled for translation ([`Profile::Translation`]:
+//! optimized, no debug info, SPIR-V 1.3), parsed and validated by naga once per module; each target then writes
+//! from that one module.
+//!
+//! Specialization constants stay pipeline-time values where the target has them: WGSL gets `override`s with their
+//! `@id`. MSL, HLSL and GLSL get the values applied at translation ([`SpecValues`]; the declared defaults unless
+//! given) — naga's back ends for them fold overrides into constants — so a renderer translates once per set of
+//! values and caches by them, as the translation cache does.
+//!
+//! ```no_run
+//! use gpu::compiler::{Compiler, Profile};
+//! use gpu::cross::{self, Target};
+//! use gpu::flow::Flow;
+//! use shader_info::{DirLoader, Registry, Stage};
+//! let compiler = Compiler::new("shaders/glsl").unwrap();
+//! let loader = DirLoader::new("shaders/glsl");
+//! let flow = Flow::new(Registry::global(), &loader, &compiler, Profile::Release);
+//! let info = flow.validated("gpu_shader_text").unwrap();
+//! let portable = cross::Portable::new(&flow, &info, Stage::Fragment).unwrap();
+//! let wgsl = portable.translate(Target::Wgsl, &Default::default()).unwrap();
+//! println!("{}", wgsl.text);
+//! ```
+
+pub mod check;
+mod hlsl_samplers;
+
+use crate::compiler::Profile;
+use crate::flow::Flow;
+use crate::vk::SpecValues;
+use naga::back::{glsl, hlsl, msl, wgsl};
+use naga::valid::{Capabilities, ModuleInfo, ValidationFlags, Validator};
+use serde::Serialize;
+use shader_info::{
+    BindingPart, Code, DescriptorKind, Diagnostic, GlClass, MslClass, PipelineKind, PipelinePlan,
+    Stage, ValidatedInfo,
+};
+pub use shader_info::{Target, TargetMap};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+/// A module parsed for translation: the portable SPIR-V of one stage of one validated info (or variant), as naga
+/// IR, with the plan its bindings come from.
+pub struct Portable {
+    /// `name` or `name#v<index>`.
+    pub key: String,
+    pub info: String,
+    pub variant: Option<String>,
+    pub stage: Stage,
+    pub plan: PipelinePlan,
+    /// The portable SPIR-V (what a target's independent check may compile against).
+    pub spirv: Vec<u32>,
+    module: naga::Module,
+    module_info: ModuleInfo,
+}
+
+/// One translated module.
+#[derive(Clone, Debug, Serialize)]
+pub struct Translation {
+    pub target: Target,
+    pub key: String,
+    #[serde(serialize_with = "stage_name")]
+    pub stage: Stage,
+    /// The source text.
+    pub text: String,
+    /// The entry point's name in `text` (`main`, or `main_` in MSL where `main` is reserved).
+    pub entry_point: String,
+}
+
+fn stage_name<S: serde::Serializer>(stage: &Stage, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(stage.short_name())
+}
+
+/// What became of one module on one target.
+#[derive(Clone, Debug)]
+pub enum Verdict {
+    /// Translated (and, when checked, it passed).
+    Translated(Translation),
+    /// The module uses something the target cannot express: each reason names it and says why.
+    Unsupported(Vec<String>),
+    /// Translation or its check failed: a bug here or in a translator, reported with the module named.
+    Failed(Vec<Diagnostic>),
+}
+
+impl Verdict {
+    /// A word for tables and `--json`.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Verdict::Translated(_) => "translated",
+            Verdict::Unsupported(_) => "unsupported",
+            Verdict::Failed(_) => "failed",
+        }
+    }
+}
+
+/// The stages naga reads from SPIR-V.
+fn naga_stage(stage: Stage) -> Option<naga::ShaderStage> {
+    match stage {
+        Stage::Vertex => Some(naga::ShaderStage::Vertex),
+        Stage::Fragment => Some(naga::ShaderStage::Fragment),
+        Stage::Compute => Some(naga::ShaderStage::Compute),
+        _ => None,
+    }
+}
+
+/// What no target can take from this info and stage, found from the declaration before any translator runs.
+pub fn unsupported_everywhere(info: &ValidatedInfo, plan: &PipelinePlan, stage: Stage) -> Vec<String> {
+    let mut out = Vec::new();
+    if stage.is_ray_tracing() || plan.kind == PipelineKind::RayTracing {
+        out.push(format!(
+            "ray tracing ({stage} stage): WGSL, MSL, HLSL and OpenGL translation through naga has no ray-tracing stages"
+        ));
+    } else if naga_stage(stage).is_none() {
+        out.push(format!(
+            "the {stage} stage: naga reads no geometry or tessellation stages"
+        ));
+    }
+    for (set, b) in plan.bindings() {
+        match b.kind {
+            DescriptorKind::UniformTexelBuffer | DescriptorKind::StorageTexelBuffer => out.push(format!(
+                "texel buffer `{}` (set {set}, binding {}): naga reads no texel buffers; use a storage buffer",
+                b.name, b.binding
+            )),
+            DescriptorKind::CombinedImageSampler | DescriptorKind::StorageImage if b.count > 1 => {
+                out.push(format!(
+                    "array of {} textures `{}` (set {set}, binding {}): binding arrays are not portable; declare one texture per binding",
+                    b.count, b.name, b.binding
+                ))
+            }
+            _ => {}
+        }
+    }
+    let _ = info;
+    out
+}
+
+impl Portable {
+    /// Generates the portable GLSL of `stage` of `info`, compiles it for translation and parses it with naga.
+    pub fn new(flow: &Flow, info: &ValidatedInfo, stage: Stage) -> Result<Portable, Vec<Diagnostic>> {
+        let plan = flow.plan(info);
+        let (_, module) = flow.portable(info, stage)?;
+        let fail = |message: String, code: Code| {
+            let mut d = Diagnostic::error(code, &info.name, message).stage(stage);
+            if let Some(v) = info.variant_label() {
+                d = d.variant(v);
+            }
+            vec![d]
+        };
+        let opts = naga::front::spv::Options {
+            adjust_coordinate_space: true,
+            strict_capabilities: false,
+            block_ctx_dump_prefix: None,
+        };
+        let words = module.spirv.clone();
+        let parsed = catch_unwind(AssertUnwindSafe(|| {
+            naga::front::spv::Frontend::new(words.iter().copied(), &opts).parse()
+        }))
+        .map_err(|_| {
+            fail(
+                format!("naga panicked reading the portable SPIR-V of `{}` ({stage}): a bug in naga", info.key()),
+                Code::Internal,
+            )
+        })?
+        .map_err(|e| fail(format!("naga cannot read the portable SPIR-V: {e}"), Code::Translation))?;
+        let mut parsed = parsed;
+        // Unoptimized SPIR-V keeps what the stage never calls (the portable polyfills among it).
+        naga::compact::compact(&mut parsed, naga::compact::KeepUnused::No);
+        let module_info = validate(&parsed).map_err(|e| {
+            fail(
+                format!("naga rejects the portable module: {e}"),
+                Code::Translation,
+            )
+        })?;
+        Ok(Portable {
+            key: info.key(),
+            info: info.name.clone(),
+            variant: info.variant_label().map(str::to_string),
+            stage,
+            plan,
+            spirv: module.spirv.clone(),
+            module: parsed,
+            module_info,
+        })
+    }
+
+    fn diagnostic(&self, target: Target, code: Code, message: String) -> Diagnostic {
+        let mut d = Diagnostic::error(code, &self.info, message)
+            .stage(self.stage)
+            .item(format!("target {target}"));
+        if let Some(v) = &self.variant {
+            d = d.variant(v.clone());
+        }
+        d
+    }
+
+    /// What the module uses that `target` cannot express (from the naga module: built-ins, types, functions).
+    pub fn unsupported_on(&self, target: Target) -> Vec<String> {
+        use naga::{Binding, BuiltIn, TypeInner};
+        let mut out = Vec::new();
+        let builtins = self.module.entry_points.iter().flat_map(|ep| {
+            let args = ep.function.arguments.iter().map(|a| (&a.binding, a.ty));
+            let result = ep.function.result.iter().map(|r| (&r.binding, r.ty));
+            args.chain(result).flat_map(|(binding, ty)| {
+                let mut v: Vec<BuiltIn> = Vec::new();
+                if let Some(Binding::BuiltIn(b)) = binding {
+                    v.push(*b);
+                }
+                if let TypeInner::Struct { members, .. } = &self.module.types[ty].inner {
+                    v.extend(members.iter().filter_map(|m| match m.binding {
+                        Some(Binding::BuiltIn(b)) => Some(b),
+                        _ => None,
+                    }));
+                }
+                v
+            })
+        });
+        let builtins: Vec<BuiltIn> = builtins.collect();
+        let has = |b: BuiltIn| builtins.contains(&b);
+        let no_point_size = |api: &str| {
+            format!("gl_PointSize ({api} has no point size): draw points as quads expanded in the vertex stage")
+        };
+        let no_point_coord = |api: &str| format!("gl_PointCoord ({api} has no point sprites)");
+        match target {
+            Target::Wgsl => {
+                if has(BuiltIn::PointSize) {
+                    out.push(no_point_size("WebGPU"));
+                }
+                if has(BuiltIn::PointCoord) {
+                    out.push(no_point_coord("WebGPU"));
+                }
+            }
+            Target::Hlsl => {
+                if has(BuiltIn::PointSize) {
+                    out.push(no_point_size("Direct3D"));
+                }
+                if has(BuiltIn::PointCoord) {
+                    out.push(no_point_coord("Direct3D"));
+                }
+            }
+            Target::Msl | Target::Gl | Target::Gles => {}
+        }
+        let has_f64 = self.module.types.iter().any(|(_, t)| match t.inner {
+            TypeInner::Scalar(s) | TypeInner::Vector { scalar: s, .. } | TypeInner::Matrix { scalar: s, .. } => {
+                s.kind == naga::ScalarKind::Float && s.width == 8
+            }
+            _ => false,
+        });
+        if has_f64 && matches!(target, Target::Wgsl | Target::Msl | Target::Gles) {
+            out.push(format!("64-bit floats ({target} has no `double`)"));
+        }
+        out
+    }
+
+    /// Translates to `target`, with specialization `values` applied where the target cannot keep them as
+    /// pipeline-time constants (MSL, HLSL, GLSL).
+    pub fn translate(&self, target: Target, values: &SpecValues) -> Result<Translation, Vec<Diagnostic>> {
+        let written = catch_unwind(AssertUnwindSafe(|| self.write(target, values)));
+        match written {
+            Ok(Ok(t)) => Ok(t),
+            Ok(Err(message)) => Err(vec![self.diagnostic(target, Code::Translation, message)]),
+            Err(_) => Err(vec![self.diagnostic(
+                target,
+                Code::Internal,
+                format!(
+                    "naga panicked writing {target} for `{}` ({}): a bug in naga or in the options given to it",
+                    self.key, self.stage
+                ),
+            )]),
+        }
+    }
+
+    /// The module with specialization values folded in (for the targets that need it).
+    fn with_constants(
+        &self,
+        values: &SpecValues,
+    ) -> Result<(std::borrow::Cow<'_, naga::Module>, std::borrow::Cow<'_, ModuleInfo>), String> {
+        let mut constants = naga::back::PipelineConstants::default();
+        for c in &self.plan.specialization_constants {
+            if let Some((_, v)) = values.0.iter().find(|(n, _)| *n == c.name) {
+                let value = match *v {
+                    shader_info::ConstValue::Bool(b) => f64::from(u8::from(b)),
+                    shader_info::ConstValue::Int(i) => f64::from(i),
+                    shader_info::ConstValue::Uint(u) => f64::from(u),
+                    shader_info::ConstValue::Float(f) => f64::from(f),
+                };
+                // Only constants the module still uses are overridable (the optimizer drops the others).
+                if self.module.overrides.iter().any(|(_, o)| o.id == Some(c.id as u16)) {
+                    constants.insert(c.id.to_string(), value);
+                }
+            }
+        }
+        naga::back::pipeline_constants::process_overrides(
+            &self.module,
+            &self.module_info,
+            None,
+            &constants,
+        )
+        .map_err(|e| format!("cannot apply the specialization constants: {e}"))
+    }
+
+    fn write(&self, target: Target, values: &SpecValues) -> Result<Translation, String> {
+        let map = &self.plan.targets;
+        let (text, entry_point) = match target {
+            Target::Wgsl => {
+                let text = wgsl::write_string(&self.module, &self.module_info, wgsl::WriterFlags::empty())
+                    .map_err(|e| e.to_string())?;
+                (text, "main".to_string())
+            }
+            Target::Msl => {
+                let (module, info) = self.with_constants(values)?;
+                let mut resources = msl::BindingMap::new();
+                for b in &map.bindings {
+                    let slot = b.msl.index as u8;
+                    let mut t = msl::BindTarget::default();
+                    match b.msl.class {
+                        MslClass::Buffer => t.buffer = Some(slot),
+                        MslClass::Texture => t.texture = Some(slot),
+                        MslClass::Sampler => t.sampler = Some(msl::BindSamplerTarget::Resource(slot)),
+                    }
+                    resources.insert(rb(b.set, b.binding), t);
+                }
+                let mut per_entry_point_map = msl::EntryPointResourceMap::new();
+                per_entry_point_map.insert(
+                    "main".to_string(),
+                    msl::EntryPointResources {
+                        resources,
+                        immediates_buffer: map.push_constants.map(|p| p.msl_buffer as u8),
+                        sizes_buffer: map.msl_sizes_buffer.map(|b| b as u8),
+                    },
+                );
+                let opts = msl::Options {
+                    lang_version: (2, 1),
+                    per_entry_point_map,
+                    fake_missing_bindings: false,
+                    ..Default::default()
+                };
+                let pipe = msl::PipelineOptions {
+                    allow_and_force_point_size: false,
+                    ..Default::default()
+                };
+                let (text, info) = msl::write_string(&module, &info, &opts, &pipe).map_err(|e| e.to_string())?;
+                let entry = info
+                    .entry_point_names
+                    .into_iter()
+                    .next()
+                    .ok_or("naga wrote no entry point")?
+                    .map_err(|e| e.to_string())?;
+                (text, entry)
+            }
+            Target::Hlsl => {
+                let (module, info) = self.with_constants(values)?;
+                let mut binding_map = hlsl::BindingMap::new();
+                for b in &map.bindings {
+                    binding_map.insert(
+                        rb(b.set, b.binding),
+                        hlsl::BindTarget {
+                            space: b.set as u8,
+                            register: b.hlsl.register,
+                            ..Default::default()
+                        },
+                    );
+                }
+                let mut sampler_buffer_binding_map = hlsl::SamplerIndexBufferBindingMap::new();
+                for set in 0..self.plan.sets.len() as u32 {
+                    sampler_buffer_binding_map.insert(
+                        hlsl::SamplerIndexBufferKey { group: set },
+                        hlsl::BindTarget {
+                            space: set as u8,
+                            register: hlsl_samplers::INDEX_BUFFER_REGISTER,
+                            ..Default::default()
+                        },
+                    );
+                }
+                let opts = hlsl::Options {
+                    shader_model: hlsl::ShaderModel::V6_0,
+                    binding_map,
+                    fake_missing_bindings: false,
+                    immediates_target: map.push_constants.map(|p| hlsl::BindTarget {
+                        space: p.hlsl.space as u8,
+                        register: p.hlsl.register,
+                        ..Default::default()
+                    }),
+                    sampler_buffer_binding_map,
+                    ..Default::default()
+                };
+                let pipe = hlsl::PipelineOptions::default();
+                let mut text = String::new();
+                let refl = hlsl::Writer::new(&mut text, &opts, &pipe)
+                    .write(&module, &info, None)
+                    .map_err(|e| e.to_string())?;
+                let entry = refl
+                    .entry_point_names
+                    .into_iter()
+                    .next()
+                    .ok_or("naga wrote no entry point")?
+                    .map_err(|e| e.to_string())?;
+                (hlsl_samplers::plain_registers(&text, map)?, entry)
+            }
+            Target::Gl | Target::Gles => {
+                let (module, info) = self.with_constants(values)?;
+                let mut binding_map = glsl::BindingMap::new();
+                for b in &map.bindings {
+                    if let Some(gl) = b.gl {
+                        let binding = u8::try_from(gl.binding)
+                            .map_err(|_| format!("OpenGL binding {} of `{}` is over 255", gl.binding, b.name))?;
+                        binding_map.insert(rb(b.set, b.binding), binding);
+                    }
+                }
+                let version = if target == Target::Gl {
+                    glsl::Version::Desktop(430)
+                } else {
+                    glsl::Version::Embedded {
+                        version: 310,
+                        is_webgl: false,
+                    }
+                };
+                let opts = glsl::Options {
+                    version,
+                    writer_flags: glsl::WriterFlags::empty(),
+                    binding_map,
+                    zero_initialize_workgroup_memory: true,
+                };
+                let Some(stage) = naga_stage(self.stage) else {
+                    return Err(format!("naga has no {} stage", self.stage));
+                };
+                let pipe = glsl::PipelineOptions {
+                    shader_stage: stage,
+                    entry_point: "main".to_string(),
+                    multiview: None,
+                };
+                let mut text = String::new();
+                glsl::Writer::new(
+                    &mut text,
+                    &module,
+                    &info,
+                    &opts,
+                    &pipe,
+                    naga::proc::BoundsCheckPolicies::default(),
+                )
+                .map_err(|e| e.to_string())?
+                .write()
+                .map_err(|e| e.to_string())?;
+                (text, "main".to_string())
+            }
+        };
+        Ok(Translation {
+            target,
+            key: self.key.clone(),
+            stage: self.stage,
+            text,
+            entry_point,
+        })
+    }
+
+    /// The naga module (for checks).
+    pub fn module(&self) -> &naga::Module {
+        &self.module
+    }
+}
+
+fn rb(group: u32, binding: u32) -> naga::ResourceBinding {
+    naga::ResourceBinding { group, binding }
+}
+
+/// Validates a module with every capability a declaration can ask for; each target's own limits are reported
+/// by [`Portable::unsupported_on`].
+pub(crate) fn validate(module: &naga::Module) -> Result<ModuleInfo, String> {
+    Validator::new(ValidationFlags::all(), Capabilities::all())
+        .validate(module)
+        .map_err(|e| e.emit_to_string(""))
+}
+
+/// The binding part names of a target binding (for messages).
+pub fn part_name(part: BindingPart) -> &'static str {
+    match part {
+        BindingPart::Whole => "",
+        BindingPart::Texture => " (texture)",
+        BindingPart::Sampler => " (sampler)",
+    }
+}
+
+/// OpenGL class names (for messages).
+pub fn gl_class_name(class: GlClass) -> &'static str {
+    match class {
+        GlClass::UniformBlock => "uniform block",
+        GlClass::StorageBlock => "storage block",
+        GlClass::TextureUnit => "texture unit",
+        GlClass::ImageUnit => "image unit",
+    }
+}
+
+/// Profile of the portable SPIR-V.
+pub const PROFILE: Profile = Profile::Translation;
