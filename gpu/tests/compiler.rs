@@ -659,12 +659,7 @@ fn generated(reg: &Registry, root: &Path, name: &str, stage: Stage) -> shader_in
         require_complete: false,
     };
     let info = shader_info::ValidatedInfo::new(reg.resolve(name).unwrap(), &opts).unwrap();
-    generate(
-        &info,
-        stage,
-        &GenerateOptions::new(&loader, reg),
-    )
-    .unwrap()
+    generate(&info, stage, &GenerateOptions::new(&loader, reg)).unwrap()
 }
 
 #[test]

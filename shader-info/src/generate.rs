@@ -571,7 +571,10 @@ pub fn generate(
             files.push(main_file.to_string());
             if let Some(w) = &wrapper {
                 let resume = e.line + 2;
-                e.push(&format!("#line {resume} \"{}\"", e.name), LineOrigin::Preamble);
+                e.push(
+                    &format!("#line {resume} \"{}\"", e.name),
+                    LineOrigin::Preamble,
+                );
                 e.push(w, LineOrigin::Preamble);
             }
         }
@@ -937,7 +940,8 @@ fn emit_flat_inputs(e: &mut Emitter, list: &[Item<StageInterfaceInfo>]) -> Optio
             it.origin,
         );
     }
-    (!copies.is_empty()).then(|| format!("#undef main\nvoid main() {{\n{copies}  gpu_stage_main();\n}}"))
+    (!copies.is_empty())
+        .then(|| format!("#undef main\nvoid main() {{\n{copies}  gpu_stage_main();\n}}"))
 }
 
 /// Declares the stage's interfaces; returns the wrapping `main` the portable fragment stage may need.
@@ -1056,12 +1060,7 @@ mod tests {
             .with("v.glsl", "void main() {}")
             .with("f.glsl", "// one\nvoid main() { o = color; }\n");
         let info = reg.validated("t").unwrap();
-        let g = generate(
-            &info,
-            Stage::Fragment,
-            &GenerateOptions::new(&loader, &reg),
-        )
-        .unwrap();
+        let g = generate(&info, Stage::Fragment, &GenerateOptions::new(&loader, &reg)).unwrap();
         let lines: Vec<&str> = g.source.lines().collect();
         let pc = lines
             .iter()

@@ -83,8 +83,8 @@ pub use shader_type::{
 };
 pub use specialize::{SpecializeFn, VariantBuilder};
 pub use targets::{
-    BindingPart, GlClass, GlSlot, HlslRegister, MslClass, MslSlot, PUSH_CONSTANT_SPACE,
-    PushConstantTargets, Target, TargetBinding, TargetMap,
+    BindingPart, GL_PUSH_CONSTANT_UNIFORM, GlClass, GlSlot, HlslRegister, MslClass, MslSlot,
+    PUSH_CONSTANT_SPACE, PushConstantTargets, Target, TargetBinding, TargetMap,
 };
 pub use types::{
     BuiltinBits, DepthWrite, DualBlend, Frequency, ImageType, Interpolation, PrimitiveIn,

@@ -269,25 +269,23 @@ impl Resource {
     pub fn portable_sampler_binding(&self, all: &[&Resource]) -> Option<u32> {
         let splits = |r: &Resource| {
             matches!(&r.kind, ResourceKind::Sampler { image_type } if !image_type.is_buffer())
-                && r.split_name().is_ok_and(|(_, size)| size == ArraySize::Single)
+                && r.split_name()
+                    .is_ok_and(|(_, size)| size == ArraySize::Single)
         };
         if !splits(self) {
             return None;
         }
         let in_set = || all.iter().filter(|r| r.frequency == self.frequency);
         let highest = in_set().map(|r| r.slot).max()?;
-        let index = in_set()
-            .filter(|r| splits(r) && r.slot < self.slot)
-            .count() as u32;
+        let index = in_set().filter(|r| splits(r) && r.slot < self.slot).count() as u32;
         highest.checked_add(1)?.checked_add(index)
     }
 
     /// True for storage buffers and images the shader may write.
     pub fn writable(&self) -> bool {
         match &self.kind {
-            ResourceKind::Image { qualifier, .. } | ResourceKind::StorageBuffer { qualifier, .. } => {
-                *qualifier != Qualifier::Read
-            }
+            ResourceKind::Image { qualifier, .. }
+            | ResourceKind::StorageBuffer { qualifier, .. } => *qualifier != Qualifier::Read,
             _ => false,
         }
     }

@@ -9,13 +9,17 @@
 //! | WGSL | `@group(set) @binding(binding)` | `var<immediate>` (wgpu immediates) |
 //! | HLSL | `register(<class><binding>, space<set>)`: `b` uniform buffers, `t` textures, read-only storage buffers and texel buffers, `s` samplers (the number of their texture: samplers have their own register class), `u` storage images and writable storage buffers | `register(b0, space3)` ([`PUSH_CONSTANT_SPACE`]) |
 //! | MSL | one numbering per class for the whole pipeline (every stage uses the same index), in (set, binding) order: `[[buffer(i)]]` uniform and storage buffers, `[[texture(i)]]` textures and storage images, `[[sampler(i)]]` samplers | `[[buffer(n)]]`, n = the number of buffers; the buffer-sizes buffer (runtime arrays) at n + 1; vertex buffers from [`TargetMap::msl_vertex_buffer_base`] |
-//! | OpenGL / ES | one binding space per GL kind, in (set, binding) order: uniform-block bindings, shader-storage-block bindings, texture units (a sampler is bound to its texture's unit), image units | a plain `uniform` struct (set members by name) |
+//! | OpenGL / ES | one binding space per GL kind, in (set, binding) order: uniform-block bindings, shader-storage-block bindings, texture units (a sampler is bound to its texture's unit), image units | one plain `uniform` struct named [`GL_PUSH_CONSTANT_UNIFORM`] in every stage (set its members by name: `gpu_push_constants.<member>`) |
 
 use crate::resource::DescriptorKind;
 use serde::Serialize;
 
 /// The HLSL register space of the push-constant block: one past the last frequency set.
 pub const PUSH_CONSTANT_SPACE: u32 = 3;
+
+/// The OpenGL uniform holding the push-constant block: the same name in every stage, so a linked program has one
+/// uniform per member (`gpu_push_constants.<member>`) for the host to set.
+pub const GL_PUSH_CONSTANT_UNIFORM: &str = "gpu_push_constants";
 
 /// A cross-language target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -84,7 +88,9 @@ impl std::str::FromStr for Target {
             .iter()
             .copied()
             .find(|t| t.name() == s.trim().to_ascii_lowercase())
-            .ok_or_else(|| format!("unknown target `{s}`: expected one of wgsl, msl, hlsl, gl, gles"))
+            .ok_or_else(|| {
+                format!("unknown target `{s}`: expected one of wgsl, msl, hlsl, gl, gles")
+            })
     }
 }
 
@@ -165,6 +171,8 @@ pub struct TargetBinding {
 pub struct PushConstantTargets {
     pub hlsl: HlslRegister,
     pub msl_buffer: u32,
+    /// The OpenGL uniform struct ([`GL_PUSH_CONSTANT_UNIFORM`]).
+    pub gl_uniform: &'static str,
     /// Bytes of the block.
     pub size: u32,
 }
@@ -206,7 +214,14 @@ impl TargetMap {
             match (kind, sampler_binding(set, binding)) {
                 (DescriptorKind::CombinedImageSampler, Some(sb)) => {
                     let texture = DescriptorKind::SampledImage;
-                    portable.push((name.clone(), BindingPart::Texture, set, binding, texture, false));
+                    portable.push((
+                        name.clone(),
+                        BindingPart::Texture,
+                        set,
+                        binding,
+                        texture,
+                        false,
+                    ));
                     let sampler = DescriptorKind::Sampler;
                     portable.push((name, BindingPart::Sampler, set, sb, sampler, false));
                 }
@@ -292,6 +307,7 @@ impl TargetMap {
                 space: PUSH_CONSTANT_SPACE,
             },
             msl_buffer: buffers,
+            gl_uniform: GL_PUSH_CONSTANT_UNIFORM,
             size,
         });
         let msl_sizes_buffer = sizes_needed.then_some(buffers + 1);

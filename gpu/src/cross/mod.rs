@@ -27,7 +27,7 @@
 //! ```
 
 pub mod check;
-mod hlsl_samplers;
+mod hlsl_post;
 
 use crate::compiler::Profile;
 use crate::flow::Flow;
@@ -36,8 +36,8 @@ use naga::back::{glsl, hlsl, msl, wgsl};
 use naga::valid::{Capabilities, ModuleInfo, ValidationFlags, Validator};
 use serde::Serialize;
 use shader_info::{
-    BindingPart, Code, DescriptorKind, Diagnostic, GlClass, MslClass, PipelineKind, PipelinePlan,
-    Stage, ValidatedInfo,
+    BindingPart, BlockLayout, Code, DescriptorKind, Diagnostic, GlClass, MslClass, PipelineKind,
+    PipelinePlan, Stage, ValidatedInfo,
 };
 pub use shader_info::{Target, TargetMap};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -53,6 +53,8 @@ pub struct Portable {
     pub plan: PipelinePlan,
     /// The portable SPIR-V (what a target's independent check may compile against).
     pub spirv: Vec<u32>,
+    /// The declared std140/std430 layout of each buffer block, by (set, binding).
+    blocks: Vec<(u32, u32, BlockLayout)>,
     module: naga::Module,
     module_info: ModuleInfo,
 }
@@ -68,6 +70,12 @@ pub struct Translation {
     pub text: String,
     /// The entry point's name in `text` (`main`, or `main_` in MSL where `main` is reserved).
     pub entry_point: String,
+    /// Extensions the text requires of the driver beyond the target's base version (`#extension … : require` in
+    /// GLSL, `enable …;` in WGSL), e.g. `GL_EXT_clip_cull_distance` on OpenGL ES for `gl_ClipDistance`.
+    pub requires: Vec<String>,
+    /// Uniforms the translator added that the host sets itself (OpenGL, ES): `naga_vs_first_instance`, the draw's
+    /// first instance, which OpenGL does not add to `gl_InstanceID` as Vulkan does to `gl_InstanceIndex`.
+    pub host_uniforms: Vec<&'static str>,
 }
 
 fn stage_name<S: serde::Serializer>(stage: &Stage, s: S) -> Result<S::Ok, S::Error> {
@@ -107,7 +115,11 @@ fn naga_stage(stage: Stage) -> Option<naga::ShaderStage> {
 }
 
 /// What no target can take from this info and stage, found from the declaration before any translator runs.
-pub fn unsupported_everywhere(info: &ValidatedInfo, plan: &PipelinePlan, stage: Stage) -> Vec<String> {
+pub fn unsupported_everywhere(
+    info: &ValidatedInfo,
+    plan: &PipelinePlan,
+    stage: Stage,
+) -> Vec<String> {
     let mut out = Vec::new();
     if stage.is_ray_tracing() || plan.kind == PipelineKind::RayTracing {
         out.push(format!(
@@ -139,7 +151,11 @@ pub fn unsupported_everywhere(info: &ValidatedInfo, plan: &PipelinePlan, stage: 
 
 impl Portable {
     /// Generates the portable GLSL of `stage` of `info`, compiles it for translation and parses it with naga.
-    pub fn new(flow: &Flow, info: &ValidatedInfo, stage: Stage) -> Result<Portable, Vec<Diagnostic>> {
+    pub fn new(
+        flow: &Flow,
+        info: &ValidatedInfo,
+        stage: Stage,
+    ) -> Result<Portable, Vec<Diagnostic>> {
         let plan = flow.plan(info);
         let (_, module) = flow.portable(info, stage)?;
         let fail = |message: String, code: Code| {
@@ -160,22 +176,40 @@ impl Portable {
         }))
         .map_err(|_| {
             fail(
-                format!("naga panicked reading the portable SPIR-V of `{}` ({stage}): a bug in naga", info.key()),
+                format!(
+                    "naga panicked reading the portable SPIR-V of `{}` ({stage}): a bug in naga",
+                    info.key()
+                ),
                 Code::Internal,
             )
         })?
-        .map_err(|e| fail(format!("naga cannot read the portable SPIR-V: {e}"), Code::Translation))?;
+        .map_err(|e| {
+            fail(
+                format!("naga cannot read the portable SPIR-V: {e}"),
+                Code::Translation,
+            )
+        })?;
         let mut parsed = parsed;
         // Unoptimized SPIR-V keeps what the stage never calls (the portable polyfills among it).
         naga::compact::compact(&mut parsed, naga::compact::KeepUnused::No);
+        declared_access(&mut parsed, &plan);
         let module_info = validate(&parsed).map_err(|e| {
             fail(
                 format!("naga rejects the portable module: {e}"),
                 Code::Translation,
             )
         })?;
+        let blocks = info
+            .resources
+            .iter()
+            .filter_map(|r| {
+                let layout = r.value.block_layout(flow.registry)?.ok()?;
+                Some((r.value.set(), r.value.slot, layout))
+            })
+            .collect();
         Ok(Portable {
             key: info.key(),
+            blocks,
             info: info.name.clone(),
             variant: info.variant_label().map(str::to_string),
             stage,
@@ -218,9 +252,29 @@ impl Portable {
             })
         });
         let builtins: Vec<BuiltIn> = builtins.collect();
+        let noperspective = self.module.entry_points.iter().any(|ep| {
+            let args = ep.function.arguments.iter().map(|a| (&a.binding, a.ty));
+            let result = ep.function.result.iter().map(|r| (&r.binding, r.ty));
+            args.chain(result).any(|(binding, ty)| {
+                let linear = |b: &Option<Binding>| {
+                    matches!(
+                        b,
+                        Some(Binding::Location {
+                            interpolation: Some(naga::Interpolation::Linear),
+                            ..
+                        })
+                    )
+                };
+                linear(binding)
+                    || matches!(&self.module.types[ty].inner, TypeInner::Struct { members, .. }
+                        if members.iter().any(|m| linear(&m.binding)))
+            })
+        });
         let has = |b: BuiltIn| builtins.contains(&b);
         let no_point_size = |api: &str| {
-            format!("gl_PointSize ({api} has no point size): draw points as quads expanded in the vertex stage")
+            format!(
+                "gl_PointSize ({api} has no point size): draw points as quads expanded in the vertex stage"
+            )
         };
         let no_point_coord = |api: &str| format!("gl_PointCoord ({api} has no point sprites)");
         match target {
@@ -240,10 +294,20 @@ impl Portable {
                     out.push(no_point_coord("Direct3D"));
                 }
             }
-            Target::Msl | Target::Gl | Target::Gles => {}
+            Target::Gles => {
+                if noperspective {
+                    out.push(
+                        "noperspective interpolation (OpenGL ES has none): interpolate w-scaled values and divide in the fragment stage"
+                            .to_string(),
+                    );
+                }
+            }
+            Target::Msl | Target::Gl => {}
         }
         let has_f64 = self.module.types.iter().any(|(_, t)| match t.inner {
-            TypeInner::Scalar(s) | TypeInner::Vector { scalar: s, .. } | TypeInner::Matrix { scalar: s, .. } => {
+            TypeInner::Scalar(s)
+            | TypeInner::Vector { scalar: s, .. }
+            | TypeInner::Matrix { scalar: s, .. } => {
                 s.kind == naga::ScalarKind::Float && s.width == 8
             }
             _ => false,
@@ -256,7 +320,11 @@ impl Portable {
 
     /// Translates to `target`, with specialization `values` applied where the target cannot keep them as
     /// pipeline-time constants (MSL, HLSL, GLSL).
-    pub fn translate(&self, target: Target, values: &SpecValues) -> Result<Translation, Vec<Diagnostic>> {
+    pub fn translate(
+        &self,
+        target: Target,
+        values: &SpecValues,
+    ) -> Result<Translation, Vec<Diagnostic>> {
         let written = catch_unwind(AssertUnwindSafe(|| self.write(target, values)));
         match written {
             Ok(Ok(t)) => Ok(t),
@@ -276,7 +344,13 @@ impl Portable {
     fn with_constants(
         &self,
         values: &SpecValues,
-    ) -> Result<(std::borrow::Cow<'_, naga::Module>, std::borrow::Cow<'_, ModuleInfo>), String> {
+    ) -> Result<
+        (
+            std::borrow::Cow<'_, naga::Module>,
+            std::borrow::Cow<'_, ModuleInfo>,
+        ),
+        String,
+    > {
         let mut constants = naga::back::PipelineConstants::default();
         for c in &self.plan.specialization_constants {
             if let Some((_, v)) = values.0.iter().find(|(n, _)| *n == c.name) {
@@ -287,7 +361,12 @@ impl Portable {
                     shader_info::ConstValue::Float(f) => f64::from(f),
                 };
                 // Only constants the module still uses are overridable (the optimizer drops the others).
-                if self.module.overrides.iter().any(|(_, o)| o.id == Some(c.id as u16)) {
+                if self
+                    .module
+                    .overrides
+                    .iter()
+                    .any(|(_, o)| o.id == Some(c.id as u16))
+                {
                     constants.insert(c.id.to_string(), value);
                 }
             }
@@ -305,8 +384,9 @@ impl Portable {
         let map = &self.plan.targets;
         let (text, entry_point) = match target {
             Target::Wgsl => {
-                let text = wgsl::write_string(&self.module, &self.module_info, wgsl::WriterFlags::empty())
-                    .map_err(|e| e.to_string())?;
+                let text =
+                    wgsl::write_string(&self.module, &self.module_info, wgsl::WriterFlags::empty())
+                        .map_err(|e| e.to_string())?;
                 (text, "main".to_string())
             }
             Target::Msl => {
@@ -318,7 +398,9 @@ impl Portable {
                     match b.msl.class {
                         MslClass::Buffer => t.buffer = Some(slot),
                         MslClass::Texture => t.texture = Some(slot),
-                        MslClass::Sampler => t.sampler = Some(msl::BindSamplerTarget::Resource(slot)),
+                        MslClass::Sampler => {
+                            t.sampler = Some(msl::BindSamplerTarget::Resource(slot))
+                        }
                     }
                     resources.insert(rb(b.set, b.binding), t);
                 }
@@ -341,7 +423,8 @@ impl Portable {
                     allow_and_force_point_size: false,
                     ..Default::default()
                 };
-                let (text, info) = msl::write_string(&module, &info, &opts, &pipe).map_err(|e| e.to_string())?;
+                let (text, info) =
+                    msl::write_string(&module, &info, &opts, &pipe).map_err(|e| e.to_string())?;
                 let entry = info
                     .entry_point_names
                     .into_iter()
@@ -369,7 +452,7 @@ impl Portable {
                         hlsl::SamplerIndexBufferKey { group: set },
                         hlsl::BindTarget {
                             space: set as u8,
-                            register: hlsl_samplers::INDEX_BUFFER_REGISTER,
+                            register: hlsl_post::INDEX_BUFFER_REGISTER,
                             ..Default::default()
                         },
                     );
@@ -397,15 +480,23 @@ impl Portable {
                     .next()
                     .ok_or("naga wrote no entry point")?
                     .map_err(|e| e.to_string())?;
-                (hlsl_samplers::plain_registers(&text, map)?, entry)
+                {
+                    let text = hlsl_post::plain_registers(&text)?;
+                    let text = hlsl_post::helpers_once(&text);
+                    (
+                        hlsl_post::distance_arrays(&text, &self.distance_lengths()),
+                        entry,
+                    )
+                }
             }
             Target::Gl | Target::Gles => {
                 let (module, info) = self.with_constants(values)?;
                 let mut binding_map = glsl::BindingMap::new();
                 for b in &map.bindings {
                     if let Some(gl) = b.gl {
-                        let binding = u8::try_from(gl.binding)
-                            .map_err(|_| format!("OpenGL binding {} of `{}` is over 255", gl.binding, b.name))?;
+                        let binding = u8::try_from(gl.binding).map_err(|_| {
+                            format!("OpenGL binding {} of `{}` is over 255", gl.binding, b.name)
+                        })?;
                         binding_map.insert(rb(b.set, b.binding), binding);
                     }
                 }
@@ -443,6 +534,12 @@ impl Portable {
                 .map_err(|e| e.to_string())?
                 .write()
                 .map_err(|e| e.to_string())?;
+                // naga names the block per stage (`_immediates_binding_vs`, a prefix its namer keeps from user
+                // names); one name in every stage makes it one uniform of the linked program.
+                let text = text.replace(
+                    &format!("_immediates_binding_{}", gl_stage_suffix(stage)),
+                    shader_info::GL_PUSH_CONSTANT_UNIFORM,
+                );
                 (text, "main".to_string())
             }
         };
@@ -450,14 +547,60 @@ impl Portable {
             target,
             key: self.key.clone(),
             stage: self.stage,
+            requires: required_extensions(&text),
+            host_uniforms: HOST_UNIFORMS
+                .into_iter()
+                .filter(|u| text.contains(&format!("uniform uint {u};")))
+                .collect(),
             text,
             entry_point,
         })
     }
 
+    /// The HLSL semantic and array length of each clip- or cull-distance output of the entry point.
+    fn distance_lengths(&self) -> Vec<(&'static str, u32)> {
+        use naga::{Binding, BuiltIn, TypeInner};
+        let mut out = Vec::new();
+        for ep in &self.module.entry_points {
+            let Some(result) = &ep.function.result else {
+                continue;
+            };
+            let members: Vec<(Option<&Binding>, naga::Handle<naga::Type>)> =
+                match &self.module.types[result.ty].inner {
+                    TypeInner::Struct { members, .. } => {
+                        members.iter().map(|m| (m.binding.as_ref(), m.ty)).collect()
+                    }
+                    _ => vec![(result.binding.as_ref(), result.ty)],
+                };
+            for (binding, ty) in members {
+                let semantic = match binding {
+                    Some(Binding::BuiltIn(BuiltIn::ClipDistances)) => "SV_ClipDistance",
+                    Some(Binding::BuiltIn(BuiltIn::CullDistance)) => "SV_CullDistance",
+                    _ => continue,
+                };
+                if let TypeInner::Array {
+                    size: naga::ArraySize::Constant(n),
+                    ..
+                } = self.module.types[ty].inner
+                {
+                    out.push((semantic, n.get()));
+                }
+            }
+        }
+        out
+    }
+
     /// The naga module (for checks).
     pub fn module(&self) -> &naga::Module {
         &self.module
+    }
+
+    /// The declared layout of the buffer block at (set, binding).
+    pub fn block_layout(&self, set: u32, binding: u32) -> Option<&BlockLayout> {
+        self.blocks
+            .iter()
+            .find(|(s, b, _)| *s == set && *b == binding)
+            .map(|(_, _, l)| l)
     }
 }
 
@@ -471,6 +614,55 @@ pub(crate) fn validate(module: &naga::Module) -> Result<ModuleInfo, String> {
     Validator::new(ValidationFlags::all(), Capabilities::all())
         .validate(module)
         .map_err(|e| e.emit_to_string(""))
+}
+
+/// The extensions a translated text requires: GLSL `#extension NAME : require`, WGSL `enable NAME[, NAME];`.
+fn required_extensions(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if let Some(rest) = line.strip_prefix("#extension ")
+            && let Some((name, behaviour)) = rest.split_once(':')
+            && behaviour.trim() == "require"
+        {
+            out.push(name.trim().to_string());
+        } else if let Some(rest) = line
+            .strip_prefix("enable ")
+            .and_then(|r| r.strip_suffix(';'))
+        {
+            out.extend(rest.split(',').map(|n| n.trim().to_string()));
+        }
+    }
+    out
+}
+
+/// The uniforms naga's GLSL back end adds for the host to set.
+const HOST_UNIFORMS: [&str; 1] = ["naga_vs_first_instance"];
+
+/// naga's GL suffix of a stage's names.
+fn gl_stage_suffix(stage: naga::ShaderStage) -> &'static str {
+    match stage {
+        naga::ShaderStage::Vertex => "vs",
+        naga::ShaderStage::Fragment => "fs",
+        naga::ShaderStage::Compute => "cs",
+        _ => "unknown",
+    }
+}
+
+/// Storage buffers get the access the declaration gives them. glslang writes `readonly` as a decoration on each
+/// block member, which naga's SPIR-V reader does not take from members, so a read-only buffer would come out
+/// writable: a UAV (`u`) in HLSL where the map says an SRV (`t`), `read_write` in WGSL where a vertex stage may not
+/// have one.
+fn declared_access(module: &mut naga::Module, plan: &PipelinePlan) {
+    for (_, g) in module.global_variables.iter_mut() {
+        let (Some(rb), naga::AddressSpace::Storage { access }) = (&g.binding, &mut g.space) else {
+            continue;
+        };
+        if let Some(b) = plan.targets.at(rb.group, rb.binding)
+            && !b.writable
+        {
+            *access = naga::StorageAccess::LOAD;
+        }
+    }
 }
 
 /// The binding part names of a target binding (for messages).
