@@ -2,9 +2,10 @@
 # Installs the system packages shader-info needs, only when something is missing (idempotent, quiet when done).
 # shaderc and glslang come from Debian's static archives (see TOOLCHAIN notes in the README), the Vulkan loader,
 # validation layer and lavapipe (Mesa's CPU Vulkan driver) make every Vulkan test run on a machine without a GPU.
+# glslang, spirv-tools and spirv-cross are also the independent checkers of the cross-language translations.
 set -euo pipefail
 
-packages=(libshaderc-dev glslc glslang-tools spirv-tools mesa-vulkan-drivers libvulkan1 libvulkan-dev
+packages=(libshaderc-dev glslc glslang-tools spirv-tools spirv-cross mesa-vulkan-drivers libvulkan1 libvulkan-dev
           vulkan-validationlayers vulkan-tools)
 
 missing=()

@@ -3,6 +3,7 @@
 //! The `shader-builder` command line and the `shader_builder` test target both run this.
 
 use crate::compiler::Profile;
+use crate::cross::{CrossOptions, Target, Verdict, spec::SpecHandling, translate_module};
 use crate::flow::{Flow, StageCompiler};
 use crate::reflect::ModuleReflection;
 use rayon::prelude::*;
@@ -11,6 +12,7 @@ use shader_info::{
     Code, DEFAULT_BRANCH_LIMIT, Diagnostic, Registry, ShaderCreateInfo, SourceLoader, Stage,
     ValidatedInfo, VariantSet,
 };
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
@@ -27,6 +29,8 @@ pub struct BuildOptions {
     pub out_dir: Option<PathBuf>,
     /// Most branches an info may have (2^N permutations are enumerated).
     pub branch_limit: u32,
+    /// Cross-language targets every module is translated to (and checked), beside its SPIR-V.
+    pub cross: CrossOptions,
 }
 
 impl Default for BuildOptions {
@@ -37,6 +41,7 @@ impl Default for BuildOptions {
             jobs: 1,
             out_dir: None,
             branch_limit: DEFAULT_BRANCH_LIMIT,
+            cross: CrossOptions::default(),
         }
     }
 }
@@ -72,6 +77,40 @@ pub struct ModuleReport {
     pub seconds: f64,
     #[serde(skip)]
     pub reflection: Arc<ModuleReflection>,
+    /// The verdict on each requested cross-language target.
+    pub targets: Vec<TargetReport>,
+}
+
+/// What became of one module on one cross-language target.
+#[derive(Clone, Debug, Serialize)]
+pub struct TargetReport {
+    pub target: Target,
+    /// `translated`, `unsupported`, `skipped` or `failed`.
+    pub verdict: &'static str,
+    /// Why it is unsupported, skipped or failed (one line each).
+    pub reasons: Vec<String>,
+    /// The file written (`NAME[.vN].STAGE.<ext>`), when an output directory was given.
+    pub file: Option<String>,
+    /// The entry point's name in the text.
+    pub entry_point: Option<String>,
+    /// Driver extensions the text requires.
+    pub requires: Vec<String>,
+    /// Uniforms the host sets itself (OpenGL).
+    pub host_uniforms: Vec<&'static str>,
+    pub spec_constants: Option<SpecHandling>,
+    #[serde(skip)]
+    pub diagnostics: Vec<Diagnostic>,
+    #[serde(skip)]
+    text: Option<String>,
+}
+
+/// Verdict counts of one target over the pass.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct TargetCounts {
+    pub translated: usize,
+    pub unsupported: usize,
+    pub skipped: usize,
+    pub failed: usize,
 }
 
 /// The outcome for one info.
@@ -110,6 +149,8 @@ pub struct BuildReport {
     pub seconds: f64,
     pub failed: Vec<Failure>,
     pub infos: Vec<InfoReport>,
+    /// Per cross-language target, how many modules got each verdict (empty when no target was asked for).
+    pub targets: BTreeMap<Target, TargetCounts>,
     #[serde(skip)]
     pub module_reports: Vec<ModuleReport>,
 }
@@ -230,9 +271,30 @@ pub fn build(
     };
 
     let mut modules = Vec::new();
+    let mut targets: BTreeMap<Target, TargetCounts> = opts
+        .cross
+        .targets
+        .iter()
+        .map(|t| (*t, TargetCounts::default()))
+        .collect();
     for r in results {
         match r {
-            Ok(m) => modules.push(m),
+            Ok(m) => {
+                for t in &m.targets {
+                    let c = targets.entry(t.target).or_default();
+                    match t.verdict {
+                        "translated" => c.translated += 1,
+                        "unsupported" => c.unsupported += 1,
+                        "skipped" => c.skipped += 1,
+                        _ => {
+                            c.failed += 1;
+                            let label = format!("{} → {}", m.stage, t.target);
+                            failed.push(Failure::new(&m.info, Some(label), t.diagnostics.clone()));
+                        }
+                    }
+                }
+                modules.push(m)
+            }
             Err(f) => failed.push(f),
         }
     }
@@ -289,6 +351,7 @@ pub fn build(
         seconds: start.elapsed().as_secs_f64(),
         failed,
         infos,
+        targets,
         module_reports: modules,
     }
 }
@@ -303,23 +366,19 @@ fn compile_one(flow: &Flow, opts: &BuildOptions, job: &Job) -> Result<ModuleRepo
     let checked = flow
         .compile(info, stage)
         .map_err(|d| Failure::new(&info.name, Some(label.clone()), d))?;
+    let base = match info.variant_index() {
+        Some(v) => format!("{}.v{v}.{}", info.name, stage.short_name()),
+        None => format!("{}.{}", info.name, stage.short_name()),
+    };
+    let mut targets: Vec<TargetReport> = translate_module(flow, info, stage, &opts.cross)
+        .into_iter()
+        .map(|(target, verdict)| target_report(target, &verdict, &base, opts.out_dir.is_some()))
+        .collect();
     if let Some(dir) = &opts.out_dir {
-        let base = match info.variant_index() {
-            Some(v) => format!("{}.v{v}.{}", info.name, stage.short_name()),
-            None => format!("{}.{}", info.name, stage.short_name()),
-        };
-        let bytes: &[u8] = bytemuck::cast_slice(&checked.module.spirv);
-        let json = serde_json::to_string_pretty(&*checked.reflection).unwrap_or_default();
-        let written = std::fs::create_dir_all(dir)
-            .and_then(|_| std::fs::write(dir.join(format!("{base}.spv")), bytes))
-            .and_then(|_| {
-                std::fs::write(dir.join(format!("{base}.glsl")), &checked.generated.source)
-            })
-            .and_then(|_| std::fs::write(dir.join(format!("{base}.json")), json));
-        if let Err(e) = written {
-            return Err(Failure::new(
+        let io = |e: std::io::Error| {
+            Failure::new(
                 &info.name,
-                Some(label),
+                Some(label.clone()),
                 vec![
                     Diagnostic::error(
                         Code::Io,
@@ -329,7 +388,33 @@ fn compile_one(flow: &Flow, opts: &BuildOptions, job: &Job) -> Result<ModuleRepo
                     .stage(stage)
                     .hint("check the output directory is writable and the disk has room"),
                 ],
-            ));
+            )
+        };
+        let bytes: &[u8] = bytemuck::cast_slice(&checked.module.spirv);
+        let mut json = serde_json::to_value(&*checked.reflection).unwrap_or_default();
+        if let Some(obj) = json.as_object_mut() {
+            let plan = flow.plan(info);
+            obj.insert(
+                "targets".into(),
+                serde_json::json!({ "map": plan.targets, "outputs": targets }),
+            );
+        }
+        std::fs::create_dir_all(dir)
+            .and_then(|_| std::fs::write(dir.join(format!("{base}.spv")), bytes))
+            .and_then(|_| {
+                std::fs::write(dir.join(format!("{base}.glsl")), &checked.generated.source)
+            })
+            .and_then(|_| {
+                std::fs::write(
+                    dir.join(format!("{base}.json")),
+                    serde_json::to_string_pretty(&json).unwrap_or_default(),
+                )
+            })
+            .map_err(io)?;
+        for t in &mut targets {
+            if let (Some(file), Some(text)) = (&t.file, t.text.take()) {
+                std::fs::write(dir.join(file), text).map_err(io)?;
+            }
         }
     }
     Ok(ModuleReport {
@@ -340,5 +425,35 @@ fn compile_one(flow: &Flow, opts: &BuildOptions, job: &Job) -> Result<ModuleRepo
         spirv_bytes: checked.module.spirv.len() * 4,
         seconds: t.elapsed().as_secs_f64(),
         reflection: checked.reflection,
+        targets,
     })
+}
+
+/// The report of one verdict; the text rides along (not serialized) until it is written.
+fn target_report(target: Target, verdict: &Verdict, base: &str, writing: bool) -> TargetReport {
+    let mut r = TargetReport {
+        target,
+        verdict: verdict.word(),
+        reasons: verdict.lines(target),
+        file: None,
+        entry_point: None,
+        requires: Vec::new(),
+        host_uniforms: Vec::new(),
+        spec_constants: None,
+        diagnostics: Vec::new(),
+        text: None,
+    };
+    match verdict {
+        Verdict::Translated(t) => {
+            r.file = writing.then(|| format!("{base}.{}", target.extension()));
+            r.entry_point = Some(t.entry_point.clone());
+            r.requires = t.requires.clone();
+            r.host_uniforms = t.host_uniforms.clone();
+            r.spec_constants = Some(t.spec_constants.clone());
+            r.text = writing.then(|| t.text.clone());
+        }
+        Verdict::Failed(d) => r.diagnostics = d.clone(),
+        Verdict::Unsupported(_) | Verdict::Skipped(_) => {}
+    }
+    r
 }

@@ -107,6 +107,7 @@ const METHODS: &[(&str, &[Arg])] = &[
     ("early_fragment_test", &[Expr("enable")]),
     ("do_static_compilation", &[Expr("enable")]),
     ("branch", &[Expr("name")]),
+    ("skip_target", &[Enum("Target", "target"), Expr("reason")]),
     ("stage_source", &[Enum("Stage", "stage"), Expr("file")]),
     ("vertex_source", &[Expr("file")]),
     ("fragment_source", &[Expr("file")]),

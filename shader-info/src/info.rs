@@ -10,6 +10,7 @@ use crate::layout::{
 use crate::origin::Origin;
 use crate::resource::{Resource, ResourceKind};
 use crate::specialize::{SpecializeFn, VariantBuilder};
+use crate::targets::Target;
 use crate::types::*;
 
 /// A value recorded together with the info that declared it and where.
@@ -124,7 +125,8 @@ pub struct PushConstant {
 }
 
 /// The value of a specialization constant.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 pub enum ConstValue {
     Bool(bool),
     Int(i32),
@@ -299,6 +301,8 @@ pub struct ShaderCreateInfo {
     pub specialize: Option<Item<SpecializeFn>>,
     /// Branch values of one variant (set by [`crate::Variant::apply`]); branches not listed are `false`.
     pub branch_values: Vec<(String, bool)>,
+    /// Cross-language targets this info opts out of, each with the reason the report gives.
+    pub skipped_targets: Vec<Item<(Target, String)>>,
 }
 
 impl ShaderCreateInfo {
@@ -639,6 +643,21 @@ impl ShaderCreateInfo {
     #[track_caller]
     pub fn early_fragment_test(mut self, enable: bool) -> Self {
         self.early_fragment_test = Some(self.item(enable));
+        self
+    }
+
+    /// Opts out of a cross-language target: the static pass reports the module as skipped there, with `reason`,
+    /// instead of translating it. Inherited through `additional_info`.
+    ///
+    /// ```
+    /// use shader_info::{ShaderCreateInfo, Target};
+    /// let info = ShaderCreateInfo::new("x").skip_target(Target::Gles, "this renderer ships no OpenGL ES build");
+    /// assert_eq!(info.skipped_targets[0].value.0, Target::Gles);
+    /// ```
+    #[track_caller]
+    pub fn skip_target(mut self, target: Target, reason: impl Into<String>) -> Self {
+        let it = self.item((target, reason.into()));
+        self.skipped_targets.push(it);
         self
     }
 

@@ -44,6 +44,7 @@ mod resolve;
 mod resource;
 mod rust_twin;
 mod shader_type;
+mod spec_values;
 mod specialize;
 mod targets;
 mod types;
@@ -81,6 +82,7 @@ pub use shader_type::{
     __private, Binding, Bool32, GlslKind, GlslType, MAX_PUSH_CONSTANTS_SIZE, Message, Pad,
     ShaderType, StdLayout, TypeLayout, std_layout,
 };
+pub use spec_values::SpecValues;
 pub use specialize::{SpecializeFn, VariantBuilder};
 pub use targets::{
     BindingPart, GL_PUSH_CONSTANT_UNIFORM, GlClass, GlSlot, HlslRegister, MslClass, MslSlot,

@@ -194,6 +194,7 @@ impl Resolver<'_> {
         merge_list(&mut out.defines, &info.defines);
         merge_list(&mut out.typedef_sources, &info.typedef_sources);
         merge_list(&mut out.branches, &info.branches);
+        merge_list(&mut out.skipped_targets, &info.skipped_targets);
         out.builtins |= info.builtins;
         self.merge_singular(
             "geometry_layout",

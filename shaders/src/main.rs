@@ -4,17 +4,20 @@
 //! ```text
 //! shader-builder list
 //! shader-builder show gpu_shader_text --stage frag
+//! shader-builder show gpu_shader_text --stage frag --target wgsl
 //! shader-builder build --profile release --jobs 2 --out out/spv --json
+//! shader-builder build --target wgsl,msl,hlsl,gl,gles --out out/cross
 //! shader-builder render --out out/frame.png --size 1280x720 --json
 //! shader-builder watch --timeout 60
 //! shader-builder compare a.png b.png
 //! ```
-//! With no subcommand it runs the main job: `build` of the whole library, then `render --out out/frame.png`
-//! (skipped, with the reason, where this machine has no Vulkan).
+//! With no subcommand it runs the main job: `build --target all` of the whole library, then
+//! `render --out out/frame.png` (skipped, with the reason, where this machine has no Vulkan).
 
 use clap::{Parser, Subcommand, ValueEnum};
 use gpu::builder::{BuildOptions, BuildReport, build};
 use gpu::compiler::{Compiler, CompilerOptions, IncludeSearch, Profile};
+use gpu::cross::{CrossOptions, Target, Verdict, translate_module};
 use gpu::flow::Flow;
 use indicatif::{ProgressBar, ProgressStyle};
 use shader_info::{
@@ -56,6 +59,9 @@ enum Command {
         /// A permutation of the info's static branches, one bit per branch (e.g. `0b101` or `5`).
         #[arg(long)]
         variant: Option<String>,
+        /// Print the translation to this target (wgsl, msl, hlsl, gl, gles) instead of the Vulkan GLSL.
+        #[arg(long)]
+        target: Option<Target>,
     },
     /// The static pass: compile and cross-check every compilable info.
     Build(BuildArgs),
@@ -128,6 +134,31 @@ struct BuildArgs {
     /// Most static branches an info may have (2^N permutations are enumerated; default 20).
     #[arg(long)]
     branch_limit: Option<u32>,
+    /// Translate every module to these targets too (comma-separated: wgsl, msl, hlsl, gl, gles, or all), each
+    /// written beside the SPIR-V as `NAME[.vN].STAGE.{wgsl,msl,hlsl,gl.glsl,gles.glsl}`.
+    #[arg(long, value_delimiter = ',')]
+    target: Vec<String>,
+    /// Skip the independent check of each translation (glslang, spirv-val, spirv-cross, naga's WGSL front end).
+    #[arg(long)]
+    no_target_check: bool,
+}
+
+/// `--target` values: target names or `all`.
+fn parse_targets(names: &[String]) -> Result<Vec<Target>, String> {
+    let mut out = Vec::new();
+    for n in names {
+        let add: Vec<Target> = if n == "all" {
+            Target::ALL.to_vec()
+        } else {
+            vec![n.parse()?]
+        };
+        for t in add {
+            if !out.contains(&t) {
+                out.push(t);
+            }
+        }
+    }
+    Ok(out)
 }
 
 #[derive(Clone, Copy, ValueEnum, Default)]
@@ -154,6 +185,7 @@ fn main() -> ExitCode {
             name,
             stage,
             variant,
+            target,
         }) => show(
             registry,
             &root,
@@ -161,6 +193,7 @@ fn main() -> ExitCode {
             &name,
             stage,
             variant.as_deref(),
+            target,
         ),
         Some(Command::Build(args)) => run_build(registry, &root, &compiler_opts, &args),
         Some(Command::Render(args)) => match run_render(registry, &root, &args) {
@@ -180,8 +213,11 @@ fn main_job(
     root: &std::path::Path,
     compiler_opts: &CompilerOptions,
 ) -> ExitCode {
-    let built =
-        run_build(registry, root, compiler_opts, &BuildArgs::default()) == ExitCode::SUCCESS;
+    let args = BuildArgs {
+        target: vec!["all".into()],
+        ..BuildArgs::default()
+    };
+    let built = run_build(registry, root, compiler_opts, &args) == ExitCode::SUCCESS;
     println!();
     let rendered = run_render(registry, root, &RenderArgs::default());
     let ok = match rendered {
@@ -319,6 +355,7 @@ fn show(
     name: &str,
     stage: Stage,
     variant: Option<&str>,
+    target: Option<Target>,
 ) -> ExitCode {
     let compiler = match Compiler::with_options(root, compiler_opts.clone()) {
         Ok(c) => c,
@@ -329,16 +366,36 @@ fn show(
     };
     let loader = DirLoader::new(root);
     let flow = Flow::new(registry, &loader, &compiler, Profile::Debug);
-    let generated = flow.validated(name).and_then(|info| {
-        let info = match variant {
-            None => info,
-            Some(bits) => pick_variant(&flow, &info, bits)?,
-        };
-        flow.generate(&info, stage)
+    let info = flow.validated(name).and_then(|info| match variant {
+        None => Ok(info),
+        Some(bits) => pick_variant(&flow, &info, bits),
     });
-    match generated {
-        Ok(g) => {
-            print!("{}", g.source);
+    let text = info.and_then(|info| match target {
+        None => flow.generate(&info, stage).map(|g| g.source),
+        Some(t) => {
+            let opts = CrossOptions {
+                targets: vec![t],
+                ..CrossOptions::default()
+            };
+            match translate_module(&flow, &info, stage, &opts).pop() {
+                Some((_, Verdict::Translated(tr))) => Ok(tr.text),
+                Some((_, Verdict::Failed(d))) => Err(d),
+                Some((_, v)) => Err(v
+                    .lines(t)
+                    .into_iter()
+                    .map(|l| {
+                        Diagnostic::error(Code::Unsupported, &info.name, l)
+                            .stage(stage)
+                            .item(format!("target {t}"))
+                    })
+                    .collect()),
+                None => Ok(String::new()),
+            }
+        }
+    });
+    match text {
+        Ok(text) => {
+            print!("{text}");
             ExitCode::SUCCESS
         }
         Err(d) => {
@@ -404,6 +461,17 @@ fn run_build(
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         out_dir: args.out.clone(),
         branch_limit: args.branch_limit.unwrap_or(DEFAULT_BRANCH_LIMIT),
+        cross: CrossOptions {
+            targets: match parse_targets(&args.target) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("--target: {e}");
+                    return ExitCode::FAILURE;
+                }
+            },
+            check: !args.no_target_check,
+            ..CrossOptions::default()
+        },
     };
     let loader = DirLoader::new(root);
     let bar = if std::io::stderr().is_terminal() && !args.json {
@@ -453,6 +521,7 @@ fn json_report(r: &BuildReport) -> serde_json::Value {
         "seconds": r.seconds,
         "failed": r.failed,
         "infos": r.infos,
+        "targets": r.targets,
     })
 }
 
@@ -496,6 +565,7 @@ fn print_table(r: &BuildReport) {
     if !failed_blocks.is_empty() {
         println!("building blocks with errors: {}", failed_blocks.join(", "));
     }
+    print_targets(r);
     if !r.failed.is_empty() {
         println!();
         print!("{}", r.render_failures());
@@ -504,4 +574,52 @@ fn print_table(r: &BuildReport) {
         "{} / {} infos compiled, {} modules, {:.2} s",
         r.infos_passed, r.infos_total, r.modules, r.seconds
     );
+}
+
+/// Per target: the verdict counts, then each reason a module was not translated, with the modules it applies to.
+fn print_targets(r: &BuildReport) {
+    if r.targets.is_empty() {
+        return;
+    }
+    println!();
+    println!(
+        "{:<6} {:>10} {:>11} {:>7} {:>6}",
+        "target", "translated", "unsupported", "skipped", "failed"
+    );
+    for (t, c) in &r.targets {
+        println!(
+            "{:<6} {:>10} {:>11} {:>7} {:>6}",
+            t.name(),
+            c.translated,
+            c.unsupported,
+            c.skipped,
+            c.failed
+        );
+    }
+    let mut reasons: std::collections::BTreeMap<&str, Vec<String>> = Default::default();
+    for m in &r.module_reports {
+        for t in m
+            .targets
+            .iter()
+            .filter(|t| matches!(t.verdict, "unsupported" | "skipped"))
+        {
+            let key = match m.variant {
+                Some(v) => format!("{}#v{v} {}", m.info, m.stage),
+                None => format!("{} {}", m.info, m.stage),
+            };
+            for line in &t.reasons {
+                reasons.entry(line).or_default().push(key.clone());
+            }
+        }
+    }
+    for (line, modules) in reasons {
+        let shown: Vec<&str> = modules.iter().take(3).map(String::as_str).collect();
+        let more = modules.len().saturating_sub(shown.len());
+        let tail = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        println!("  {line} — {}{tail}", shown.join(", "));
+    }
 }

@@ -4,13 +4,16 @@
 //!
 //! Without Vulkan these tests skip, unless `SHADER_INFO_REQUIRE_VULKAN=1`.
 
+use gpu::compiler::{Compiler, Profile};
+use gpu::cross::{Portable, Target};
+use gpu::flow::Flow;
 use gpu::vk::resource::Sampler;
-use gpu::vk::testing::{OffscreenDraw, draw_offscreen, pixel, test_context};
+use gpu::vk::testing::{OffscreenDraw, draw_offscreen, glslang_hlsl, pixel, test_context};
 use gpu::vk::{
-    Buffer, DescriptorPool, GraphicsOptions, Image2D, LibraryOptions, ShaderLibrary, SpecValues,
-    VkContext, raw,
+    Buffer, ComputePipeline, DescriptorPool, GraphicsOptions, Image2D, LibraryOptions,
+    ShaderLibrary, ShaderModule, SpecValues, VkContext, raw,
 };
-use shader_info::{Registry, Stage};
+use shader_info::{DirLoader, Registry, Stage};
 use shaders::pipelines::{PipelineKind, create_all, is_known_driver_warning};
 use std::sync::Arc;
 
@@ -274,13 +277,9 @@ fn a_uniform_color_shape_and_a_sampled_image_render_at_known_pixels() {
 /// The CPU reference of one specialization of `gpu_compute_map`.
 type Reference = Box<dyn Fn(f32) -> f32>;
 
-#[test]
-fn gpu_compute_map_follows_its_specialization_constants_from_one_module() {
-    let Some(ctx) = test_context() else { return };
-    let mut lib = library(&ctx);
-    let module = lib.module("gpu_compute_map", Stage::Compute).unwrap();
-
-    // 100 values: two workgroups of 64, the second partly idle (the shader bounds-checks against `count`).
+/// `gpu_compute_map`'s input (100 values: two workgroups of 64, the second partly idle, which the shader
+/// bounds-checks against `count`) and its specializations with their CPU references.
+fn compute_map_cases() -> (Vec<f32>, Vec<(SpecValues, Reference)>) {
     let src: Vec<f32> = (0..100).map(|i| (i as f32 - 40.0) * 0.0625).collect();
     let cases: Vec<(SpecValues, Reference)> = vec![
         (SpecValues::default(), Box::new(|x| x + 1.0)),
@@ -304,59 +303,78 @@ fn gpu_compute_map_follows_its_specialization_constants_from_one_module() {
             Box::new(|x: f32| (x * -2.0).clamp(0.0, 1.0)),
         ),
     ];
-    let input = Buffer::with_data(&ctx, &src, raw::BufferUsageFlags::STORAGE_BUFFER).unwrap();
+    (src, cases)
+}
+
+/// Runs a `gpu_compute_map` pipeline over `src` and checks every element against `expected` (one IEEE operation
+/// each, and a clamp: exactly what the CPU computes) and that nothing at `count` or beyond was written.
+fn run_compute_map(
+    ctx: &VkContext,
+    p: &ComputePipeline,
+    src: &[f32],
+    expected: &Reference,
+    what: &str,
+) {
+    let input = Buffer::with_data(ctx, src, raw::BufferUsageFlags::STORAGE_BUFFER).unwrap();
+    let output = Buffer::new(ctx, 4 * 128, raw::BufferUsageFlags::STORAGE_BUFFER).unwrap();
+    output.write_slice(&[-7.0f32; 128]);
+    let pool = DescriptorPool::for_layout(ctx, p.layout(), 1).unwrap();
+    let set = pool.allocate(&p.layout().set_layouts()[0]).unwrap();
+    pool.write_buffer(set, 0, raw::DescriptorType::STORAGE_BUFFER, &input);
+    pool.write_buffer(set, 1, raw::DescriptorType::STORAGE_BUFFER, &output);
+    ctx.submit_and_wait(|d, cmd| {
+        // SAFETY: `cmd` is recording; pipeline, set and buffers live until the wait returns.
+        unsafe {
+            d.cmd_bind_pipeline(cmd, raw::PipelineBindPoint::COMPUTE, p.handle());
+            d.cmd_bind_descriptor_sets(
+                cmd,
+                raw::PipelineBindPoint::COMPUTE,
+                p.layout().handle(),
+                0,
+                &[set],
+                &[],
+            );
+            let stages = p.layout().desc().push_constants.unwrap().stages;
+            d.cmd_push_constants(
+                cmd,
+                p.layout().handle(),
+                stages,
+                0,
+                &(src.len() as u32).to_ne_bytes(),
+            );
+            d.cmd_dispatch(cmd, (src.len() as u32).div_ceil(64), 1, 1);
+            let barrier = [raw::MemoryBarrier2::default()
+                .src_stage_mask(raw::PipelineStageFlags2::COMPUTE_SHADER)
+                .src_access_mask(raw::AccessFlags2::SHADER_WRITE)
+                .dst_stage_mask(raw::PipelineStageFlags2::HOST)
+                .dst_access_mask(raw::AccessFlags2::HOST_READ)];
+            d.cmd_pipeline_barrier2(
+                cmd,
+                &raw::DependencyInfo::default().memory_barriers(&barrier),
+            );
+        }
+    })
+    .unwrap();
+    let got = output.read_vec::<f32>();
+    for (i, x) in src.iter().enumerate() {
+        assert_eq!(got[i], expected(*x), "{what} at {i} (x = {x})");
+    }
+    assert!(
+        got[src.len()..].iter().all(|v| *v == -7.0),
+        "{what} wrote past count"
+    );
+}
+
+#[test]
+fn gpu_compute_map_follows_its_specialization_constants_from_one_module() {
+    let Some(ctx) = test_context() else { return };
+    let mut lib = library(&ctx);
+    let module = lib.module("gpu_compute_map", Stage::Compute).unwrap();
+    let (src, cases) = compute_map_cases();
     let mut pipelines = Vec::new();
     for (spec, expected) in &cases {
         let p = lib.compute_pipeline_with("gpu_compute_map", spec).unwrap();
-        let output = Buffer::new(&ctx, 4 * 128, raw::BufferUsageFlags::STORAGE_BUFFER).unwrap();
-        // Poison the tail: elements at `count` and beyond must stay untouched.
-        output.write_slice(&[-7.0f32; 128]);
-        let pool = DescriptorPool::for_layout(&ctx, p.layout(), 1).unwrap();
-        let set = pool.allocate(&p.layout().set_layouts()[0]).unwrap();
-        pool.write_buffer(set, 0, raw::DescriptorType::STORAGE_BUFFER, &input);
-        pool.write_buffer(set, 1, raw::DescriptorType::STORAGE_BUFFER, &output);
-        ctx.submit_and_wait(|d, cmd| {
-            // SAFETY: `cmd` is recording; pipeline, set and buffers live until the wait returns.
-            unsafe {
-                d.cmd_bind_pipeline(cmd, raw::PipelineBindPoint::COMPUTE, p.handle());
-                d.cmd_bind_descriptor_sets(
-                    cmd,
-                    raw::PipelineBindPoint::COMPUTE,
-                    p.layout().handle(),
-                    0,
-                    &[set],
-                    &[],
-                );
-                let stages = p.layout().desc().push_constants.unwrap().stages;
-                d.cmd_push_constants(
-                    cmd,
-                    p.layout().handle(),
-                    stages,
-                    0,
-                    &(src.len() as u32).to_ne_bytes(),
-                );
-                d.cmd_dispatch(cmd, (src.len() as u32).div_ceil(64), 1, 1);
-                let barrier = [raw::MemoryBarrier2::default()
-                    .src_stage_mask(raw::PipelineStageFlags2::COMPUTE_SHADER)
-                    .src_access_mask(raw::AccessFlags2::SHADER_WRITE)
-                    .dst_stage_mask(raw::PipelineStageFlags2::HOST)
-                    .dst_access_mask(raw::AccessFlags2::HOST_READ)];
-                d.cmd_pipeline_barrier2(
-                    cmd,
-                    &raw::DependencyInfo::default().memory_barriers(&barrier),
-                );
-            }
-        })
-        .unwrap();
-        let got = output.read_vec::<f32>();
-        for (i, x) in src.iter().enumerate() {
-            // One IEEE operation each (and a clamp): exactly what the CPU computes.
-            assert_eq!(got[i], expected(*x), "{spec:?} at {i} (x = {x})");
-        }
-        assert!(
-            got[src.len()..].iter().all(|v| *v == -7.0),
-            "{spec:?} wrote past count"
-        );
+        run_compute_map(&ctx, &p, &src, expected, &format!("{spec:?}"));
         pipelines.push(p);
     }
     for (i, a) in pipelines.iter().enumerate() {
@@ -372,7 +390,61 @@ fn gpu_compute_map_follows_its_specialization_constants_from_one_module() {
         &module,
         &lib.module("gpu_compute_map", Stage::Compute).unwrap()
     ));
-    drop((pipelines, module, input, lib));
+    drop((pipelines, module, lib));
+    assert_quiet(&ctx);
+}
+
+/// HLSL bakes specialization constants: each value is its own translation. Each one, compiled by glslang's HLSL
+/// front end and run on the device in the Vulkan pipeline's layout (the binding map puts `t0`/`u1` at bindings
+/// 0 and 1 of set 0, as in Vulkan), computes what the Vulkan pipeline computes.
+#[test]
+fn gpu_compute_map_translated_to_hlsl_with_baked_constants_computes_the_same() {
+    let Some(ctx) = test_context() else { return };
+    let mut lib = library(&ctx);
+    let vulkan = lib.compute_pipeline("gpu_compute_map").unwrap();
+    let plan = lib.plan("gpu_compute_map").unwrap();
+    let root = shaders::glsl_root();
+    let (compiler, loader) = (Compiler::new(&root).unwrap(), DirLoader::new(&root));
+    let flow = Flow::new(Registry::global(), &loader, &compiler, Profile::Release);
+    let info = flow.validated("gpu_compute_map").unwrap();
+    let portable = Portable::new(&flow, &info, Stage::Compute).unwrap();
+    let (src, cases) = compute_map_cases();
+    let mut keys = Vec::new();
+    for (spec, expected) in &cases {
+        let hlsl = portable.translate(Target::Hlsl, spec).unwrap();
+        // The push-constant cbuffer becomes Vulkan push constants, as a D3D12 root constant would be.
+        let push = "ConstantBuffer<_PushConstants> unnamed: register(b0, space3);";
+        assert!(hlsl.text.contains(push), "{}", hlsl.text);
+        let text = hlsl.text.replace(
+            push,
+            "[[vk::push_constant]] ConstantBuffer<_PushConstants> unnamed;",
+        );
+        let spirv = glslang_hlsl(&text, Stage::Compute, &hlsl.entry_point).unwrap();
+        let module = ShaderModule::new(&ctx, &spirv).unwrap();
+        let p = ComputePipeline::new(
+            &ctx,
+            &plan,
+            &module,
+            vulkan.layout().clone(),
+            &SpecValues::default(),
+        )
+        .unwrap();
+        run_compute_map(
+            &ctx,
+            &p,
+            &src,
+            expected,
+            &format!("HLSL baked with {spec:?}"),
+        );
+        keys.push(portable.cache_key(Target::Hlsl, spec).unwrap());
+    }
+    keys.dedup();
+    assert_eq!(
+        keys.len(),
+        cases.len(),
+        "each baked value has its own cache key"
+    );
+    drop((vulkan, lib));
     assert_quiet(&ctx);
 }
 

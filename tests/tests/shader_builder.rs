@@ -15,7 +15,7 @@ fn run(registry: &Registry, root: &Path, filter: Option<&str>) -> BuildReport {
         profile: Profile::Debug,
         jobs: 2,
         out_dir: None,
-        branch_limit: shader_info::DEFAULT_BRANCH_LIMIT,
+        ..BuildOptions::default()
     };
     build(registry, &compiler, &loader, &opts, &|_| {})
 }

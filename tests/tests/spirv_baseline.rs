@@ -23,6 +23,7 @@ fn hashes(profile: Profile) -> BTreeMap<String, String> {
         jobs: 2,
         out_dir: Some(out.path().to_path_buf()),
         branch_limit: DEFAULT_BRANCH_LIMIT,
+        ..BuildOptions::default()
     };
     let report = build(Registry::global(), &compiler, &loader, &opts, &|_| {});
     assert!(report.success(), "{}", report.render_failures());

@@ -235,21 +235,26 @@ fn check_wgsl(p: &Portable, text: &str) -> Vec<String> {
                     continue;
                 };
                 seen.push((b.set, b.binding));
-                let kind_ok = match (b.kind, space, &module.types[g.ty].inner) {
-                    (DescriptorKind::UniformBuffer, naga::AddressSpace::Uniform, _) => true,
-                    (DescriptorKind::StorageBuffer, naga::AddressSpace::Storage { .. }, _) => true,
+                let kind_ok = matches!(
+                    (b.kind, space, &module.types[g.ty].inner),
                     (
+                        DescriptorKind::UniformBuffer,
+                        naga::AddressSpace::Uniform,
+                        _
+                    ) | (
+                        DescriptorKind::StorageBuffer,
+                        naga::AddressSpace::Storage { .. },
+                        _
+                    ) | (
                         DescriptorKind::Sampler,
                         naga::AddressSpace::Handle,
-                        naga::TypeInner::Sampler { .. },
-                    ) => true,
-                    (
+                        naga::TypeInner::Sampler { .. }
+                    ) | (
                         DescriptorKind::SampledImage | DescriptorKind::StorageImage,
                         naga::AddressSpace::Handle,
                         naga::TypeInner::Image { .. },
-                    ) => true,
-                    _ => false,
-                };
+                    )
+                );
                 if !kind_ok {
                     out.push(format!(
                         "`{name}` at @group({}) @binding({}) is not a {:?} as the map says for {}",
@@ -295,6 +300,25 @@ fn check_wgsl(p: &Portable, text: &str) -> Vec<String> {
     for b in used_bindings(p) {
         if !seen.contains(&(b.set, b.binding)) {
             out.push(format!("{} is missing from the WGSL", describe(b)));
+        }
+    }
+    // Specialization constants stay overrides at the declared ids.
+    for c in p.used_spec_constants() {
+        let name = format!("gpu_spec_{}", c.name);
+        match module
+            .overrides
+            .iter()
+            .find(|(_, o)| o.name.as_deref() == Some(name.as_str()))
+        {
+            Some((_, o)) if o.id == Some(c.id as u16) => {}
+            Some((_, o)) => out.push(format!(
+                "specialization constant `{}` is `override` @id({:?}) in the WGSL, declared id {}",
+                c.name, o.id, c.id
+            )),
+            None => out.push(format!(
+                "specialization constant `{}` is not an `override` in the WGSL",
+                c.name
+            )),
         }
     }
     out
@@ -993,6 +1017,12 @@ fn check_msl(p: &Portable, text: &str) -> Vec<String> {
             "the entry point binds {actual:?} but the map says {expected:?}"
         ));
     }
+    // Specialization constants are function constants at the declared ids.
+    let ids = msl_function_constant_ids(text);
+    let want: Vec<u32> = p.used_spec_constants().iter().map(|c| c.id).collect();
+    if ids != want {
+        out.push(format!("the MSL has function constants {ids:?}, the module uses specialization constants {want:?}"));
+    }
     // Second opinion: SPIRV-Cross translates the same SPIR-V; it must bind as many of each class.
     match spirv_cross_msl(&p.spirv) {
         Ok(theirs) => {
@@ -1035,6 +1065,18 @@ fn check_msl(p: &Portable, text: &str) -> Vec<String> {
         )),
     }
     out
+}
+
+/// The ids of `[[function_constant(id)]]` declarations, sorted.
+fn msl_function_constant_ids(text: &str) -> Vec<u32> {
+    let key = "[[function_constant(";
+    let mut ids: Vec<u32> = text
+        .match_indices(key)
+        .filter_map(|(i, _)| text[i + key.len()..].split(')').next()?.trim().parse().ok())
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids
 }
 
 /// SPIRV-Cross's MSL of `spirv`: the argument attributes it binds.

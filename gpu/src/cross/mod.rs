@@ -28,16 +28,16 @@
 
 pub mod check;
 mod hlsl_post;
+pub mod spec;
 
 use crate::compiler::Profile;
 use crate::flow::Flow;
-use crate::vk::SpecValues;
 use naga::back::{glsl, hlsl, msl, wgsl};
 use naga::valid::{Capabilities, ModuleInfo, ValidationFlags, Validator};
 use serde::Serialize;
 use shader_info::{
-    BindingPart, BlockLayout, Code, DescriptorKind, Diagnostic, GlClass, MslClass, PipelineKind,
-    PipelinePlan, Stage, ValidatedInfo,
+    BindingPart, BlockLayout, Code, ConstValue, DescriptorKind, Diagnostic, GlClass, MslClass,
+    PipelineKind, PipelinePlan, SpecConstantPlan, SpecValues, Stage, ValidatedInfo,
 };
 pub use shader_info::{Target, TargetMap};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -73,6 +73,8 @@ pub struct Translation {
     /// Extensions the text requires of the driver beyond the target's base version (`#extension … : require` in
     /// GLSL, `enable …;` in WGSL), e.g. `GL_EXT_clip_cull_distance` on OpenGL ES for `gl_ClipDistance`.
     pub requires: Vec<String>,
+    /// How the specialization constants the module uses are applied (pipeline-time or baked).
+    pub spec_constants: spec::SpecHandling,
     /// Uniforms the translator added that the host sets itself (OpenGL, ES): `naga_vs_first_instance`, the draw's
     /// first instance, which OpenGL does not add to `gl_InstanceID` as Vulkan does to `gl_InstanceIndex`.
     pub host_uniforms: Vec<&'static str>,
@@ -89,6 +91,8 @@ pub enum Verdict {
     Translated(Translation),
     /// The module uses something the target cannot express: each reason names it and says why.
     Unsupported(Vec<String>),
+    /// The info opted out of the target ([`shader_info::ShaderCreateInfo::skip_target`]), for this reason.
+    Skipped(String),
     /// Translation or its check failed: a bug here or in a translator, reported with the module named.
     Failed(Vec<Diagnostic>),
 }
@@ -99,9 +103,90 @@ impl Verdict {
         match self {
             Verdict::Translated(_) => "translated",
             Verdict::Unsupported(_) => "unsupported",
+            Verdict::Skipped(_) => "skipped",
             Verdict::Failed(_) => "failed",
         }
     }
+
+    /// One line per reason, as the report prints them: `unsupported on wgsl: gl_PointSize (…)`.
+    pub fn lines(&self, target: Target) -> Vec<String> {
+        match self {
+            Verdict::Translated(_) => Vec::new(),
+            Verdict::Unsupported(reasons) => reasons
+                .iter()
+                .map(|r| format!("unsupported on {target}: {r}"))
+                .collect(),
+            Verdict::Skipped(reason) => vec![format!("skipped on {target}: {reason}")],
+            Verdict::Failed(d) => d
+                .iter()
+                .map(|d| format!("failed on {target}: {}", d.message))
+                .collect(),
+        }
+    }
+}
+
+/// What the cross pass does for each module.
+#[derive(Clone, Debug, Default)]
+pub struct CrossOptions {
+    /// The targets to translate to (none: the pass is off).
+    pub targets: Vec<Target>,
+    /// Run each output through its independent check ([`check::check`]).
+    pub check: bool,
+    /// Specialization values the baked targets (HLSL, OpenGL) are translated with; the declared defaults otherwise.
+    pub values: SpecValues,
+}
+
+/// Every requested target's verdict for one stage of one validated info (or variant): skipped where the info opts
+/// out, unsupported with the reasons where the module uses what the target lacks, else translated and checked.
+///
+/// ```no_run
+/// use gpu::compiler::{Compiler, Profile};
+/// use gpu::cross::{translate_module, CrossOptions, Target, Verdict};
+/// use gpu::flow::Flow;
+/// use shader_info::{DirLoader, Registry, Stage};
+/// let (compiler, loader) = (Compiler::new("shaders/glsl").unwrap(), DirLoader::new("shaders/glsl"));
+/// let flow = Flow::new(Registry::global(), &loader, &compiler, Profile::Release);
+/// let info = flow.validated("gpu_shader_2D_image").unwrap();
+/// let opts = CrossOptions { targets: vec![Target::Wgsl], check: true, ..Default::default() };
+/// for (target, verdict) in translate_module(&flow, &info, Stage::Fragment, &opts) {
+///     if let Verdict::Translated(t) = verdict {
+///         println!("{target}:\n{}", t.text);
+///     }
+/// }
+/// ```
+pub fn translate_module(
+    flow: &Flow,
+    info: &ValidatedInfo,
+    stage: Stage,
+    opts: &CrossOptions,
+) -> Vec<(Target, Verdict)> {
+    if opts.targets.is_empty() {
+        return Vec::new();
+    }
+    let skipped = |t: Target| {
+        info.skipped_targets
+            .iter()
+            .find(|s| s.value.0 == t)
+            .map(|s| Verdict::Skipped(s.value.1.clone()))
+    };
+    let plan = flow.plan(info);
+    let everywhere = unsupported_everywhere(info, &plan, stage);
+    let portable = if everywhere.is_empty() {
+        Some(Portable::new(flow, info, stage))
+    } else {
+        None
+    };
+    opts.targets
+        .iter()
+        .map(|&t| {
+            let verdict = skipped(t).unwrap_or_else(|| match &portable {
+                None => Verdict::Unsupported(everywhere.clone()),
+                Some(Err(d)) => Verdict::Failed(d.clone()),
+                Some(Ok(p)) => p.verdict(t, opts),
+            });
+            (t, verdict)
+        })
+        .collect()
 }
 
 /// The stages naga reads from SPIR-V.
@@ -340,10 +425,69 @@ impl Portable {
         }
     }
 
-    /// The module with specialization values folded in (for the targets that need it).
+    /// This module's verdict on one target: unsupported, or translated (and checked when `opts.check`).
+    pub fn verdict(&self, target: Target, opts: &CrossOptions) -> Verdict {
+        let unsupported = self.unsupported_on(target);
+        if !unsupported.is_empty() {
+            return Verdict::Unsupported(unsupported);
+        }
+        match self.translate(target, &opts.values) {
+            Err(d) => Verdict::Failed(d),
+            Ok(t) => match opts.check.then(|| check::check(self, &t)) {
+                Some(Err(d)) => Verdict::Failed(d),
+                _ => Verdict::Translated(t),
+            },
+        }
+    }
+
+    /// The specialization constants the module still uses (the translator drops the others), in id order.
+    pub fn used_spec_constants(&self) -> Vec<&SpecConstantPlan> {
+        self.plan
+            .specialization_constants
+            .iter()
+            .filter(|c| {
+                self.module
+                    .overrides
+                    .iter()
+                    .any(|(_, o)| o.id == Some(c.id as u16))
+            })
+            .collect()
+    }
+
+    /// The key a translation is cached by: the portable module, the target, and for the targets that bake
+    /// specialization constants (HLSL, OpenGL) their values. An error for values the declaration does not take.
+    ///
+    /// ```no_run
+    /// # fn f(p: &gpu::cross::Portable) {
+    /// use gpu::cross::Target;
+    /// use shader_info::SpecValues;
+    /// let a = p.cache_key(Target::Hlsl, &SpecValues::default().set("N", 1u32)).unwrap();
+    /// let b = p.cache_key(Target::Hlsl, &SpecValues::default().set("N", 2u32)).unwrap();
+    /// assert_ne!(a, b); // baked: one translation per value
+    /// # }
+    /// ```
+    pub fn cache_key(&self, target: Target, values: &SpecValues) -> Result<u128, String> {
+        let resolved = values.resolve(&self.plan.specialization_constants)?;
+        let mut bytes: Vec<u8> = bytemuck::cast_slice::<u32, u8>(&self.spirv).to_vec();
+        bytes.extend_from_slice(target.name().as_bytes());
+        bytes.extend_from_slice(env!("CARGO_PKG_VERSION").as_bytes());
+        if !spec::pipeline_time(target) {
+            for c in self.used_spec_constants() {
+                if let Some((_, v)) = resolved.iter().find(|(d, _)| d.id == c.id) {
+                    bytes.extend_from_slice(&c.id.to_le_bytes());
+                    bytes.extend_from_slice(&v.to_bits().to_le_bytes());
+                }
+            }
+        }
+        Ok(xxhash_rust::xxh3::xxh3_128(&bytes))
+    }
+
+    /// The module with the used constants' `values` folded in (for the targets that bake them), and how they
+    /// were applied.
+    #[allow(clippy::type_complexity)]
     fn with_constants(
         &self,
-        values: &SpecValues,
+        values: &[(&SpecConstantPlan, ConstValue)],
     ) -> Result<
         (
             std::borrow::Cow<'_, naga::Module>,
@@ -352,23 +496,15 @@ impl Portable {
         String,
     > {
         let mut constants = naga::back::PipelineConstants::default();
-        for c in &self.plan.specialization_constants {
-            if let Some((_, v)) = values.0.iter().find(|(n, _)| *n == c.name) {
+        for c in self.used_spec_constants() {
+            if let Some((_, v)) = values.iter().find(|(d, _)| d.id == c.id) {
                 let value = match *v {
-                    shader_info::ConstValue::Bool(b) => f64::from(u8::from(b)),
-                    shader_info::ConstValue::Int(i) => f64::from(i),
-                    shader_info::ConstValue::Uint(u) => f64::from(u),
-                    shader_info::ConstValue::Float(f) => f64::from(f),
+                    ConstValue::Bool(b) => f64::from(u8::from(b)),
+                    ConstValue::Int(i) => f64::from(i),
+                    ConstValue::Uint(u) => f64::from(u),
+                    ConstValue::Float(f) => f64::from(f),
                 };
-                // Only constants the module still uses are overridable (the optimizer drops the others).
-                if self
-                    .module
-                    .overrides
-                    .iter()
-                    .any(|(_, o)| o.id == Some(c.id as u16))
-                {
-                    constants.insert(c.id.to_string(), value);
-                }
+                constants.insert(c.id.to_string(), value);
             }
         }
         naga::back::pipeline_constants::process_overrides(
@@ -382,6 +518,28 @@ impl Portable {
 
     fn write(&self, target: Target, values: &SpecValues) -> Result<Translation, String> {
         let map = &self.plan.targets;
+        let resolved = values.resolve(&self.plan.specialization_constants)?;
+        let used = self.used_spec_constants();
+        // Pipeline-time targets keep the declared defaults in the text; the values come at pipeline creation.
+        let baked: Vec<_> = if spec::pipeline_time(target) {
+            Vec::new()
+        } else {
+            resolved
+                .into_iter()
+                .filter(|(d, _)| used.iter().any(|u| u.id == d.id))
+                .collect()
+        };
+        let spec_constants = if used.is_empty() {
+            spec::SpecHandling::None
+        } else if spec::pipeline_time(target) {
+            spec::SpecHandling::PipelineTime {
+                ids: used.iter().map(|c| c.id).collect(),
+            }
+        } else {
+            spec::SpecHandling::Baked {
+                values: baked.iter().map(|(d, v)| (d.name.clone(), *v)).collect(),
+            }
+        };
         let (text, entry_point) = match target {
             Target::Wgsl => {
                 let text =
@@ -390,7 +548,7 @@ impl Portable {
                 (text, "main".to_string())
             }
             Target::Msl => {
-                let (module, info) = self.with_constants(values)?;
+                let (module, info) = self.with_constants(&baked)?;
                 let mut resources = msl::BindingMap::new();
                 for b in &map.bindings {
                     let slot = b.msl.index as u8;
@@ -431,10 +589,10 @@ impl Portable {
                     .next()
                     .ok_or("naga wrote no entry point")?
                     .map_err(|e| e.to_string())?;
-                (text, entry)
+                (spec::msl_function_constants(&text, &used)?, entry)
             }
             Target::Hlsl => {
-                let (module, info) = self.with_constants(values)?;
+                let (module, info) = self.with_constants(&baked)?;
                 let mut binding_map = hlsl::BindingMap::new();
                 for b in &map.bindings {
                     binding_map.insert(
@@ -490,7 +648,7 @@ impl Portable {
                 }
             }
             Target::Gl | Target::Gles => {
-                let (module, info) = self.with_constants(values)?;
+                let (module, info) = self.with_constants(&baked)?;
                 let mut binding_map = glsl::BindingMap::new();
                 for b in &map.bindings {
                     if let Some(gl) = b.gl {
@@ -547,7 +705,8 @@ impl Portable {
             target,
             key: self.key.clone(),
             stage: self.stage,
-            requires: required_extensions(&text),
+            requires: required_extensions(&text, target),
+            spec_constants,
             host_uniforms: HOST_UNIFORMS
                 .into_iter()
                 .filter(|u| text.contains(&format!("uniform uint {u};")))
@@ -616,15 +775,25 @@ pub(crate) fn validate(module: &naga::Module) -> Result<ModuleInfo, String> {
         .map_err(|e| e.emit_to_string(""))
 }
 
-/// The extensions a translated text requires: GLSL `#extension NAME : require`, WGSL `enable NAME[, NAME];`.
-fn required_extensions(text: &str) -> Vec<String> {
+/// Extensions naga names that are core in OpenGL 4.3 (its `#extension` lines there change nothing).
+const CORE_IN_GL43: [&str; 2] = [
+    "GL_ARB_compute_shader",
+    "GL_ARB_shader_storage_buffer_object",
+];
+
+/// The extensions a translated text requires beyond the target's version: GLSL `#extension NAME : require`, WGSL
+/// `enable NAME[, NAME];`.
+fn required_extensions(text: &str, target: Target) -> Vec<String> {
     let mut out = Vec::new();
     for line in text.lines().map(str::trim) {
         if let Some(rest) = line.strip_prefix("#extension ")
             && let Some((name, behaviour)) = rest.split_once(':')
             && behaviour.trim() == "require"
         {
-            out.push(name.trim().to_string());
+            let name = name.trim();
+            if !(target == Target::Gl && CORE_IN_GL43.contains(&name)) {
+                out.push(name.to_string());
+            }
         } else if let Some(rest) = line
             .strip_prefix("enable ")
             .and_then(|r| r.strip_suffix(';'))

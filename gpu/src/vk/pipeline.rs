@@ -9,8 +9,9 @@ use super::map::{stage_flags, vertex_format};
 use super::module::ShaderModule;
 use super::resource::Buffer;
 use ash::vk;
-use shader_info::{ConstValue, PipelinePlan, Scalar, Stage, VertexArrangement};
-use std::hash::{Hash, Hasher};
+pub use shader_info::SpecValues;
+use shader_info::{PipelinePlan, Scalar, Stage, VertexArrangement};
+use std::hash::Hash;
 use std::sync::Arc;
 
 /// Vertex input state as plain data.
@@ -56,39 +57,6 @@ pub fn vertex_input(plan: &PipelinePlan, arrangement: VertexArrangement) -> Vert
     desc
 }
 
-/// Specialization-constant values by name, overriding the declaration's defaults.
-///
-/// ```
-/// use gpu::vk::SpecValues;
-/// let v = SpecValues::default().set("RADIUS", 3u32).set("USE_FAST_PATH", true);
-/// assert_eq!(v.0.len(), 2);
-/// ```
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct SpecValues(pub Vec<(String, ConstValue)>);
-
-impl SpecValues {
-    /// Sets `name` to `value` (replacing an earlier value).
-    pub fn set(mut self, name: impl Into<String>, value: impl Into<ConstValue>) -> SpecValues {
-        let name = name.into();
-        let value = value.into();
-        self.0.retain(|(n, _)| *n != name);
-        self.0.push((name, value));
-        self
-    }
-}
-
-// Values are compared and hashed by their bit patterns, so pipelines can be cached by them (f32 has no `Eq`).
-impl Eq for SpecValues {}
-impl Hash for SpecValues {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        for (n, v) in &self.0 {
-            n.hash(state);
-            std::mem::discriminant(v).hash(state);
-            v.to_bits().hash(state);
-        }
-    }
-}
-
 /// `VkSpecializationInfo` data: constant ids are those the generator wrote (`ShaderCreateInfo::
 /// specialization_constant_ids`, stable across `additional_info`); each value is 4 bytes (bools are `VkBool32`).
 #[derive(Clone, Debug, Default)]
@@ -112,38 +80,14 @@ impl Specialization {
     /// assert!(Specialization::new(&plan, &SpecValues::default().set("N", 1.5f32)).is_err());
     /// ```
     pub fn new(plan: &PipelinePlan, values: &SpecValues) -> VkResult<Specialization> {
-        let decl = &plan.specialization_constants;
-        for (name, v) in &values.0 {
-            let Some(d) = decl.iter().find(|d| d.name == *name) else {
-                return Err(VkError::Declaration {
-                    info: plan.key.clone(),
-                    message: format!(
-                        "no specialization constant `{name}`; declared: {}",
-                        decl.iter()
-                            .map(|d| d.name.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                });
-            };
-            if v.ty() != d.ty {
-                return Err(VkError::Declaration {
-                    info: plan.key.clone(),
-                    message: format!(
-                        "specialization constant `{name}` is {}, the value given is {}",
-                        d.ty,
-                        v.ty()
-                    ),
-                });
-            }
-        }
+        let values = values
+            .resolve(&plan.specialization_constants)
+            .map_err(|message| VkError::Declaration {
+                info: plan.key.clone(),
+                message,
+            })?;
         let mut s = Specialization::default();
-        for d in decl {
-            let v = values
-                .0
-                .iter()
-                .find(|(n, _)| *n == d.name)
-                .map_or(d.default, |(_, v)| *v);
+        for (d, v) in values {
             s.entries.push(
                 vk::SpecializationMapEntry::default()
                     .constant_id(d.id)

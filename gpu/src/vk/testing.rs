@@ -85,6 +85,53 @@ pub fn glslc(source: &str, stage: shader_info::Stage) -> Result<Vec<u32>, String
     super::spirv_from_bytes(&out.stdout).map_err(|e| e.to_string())
 }
 
+/// Compiles HLSL with glslang's HLSL front end (`glslangValidator -D -V`) for Vulkan 1.1 (for 1.3, glslang 12
+/// writes `BufferBlock`, invalid in SPIR-V 1.6): registers become bindings of the same number in the set of
+/// their space. For tests that run a translated module on the device.
+///
+/// ```no_run
+/// let spirv = gpu::vk::testing::glslang_hlsl("[numthreads(1, 1, 1)]\nvoid main() {}\n",
+///                                            shader_info::Stage::Compute, "main").unwrap();
+/// assert_eq!(spirv[0], gpu::vk::SPIRV_MAGIC);
+/// ```
+pub fn glslang_hlsl(
+    source: &str,
+    stage: shader_info::Stage,
+    entry: &str,
+) -> Result<Vec<u32>, String> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let (src, spv) = (
+        dir.path().join("module.hlsl"),
+        dir.path().join("module.spv"),
+    );
+    std::fs::write(&src, source).map_err(|e| e.to_string())?;
+    let out = std::process::Command::new("glslangValidator")
+        .args([
+            "-D",
+            "-V",
+            "--target-env",
+            "vulkan1.1",
+            "-S",
+            stage.short_name(),
+            "-e",
+            entry,
+            "-o",
+        ])
+        .arg(&spv)
+        .arg(&src)
+        .output()
+        .map_err(|e| format!("cannot run glslangValidator (apt-get install glslang-tools): {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let bytes = std::fs::read(&spv).map_err(|e| e.to_string())?;
+    super::spirv_from_bytes(&bytes).map_err(|e| e.to_string())
+}
+
 /// One draw for [`draw_offscreen`]: `vertex_count` vertices, one instance, into a fresh `size`×`size` target.
 #[derive(Clone, Copy)]
 pub struct OffscreenDraw<'a> {

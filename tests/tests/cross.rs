@@ -1,0 +1,507 @@
+//! The cross pass: every module of the library translated to WGSL, MSL, HLSL, OpenGL and OpenGL ES and each output
+//! proven by its independent check; snapshots of a few outputs; the checks themselves caught lying; verdicts for
+//! what a target cannot express, for opted-out targets and for bad specialization values.
+
+use gpu::builder::{BuildOptions, build};
+use gpu::compiler::{Compiler, Profile};
+use gpu::cross::{
+    CrossOptions, Portable, Target, Translation, Verdict, check, spec::SpecHandling,
+    translate_module,
+};
+use gpu::flow::Flow;
+use shader_info::*;
+use shaders as _;
+use std::path::Path;
+
+fn compiler(root: &Path) -> Compiler {
+    Compiler::new(root).expect("compiler")
+}
+
+/// One module of the shipped library, parsed for translation.
+fn portable(name: &str, stage: Stage) -> Portable {
+    let root = shaders::glsl_root();
+    let (compiler, loader) = (compiler(&root), DirLoader::new(&root));
+    let flow = Flow::new(Registry::global(), &loader, &compiler, Profile::Release);
+    let info = flow.validated(name).unwrap();
+    Portable::new(&flow, &info, stage).unwrap_or_else(|d| panic!("{}", render_all(&d)))
+}
+
+fn translate(p: &Portable, target: Target) -> Translation {
+    p.translate(target, &SpecValues::default())
+        .unwrap_or_else(|d| panic!("{}", render_all(&d)))
+}
+
+#[test]
+fn the_whole_library_translates_to_every_target_and_passes_the_independent_checks() {
+    let root = shaders::glsl_root();
+    let (compiler, loader) = (compiler(&root), DirLoader::new(&root));
+    let out = tempfile::tempdir().unwrap();
+    let opts = BuildOptions {
+        profile: Profile::Release,
+        jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
+        out_dir: Some(out.path().to_path_buf()),
+        cross: CrossOptions {
+            targets: Target::ALL.to_vec(),
+            check: true,
+            ..CrossOptions::default()
+        },
+        ..BuildOptions::default()
+    };
+    let report = build(Registry::global(), &compiler, &loader, &opts, &|_| {});
+    assert!(report.success(), "{}", report.render_failures());
+
+    // Every module has a verdict on every target.
+    for m in &report.module_reports {
+        let targets: Vec<Target> = m.targets.iter().map(|t| t.target).collect();
+        assert_eq!(targets, Target::ALL, "{} {}", m.info, m.stage);
+    }
+    let ray_tracing = ["rgen", "rmiss", "rchit", "rahit", "rint", "rcall"];
+    let portable = report
+        .module_reports
+        .iter()
+        .filter(|m| !ray_tracing.contains(&m.stage.as_str()))
+        .count();
+    assert!(portable >= 900, "{portable} non-ray-tracing modules");
+    for (target, counts) in &report.targets {
+        assert_eq!(counts.failed, 0, "{target}");
+        assert_eq!(
+            counts.translated + counts.unsupported + counts.skipped,
+            report.modules,
+            "{target}: a verdict for every module"
+        );
+        let share = counts.translated as f64 / portable as f64;
+        assert!(
+            share >= 0.95,
+            "{target}: {} of {portable} non-ray-tracing modules translated and checked ({:.1} %)",
+            counts.translated,
+            share * 100.0
+        );
+    }
+    // Ray tracing is unsupported everywhere, with the reason; never a failure or a silent skip.
+    for m in report
+        .module_reports
+        .iter()
+        .filter(|m| ray_tracing.contains(&m.stage.as_str()))
+    {
+        for t in &m.targets {
+            assert_eq!(t.verdict, "unsupported", "{} {}", m.info, m.stage);
+            assert!(t.reasons[0].starts_with(&format!("unsupported on {}: ray tracing", t.target)));
+        }
+    }
+
+    // Each output beside the module's SPIR-V, with the same stem; the reflection JSON has the targets section.
+    for ext in [
+        "spv",
+        "glsl",
+        "wgsl",
+        "msl",
+        "hlsl",
+        "gl.glsl",
+        "gles.glsl",
+        "json",
+    ] {
+        let file = out.path().join(format!("gpu_shader_2D_image.frag.{ext}"));
+        assert!(file.is_file(), "{} is missing", file.display());
+    }
+    assert!(out.path().join("gpu_shader_mesh.v3.vert.wgsl").is_file());
+    let json: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.path().join("gpu_compute_map.comp.json")).unwrap(),
+    )
+    .unwrap();
+    let targets = &json["targets"];
+    assert_eq!(targets["map"]["bindings"][1]["name"], "dst");
+    assert_eq!(targets["map"]["bindings"][1]["hlsl"]["class"], "u");
+    assert_eq!(targets["outputs"][0]["file"], "gpu_compute_map.comp.wgsl");
+    assert_eq!(
+        targets["outputs"][0]["spec_constants"]["applied"],
+        "pipeline_time"
+    );
+    assert_eq!(targets["outputs"][2]["spec_constants"]["applied"], "baked");
+    // A point-size module: no WGSL file, and the JSON says why.
+    assert!(
+        !out.path()
+            .join("gpu_shader_2D_point_round.vert.wgsl")
+            .exists()
+    );
+    let json: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.path().join("gpu_shader_2D_point_round.vert.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(json["targets"]["outputs"][0]["verdict"], "unsupported");
+    let reason = json["targets"]["outputs"][0]["reasons"][0]
+        .as_str()
+        .unwrap();
+    assert!(
+        reason.starts_with("unsupported on wgsl: gl_PointSize (WebGPU has no point size)"),
+        "{reason}"
+    );
+}
+
+#[test]
+fn translated_outputs_of_a_few_infos() {
+    let image = portable("gpu_shader_2D_image", Stage::Fragment);
+    for target in Target::ALL {
+        insta::assert_snapshot!(
+            format!("gpu_shader_2D_image.frag.{}", target.extension()),
+            translate(&image, target).text
+        );
+    }
+    insta::assert_snapshot!(
+        "gpu_shader_2D_image.targets",
+        serde_json::to_string_pretty(&image.plan.targets).unwrap()
+    );
+    let lit = portable("gpu_shader_forward_lit", Stage::Fragment);
+    for target in [Target::Wgsl, Target::Hlsl, Target::Gl] {
+        insta::assert_snapshot!(
+            format!("gpu_shader_forward_lit.frag.{}", target.extension()),
+            translate(&lit, target).text
+        );
+    }
+    let map = portable("gpu_compute_map", Stage::Compute);
+    insta::assert_snapshot!(
+        "gpu_compute_map.comp.msl",
+        translate(&map, Target::Msl).text
+    );
+}
+
+/// A translation whose text a test edits, to see the check catch it.
+fn tampered(t: &Translation, from: &str, to: &str) -> Translation {
+    assert!(t.text.contains(from), "`{from}` is not in:\n{}", t.text);
+    Translation {
+        text: t.text.replacen(from, to, 1),
+        ..t.clone()
+    }
+}
+
+fn check_fails(p: &Portable, t: &Translation, expect: &[&str]) {
+    let messages: Vec<String> = match check::check(p, t) {
+        Ok(()) => panic!(
+            "the {} check accepts a wrong translation:\n{}",
+            t.target, t.text
+        ),
+        Err(d) => d.into_iter().map(|d| d.to_string()).collect(),
+    };
+    let all = messages.join("\n");
+    for e in expect {
+        assert!(all.contains(e), "`{e}` not in:\n{all}");
+    }
+}
+
+#[test]
+fn the_checks_catch_wrong_bindings_registers_indices_and_offsets() {
+    let image = portable("gpu_shader_2D_image", Stage::Fragment);
+    let lit = portable("gpu_shader_forward_lit", Stage::Fragment);
+    for p in [&image, &lit] {
+        for target in Target::ALL {
+            let t = translate(p, target);
+            assert!(
+                check::check(p, &t).is_ok(),
+                "{} {target}: {:?}",
+                p.key,
+                check::check(p, &t)
+            );
+        }
+    }
+
+    // WGSL: a binding moved, a member's type changed (every later offset moves).
+    let wgsl = translate(&image, Target::Wgsl);
+    check_fails(
+        &image,
+        &tampered(&wgsl, "@group(1) @binding(1)", "@group(1) @binding(7)"),
+        &["@binding(7)", "no binding"],
+    );
+    let wgsl = translate(&lit, Target::Wgsl);
+    check_fails(
+        &lit,
+        &tampered(
+            &wgsl,
+            "view_projection: mat4x4<f32>",
+            "view_projection: mat3x3<f32>",
+        ),
+        &[
+            "`view.inv_view_projection` is at offset 48 in the translation but at 64 in the declaration",
+        ],
+    );
+
+    // HLSL: a texture at another register; the push-constant block at another space.
+    let hlsl = translate(&image, Target::Hlsl);
+    check_fails(
+        &image,
+        &tampered(&hlsl, "register(t0, space1)", "register(t4, space1)"),
+        &[
+            "register(t4, space1)",
+            "`image` (texture) (set 1, binding 0) is not declared at register(t0, space1)",
+        ],
+    );
+    let hlsl = translate(&lit, Target::Hlsl);
+    check_fails(
+        &lit,
+        &tampered(&hlsl, "register(b0, space3)", "register(b0, space2)"),
+        &["register(b0, space2)"],
+    );
+
+    // OpenGL: a texture unit moved; a uniform-block member's offset moved.
+    let gl = translate(&image, Target::Gl);
+    check_fails(
+        &image,
+        &tampered(
+            &gl,
+            "layout(binding = 0) uniform sampler2D",
+            "layout(binding = 3) uniform sampler2D",
+        ),
+        &["texture unit 3"],
+    );
+    let gl = translate(&lit, Target::Gl);
+    check_fails(
+        &lit,
+        &tampered(&gl, "mat4x4 view_projection;", "mat3x3 view_projection;"),
+        &[
+            "member `view.camera_position` is at offset 112 for glslang but at 128 in the declaration",
+        ],
+    );
+
+    // MSL: a texture at another index.
+    let msl = translate(&image, Target::Msl);
+    check_fails(
+        &image,
+        &tampered(&msl, "[[texture(0)]]", "[[texture(5)]]"),
+        &["(Texture, 5)"],
+    );
+}
+
+#[test]
+fn specialization_constants_are_pipeline_time_where_the_target_has_them_and_baked_with_their_own_key_elsewhere()
+ {
+    let p = portable("gpu_compute_map", Stage::Compute);
+    let values = SpecValues::default()
+        .set("OPERATION", 2u32)
+        .set("OPERAND", 0.25f32)
+        .set("CLAMP_TO_UNIT", true);
+    let expect_baked = [
+        ("OPERATION", ConstValue::Uint(2)),
+        ("OPERAND", ConstValue::Float(0.25)),
+        ("CLAMP_TO_UNIT", ConstValue::Bool(true)),
+    ];
+    for target in Target::ALL {
+        let t = p.translate(target, &values).unwrap();
+        check::check(&p, &t).unwrap_or_else(|d| panic!("{target}: {}", render_all(&d)));
+        match target {
+            Target::Wgsl => {
+                assert_eq!(
+                    t.spec_constants,
+                    SpecHandling::PipelineTime { ids: vec![0, 1, 2] }
+                );
+                assert!(
+                    t.text
+                        .contains("@id(0) override gpu_spec_OPERATION: u32 = 0u;"),
+                    "{}",
+                    t.text
+                );
+            }
+            Target::Msl => {
+                assert_eq!(
+                    t.spec_constants,
+                    SpecHandling::PipelineTime { ids: vec![0, 1, 2] }
+                );
+                assert!(
+                    t.text
+                        .contains("constant float gpu_spec_OPERAND_fc [[function_constant(1)]];"),
+                    "{}",
+                    t.text
+                );
+                assert!(t.text.contains(
+                    "is_function_constant_defined(gpu_spec_OPERAND_fc) ? gpu_spec_OPERAND_fc : 1.0;"
+                ));
+            }
+            Target::Hlsl | Target::Gl | Target::Gles => {
+                let values: Vec<(String, ConstValue)> = expect_baked
+                    .iter()
+                    .map(|(n, v)| (n.to_string(), *v))
+                    .collect();
+                assert_eq!(t.spec_constants, SpecHandling::Baked { values });
+                let prefix = if target == Target::Hlsl {
+                    "static const"
+                } else {
+                    "const"
+                };
+                for line in [
+                    "uint gpu_spec_OPERATION = 2u;",
+                    "float gpu_spec_OPERAND = 0.25;",
+                    "bool gpu_spec_CLAMP_TO_UNIT = true;",
+                ] {
+                    assert!(
+                        t.text.contains(&format!("{prefix} {line}")),
+                        "{target}: `{line}` in\n{}",
+                        t.text
+                    );
+                }
+            }
+        }
+        // Baked targets: another value is another translation (its own cache key); pipeline-time: one for all.
+        let default_key = p.cache_key(target, &SpecValues::default()).unwrap();
+        let key = p.cache_key(target, &values).unwrap();
+        assert_eq!(
+            key == default_key,
+            gpu::cross::spec::pipeline_time(target),
+            "{target}"
+        );
+    }
+    // Values the declaration does not take are errors naming what it declares.
+    let e = p
+        .translate(Target::Hlsl, &SpecValues::default().set("OPERATON", 1u32))
+        .unwrap_err();
+    assert!(
+        e[0].message.contains(
+            "no specialization constant `OPERATON`; declared: OPERATION, OPERAND, CLAMP_TO_UNIT"
+        ),
+        "{}",
+        e[0]
+    );
+    let e = p
+        .cache_key(Target::Gl, &SpecValues::default().set("OPERAND", 1u32))
+        .unwrap_err();
+    assert!(
+        e.contains("`OPERAND` is float, the value given is uint"),
+        "{e}"
+    );
+}
+
+/// A scratch shader root with its own registry.
+struct Scratch {
+    dir: tempfile::TempDir,
+    registry: Registry,
+}
+
+impl Scratch {
+    fn new(files: &[(&str, &str)]) -> Scratch {
+        let dir = tempfile::tempdir().unwrap();
+        for (path, text) in files {
+            std::fs::write(dir.path().join(path), text).unwrap();
+        }
+        Scratch {
+            dir,
+            registry: Registry::shared_types_from_inventory(),
+        }
+    }
+
+    fn verdicts(&mut self, info: ShaderCreateInfo, stage: Stage) -> Vec<(Target, Verdict)> {
+        let name = info.name.clone();
+        self.registry.add_info(info);
+        let (compiler, loader) = (compiler(self.dir.path()), DirLoader::new(self.dir.path()));
+        let flow = Flow::new(&self.registry, &loader, &compiler, Profile::Release);
+        let v = flow
+            .validated(&name)
+            .unwrap_or_else(|d| panic!("{}", render_all(&d)));
+        let opts = CrossOptions {
+            targets: Target::ALL.to_vec(),
+            check: true,
+            ..CrossOptions::default()
+        };
+        translate_module(&flow, &v, stage, &opts)
+    }
+}
+
+#[test]
+fn an_info_may_opt_out_of_a_target_and_a_building_block_opt_out_is_inherited() {
+    let mut s = Scratch::new(&[(
+        "c.comp",
+        "void main() { data[gl_GlobalInvocationID.x] *= 2.0; }\n",
+    )]);
+    s.registry.add_info(
+        ShaderCreateInfo::new("scratch_no_es")
+            .skip_target(Target::Gles, "this renderer ships no OpenGL ES build"),
+    );
+    let info = ShaderCreateInfo::new("scratch_opt_out")
+        .storage_buf(0, Qualifier::ReadWrite, "float", "data[]", Frequency::Pass)
+        .local_group_size(64)
+        .compute_source("c.comp")
+        .skip_target(Target::Msl, "no Metal port planned")
+        .additional_info("scratch_no_es")
+        .do_static_compilation(true);
+    for (target, verdict) in s.verdicts(info, Stage::Compute) {
+        match target {
+            Target::Msl => assert_eq!(
+                verdict.lines(target),
+                ["skipped on msl: no Metal port planned"]
+            ),
+            Target::Gles => assert_eq!(
+                verdict.lines(target),
+                ["skipped on gles: this renderer ships no OpenGL ES build"]
+            ),
+            _ => assert!(
+                matches!(verdict, Verdict::Translated(_)),
+                "{target}: {:?}",
+                verdict.lines(target)
+            ),
+        }
+    }
+}
+
+#[test]
+fn what_a_target_cannot_express_is_reported_per_target_with_the_reason() {
+    let mut s = Scratch::new(&[
+        (
+            "p.vert",
+            "void main() { gl_Position = vec4(0.0, 0.0, 0.0, 1.0); gl_PointSize = size; }\n",
+        ),
+        ("p.frag", "void main() { frag_color = vec4(1.0); }\n"),
+    ]);
+    let info = ShaderCreateInfo::new("scratch_points")
+        .push_constant(Type::Float, "size")
+        .fragment_out(0, Type::Vec4, "frag_color")
+        .vertex_source("p.vert")
+        .fragment_source("p.frag")
+        .do_static_compilation(true);
+    for (target, verdict) in s.verdicts(info, Stage::Vertex) {
+        match target {
+            Target::Wgsl | Target::Hlsl => {
+                let lines = verdict.lines(target);
+                assert_eq!(lines.len(), 1, "{lines:?}");
+                assert!(
+                    lines[0].starts_with(&format!("unsupported on {target}: gl_PointSize (")),
+                    "{}",
+                    lines[0]
+                );
+            }
+            _ => assert!(
+                matches!(verdict, Verdict::Translated(_)),
+                "{target}: {:?}",
+                verdict.lines(target)
+            ),
+        }
+    }
+}
+
+#[test]
+fn a_translator_error_names_the_info_stage_and_target() {
+    // Interpolation functions: naga reads no `InterpolateAt*` instruction.
+    let mut s = Scratch::new(&[
+        (
+            "i.vert",
+            "void main() { gl_Position = vec4(0.0); v = 1.0; }\n",
+        ),
+        (
+            "i.frag",
+            "void main() { frag_color = vec4(interpolateAtCentroid(v)); }\n",
+        ),
+    ]);
+    let info = ShaderCreateInfo::new("scratch_interpolate")
+        .vertex_out(&StageInterfaceInfo::new("i_iface", "").smooth(Type::Float, "v"))
+        .fragment_out(0, Type::Vec4, "frag_color")
+        .vertex_source("i.vert")
+        .fragment_source("i.frag")
+        .do_static_compilation(true);
+    let verdicts = s.verdicts(info, Stage::Fragment);
+    assert_eq!(verdicts.len(), 5);
+    for (target, verdict) in verdicts {
+        let Verdict::Failed(d) = verdict else {
+            panic!("{target}: {:?}", verdict.lines(target));
+        };
+        let text = d[0].to_string();
+        assert!(
+            d[0].info == "scratch_interpolate" && d[0].stage == Some(Stage::Fragment),
+            "{text}"
+        );
+        assert!(text.contains("naga"), "{text}");
+    }
+}
