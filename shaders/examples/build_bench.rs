@@ -3,10 +3,14 @@
 //! - the sum of plain in-process shaderc compile times of the same modules (generation done beforehand);
 //! - `glslc` run once per module as a separate process (what a build script would do).
 //!
-//! `cargo run --release -p shaders --example build_bench [-- --profile release]`
+//! With `cross`, instead: the static pass on every core with the cross-language targets off, with all five on
+//! (translation only) and with all five on and every output checked.
+//!
+//! `cargo run --release -p shaders --example build_bench [-- release] [cross]`
 
 use gpu::builder::{BuildOptions, build};
 use gpu::compiler::{Compiler, Profile};
+use gpu::cross::{CrossOptions, Target};
 use gpu::flow::Flow;
 use shader_info::{DirLoader, GeneratedStage, Registry};
 use std::path::Path;
@@ -59,6 +63,10 @@ fn main() {
     let root = shaders::glsl_root();
     let registry = Registry::global();
     let loader = DirLoader::new(&root);
+    if std::env::args().any(|a| a == "cross") {
+        cross_pass(profile, &root, registry, &loader);
+        return;
+    }
 
     let mut pass = Vec::new();
     for jobs in [1, 2] {
@@ -127,5 +135,52 @@ fn main() {
         one / two,
         glslc / two,
         one / shaderc_sum
+    );
+}
+
+/// The static pass with the cross-language targets off, on, and on with every output checked.
+fn cross_pass(profile: Profile, root: &Path, registry: &Registry, loader: &DirLoader) {
+    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let runs = [
+        ("targets off", CrossOptions::default()),
+        (
+            "all targets, translation only",
+            CrossOptions {
+                targets: Target::ALL.to_vec(),
+                ..CrossOptions::default()
+            },
+        ),
+        (
+            "all targets, translated and checked",
+            CrossOptions {
+                targets: Target::ALL.to_vec(),
+                check: true,
+                ..CrossOptions::default()
+            },
+        ),
+    ];
+    let mut secs = Vec::new();
+    for (label, cross) in runs {
+        let compiler = Compiler::new(root).expect("compiler");
+        let opts = BuildOptions {
+            profile,
+            jobs,
+            cross,
+            ..BuildOptions::default()
+        };
+        let t = Instant::now();
+        let report = build(registry, &compiler, loader, &opts, &|_| {});
+        assert!(report.success(), "{}", report.render_failures());
+        let s = t.elapsed().as_secs_f64();
+        println!(
+            "build --jobs {jobs}, {label}: {s:.2} s ({} modules)",
+            report.modules
+        );
+        secs.push(s);
+    }
+    println!(
+        "ratios to targets off: translation only {:.2}x, translated and checked {:.2}x",
+        secs[1] / secs[0],
+        secs[2] / secs[0]
     );
 }
