@@ -15,6 +15,7 @@ use shader_info::{
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 /// How to run the pass.
@@ -104,6 +105,21 @@ pub struct TargetReport {
     text: Option<String>,
 }
 
+/// Time per phase of the pass, summed over every worker thread, in seconds.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct Phases {
+    #[serde(flatten)]
+    pub flow: crate::flow::PhaseTimes,
+    /// Inside shaderc (the compiler's own clock): the rest of `compile` is cache lookup and include reads.
+    pub shaderc: f64,
+    /// Cross-language translation and its checks.
+    pub cross: f64,
+    /// Writing outputs.
+    pub write: f64,
+    /// Whole jobs (one module each), start to end.
+    pub jobs: f64,
+}
+
 /// Verdict counts of one target over the pass.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct TargetCounts {
@@ -151,6 +167,8 @@ pub struct BuildReport {
     pub infos: Vec<InfoReport>,
     /// Per cross-language target, how many modules got each verdict (empty when no target was asked for).
     pub targets: BTreeMap<Target, TargetCounts>,
+    /// Where the time went, summed over threads.
+    pub phases: Phases,
     #[serde(skip)]
     pub module_reports: Vec<ModuleReport>,
 }
@@ -253,13 +271,19 @@ pub fn build(
             Err(d) => failed.push(Failure::new(&info.name, None, d)),
         }
     }
+    let clock = JobClock::default();
+    let shaderc_before = compiler.shaderc_seconds();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.jobs.max(1))
         .build();
     let run = || -> Vec<Result<ModuleReport, Failure>> {
         jobs.par_iter()
             .map(|job| {
-                let out = compile_one(&flow, opts, job);
+                let t = Instant::now();
+                let out = compile_one(&flow, opts, job, &clock);
+                clock
+                    .jobs
+                    .fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
                 progress(&format!("{} {}", job.info.name, job.stage.short_name()));
                 out
             })
@@ -352,11 +376,35 @@ pub fn build(
         failed,
         infos,
         targets,
+        phases: Phases {
+            flow: flow.phases(),
+            shaderc: compiler.shaderc_seconds() - shaderc_before,
+            cross: nanos(&clock.cross),
+            write: nanos(&clock.write),
+            jobs: nanos(&clock.jobs),
+        },
         module_reports: modules,
     }
 }
 
-fn compile_one(flow: &Flow, opts: &BuildOptions, job: &Job) -> Result<ModuleReport, Failure> {
+/// Time of the builder's own phases, summed over threads.
+#[derive(Default)]
+struct JobClock {
+    cross: AtomicU64,
+    write: AtomicU64,
+    jobs: AtomicU64,
+}
+
+fn nanos(c: &AtomicU64) -> f64 {
+    c.load(Ordering::Relaxed) as f64 * 1e-9
+}
+
+fn compile_one(
+    flow: &Flow,
+    opts: &BuildOptions,
+    job: &Job,
+    clock: &JobClock,
+) -> Result<ModuleReport, Failure> {
     let (info, stage) = (&job.info, job.stage);
     let t = Instant::now();
     let label = match info.variant_index() {
@@ -370,10 +418,15 @@ fn compile_one(flow: &Flow, opts: &BuildOptions, job: &Job) -> Result<ModuleRepo
         Some(v) => format!("{}.v{v}.{}", info.name, stage.short_name()),
         None => format!("{}.{}", info.name, stage.short_name()),
     };
+    let cross_started = Instant::now();
     let mut targets: Vec<TargetReport> = translate_module(flow, info, stage, &opts.cross)
         .into_iter()
         .map(|(target, verdict)| target_report(target, &verdict, &base, opts.out_dir.is_some()))
         .collect();
+    clock
+        .cross
+        .fetch_add(cross_started.elapsed().as_nanos() as u64, Ordering::Relaxed);
+    let write_started = Instant::now();
     if let Some(dir) = &opts.out_dir {
         let io = |e: std::io::Error| {
             Failure::new(
@@ -417,6 +470,9 @@ fn compile_one(flow: &Flow, opts: &BuildOptions, job: &Job) -> Result<ModuleRepo
             }
         }
     }
+    clock
+        .write
+        .fetch_add(write_started.elapsed().as_nanos() as u64, Ordering::Relaxed);
     Ok(ModuleReport {
         info: info.name.clone(),
         stage: stage.short_name().to_string(),

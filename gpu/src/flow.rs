@@ -24,7 +24,9 @@ use shader_info::{
     generate,
 };
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
+use std::time::Instant;
 
 /// Anything that turns a generated stage into SPIR-V: the runtime [`Compiler`] (shaderc, include-aware cache), or
 /// an independent compiler for cross-checks.
@@ -35,6 +37,11 @@ pub trait StageCompiler: Sync {
         stage: &GeneratedStage,
         profile: Profile,
     ) -> Result<Arc<CompiledModule>, CompileError>;
+
+    /// Seconds spent inside the compiler proper so far (for the pass's phase times); 0 when not measured.
+    fn shaderc_seconds(&self) -> f64 {
+        0.0
+    }
 }
 
 impl StageCompiler for Compiler {
@@ -44,6 +51,10 @@ impl StageCompiler for Compiler {
         profile: Profile,
     ) -> Result<Arc<CompiledModule>, CompileError> {
         self.compile_generated(stage, profile)
+    }
+
+    fn shaderc_seconds(&self) -> f64 {
+        self.stats().compile_time.as_secs_f64()
     }
 }
 
@@ -70,6 +81,37 @@ pub struct Flow<'a> {
     /// Reflection of each distinct SPIR-V module (keyed by a hash of its words): variants that compile to the
     /// same code are reflected once.
     reflections: RwLock<HashMap<u128, Arc<ModuleReflection>>>,
+    /// Time spent in each phase, summed over every thread (see [`Flow::phases`]).
+    clock: PhaseClock,
+}
+
+/// Where the flow's time went, summed over every thread that ran it, in seconds.
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
+pub struct PhaseTimes {
+    /// GLSL generation (both flavors), stage-source loading included.
+    pub generate: f64,
+    /// The compiler's `compile_stage`: cache lookup and, on a miss, shaderc with its include reads.
+    pub compile: f64,
+    /// SPIR-V reflection (once per distinct module).
+    pub reflect: f64,
+    /// Reflection against the declaration.
+    pub cross_check: f64,
+}
+
+#[derive(Default)]
+struct PhaseClock {
+    generate: AtomicU64,
+    compile: AtomicU64,
+    reflect: AtomicU64,
+    cross_check: AtomicU64,
+}
+
+/// Runs `f`, adding its time to `counter`.
+fn timed<T>(counter: &AtomicU64, f: impl FnOnce() -> T) -> T {
+    let t = Instant::now();
+    let out = f();
+    counter.fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
+    out
 }
 
 impl<'a> Flow<'a> {
@@ -87,6 +129,7 @@ impl<'a> Flow<'a> {
             profile,
             branch_limit: DEFAULT_BRANCH_LIMIT,
             reflections: RwLock::new(HashMap::new()),
+            clock: PhaseClock::default(),
         }
     }
 
@@ -154,7 +197,19 @@ impl<'a> Flow<'a> {
         stage: Stage,
     ) -> Result<GeneratedStage, Vec<Diagnostic>> {
         let opts = GenerateOptions::new(self.loader, self.registry);
-        generate(info, stage, &opts).map_err(|d| with_variant(d, info))
+        timed(&self.clock.generate, || generate(info, stage, &opts))
+            .map_err(|d| with_variant(d, info))
+    }
+
+    /// Time spent so far in each phase, summed over threads.
+    pub fn phases(&self) -> PhaseTimes {
+        let s = |c: &AtomicU64| c.load(Ordering::Relaxed) as f64 * 1e-9;
+        PhaseTimes {
+            generate: s(&self.clock.generate),
+            compile: s(&self.clock.compile),
+            reflect: s(&self.clock.reflect),
+            cross_check: s(&self.clock.cross_check),
+        }
     }
 
     /// The portable flavor of one stage (see [`shader_info::Flavor::Portable`]), compiled for translation
@@ -165,18 +220,20 @@ impl<'a> Flow<'a> {
         stage: Stage,
     ) -> Result<(GeneratedStage, Arc<CompiledModule>), Vec<Diagnostic>> {
         let opts = GenerateOptions::new(self.loader, self.registry).flavor(Flavor::Portable);
-        let generated = generate(info, stage, &opts).map_err(|d| with_variant(d, info))?;
-        let module = self
-            .compiler
-            .compile_stage(&generated, Profile::Translation)
-            .map_err(|e| {
-                let diags = e
-                    .diagnostics
-                    .into_iter()
-                    .map(|d| d.for_info(&info.name, Some(stage)))
-                    .collect();
-                with_variant(diags, info)
-            })?;
+        let generated = timed(&self.clock.generate, || generate(info, stage, &opts))
+            .map_err(|d| with_variant(d, info))?;
+        let module = timed(&self.clock.compile, || {
+            self.compiler
+                .compile_stage(&generated, Profile::Translation)
+        })
+        .map_err(|e| {
+            let diags = e
+                .diagnostics
+                .into_iter()
+                .map(|d| d.for_info(&info.name, Some(stage)))
+                .collect();
+            with_variant(diags, info)
+        })?;
         Ok((generated, module))
     }
 
@@ -188,17 +245,17 @@ impl<'a> Flow<'a> {
         stage: Stage,
     ) -> Result<(GeneratedStage, Arc<CompiledModule>), Vec<Diagnostic>> {
         let generated = self.generate(info, stage)?;
-        let module = self
-            .compiler
-            .compile_stage(&generated, self.profile)
-            .map_err(|e| {
-                let diags = e
-                    .diagnostics
-                    .into_iter()
-                    .map(|d| d.for_info(&info.name, Some(stage)))
-                    .collect();
-                with_variant(diags, info)
-            })?;
+        let module = timed(&self.clock.compile, || {
+            self.compiler.compile_stage(&generated, self.profile)
+        })
+        .map_err(|e| {
+            let diags = e
+                .diagnostics
+                .into_iter()
+                .map(|d| d.for_info(&info.name, Some(stage)))
+                .collect();
+            with_variant(diags, info)
+        })?;
         Ok((generated, module))
     }
 
@@ -221,7 +278,7 @@ impl<'a> Flow<'a> {
         let reflection = match cached {
             Some(r) => r,
             None => {
-                let r = Arc::new(reflect(spirv).map_err(|e| {
+                let r = Arc::new(timed(&self.clock.reflect, || reflect(spirv)).map_err(|e| {
                     with_variant(
                         vec![
                             Diagnostic::error(Code::Reflection, &info.name, e.to_string())
@@ -238,7 +295,9 @@ impl<'a> Flow<'a> {
                 r
             }
         };
-        let mismatches = cross_check(&reflection, info, stage, self.registry);
+        let mismatches = timed(&self.clock.cross_check, || {
+            cross_check(&reflection, info, stage, self.registry)
+        });
         if mismatches.is_empty() {
             Ok(reflection)
         } else {

@@ -1,0 +1,214 @@
+//! How the static pass scales with cores, and what it costs over the compiler, both profiles, in one run:
+//! for 1, 2, 4, … N jobs, the pass over the library (a fresh compiler each time: every module compiles) next to
+//! plain shaderc compiling the same generated sources from as many threads (one shared `shaderc::Compiler`,
+//! includes from memory: no project code at all), with modules/s, speed-up, efficiency per core, the overhead
+//! ratio, and where the pass's time went (summed over threads).
+//!
+//! `cargo run --release -p shaders --example scaling [-- debug|release] [--max-jobs N]`
+
+use gpu::builder::{BuildOptions, build};
+use gpu::compiler::{Compiler, Profile};
+use gpu::flow::Flow;
+use rayon::prelude::*;
+use shader_info::{DirLoader, GeneratedStage, Registry, Stage};
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::Instant;
+
+/// Every module the pass compiles, generated beforehand.
+fn generated_modules(flow: &Flow) -> Vec<GeneratedStage> {
+    let mut out = Vec::new();
+    for info in flow.registry.infos().filter(|i| i.do_static_compilation) {
+        let v = flow.validated(&info.name).expect("the library validates");
+        let variants = match flow.expand(&v).expect("variants") {
+            None => vec![v],
+            Some((_, variants)) => variants.into_iter().flatten().collect(),
+        };
+        for v in &variants {
+            for stage in v.stages() {
+                out.push(flow.generate(v, stage).expect("generates"));
+            }
+        }
+    }
+    out
+}
+
+/// Every file under `root`, by root-relative path.
+fn files(root: &Path, dir: &Path, out: &mut HashMap<String, String>) {
+    for e in std::fs::read_dir(dir).expect("read the shader root") {
+        let p = e.expect("entry").path();
+        if p.is_dir() {
+            files(root, &p, out);
+        } else if let Ok(text) = std::fs::read_to_string(&p) {
+            let rel = p
+                .strip_prefix(root)
+                .expect("under root")
+                .to_string_lossy()
+                .replace('\\', "/");
+            out.insert(rel, text);
+        }
+    }
+}
+
+fn kind(stage: Stage) -> shaderc::ShaderKind {
+    match stage {
+        Stage::Vertex => shaderc::ShaderKind::Vertex,
+        Stage::Fragment => shaderc::ShaderKind::Fragment,
+        Stage::Compute => shaderc::ShaderKind::Compute,
+        Stage::Geometry => shaderc::ShaderKind::Geometry,
+        Stage::RayGen => shaderc::ShaderKind::RayGeneration,
+        Stage::Miss => shaderc::ShaderKind::Miss,
+        Stage::ClosestHit => shaderc::ShaderKind::ClosestHit,
+        Stage::AnyHit => shaderc::ShaderKind::AnyHit,
+        Stage::Intersection => shaderc::ShaderKind::Intersection,
+        Stage::Callable => shaderc::ShaderKind::Callable,
+        Stage::TessControl => shaderc::ShaderKind::TessControl,
+        Stage::TessEvaluation => shaderc::ShaderKind::TessEvaluation,
+    }
+}
+
+/// Plain shaderc over `modules` from `jobs` threads: seconds.
+fn plain_shaderc(
+    modules: &[GeneratedStage],
+    files: &HashMap<String, String>,
+    profile: Profile,
+    jobs: usize,
+) -> f64 {
+    let compiler = shaderc::Compiler::new().expect("shaderc");
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .expect("pool");
+    let t = Instant::now();
+    pool.install(|| {
+        modules.par_iter().for_each(|g| {
+            let mut o = shaderc::CompileOptions::new().expect("options");
+            o.set_target_env(
+                shaderc::TargetEnv::Vulkan,
+                shaderc::EnvVersion::Vulkan1_3 as u32,
+            );
+            o.set_target_spirv(shaderc::SpirvVersion::V1_5);
+            if profile == Profile::Release {
+                o.set_optimization_level(shaderc::OptimizationLevel::Performance);
+            } else {
+                o.set_optimization_level(shaderc::OptimizationLevel::Zero);
+                o.set_generate_debug_info();
+            }
+            o.set_include_callback(|req, _, from, _| {
+                let dir = Path::new(from).parent().unwrap_or(Path::new(""));
+                let joined = dir.join(req).to_string_lossy().replace('\\', "/");
+                let mut parts: Vec<&str> = Vec::new();
+                for p in joined.split('/') {
+                    match p {
+                        ".." => {
+                            parts.pop();
+                        }
+                        "." | "" => {}
+                        p => parts.push(p),
+                    }
+                }
+                let name = parts.join("/");
+                let content = files
+                    .get(&name)
+                    .or_else(|| files.get(req))
+                    .cloned()
+                    .ok_or(name.clone())?;
+                Ok(shaderc::ResolvedInclude {
+                    resolved_name: name,
+                    content,
+                })
+            });
+            // The generated text's relative includes start at its stage source's folder.
+            let name = g.files.last().cloned().unwrap_or_else(|| g.name.clone());
+            compiler
+                .compile_into_spirv(&g.source, kind(g.stage), &name, "main", Some(&o))
+                .unwrap_or_else(|e| panic!("{}: {e}", g.name));
+        })
+    });
+    t.elapsed().as_secs_f64()
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let profiles: Vec<Profile> = match (
+        args.iter().any(|a| a == "debug"),
+        args.iter().any(|a| a == "release"),
+    ) {
+        (true, false) => vec![Profile::Debug],
+        (false, true) => vec![Profile::Release],
+        _ => vec![Profile::Debug, Profile::Release],
+    };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let max_jobs = args
+        .iter()
+        .position(|a| a == "--max-jobs")
+        .and_then(|i| args.get(i + 1)?.parse().ok())
+        .unwrap_or(cores);
+    let mut jobs_list = vec![1];
+    while jobs_list.last().copied().unwrap_or(1) * 2 <= max_jobs {
+        jobs_list.push(jobs_list.last().copied().unwrap_or(1) * 2);
+    }
+    if *jobs_list.last().unwrap_or(&1) != max_jobs {
+        jobs_list.push(max_jobs);
+    }
+    let root = shaders::glsl_root();
+    let registry = Registry::global();
+    let loader = DirLoader::new(&root);
+    let mut sources = HashMap::new();
+    files(&root, &root, &mut sources);
+    println!("{cores} cores");
+    for profile in profiles {
+        let compiler = Compiler::new(&root).expect("compiler");
+        let modules = generated_modules(&Flow::new(registry, &loader, &compiler, profile));
+        println!("\nprofile {profile:?}, {} modules", modules.len());
+        println!(
+            "{:>4} {:>8} {:>9} {:>7} {:>6} {:>9} {:>7} {:>8} | summed over threads: {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}",
+            "jobs",
+            "pass s",
+            "modules/s",
+            "speedup",
+            "eff",
+            "shaderc s",
+            "speedup",
+            "overhead",
+            "jobs",
+            "gen",
+            "compile",
+            "shaderc",
+            "reflect",
+            "check"
+        );
+        let (mut base, mut raw_base) = (0.0, 0.0);
+        for &jobs in &jobs_list {
+            let raw = plain_shaderc(&modules, &sources, profile, jobs);
+            let compiler = Compiler::new(&root).expect("compiler");
+            let opts = BuildOptions {
+                profile,
+                jobs,
+                ..BuildOptions::default()
+            };
+            let t = Instant::now();
+            let report = build(registry, &compiler, &loader, &opts, &|_| {});
+            let secs = t.elapsed().as_secs_f64();
+            assert!(report.success(), "{}", report.render_failures());
+            if jobs == 1 {
+                (base, raw_base) = (secs, raw);
+            }
+            let ph = report.phases;
+            println!(
+                "{jobs:>4} {secs:>8.2} {:>9.0} {:>6.2}x {:>6.2} {raw:>9.2} {:>6.2}x {:>7.2}x | {:>28.2} {:>6.2} {:>6.2} {:>7.2} {:>7.2} {:>6.2}",
+                report.modules as f64 / secs,
+                base / secs,
+                base / secs / jobs as f64,
+                raw_base / raw,
+                secs / raw,
+                ph.jobs,
+                ph.flow.generate,
+                ph.flow.compile,
+                ph.shaderc,
+                ph.flow.reflect,
+                ph.flow.cross_check,
+            );
+        }
+    }
+}
