@@ -1,5 +1,5 @@
-//! SPIR-V reflection (through `spirq`, which understands combined image samplers and debug info) and the
-//! cross-check of a compiled module against the declaration it was generated from.
+//! SPIR-V reflection (through this module's own reader, [`spirv`]) and the cross-check of a compiled module
+//! against the declaration it was generated from.
 //!
 //! The check compares what the compiler actually produced with what the declaration and the layout engine
 //! promise: every resource's set, binding, descriptor type and count; every block member's offset, array stride
@@ -12,25 +12,40 @@ use shader_info::{
     BlockLayout, Code, DescriptorKind, Diagnostic, FieldArray, FieldType, MemberLayout, Registry,
     ResolvedInfo, Stage, Type,
 };
-use spirq::constant::ConstantValue;
-use spirq::ty::{DescriptorType as SpqDescriptor, ScalarType, Type as SpqType};
-use spirq::var::Variable;
+use spirv::{Module, Scalar, Storage, Ty};
 use std::fmt;
 
-/// The descriptor kind of a reflected binding (`None` for kinds no declaration produces).
-fn descriptor_kind(d: &SpqDescriptor) -> Option<DescriptorKind> {
-    Some(match d {
-        SpqDescriptor::CombinedImageSampler() => DescriptorKind::CombinedImageSampler,
-        SpqDescriptor::SampledImage() => DescriptorKind::SampledImage,
-        SpqDescriptor::Sampler() => DescriptorKind::Sampler,
-        SpqDescriptor::StorageImage(_) => DescriptorKind::StorageImage,
-        SpqDescriptor::UniformTexelBuffer() => DescriptorKind::UniformTexelBuffer,
-        SpqDescriptor::StorageTexelBuffer(_) => DescriptorKind::StorageTexelBuffer,
-        SpqDescriptor::UniformBuffer() => DescriptorKind::UniformBuffer,
-        SpqDescriptor::StorageBuffer(_) => DescriptorKind::StorageBuffer,
-        SpqDescriptor::AccelStruct() => DescriptorKind::AccelerationStructure,
+mod spirv;
+
+/// The descriptor kind and count of a variable in a descriptor storage class (`None` for what is not a
+/// descriptor, or a kind no declaration produces).
+fn descriptor_of(m: &Module, var: &spirv::Var) -> Option<(Option<DescriptorKind>, u32)> {
+    let (ty, count) = match m.types.get(&var.ty)? {
+        Ty::Array { element, length } => {
+            (*element, m.constants.get(length).map_or(0, |v| *v as u32))
+        }
+        Ty::RuntimeArray { element } => (*element, 0),
+        _ => (var.ty, 1),
+    };
+    let kind = match (var.storage, m.types.get(&ty)?) {
+        (Storage::UniformConstant, Ty::SampledImage) => Some(DescriptorKind::CombinedImageSampler),
+        (Storage::UniformConstant, Ty::Sampler) => Some(DescriptorKind::Sampler),
+        (Storage::UniformConstant, Ty::AccelerationStructure) => {
+            Some(DescriptorKind::AccelerationStructure)
+        }
+        (Storage::UniformConstant, Ty::Image { dim, sampled }) => match (*dim, *sampled) {
+            (6, _) => None, // subpass data: an input attachment
+            (5, 2) => Some(DescriptorKind::StorageTexelBuffer),
+            (5, _) => Some(DescriptorKind::UniformTexelBuffer),
+            (_, 2) => Some(DescriptorKind::StorageImage),
+            _ => Some(DescriptorKind::SampledImage),
+        },
+        (Storage::Uniform, _) if m.is_buffer_block(ty) => Some(DescriptorKind::StorageBuffer),
+        (Storage::Uniform, _) => Some(DescriptorKind::UniformBuffer),
+        (Storage::StorageBuffer, _) => Some(DescriptorKind::StorageBuffer),
         _ => return None,
-    })
+    };
+    Some((kind, count))
 }
 
 /// One member of a reflected block or struct.
@@ -87,45 +102,61 @@ pub struct ModuleReflection {
 #[error("cannot reflect SPIR-V: {0}")]
 pub struct ReflectError(pub String);
 
-fn glsl_type(ty: &SpqType) -> Option<Type> {
-    fn prefix(s: &ScalarType) -> Option<&'static str> {
+/// The GLSL type of a scalar, vector or matrix type.
+fn glsl_type(m: &Module, ty: u32) -> Option<Type> {
+    let scalar = |id: u32| match m.types.get(&id) {
+        Some(Ty::Scalar(s)) => Some(*s),
+        _ => None,
+    };
+    let prefix = |s: Scalar| -> Option<&'static str> {
         Some(match s {
-            ScalarType::Float { bits: 32 } => "",
-            ScalarType::Float { bits: 64 } => "d",
-            ScalarType::Integer {
+            Scalar::Float { bits: 32 } => "",
+            Scalar::Float { bits: 64 } => "d",
+            Scalar::Int {
                 bits: 32,
-                is_signed: true,
+                signed: true,
             } => "i",
-            ScalarType::Integer {
+            Scalar::Int {
                 bits: 32,
-                is_signed: false,
+                signed: false,
             } => "u",
-            ScalarType::Boolean => "b",
+            Scalar::Bool => "b",
             _ => return None,
         })
-    }
-    let name = match ty {
-        SpqType::Scalar(s) => match s {
-            ScalarType::Float { bits: 32 } => "float".to_string(),
-            ScalarType::Float { bits: 64 } => "double".to_string(),
-            ScalarType::Integer {
+    };
+    let name = match m.types.get(&ty)? {
+        Ty::Scalar(s) => match s {
+            Scalar::Float { bits: 32 } => "float".to_string(),
+            Scalar::Float { bits: 64 } => "double".to_string(),
+            Scalar::Int {
                 bits: 32,
-                is_signed: true,
+                signed: true,
             } => "int".to_string(),
-            ScalarType::Integer {
+            Scalar::Int {
                 bits: 32,
-                is_signed: false,
+                signed: false,
             } => "uint".to_string(),
-            ScalarType::Boolean => "bool".to_string(),
+            Scalar::Bool => "bool".to_string(),
             _ => return None,
         },
-        SpqType::Vector(v) => format!("{}vec{}", prefix(&v.scalar_ty)?, v.nscalar),
-        SpqType::Matrix(m) => {
-            let (c, r) = (m.nvector, m.vector_ty.nscalar);
-            if c == r {
-                format!("mat{c}")
+        Ty::Vector { scalar: s, count } => format!("{}vec{count}", prefix(scalar(*s)?)?),
+        Ty::Matrix { column, columns } => {
+            let Some(Ty::Vector {
+                scalar: s,
+                count: rows,
+            }) = m.types.get(column)
+            else {
+                return None;
+            };
+            let d = if scalar(*s)? == (Scalar::Float { bits: 64 }) {
+                "d"
             } else {
-                format!("mat{c}x{r}")
+                ""
+            };
+            if columns == rows {
+                format!("{d}mat{columns}")
+            } else {
+                format!("{d}mat{columns}x{rows}")
             }
         }
         _ => return None,
@@ -133,57 +164,43 @@ fn glsl_type(ty: &SpqType) -> Option<Type> {
     Type::from_glsl_name(&name)
 }
 
-fn members_of(ty: &SpqType) -> Vec<ReflectedMember> {
-    let SpqType::Struct(st) = ty else {
-        return Vec::new();
-    };
-    st.members
-        .iter()
-        .map(|m| {
-            let (array_stride, inner) = match &m.ty {
-                SpqType::Array(a) => (a.stride.map(|s| s as u32), a.element_ty.as_ref()),
-                other => (None, other),
-            };
-            let matrix_stride = match inner {
-                SpqType::Matrix(mt) => mt.stride.map(|s| s as u32),
-                _ => None,
-            };
-            ReflectedMember {
-                name: m.name.clone(),
-                offset: m.offset.unwrap_or(0) as u32,
-                array_stride,
-                matrix_stride,
-                ty: glsl_type(inner).map(|t| t.glsl_name().to_string()),
-                members: members_of(inner),
-            }
-        })
-        .collect()
-}
-
-/// A copy of `spirv` in which every `OpSpecConstantOp` is replaced by an `OpUndef` of the same type and id.
-/// spirq evaluates every constant while parsing and fails on operations it cannot fold (e.g. `Select` on a
-/// specialization constant, which `FLAG ? a : b` produces); reflection needs none of their values. Instructions
-/// are self-delimiting and nothing refers to word positions, so shortening one is safe.
-fn without_spec_constant_ops(spirv: &[u32]) -> Vec<u32> {
-    const OP_SPEC_CONSTANT_OP: u32 = 52;
-    const OP_UNDEF: u32 = 1;
-    let mut out = Vec::with_capacity(spirv.len());
-    out.extend_from_slice(&spirv[..spirv.len().min(5)]);
-    let mut i = 5;
-    while i < spirv.len() {
-        let count = (spirv[i] >> 16) as usize;
-        if count == 0 || i + count > spirv.len() {
-            out.extend_from_slice(&spirv[i..]); // malformed: let spirq report it
-            break;
+/// The members of a struct type (nothing for other types). Nesting is bounded by the module's own types: a
+/// struct cannot contain itself.
+fn members_of(m: &Module, ty: u32) -> Vec<ReflectedMember> {
+    fn walk(m: &Module, ty: u32, depth: u32) -> Vec<ReflectedMember> {
+        let Some(Ty::Struct { members }) = m.types.get(&ty) else {
+            return Vec::new();
+        };
+        if depth > 64 {
+            return Vec::new();
         }
-        if spirv[i] & 0xffff == OP_SPEC_CONSTANT_OP && count >= 4 {
-            out.extend_from_slice(&[(3 << 16) | OP_UNDEF, spirv[i + 1], spirv[i + 2]]);
-        } else {
-            out.extend_from_slice(&spirv[i..i + count]);
-        }
-        i += count;
+        members
+            .iter()
+            .enumerate()
+            .map(|(i, &member_ty)| {
+                let i = i as u32;
+                let (array_stride, inner) = match m.types.get(&member_ty) {
+                    Some(Ty::Array { element, .. } | Ty::RuntimeArray { element }) => {
+                        (m.array_stride(member_ty), *element)
+                    }
+                    _ => (None, member_ty),
+                };
+                let matrix_stride = match m.types.get(&inner) {
+                    Some(Ty::Matrix { .. }) => m.matrix_stride(ty, i),
+                    _ => None,
+                };
+                ReflectedMember {
+                    name: m.member_names.get(&(ty, i)).cloned(),
+                    offset: m.offset(ty, i).unwrap_or(0),
+                    array_stride,
+                    matrix_stride,
+                    ty: glsl_type(m, inner).map(|t| t.glsl_name().to_string()),
+                    members: walk(m, inner, depth + 1),
+                }
+            })
+            .collect()
     }
-    out
+    walk(m, ty, 0)
 }
 
 /// Reflects the first entry point of a SPIR-V module.
@@ -196,67 +213,61 @@ fn without_spec_constant_ops(spirv: &[u32]) -> Vec<u32> {
 /// }
 /// ```
 pub fn reflect(spirv: &[u32]) -> Result<ModuleReflection, ReflectError> {
-    let spirv = without_spec_constant_ops(spirv);
-    let entries = spirq::ReflectConfig::new()
-        .spv(spirv)
-        .ref_all_rscs(true)
-        .combine_img_samplers(true)
-        .reflect()
-        .map_err(|e| ReflectError(e.to_string()))?;
-    let Some(ep) = entries.into_iter().next() else {
+    let m = Module::read(spirv).map_err(|e| ReflectError(e.0))?;
+    let Some((_, entry_point, _)) = &m.entry_point else {
         return Err(ReflectError("the module has no entry point".into()));
     };
     let mut out = ModuleReflection {
-        entry_point: ep.name.clone(),
+        entry_point: entry_point.clone(),
+        local_size: m.local_size(),
         ..Default::default()
     };
-    for var in &ep.vars {
-        match var {
-            Variable::Descriptor {
-                name,
-                desc_bind,
-                desc_ty,
-                ty,
-                nbind,
-            } => out.descriptors.push(ReflectedDescriptor {
-                set: desc_bind.set(),
-                binding: desc_bind.bind(),
-                name: name.clone(),
-                kind: descriptor_kind(desc_ty),
-                count: *nbind,
-                members: members_of(ty),
-            }),
-            Variable::PushConstant { ty, .. } => out.push_constants = Some(members_of(ty)),
-            Variable::Input { name, location, ty } => out.inputs.push(ReflectedIo {
-                location: location.loc(),
-                name: name.clone(),
-                ty: glsl_type(ty).map(|t| t.glsl_name().into()),
-            }),
-            Variable::Output { name, location, ty } => out.outputs.push(ReflectedIo {
-                location: location.loc(),
-                name: name.clone(),
-                ty: glsl_type(ty).map(|t| t.glsl_name().into()),
-            }),
-            Variable::SpecConstant { name, spec_id, .. } => {
-                out.specialization_constants.push((*spec_id, name.clone()))
+    for var in &m.variables {
+        let name = m.names.get(&var.id).cloned();
+        match var.storage {
+            Storage::UniformConstant | Storage::Uniform | Storage::StorageBuffer => {
+                let (Some((set, binding)), Some((kind, count))) =
+                    (m.binding(var.id), descriptor_of(&m, var))
+                else {
+                    continue;
+                };
+                out.descriptors.push(ReflectedDescriptor {
+                    set,
+                    binding,
+                    name,
+                    kind,
+                    count,
+                    members: match m.types.get(&var.ty) {
+                        Some(Ty::Array { element, .. } | Ty::RuntimeArray { element }) => {
+                            members_of(&m, *element)
+                        }
+                        _ => members_of(&m, var.ty),
+                    },
+                })
             }
+            Storage::PushConstant => out.push_constants = Some(members_of(&m, var.ty)),
+            Storage::Input | Storage::Output if !m.is_builtin(var) => {
+                let Some(location) = m.location(var.id) else {
+                    continue;
+                };
+                let io = ReflectedIo {
+                    location,
+                    name,
+                    ty: glsl_type(&m, var.ty).map(|t| t.glsl_name().into()),
+                };
+                if var.storage == Storage::Input {
+                    out.inputs.push(io);
+                } else {
+                    out.outputs.push(io);
+                }
+            }
+            _ => {}
         }
     }
-    for m in &ep.exec_modes {
-        if m.exec_mode == spirq::spirv::ExecutionMode::LocalSize && m.operands.len() == 3 {
-            // spirq's `ConstantValue::to_u32` only accepts signed values, so match the variants directly.
-            let v: Vec<u32> = m
-                .operands
-                .iter()
-                .filter_map(|c| match c.value {
-                    ConstantValue::U32(x) => Some(x),
-                    ConstantValue::S32(x) => u32::try_from(x).ok(),
-                    _ => None,
-                })
-                .collect();
-            if v.len() == 3 {
-                out.local_size = Some([v[0], v[1], v[2]]);
-            }
+    for id in &m.spec_constants {
+        if let Some(spec_id) = m.spec_id(*id) {
+            out.specialization_constants
+                .push((spec_id, m.names.get(id).cloned()));
         }
     }
     out.descriptors.sort_by_key(|d| (d.set, d.binding));
@@ -267,24 +278,17 @@ pub fn reflect(spirv: &[u32]) -> Result<ModuleReflection, ReflectError> {
 
 /// The `(set, binding)` pairs the module's entry point statically uses: the stage flags a pipeline layout needs.
 pub fn used_bindings(spirv: &[u32]) -> Result<Vec<(u32, u32)>, ReflectError> {
-    let spirv = without_spec_constant_ops(spirv);
-    let entries = spirq::ReflectConfig::new()
-        .spv(spirv)
-        .ref_all_rscs(false)
-        .combine_img_samplers(true)
-        .reflect()
-        .map_err(|e| ReflectError(e.to_string()))?;
-    let mut used: Vec<(u32, u32)> = entries
+    let m = Module::read(spirv).map_err(|e| ReflectError(e.0))?;
+    let used = m.used_variables();
+    let mut out: Vec<(u32, u32)> = m
+        .variables
         .iter()
-        .flat_map(|ep| ep.vars.iter())
-        .filter_map(|v| match v {
-            Variable::Descriptor { desc_bind, .. } => Some((desc_bind.set(), desc_bind.bind())),
-            _ => None,
-        })
+        .filter(|v| used.contains(&v.id) && descriptor_of(&m, v).is_some())
+        .filter_map(|v| m.binding(v.id))
         .collect();
-    used.sort_unstable();
-    used.dedup();
-    Ok(used)
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
 }
 
 /// Collects the differences between a module and its declaration.
