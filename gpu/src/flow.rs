@@ -18,6 +18,7 @@
 
 use crate::compiler::{CompileError, CompiledModule, Compiler, Profile};
 use crate::reflect::{ModuleReflection, cross_check, reflect};
+use rayon::prelude::*;
 use shader_info::{
     Code, DEFAULT_BRANCH_LIMIT, Diagnostic, Flavor, GenerateOptions, GeneratedStage, PipelinePlan,
     Registry, SourceLoader, Stage, ValidateOptions, ValidatedInfo, VariantSet, enumerate_variants,
@@ -185,6 +186,7 @@ impl<'a> Flow<'a> {
         }
         let set = self.variants(info)?;
         let variants = (0..set.variants.len())
+            .into_par_iter()
             .map(|i| info.variant(&set, i, self.registry))
             .collect();
         Ok(Some((set, variants)))

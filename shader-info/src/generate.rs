@@ -78,12 +78,18 @@ pub trait SourceLoader: Sync {
 #[derive(Clone, Debug)]
 pub struct DirLoader {
     root: PathBuf,
+    /// The root's real path, resolved once (each load resolves only its file).
+    real_root: Option<PathBuf>,
 }
 
 impl DirLoader {
     /// A loader rooted at `root`.
     pub fn new(root: impl Into<PathBuf>) -> DirLoader {
-        DirLoader { root: root.into() }
+        let root = root.into();
+        DirLoader {
+            real_root: std::fs::canonicalize(&root).ok(),
+            root,
+        }
     }
 
     /// The root directory.
@@ -104,10 +110,12 @@ impl DirLoader {
         let full = self.root.join(p);
         // A symbolic link inside the root may point outside it: shader paths can come from file content
         // (`#pragma require`), so the real location must stay inside too.
-        if let (Ok(real), Ok(root)) = (
-            std::fs::canonicalize(&full),
-            std::fs::canonicalize(&self.root),
-        ) && !real.starts_with(&root)
+        let root = match &self.real_root {
+            Some(r) => Ok(r.clone()),
+            None => std::fs::canonicalize(&self.root),
+        };
+        if let (Ok(real), Ok(root)) = (std::fs::canonicalize(&full), root)
+            && !real.starts_with(&root)
         {
             return Err(format!(
                 "`{path}` leads out of the shader root through a symbolic link"
