@@ -7,7 +7,8 @@ use gpu::vk::{
     Buffer, GraphicsOptions, GraphicsPipeline, LayoutCache, PipelineLayout, describe_layout, raw,
 };
 use shader_info::{
-    MemoryLoader, Registry, ShaderCreateInfo, Stage, StageInterfaceInfo, Type, VertexArrangement,
+    Blend, ColorWrites, CompareOp, CullMode, DepthState, FrontFace, MemoryLoader, Registry,
+    RenderState, ShaderCreateInfo, Stage, StageInterfaceInfo, Type, VertexArrangement,
 };
 use std::sync::Arc;
 use vk_support::{SIZE, clear_rgba8, module, render, validated};
@@ -42,6 +43,23 @@ fn registry() -> (Registry, MemoryLoader) {
             .vertex_source("vertex_color.vert.glsl")
             .fragment_source("vertex_color.frag.glsl"),
     );
+    // The same shaders with declared render state: what each pipeline draws follows from the declaration alone.
+    let uniform = |name: &str| {
+        ShaderCreateInfo::new(name)
+            .additional_info("test_uniform_color")
+            .vertex_source("uniform_color.vert.glsl")
+            .fragment_source("uniform_color.frag.glsl")
+    };
+    reg.add_info(uniform("test_alpha_blend").blend(Blend::Alpha));
+    reg.add_info(uniform("test_red_alpha_writes").color_writes(0, ColorWrites::R | ColorWrites::A));
+    reg.add_info(uniform("test_cull_back").cull(CullMode::Back));
+    reg.add_info(uniform("test_cull_front").cull(CullMode::Front));
+    reg.add_info(
+        uniform("test_cull_back_clockwise")
+            .cull(CullMode::Back)
+            .front_face(FrontFace::Clockwise),
+    );
+    reg.add_info(uniform("test_depth").depth(DepthState::test_write(CompareOp::Less)));
     let loader = MemoryLoader::default()
         .with(
             "uniform_color.vert.glsl",
@@ -143,5 +161,112 @@ fn interleaved_and_per_attribute_vertex_layouts_render_the_same() {
     let b = render(&ctx, &q, &[&positions, &colors], 6, &[]);
     assert_eq!(a, b);
     drop((p, q, vb, positions, colors, cache));
+    assert_no_validation_messages(&ctx);
+}
+
+/// Renders `name` (an info with declared state over `test_uniform_color`) with push color `color`.
+fn render_declared(name: &str, color: [f32; 4]) -> Vec<u8> {
+    let ctx = test_context().expect("checked by the caller");
+    let cache = LayoutCache::new(&ctx);
+    let p = pipeline(&ctx, &cache, name, &GraphicsOptions::default());
+    assert!(!p.state_overridden());
+    let vb = Buffer::with_data(&ctx, &QUAD, raw::BufferUsageFlags::VERTEX_BUFFER).unwrap();
+    let pixels = render(&ctx, &p, &[&vb], 6, bytemuck::cast_slice(&color));
+    drop((p, vb, cache));
+    assert_no_validation_messages(&ctx);
+    pixels
+}
+
+fn close(a: [u8; 4], b: [u8; 4]) -> bool {
+    a.iter().zip(b).all(|(x, y)| x.abs_diff(y) <= 1)
+}
+
+#[test]
+fn declared_alpha_blending_mixes_with_the_attachment() {
+    if test_context().is_none() {
+        return;
+    }
+    // (0.8, 0, 0, 0.25) over the clear (0, 0, 0.6, 1): rgb = src * 0.25 + dst * 0.75, a = 0.25 + 1 * 0.75.
+    let pixels = render_declared("test_alpha_blend", [0.8, 0.0, 0.0, 0.25]);
+    let inside = pixel(&pixels, SIZE, 16, 16);
+    assert!(close(inside, [51, 0, 115, 255]), "{inside:?}");
+    assert_eq!(pixel(&pixels, SIZE, 0, 0), clear_rgba8());
+    // The same shader without declared state replaces the attachment.
+    let opaque = render_declared("test_uniform_color", [0.8, 0.0, 0.0, 0.25]);
+    assert!(close(pixel(&opaque, SIZE, 16, 16), [204, 0, 0, 64]));
+}
+
+#[test]
+fn a_declared_write_mask_keeps_the_masked_channels() {
+    if test_context().is_none() {
+        return;
+    }
+    let pixels = render_declared("test_red_alpha_writes", [1.0, 1.0, 1.0, 1.0]);
+    check_quad(&pixels, [255, 0, 153, 255]);
+}
+
+#[test]
+fn declared_culling_follows_the_winding_and_the_front_face() {
+    if test_context().is_none() {
+        return;
+    }
+    // QUAD winds clockwise in framebuffer space (y down), so its triangles are back faces under the default
+    // counter-clockwise front face.
+    let color = [1.0, 0.2, 0.0, 1.0];
+    let drawn = [255, 51, 0, 255];
+    let culled = render_declared("test_cull_back", color);
+    assert_eq!(
+        pixel(&culled, SIZE, 16, 16),
+        clear_rgba8(),
+        "back faces culled"
+    );
+    check_quad(&render_declared("test_cull_front", color), drawn);
+    check_quad(&render_declared("test_cull_back_clockwise", color), drawn);
+}
+
+#[test]
+fn a_declared_depth_test_without_a_depth_attachment_is_refused_and_an_override_is_reported() {
+    let Some(ctx) = test_context() else { return };
+    let cache = LayoutCache::new(&ctx);
+    let (reg, loader) = registry();
+    let (info, plan) = validated(&reg, "test_depth");
+    let vs = module(&ctx, &reg, &loader, &info, Stage::Vertex);
+    let fs = module(&ctx, &reg, &loader, &info, Stage::Fragment);
+    let layout = Arc::new(PipelineLayout::new(&ctx, &cache, &describe_layout(&plan)).unwrap());
+    let stages = [(Stage::Vertex, &vs), (Stage::Fragment, &fs)];
+    let declared = GraphicsPipeline::new(
+        &ctx,
+        &plan,
+        &stages,
+        layout.clone(),
+        &GraphicsOptions::default(),
+    );
+    let Err(err) = declared else {
+        panic!("a depth test needs a depth attachment")
+    };
+    let text = err.to_string();
+    assert!(
+        text.contains("test_depth") && text.contains("depth"),
+        "{text}"
+    );
+    assert!(
+        text.contains("depth_format"),
+        "the hint says what to do: {text}"
+    );
+
+    // An explicit override at pipeline creation still builds, and says so.
+    let opts = GraphicsOptions {
+        state: Some(RenderState::default()),
+        ..Default::default()
+    };
+    let p = GraphicsPipeline::new(&ctx, &plan, &stages, layout, &opts).unwrap();
+    assert!(p.state_overridden());
+    let vb = Buffer::with_data(&ctx, &QUAD, raw::BufferUsageFlags::VERTEX_BUFFER).unwrap();
+    let color: [f32; 4] = [1.0, 0.2, 0.0, 1.0];
+    check_quad(
+        &render(&ctx, &p, &[&vb], 6, bytemuck::cast_slice(&color)),
+        [255, 51, 0, 255],
+    );
+    drop((p, vb, vs, fs, cache));
     assert_no_validation_messages(&ctx);
 }

@@ -74,6 +74,9 @@ pub enum Code {
     Io,
     /// A bug in this library (a caught panic); the message names the module.
     Internal,
+    /// Render state that contradicts the declaration or the pipeline (blending an integer output, a topology
+    /// the stages cannot take, a depth test without a depth attachment, …).
+    RenderState,
 }
 
 impl Code {
@@ -112,6 +115,7 @@ impl Code {
             Code::Device => "device",
             Code::Io => "io",
             Code::Internal => "internal-error",
+            Code::RenderState => "render-state",
         }
     }
 }

@@ -8,6 +8,7 @@ use crate::layout::{
     BlockLayout, Field, FieldArray, FieldType, LayoutError, Rules, StructMap, layout_fields,
 };
 use crate::origin::Origin;
+use crate::render_state::*;
 use crate::resource::{Resource, ResourceKind};
 use crate::specialize::{SpecializeFn, VariantBuilder};
 use crate::targets::Target;
@@ -303,6 +304,8 @@ pub struct ShaderCreateInfo {
     pub branch_values: Vec<(String, bool)>,
     /// Cross-language targets this info opts out of, each with the reason the report gives.
     pub skipped_targets: Vec<Item<(Target, String)>>,
+    /// Declared render state (see [`crate::render_state`]), one item per builder call.
+    pub render_state: Vec<Item<StateItem>>,
 }
 
 impl ShaderCreateInfo {
@@ -644,6 +647,104 @@ impl ShaderCreateInfo {
     pub fn early_fragment_test(mut self, enable: bool) -> Self {
         self.early_fragment_test = Some(self.item(enable));
         self
+    }
+
+    #[track_caller]
+    fn state(mut self, item: StateItem) -> Self {
+        let it = self.item(item);
+        self.render_state.push(it);
+        self
+    }
+
+    /// How vertices form primitives (default: triangle lists).
+    #[track_caller]
+    pub fn topology(self, topology: Topology) -> Self {
+        self.state(StateItem::Topology(topology))
+    }
+
+    /// Primitive restart at the all-ones index (strips; lists need a device feature).
+    #[track_caller]
+    pub fn primitive_restart(self, enable: bool) -> Self {
+        self.state(StateItem::PrimitiveRestart(enable))
+    }
+
+    /// Filled polygons, wireframe or points (non-fill needs `fillModeNonSolid`).
+    #[track_caller]
+    pub fn polygon_mode(self, mode: PolygonMode) -> Self {
+        self.state(StateItem::PolygonMode(mode))
+    }
+
+    /// Which faces are culled (default: none).
+    #[track_caller]
+    pub fn cull(self, mode: CullMode) -> Self {
+        self.state(StateItem::Cull(mode))
+    }
+
+    /// Which winding is front-facing (default: counter-clockwise).
+    #[track_caller]
+    pub fn front_face(self, face: FrontFace) -> Self {
+        self.state(StateItem::FrontFace(face))
+    }
+
+    /// Line width in pixels (other than 1 needs `wideLines`).
+    #[track_caller]
+    pub fn line_width(self, width: f32) -> Self {
+        self.state(StateItem::LineWidth(width.to_bits()))
+    }
+
+    /// Blending of every color output that has none of its own (default: opaque).
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// let info = ShaderCreateInfo::new("ui").blend(Blend::Alpha).blend_at(1, Blend::Opaque);
+    /// let s = RenderState::from_items(&info.render_state);
+    /// assert_eq!((s.blend_at(0), s.blend_at(1)), (Blend::Alpha, Blend::Opaque));
+    /// ```
+    #[track_caller]
+    pub fn blend(self, blend: Blend) -> Self {
+        self.state(StateItem::Blend(blend))
+    }
+
+    /// Blending of the color output at `location`.
+    #[track_caller]
+    pub fn blend_at(self, location: u32, blend: Blend) -> Self {
+        self.state(StateItem::BlendAt(location, blend))
+    }
+
+    /// The channels the color output at `location` writes (default: all).
+    #[track_caller]
+    pub fn color_writes(self, location: u32, mask: ColorWrites) -> Self {
+        self.state(StateItem::ColorWrites(location, mask))
+    }
+
+    /// The depth test (the pipeline then needs a depth attachment).
+    #[track_caller]
+    pub fn depth(self, state: DepthState) -> Self {
+        self.state(StateItem::Depth(Some(state)))
+    }
+
+    /// The stencil test (the pipeline then needs a stencil attachment).
+    #[track_caller]
+    pub fn stencil(self, state: StencilState) -> Self {
+        self.state(StateItem::Stencil(Some(state)))
+    }
+
+    /// Depth bias (shadow maps, decals).
+    #[track_caller]
+    pub fn depth_bias(self, bias: DepthBias) -> Self {
+        self.state(StateItem::DepthBias(Some(bias)))
+    }
+
+    /// Alpha to coverage (multisampled cut-outs).
+    #[track_caller]
+    pub fn alpha_to_coverage(self, enable: bool) -> Self {
+        self.state(StateItem::AlphaToCoverage(enable))
+    }
+
+    /// States set while recording instead of in the pipeline.
+    #[track_caller]
+    pub fn dynamic(self, states: DynamicStates) -> Self {
+        self.state(StateItem::Dynamic(states))
     }
 
     /// Opts out of a cross-language target: the static pass reports the module as skipped there, with `reason`,

@@ -40,6 +40,7 @@ pub mod layout;
 mod origin;
 mod plan;
 mod registry;
+pub mod render_state;
 mod resolve;
 mod resource;
 mod rust_twin;
@@ -73,6 +74,11 @@ pub use plan::{
 pub use registry::{
     EnumDef, EnumRegistration, InfoRegistration, InterfaceRegistration, Registry, StructMeta,
     StructRegistration,
+};
+pub use render_state::{
+    Blend, BlendComponent, BlendFactor, BlendOp, ColorWrites, CompareOp, CullMode, DepthBias,
+    DepthState, DynamicStates, FrontFace, PolygonMode, RenderState, StateItem, StencilFace,
+    StencilOp, StencilState, Topology,
 };
 pub use resolve::{ResolvedInfo, resolve};
 pub use resource::{ArraySize, DescriptorKind, Resource, ResourceKind, split_array_name};

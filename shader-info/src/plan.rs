@@ -29,6 +29,7 @@ use crate::diagnostic::Diagnostic;
 use crate::info::ConstValue;
 use crate::layout::{BlockLayout, round_up};
 use crate::registry::Registry;
+use crate::render_state::RenderState;
 use crate::resource::{DescriptorKind, Resource, ResourceKind};
 use crate::rust_twin::push_constant_twin_problems;
 use crate::shader_type::ShaderType;
@@ -298,6 +299,8 @@ pub struct PipelinePlan {
     pub color_targets: Vec<ColorTargetPlan>,
     pub specialization_constants: Vec<SpecConstantPlan>,
     pub local_size: Option<[u32; 3]>,
+    /// The declared render state of a graphics pipeline (`None` for compute and ray tracing).
+    pub render_state: Option<RenderState>,
     /// Where every binding lives on each cross-language target.
     pub targets: TargetMap,
 }
@@ -420,9 +423,12 @@ impl PipelinePlan {
                 })
             },
         );
+        let kind = PipelineKind::of(&stages);
         PipelinePlan {
             key: info.key(),
-            kind: PipelineKind::of(&stages),
+            kind,
+            render_state: (kind == PipelineKind::Graphics)
+                .then(|| RenderState::from_items(&info.render_state)),
             stages,
             sets,
             push_constants,

@@ -8,6 +8,7 @@
 use crate::diagnostic::{Code, Diagnostic};
 use crate::info::{Item, ShaderCreateInfo};
 use crate::registry::Registry;
+use crate::render_state::StateItem;
 use std::collections::HashSet;
 use std::ops::Deref;
 
@@ -176,6 +177,42 @@ impl Resolver<'_> {
         }
     }
 
+    /// Render state: one declaration per slot (a blend per location, one depth test, …); the same slot declared
+    /// differently by two infos is a conflict naming both. Within one info a later call replaces an earlier one.
+    fn merge_state(&mut self, dst: &mut Vec<Item<StateItem>>, src: &[Item<StateItem>]) {
+        let mut own: Vec<&Item<StateItem>> = Vec::new();
+        for it in src {
+            own.retain(|o| o.value.slot() != it.value.slot());
+            own.push(it);
+        }
+        for new in own {
+            match dst.iter().find(|d| d.value.slot() == new.value.slot()) {
+                None => dst.push(new.clone()),
+                Some(old) if old.value == new.value => {}
+                Some(old) => {
+                    let old = old.clone();
+                    self.diags.push(
+                        Diagnostic::error(
+                            Code::SingularConflict,
+                            self.root,
+                            format!(
+                                "render state is declared twice with different values: `{}` in `{}` and `{}` in `{}`",
+                                old.value.describe(),
+                                old.declared_in,
+                                new.value.describe(),
+                                new.declared_in
+                            ),
+                        )
+                        .item(new.value.describe())
+                        .at(&new.declared_in, new.origin)
+                        .related(format!("first declared in `{}`", old.declared_in), old.origin)
+                        .hint("declare each piece of render state once along the additional_info chain, or change it per variant in the specialize function"),
+                    );
+                }
+            }
+        }
+    }
+
     fn visit(&mut self, info: &ShaderCreateInfo, out: &mut ShaderCreateInfo) {
         self.visited.insert(info.name.clone());
         self.stack.push(info.name.clone());
@@ -195,6 +232,7 @@ impl Resolver<'_> {
         merge_list(&mut out.typedef_sources, &info.typedef_sources);
         merge_list(&mut out.branches, &info.branches);
         merge_list(&mut out.skipped_targets, &info.skipped_targets);
+        self.merge_state(&mut out.render_state, &info.render_state);
         out.builtins |= info.builtins;
         self.merge_singular(
             "geometry_layout",

@@ -1,6 +1,7 @@
 //! What a specialize function is and what it sees: one permutation of an info's static branches, which it may fold,
 //! extend with defines, point at other stage sources, or declare never used (see the variants module).
 
+use crate::render_state::StateItem;
 use crate::types::Stage;
 use std::fmt;
 
@@ -26,6 +27,7 @@ pub struct VariantBuilder<'a> {
     pub(crate) bits: u64,
     pub(crate) defines: Vec<(String, String)>,
     pub(crate) sources: Vec<(Stage, String)>,
+    pub(crate) state: Vec<StateItem>,
     pub(crate) never_used: bool,
 }
 
@@ -59,6 +61,23 @@ impl VariantBuilder<'_> {
     pub fn source(&mut self, stage: Stage, file: &str) {
         self.sources.retain(|(s, _)| *s != stage);
         self.sources.push((stage, file.to_string()));
+    }
+
+    /// Changes one piece of this variant's render state (replacing what the info declares for that slot): a
+    /// transparent variant blends, a depth-only one writes no color.
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// fn specialize(v: &mut VariantBuilder) {
+    ///     if v.get("TRANSPARENT") {
+    ///         v.state(StateItem::Blend(Blend::Alpha));
+    ///         v.state(StateItem::Depth(Some(DepthState::test(CompareOp::LessOrEqual))));
+    ///     }
+    /// }
+    /// ```
+    pub fn state(&mut self, item: StateItem) {
+        self.state.retain(|s| s.slot() != item.slot());
+        self.state.push(item);
     }
 
     /// Declares that the renderer never asks for this permutation; looking it up is an error.

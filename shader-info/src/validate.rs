@@ -280,6 +280,7 @@ pub fn validate(info: &ResolvedInfo, opts: &ValidateOptions) -> Vec<Diagnostic> 
     check_names(&mut c);
     check_stages(&mut c);
     check_branches(&mut c);
+    c.diags.extend(crate::render_state::problems(info));
     c.diags.extend(rust_twin_problems_of(opts.registry, info));
     c.diags
 }

@@ -31,6 +31,7 @@
 //! ```
 
 use crate::diagnostic::{Code, Diagnostic};
+use crate::render_state::StateItem;
 use crate::resolve::ResolvedInfo;
 use crate::specialize::VariantBuilder;
 use crate::types::Stage;
@@ -53,6 +54,8 @@ pub struct Variant {
     pub defines: Vec<(String, String)>,
     /// Stage-source overrides, sorted by stage.
     pub sources: Vec<(Stage, String)>,
+    /// Render-state changes, one per slot, sorted by slot.
+    pub state: Vec<StateItem>,
 }
 
 impl Variant {
@@ -88,6 +91,14 @@ impl Variant {
             }
             let name = i.name.clone();
             let origin = i.origin;
+            for item in &self.state {
+                i.render_state.retain(|s| s.value.slot() != item.slot());
+                i.render_state.push(crate::info::Item {
+                    value: *item,
+                    declared_in: name.clone(),
+                    origin,
+                });
+            }
             for (n, v) in &self.defines {
                 i.defines.push(crate::info::Item {
                     value: crate::info::Define {
@@ -238,6 +249,7 @@ pub fn enumerate_variants(info: &ResolvedInfo, limit: u32) -> Result<VariantSet,
             bits,
             defines: Vec::new(),
             sources: Vec::new(),
+            state: Vec::new(),
             never_used: false,
         };
         if let Some(f) = &info.specialize
@@ -265,10 +277,12 @@ pub fn enumerate_variants(info: &ResolvedInfo, limit: u32) -> Result<VariantSet,
         }
         vb.defines.sort();
         vb.sources.sort();
+        vb.state.sort_by_key(StateItem::slot);
         let v = Variant {
             bits: vb.bits,
             defines: vb.defines,
             sources: vb.sources,
+            state: vb.state,
         };
         let id = *index.entry(v).or_insert_with_key(|v| {
             variants.push(v.clone());
@@ -330,6 +344,7 @@ mod tests {
                 bits,
                 defines: vec![],
                 sources: vec![],
+                state: vec![],
                 never_used: false,
             };
             fold(&mut vb);

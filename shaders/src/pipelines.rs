@@ -1,5 +1,5 @@
-//! A Vulkan pipeline for every compilable info of the library, with the fixed-function state each family of
-//! shaders is documented to need (see [`graphics_options`]), timed and reported.
+//! A Vulkan pipeline for every compilable info of the library, with its declared render state and the render
+//! targets each family of shaders draws into (see [`graphics_options`]), timed and reported.
 //!
 //! ```no_run
 //! use gpu::vk::{ContextOptions, LibraryOptions, ShaderLibrary, VkContext};
@@ -13,7 +13,6 @@
 //! # Ok::<(), gpu::vk::VkError>(())
 //! ```
 
-use gpu::vk::pipeline::Blend;
 use gpu::vk::{GraphicsOptions, ShaderLibrary, ValidationMessage, VkResult, raw};
 pub use shader_info::PipelineKind;
 use std::time::Instant;
@@ -94,58 +93,31 @@ impl LibraryPipelines {
     }
 }
 
-/// The fixed-function state of `name`'s pipeline, from the contracts in the infos' docs:
-/// - 2D shaders and text draw into the display target with alpha blending (their colors have straight alpha);
-///   `gpu_shader_2D_point_round` draws point lists.
-/// - Fullscreen passes draw opaque into the display target.
-/// - 3D shaders draw into the HDR target with a depth buffer; the polyline blends and does not write depth,
-///   particles add up and do not write depth, the skybox sits at depth 1 (LESS_OR_EQUAL, no writes), the depth
-///   prepass has no color attachment.
+/// The render targets `name`'s pipeline draws into (the render state comes from the declaration):
+/// - 2D shaders, text and fullscreen passes draw into the display target;
+/// - 3D shaders draw into the HDR target with a depth buffer (the depth prepass has no color output, so no color
+///   attachment).
 ///
 /// ```
 /// let o = shaders::pipelines::graphics_options("gpu_shader_2D_point_round");
-/// assert_eq!(o.topology, gpu::vk::raw::PrimitiveTopology::POINT_LIST);
+/// assert_eq!(o.color_format, shaders::pipelines::DISPLAY_FORMAT);
+/// assert_eq!(o.depth_format, None);
 /// ```
 pub fn graphics_options(name: &str) -> GraphicsOptions {
-    let display = GraphicsOptions {
-        color_format: DISPLAY_FORMAT,
-        ..GraphicsOptions::default()
-    };
-    let scene = GraphicsOptions {
-        color_format: HDR_FORMAT,
-        depth_format: Some(DEPTH_FORMAT),
-        depth_test: true,
-        depth_write: true,
-        depth_compare: raw::CompareOp::LESS_OR_EQUAL,
-        ..GraphicsOptions::default()
-    };
-    match name {
-        "gpu_shader_2D_point_round" => GraphicsOptions {
-            topology: raw::PrimitiveTopology::POINT_LIST,
-            blend: Blend::Alpha,
-            ..display
-        },
-        n if n.starts_with("gpu_shader_2D_") || n == "gpu_shader_text" => GraphicsOptions {
-            blend: Blend::Alpha,
-            ..display
-        },
-        n if n.starts_with("gpu_shader_fullscreen_") => display,
-        "gpu_shader_3D_polyline" => GraphicsOptions {
-            blend: Blend::Alpha,
-            depth_write: false,
-            ..scene
-        },
-        "gpu_shader_3D_particles" => GraphicsOptions {
-            topology: raw::PrimitiveTopology::POINT_LIST,
-            blend: Blend::Additive,
-            depth_write: false,
-            ..scene
-        },
-        "gpu_shader_skybox" => GraphicsOptions {
-            depth_write: false,
-            ..scene
-        },
-        _ => scene,
+    if name.starts_with("gpu_shader_2D_")
+        || name == "gpu_shader_text"
+        || name.starts_with("gpu_shader_fullscreen_")
+    {
+        GraphicsOptions {
+            color_format: DISPLAY_FORMAT,
+            ..GraphicsOptions::default()
+        }
+    } else {
+        GraphicsOptions {
+            color_format: HDR_FORMAT,
+            depth_format: Some(DEPTH_FORMAT),
+            ..GraphicsOptions::default()
+        }
     }
 }
 

@@ -128,6 +128,8 @@ struct Inner {
     queue: Mutex<vk::Queue>,
     device_name: String,
     ray_tracing: Option<RayTracingSupport>,
+    /// The core features enabled at device creation.
+    features: vk::PhysicalDeviceFeatures,
 }
 
 /// Ray-tracing facts of a device that has `VK_KHR_ray_tracing_pipeline` (enabled at device creation).
@@ -321,8 +323,15 @@ impl VkContext {
         // needs `shaderClipDistance` (VUID-VkShaderModuleCreateInfo-pCode-01091). Enabled where supported.
         // SAFETY: plain query on a physical device of this instance.
         let supported = unsafe { instance.get_physical_device_features(chosen.physical) };
+        // Render state may need these (declared state is checked against them before a pipeline is created).
+        let on = |f: vk::Bool32| f == vk::TRUE;
         let core = vk::PhysicalDeviceFeatures::default()
-            .shader_clip_distance(supported.shader_clip_distance == vk::TRUE);
+            .shader_clip_distance(on(supported.shader_clip_distance))
+            .wide_lines(on(supported.wide_lines))
+            .fill_mode_non_solid(on(supported.fill_mode_non_solid))
+            .depth_bias_clamp(on(supported.depth_bias_clamp))
+            .dual_src_blend(on(supported.dual_src_blend))
+            .independent_blend(on(supported.independent_blend));
         let mut dci = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queue_info)
             .enabled_extension_names(&dev_exts)
@@ -368,6 +377,7 @@ impl VkContext {
                 queue: Mutex::new(queue),
                 device_name: chosen.name,
                 ray_tracing,
+                features: core,
             }),
         })
     }
@@ -390,6 +400,22 @@ impl VkContext {
     /// Its properties (limits, type, name).
     pub fn properties(&self) -> &vk::PhysicalDeviceProperties {
         &self.inner.properties
+    }
+
+    /// Whether an optional feature a pipeline's state may need is enabled on this device, by its Vulkan name
+    /// (`wideLines`, `fillModeNonSolid`, `depthBiasClamp`, `dualSrcBlend`, `independentBlend`; any other name:
+    /// false).
+    pub fn feature_enabled(&self, name: &str) -> bool {
+        let f = &self.inner.features;
+        let v = match name {
+            "wideLines" => f.wide_lines,
+            "fillModeNonSolid" => f.fill_mode_non_solid,
+            "depthBiasClamp" => f.depth_bias_clamp,
+            "dualSrcBlend" => f.dual_src_blend,
+            "independentBlend" => f.independent_blend,
+            _ => vk::FALSE,
+        };
+        v == vk::TRUE
     }
 
     /// The device name, e.g. `llvmpipe (LLVM 15.0.6, 256 bits)` or `NVIDIA H200`.

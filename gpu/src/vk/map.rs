@@ -1,8 +1,12 @@
-//! The pipeline plan's backend-neutral data as `ash` types: stage flags, descriptor types, vertex formats. Pure
-//! tables, no derivation: what follows from a declaration is computed once, in [`shader_info::PipelinePlan`].
+//! The pipeline plan's backend-neutral data as `ash` types: stage flags, descriptor types, vertex formats, render
+//! state. Pure tables, no derivation: what follows from a declaration is computed once, in
+//! [`shader_info::PipelinePlan`].
 
 use ash::vk;
-use shader_info::{DescriptorKind, Stage, StageMask, VertexFormat};
+use shader_info::{
+    Blend, BlendFactor, BlendOp, ColorWrites, CompareOp, CullMode, DescriptorKind, FrontFace,
+    PolygonMode, Stage, StageMask, StencilFace, StencilOp, StencilState, Topology, VertexFormat,
+};
 
 /// The Vulkan stage bit of a shader stage.
 ///
@@ -84,4 +88,157 @@ pub fn vertex_format(format: VertexFormat) -> vk::Format {
         V::Float64x3 => F::R64G64B64_SFLOAT,
         V::Float64x4 => F::R64G64B64A64_SFLOAT,
     }
+}
+
+/// The Vulkan topology of a declared topology.
+pub fn topology(t: Topology) -> vk::PrimitiveTopology {
+    use vk::PrimitiveTopology as P;
+    match t {
+        Topology::PointList => P::POINT_LIST,
+        Topology::LineList => P::LINE_LIST,
+        Topology::LineStrip => P::LINE_STRIP,
+        Topology::TriangleList => P::TRIANGLE_LIST,
+        Topology::TriangleStrip => P::TRIANGLE_STRIP,
+        Topology::TriangleFan => P::TRIANGLE_FAN,
+        Topology::PatchList => P::PATCH_LIST,
+    }
+}
+
+pub fn polygon_mode(m: PolygonMode) -> vk::PolygonMode {
+    match m {
+        PolygonMode::Fill => vk::PolygonMode::FILL,
+        PolygonMode::Line => vk::PolygonMode::LINE,
+        PolygonMode::Point => vk::PolygonMode::POINT,
+    }
+}
+
+pub fn cull_mode(c: CullMode) -> vk::CullModeFlags {
+    match c {
+        CullMode::None => vk::CullModeFlags::NONE,
+        CullMode::Front => vk::CullModeFlags::FRONT,
+        CullMode::Back => vk::CullModeFlags::BACK,
+    }
+}
+
+pub fn front_face(f: FrontFace) -> vk::FrontFace {
+    match f {
+        FrontFace::CounterClockwise => vk::FrontFace::COUNTER_CLOCKWISE,
+        FrontFace::Clockwise => vk::FrontFace::CLOCKWISE,
+    }
+}
+
+pub fn compare_op(c: CompareOp) -> vk::CompareOp {
+    use vk::CompareOp as C;
+    match c {
+        CompareOp::Never => C::NEVER,
+        CompareOp::Less => C::LESS,
+        CompareOp::Equal => C::EQUAL,
+        CompareOp::LessOrEqual => C::LESS_OR_EQUAL,
+        CompareOp::Greater => C::GREATER,
+        CompareOp::NotEqual => C::NOT_EQUAL,
+        CompareOp::GreaterOrEqual => C::GREATER_OR_EQUAL,
+        CompareOp::Always => C::ALWAYS,
+    }
+}
+
+pub fn stencil_op(o: StencilOp) -> vk::StencilOp {
+    use vk::StencilOp as S;
+    match o {
+        StencilOp::Keep => S::KEEP,
+        StencilOp::Zero => S::ZERO,
+        StencilOp::Replace => S::REPLACE,
+        StencilOp::IncrementClamp => S::INCREMENT_AND_CLAMP,
+        StencilOp::DecrementClamp => S::DECREMENT_AND_CLAMP,
+        StencilOp::Invert => S::INVERT,
+        StencilOp::IncrementWrap => S::INCREMENT_AND_WRAP,
+        StencilOp::DecrementWrap => S::DECREMENT_AND_WRAP,
+    }
+}
+
+/// One face of a stencil state.
+pub fn stencil_face(face: StencilFace, s: &StencilState) -> vk::StencilOpState {
+    vk::StencilOpState {
+        fail_op: stencil_op(face.fail),
+        pass_op: stencil_op(face.pass),
+        depth_fail_op: stencil_op(face.depth_fail),
+        compare_op: compare_op(face.compare),
+        compare_mask: u32::from(s.read_mask),
+        write_mask: u32::from(s.write_mask),
+        reference: u32::from(s.reference.unwrap_or(0)),
+    }
+}
+
+pub fn blend_factor(f: BlendFactor) -> vk::BlendFactor {
+    use BlendFactor as F;
+    use vk::BlendFactor as B;
+    match f {
+        F::Zero => B::ZERO,
+        F::One => B::ONE,
+        F::SrcColor => B::SRC_COLOR,
+        F::OneMinusSrcColor => B::ONE_MINUS_SRC_COLOR,
+        F::DstColor => B::DST_COLOR,
+        F::OneMinusDstColor => B::ONE_MINUS_DST_COLOR,
+        F::SrcAlpha => B::SRC_ALPHA,
+        F::OneMinusSrcAlpha => B::ONE_MINUS_SRC_ALPHA,
+        F::DstAlpha => B::DST_ALPHA,
+        F::OneMinusDstAlpha => B::ONE_MINUS_DST_ALPHA,
+        F::ConstantColor => B::CONSTANT_COLOR,
+        F::OneMinusConstantColor => B::ONE_MINUS_CONSTANT_COLOR,
+        F::SrcAlphaSaturate => B::SRC_ALPHA_SATURATE,
+        F::Src1Color => B::SRC1_COLOR,
+        F::OneMinusSrc1Color => B::ONE_MINUS_SRC1_COLOR,
+        F::Src1Alpha => B::SRC1_ALPHA,
+        F::OneMinusSrc1Alpha => B::ONE_MINUS_SRC1_ALPHA,
+    }
+}
+
+pub fn blend_op(o: BlendOp) -> vk::BlendOp {
+    match o {
+        BlendOp::Add => vk::BlendOp::ADD,
+        BlendOp::Subtract => vk::BlendOp::SUBTRACT,
+        BlendOp::ReverseSubtract => vk::BlendOp::REVERSE_SUBTRACT,
+        BlendOp::Min => vk::BlendOp::MIN,
+        BlendOp::Max => vk::BlendOp::MAX,
+    }
+}
+
+/// The attachment state of one color output: its blending and write mask.
+///
+/// ```
+/// use gpu::vk::{map::blend_attachment, raw};
+/// use shader_info::{Blend, ColorWrites};
+/// let a = blend_attachment(Blend::Alpha, ColorWrites::ALL);
+/// assert_eq!(a.blend_enable, raw::TRUE);
+/// assert_eq!(a.src_color_blend_factor, raw::BlendFactor::SRC_ALPHA);
+/// ```
+pub fn blend_attachment(
+    blend: Blend,
+    writes: ColorWrites,
+) -> vk::PipelineColorBlendAttachmentState {
+    let s = vk::PipelineColorBlendAttachmentState::default().color_write_mask(color_writes(writes));
+    let Some((color, alpha)) = blend.components() else {
+        return s;
+    };
+    s.blend_enable(true)
+        .src_color_blend_factor(blend_factor(color.src))
+        .dst_color_blend_factor(blend_factor(color.dst))
+        .color_blend_op(blend_op(color.op))
+        .src_alpha_blend_factor(blend_factor(alpha.src))
+        .dst_alpha_blend_factor(blend_factor(alpha.dst))
+        .alpha_blend_op(blend_op(alpha.op))
+}
+
+pub fn color_writes(w: ColorWrites) -> vk::ColorComponentFlags {
+    let mut f = vk::ColorComponentFlags::empty();
+    for (bit, flag) in [
+        (ColorWrites::R, vk::ColorComponentFlags::R),
+        (ColorWrites::G, vk::ColorComponentFlags::G),
+        (ColorWrites::B, vk::ColorComponentFlags::B),
+        (ColorWrites::A, vk::ColorComponentFlags::A),
+    ] {
+        if w.contains(bit) {
+            f |= flag;
+        }
+    }
+    f
 }

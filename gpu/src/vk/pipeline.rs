@@ -5,12 +5,15 @@
 use super::device::VkContext;
 use super::error::{VkError, VkResult};
 use super::layout::PipelineLayout;
-use super::map::{stage_flags, vertex_format};
+use super::map::{self, stage_flags, vertex_format};
 use super::module::ShaderModule;
 use super::resource::Buffer;
 use ash::vk;
 pub use shader_info::SpecValues;
-use shader_info::{PipelinePlan, Scalar, Stage, VertexArrangement};
+use shader_info::{
+    Blend, Code, Diagnostic, DynamicStates, PipelinePlan, RenderState, Scalar, Stage,
+    VertexArrangement,
+};
 use std::hash::Hash;
 use std::sync::Arc;
 
@@ -107,21 +110,10 @@ impl Specialization {
     }
 }
 
-/// Color blending of every color attachment.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Blend {
-    /// Blending off.
-    #[default]
-    Opaque,
-    /// Straight alpha: `src * a + dst * (1 - a)`.
-    Alpha,
-    /// Premultiplied alpha: `src + dst * (1 - a)`.
-    Premultiplied,
-    /// `src + dst`.
-    Additive,
-}
-
-/// Fixed-function state of a graphics pipeline. Viewport and scissor are always dynamic.
+/// What a graphics pipeline takes from the renderer rather than from the declaration: attachment formats, the
+/// sample count, the vertex-buffer arrangement, patch size and specialization values. The render state (blending,
+/// depth, culling, topology, …) comes from the declaration ([`shader_info::RenderState`] in the plan); `state`
+/// replaces it for this pipeline — an explicit override, reported by [`GraphicsPipeline::state_overridden`].
 ///
 /// ```
 /// use gpu::vk::{GraphicsOptions, raw};
@@ -134,22 +126,16 @@ pub struct GraphicsOptions {
     pub color_format: vk::Format,
     /// Per-location overrides of the color format.
     pub color_format_overrides: Vec<(u32, vk::Format)>,
-    /// Depth attachment format; `None` for no depth attachment.
+    /// Depth attachment format; `None` for no depth attachment (then the declaration may not test depth).
     pub depth_format: Option<vk::Format>,
-    pub depth_test: bool,
-    pub depth_write: bool,
-    pub depth_compare: vk::CompareOp,
-    pub topology: vk::PrimitiveTopology,
-    pub polygon_mode: vk::PolygonMode,
-    pub cull_mode: vk::CullModeFlags,
-    pub front_face: vk::FrontFace,
-    pub blend: Blend,
     pub samples: vk::SampleCountFlags,
     /// How vertex attributes are arranged in buffers.
     pub vertex_layout: VertexArrangement,
     /// Control points per patch when the info has tessellation stages.
     pub patch_control_points: u32,
     pub specialization: SpecValues,
+    /// Replaces the declared render state for this pipeline.
+    pub state: Option<RenderState>,
 }
 
 impl Default for GraphicsOptions {
@@ -158,18 +144,11 @@ impl Default for GraphicsOptions {
             color_format: vk::Format::R8G8B8A8_UNORM,
             color_format_overrides: Vec::new(),
             depth_format: None,
-            depth_test: false,
-            depth_write: false,
-            depth_compare: vk::CompareOp::LESS_OR_EQUAL,
-            topology: vk::PrimitiveTopology::TRIANGLE_LIST,
-            polygon_mode: vk::PolygonMode::FILL,
-            cull_mode: vk::CullModeFlags::NONE,
-            front_face: vk::FrontFace::COUNTER_CLOCKWISE,
-            blend: Blend::Opaque,
             samples: vk::SampleCountFlags::TYPE_1,
             vertex_layout: VertexArrangement::Interleaved,
             patch_control_points: 3,
             specialization: SpecValues::default(),
+            state: None,
         }
     }
 }
@@ -182,6 +161,52 @@ impl GraphicsOptions {
             ..GraphicsOptions::default()
         }
     }
+}
+
+/// What the pipeline's attachments and device must have for `state`: a depth attachment for a depth test, a
+/// stencil aspect for a stencil test, and every optional device feature the state uses. Each problem names the
+/// info, the state and what to do.
+pub fn state_problems(
+    ctx: &VkContext,
+    plan: &PipelinePlan,
+    state: &RenderState,
+    opts: &GraphicsOptions,
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let problem = |message: String, hint: &str| {
+        Diagnostic::error(Code::RenderState, &plan.key, message).hint(hint.to_string())
+    };
+    if state.depth.is_some() && opts.depth_format.is_none() {
+        out.push(problem(
+            format!(
+                "`{}` declares a depth test, but the pipeline has no depth attachment",
+                plan.key
+            ),
+            "pass GraphicsOptions::depth_format, or override the state for a pass without depth",
+        ));
+    }
+    if state.stencil.is_some() && !opts.depth_format.is_some_and(has_stencil) {
+        out.push(problem(
+            format!(
+                "`{}` declares a stencil test, but the depth attachment has no stencil",
+                plan.key
+            ),
+            "use a depth format with stencil (D24_UNORM_S8_UINT, D32_SFLOAT_S8_UINT)",
+        ));
+    }
+    let locations: Vec<u32> = plan.color_targets.iter().map(|c| c.location).collect();
+    for (feature, why) in state.required_features(&locations) {
+        if !ctx.feature_enabled(feature) {
+            out.push(problem(
+                format!(
+                    "{why} needs the device feature `{feature}`, which {} does not have",
+                    ctx.device_name()
+                ),
+                "declare state this device supports (or a variant without it for such devices)",
+            ));
+        }
+    }
+    out
 }
 
 /// The number of color attachment locations a pipeline may have: the limit of every device we run on (lavapipe
@@ -315,6 +340,7 @@ pub struct GraphicsPipeline {
     pipeline: OwnedPipeline,
     layout: Arc<PipelineLayout>,
     color_formats: Vec<vk::Format>,
+    state_overridden: bool,
 }
 
 impl std::fmt::Debug for GraphicsPipeline {
@@ -359,35 +385,91 @@ impl GraphicsPipeline {
             .vertex_binding_descriptions(&vin.bindings)
             .vertex_attribute_descriptions(&vin.attributes);
         let has_tess = modules.iter().any(|(s, _)| *s == Stage::TessControl);
+        let declared = plan.render_state.clone().unwrap_or_default();
+        let state = opts.state.as_ref().unwrap_or(&declared);
+        let problems = state_problems(ctx, plan, state, opts);
+        if !problems.is_empty() {
+            return Err(VkError::Diagnostics(problems));
+        }
         let topology = if has_tess {
             vk::PrimitiveTopology::PATCH_LIST
         } else {
-            opts.topology
+            map::topology(state.topology)
         };
-        let input_assembly = vk::PipelineInputAssemblyStateCreateInfo::default().topology(topology);
+        let input_assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
+            .topology(topology)
+            .primitive_restart_enable(state.primitive_restart);
         let tess = vk::PipelineTessellationStateCreateInfo::default()
             .patch_control_points(opts.patch_control_points);
         let viewport = vk::PipelineViewportStateCreateInfo::default()
             .viewport_count(1)
             .scissor_count(1);
+        let bias = state.depth_bias.unwrap_or(shader_info::DepthBias {
+            constant: 0.0,
+            slope: 0.0,
+            clamp: 0.0,
+        });
         let raster = vk::PipelineRasterizationStateCreateInfo::default()
-            .polygon_mode(opts.polygon_mode)
-            .cull_mode(opts.cull_mode)
-            .front_face(opts.front_face)
-            .line_width(1.0);
-        let multisample =
-            vk::PipelineMultisampleStateCreateInfo::default().rasterization_samples(opts.samples);
-        let depth_stencil = vk::PipelineDepthStencilStateCreateInfo::default()
-            .depth_test_enable(opts.depth_test && opts.depth_format.is_some())
-            .depth_write_enable(opts.depth_write && opts.depth_format.is_some())
-            .depth_compare_op(opts.depth_compare);
+            .polygon_mode(map::polygon_mode(state.polygon_mode))
+            .cull_mode(map::cull_mode(state.cull))
+            .front_face(map::front_face(state.front_face))
+            .line_width(state.line_width())
+            .depth_bias_enable(state.depth_bias.is_some())
+            .depth_bias_constant_factor(bias.constant)
+            .depth_bias_slope_factor(bias.slope)
+            .depth_bias_clamp(bias.clamp);
+        let multisample = vk::PipelineMultisampleStateCreateInfo::default()
+            .rasterization_samples(opts.samples)
+            .alpha_to_coverage_enable(state.alpha_to_coverage);
+        let stencil = state.stencil;
+        let mut depth_stencil = vk::PipelineDepthStencilStateCreateInfo::default()
+            .depth_test_enable(state.depth.is_some())
+            .depth_write_enable(state.depth.is_some_and(|d| d.write))
+            .depth_compare_op(map::compare_op(
+                state
+                    .depth
+                    .map_or(shader_info::CompareOp::Always, |d| d.compare),
+            ))
+            .stencil_test_enable(stencil.is_some());
+        if let Some(s) = &stencil {
+            depth_stencil = depth_stencil
+                .front(map::stencil_face(s.front, s))
+                .back(map::stencil_face(s.back, s));
+        }
         let color_formats = color_formats(plan, opts)?;
         let attachments: Vec<vk::PipelineColorBlendAttachmentState> = color_formats
             .iter()
-            .map(|f| blend_state(opts.blend, *f))
+            .enumerate()
+            .map(|(location, f)| {
+                let location = location as u32;
+                // Integer attachments cannot blend (validation refuses a declared blend on one; a format override
+                // can still make an attachment integer).
+                let blend = if is_integer_format(*f) || *f == vk::Format::UNDEFINED {
+                    Blend::Opaque
+                } else {
+                    state.blend_at(location)
+                };
+                map::blend_attachment(blend, state.color_writes_at(location))
+            })
             .collect();
         let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&attachments);
-        let dynamic_states = [vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
+        let mut dynamic_states = vec![vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
+        for (flag, d) in [
+            (DynamicStates::DEPTH_BIAS, vk::DynamicState::DEPTH_BIAS),
+            (
+                DynamicStates::STENCIL_REFERENCE,
+                vk::DynamicState::STENCIL_REFERENCE,
+            ),
+            (
+                DynamicStates::BLEND_CONSTANTS,
+                vk::DynamicState::BLEND_CONSTANTS,
+            ),
+            (DynamicStates::LINE_WIDTH, vk::DynamicState::LINE_WIDTH),
+        ] {
+            if state.dynamic.contains(flag) {
+                dynamic_states.push(d);
+            }
+        }
         let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
         let depth_format = opts.depth_format.unwrap_or(vk::Format::UNDEFINED);
         let stencil_format = if has_stencil(depth_format) {
@@ -431,6 +513,7 @@ impl GraphicsPipeline {
             },
             layout,
             color_formats,
+            state_overridden: opts.state.as_ref().is_some_and(|s| *s != declared),
         })
     }
 
@@ -444,43 +527,16 @@ impl GraphicsPipeline {
         &self.layout
     }
 
+    /// True when the pipeline was made with a render state other than the declared one
+    /// ([`GraphicsOptions::state`]).
+    pub fn state_overridden(&self) -> bool {
+        self.state_overridden
+    }
+
     /// The color attachment formats, by location.
     pub fn color_formats(&self) -> &[vk::Format] {
         &self.color_formats
     }
-}
-
-fn blend_state(blend: Blend, format: vk::Format) -> vk::PipelineColorBlendAttachmentState {
-    let s = vk::PipelineColorBlendAttachmentState::default()
-        .color_write_mask(vk::ColorComponentFlags::RGBA);
-    // Integer attachments cannot blend (VUID-VkGraphicsPipelineCreateInfo-renderPass-06041 and friends).
-    if is_integer_format(format) || format == vk::Format::UNDEFINED {
-        return s;
-    }
-    use vk::BlendFactor as B;
-    let (src, dst, src_a, dst_a) = match blend {
-        Blend::Opaque => return s,
-        Blend::Alpha => (
-            B::SRC_ALPHA,
-            B::ONE_MINUS_SRC_ALPHA,
-            B::ONE,
-            B::ONE_MINUS_SRC_ALPHA,
-        ),
-        Blend::Premultiplied => (
-            B::ONE,
-            B::ONE_MINUS_SRC_ALPHA,
-            B::ONE,
-            B::ONE_MINUS_SRC_ALPHA,
-        ),
-        Blend::Additive => (B::ONE, B::ONE, B::ONE, B::ONE),
-    };
-    s.blend_enable(true)
-        .src_color_blend_factor(src)
-        .dst_color_blend_factor(dst)
-        .color_blend_op(vk::BlendOp::ADD)
-        .src_alpha_blend_factor(src_a)
-        .dst_alpha_blend_factor(dst_a)
-        .alpha_blend_op(vk::BlendOp::ADD)
 }
 
 /// A compute pipeline.

@@ -8,7 +8,8 @@
 
 use super::common::{flat_color_iface, image_iface, smooth_color_iface};
 use shader_info::{
-    BuiltinBits, Frequency, ImageType, Qualifier, ShaderCreateInfo, Type, shader_info,
+    Blend, BuiltinBits, Frequency, ImageType, Qualifier, ShaderCreateInfo, Topology, Type,
+    shader_info,
 };
 
 /// One color for the whole draw. Vertex buffer: `pos` (vec2) at location 0. Push: `color` (vec4, sRGB),
@@ -23,6 +24,7 @@ pub fn gpu_shader_2D_uniform_color() -> ShaderCreateInfo {
         .fragment_source("2d/uniform_color.frag.glsl")
         .additional_info("gpu_mvp")
         .additional_info("gpu_srgb_to_framebuffer_space")
+        .blend(Blend::Alpha)
         .do_static_compilation(true)
 }
 
@@ -39,6 +41,7 @@ pub fn gpu_shader_2D_flat_color() -> ShaderCreateInfo {
         .fragment_source("2d/color.frag.glsl")
         .additional_info("gpu_mvp")
         .additional_info("gpu_srgb_to_framebuffer_space")
+        .blend(Blend::Alpha)
         .do_static_compilation(true)
 }
 
@@ -54,6 +57,7 @@ pub fn gpu_shader_2D_smooth_color() -> ShaderCreateInfo {
         .fragment_source("2d/color.frag.glsl")
         .additional_info("gpu_mvp")
         .additional_info("gpu_srgb_to_framebuffer_space")
+        .blend(Blend::Alpha)
         .do_static_compilation(true)
 }
 
@@ -77,6 +81,7 @@ pub fn gpu_shader_2D_image() -> ShaderCreateInfo {
     ShaderCreateInfo::new("gpu_shader_2D_image")
         .fragment_source("2d/image.frag.glsl")
         .additional_info("gpu_shader_2D_image_common")
+        .blend(Blend::Alpha)
         .do_static_compilation(true)
 }
 
@@ -88,6 +93,7 @@ pub fn gpu_shader_2D_image_color() -> ShaderCreateInfo {
         .fragment_source("2d/image_color.frag.glsl")
         .additional_info("gpu_shader_2D_image_common")
         .additional_info("gpu_srgb_to_framebuffer_space")
+        .blend(Blend::Alpha)
         .do_static_compilation(true)
 }
 
@@ -108,6 +114,7 @@ pub fn gpu_shader_2D_image_rect_color() -> ShaderCreateInfo {
         .fragment_source("2d/image_color.frag.glsl")
         .additional_info("gpu_mvp")
         .additional_info("gpu_srgb_to_framebuffer_space")
+        .blend(Blend::Alpha)
         .do_static_compilation(true)
 }
 
@@ -132,6 +139,7 @@ pub fn gpu_shader_text() -> ShaderCreateInfo {
         .fragment_source("2d/text.frag.glsl")
         .additional_info("gpu_mvp")
         .additional_info("gpu_srgb_to_framebuffer_space")
+        .blend(Blend::Alpha)
         .do_static_compilation(true)
 }
 
@@ -156,5 +164,7 @@ pub fn gpu_shader_2D_point_round() -> ShaderCreateInfo {
         .fragment_source("2d/point_round.frag.glsl")
         .additional_info("gpu_mvp")
         .additional_info("gpu_srgb_to_framebuffer_space")
+        .blend(Blend::Alpha)
+        .topology(Topology::PointList)
         .do_static_compilation(true)
 }

@@ -7,8 +7,8 @@
 
 use super::common::{flat_color_iface, smooth_color_iface};
 use shader_info::{
-    BuiltinBits, Frequency, ImageType, Qualifier, ShaderCreateInfo, StageInterfaceInfo, Type,
-    shader_info,
+    Blend, BuiltinBits, CompareOp, DepthState, Frequency, ImageType, Qualifier, ShaderCreateInfo,
+    StageInterfaceInfo, Topology, Type, shader_info,
 };
 
 /// One linear color for the whole draw. Vertex buffer: `pos` (vec3) at 0. Push: `color`,
@@ -22,6 +22,7 @@ pub fn gpu_shader_3D_uniform_color() -> ShaderCreateInfo {
         .vertex_source("3d/position.vert.glsl")
         .fragment_source("3d/uniform_color.frag.glsl")
         .additional_info("gpu_mvp")
+        .depth(DepthState::test_write(CompareOp::LessOrEqual))
         .do_static_compilation(true)
 }
 
@@ -37,6 +38,7 @@ pub fn gpu_shader_3D_flat_color() -> ShaderCreateInfo {
         .vertex_source("3d/color.vert.glsl")
         .fragment_source("3d/color.frag.glsl")
         .additional_info("gpu_mvp")
+        .depth(DepthState::test_write(CompareOp::LessOrEqual))
         .do_static_compilation(true)
 }
 
@@ -51,6 +53,7 @@ pub fn gpu_shader_3D_smooth_color() -> ShaderCreateInfo {
         .vertex_source("3d/color.vert.glsl")
         .fragment_source("3d/color.frag.glsl")
         .additional_info("gpu_mvp")
+        .depth(DepthState::test_write(CompareOp::LessOrEqual))
         .do_static_compilation(true)
 }
 
@@ -76,6 +79,8 @@ pub fn gpu_shader_3D_polyline() -> ShaderCreateInfo {
         .vertex_source("3d/polyline.vert.glsl")
         .fragment_source("3d/polyline.frag.glsl")
         .additional_info("gpu_mvp")
+        .blend(Blend::Alpha)
+        .depth(DepthState::test(CompareOp::LessOrEqual))
         .do_static_compilation(true)
 }
 
@@ -97,6 +102,7 @@ pub fn gpu_shader_3D_depth_only() -> ShaderCreateInfo {
         .fragment_source("3d/depth_only.frag.glsl")
         .additional_info("gpu_view_uniforms")
         .additional_info("gpu_modelmat")
+        .depth(DepthState::test_write(CompareOp::LessOrEqual))
         .do_static_compilation(true)
 }
 
@@ -118,6 +124,7 @@ pub fn gpu_shader_forward_lit() -> ShaderCreateInfo {
         .fragment_source("3d/forward_lit.frag.glsl")
         .additional_info("gpu_view_uniforms")
         .additional_info("gpu_modelmat")
+        .depth(DepthState::test_write(CompareOp::LessOrEqual))
         .do_static_compilation(true)
 }
 
@@ -139,6 +146,7 @@ pub fn gpu_shader_skybox() -> ShaderCreateInfo {
         .fragment_source("3d/skybox.frag.glsl")
         .additional_info("gpu_fullscreen")
         .additional_info("gpu_view_uniforms")
+        .depth(DepthState::test(CompareOp::LessOrEqual))
         .do_static_compilation(true)
 }
 
@@ -162,5 +170,8 @@ pub fn gpu_shader_3D_particles() -> ShaderCreateInfo {
         .vertex_source("3d/particles.vert.glsl")
         .fragment_source("3d/particles.frag.glsl")
         .additional_info("gpu_mvp")
+        .topology(Topology::PointList)
+        .blend(Blend::Additive)
+        .depth(DepthState::test(CompareOp::LessOrEqual))
         .do_static_compilation(true)
 }

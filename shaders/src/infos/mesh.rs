@@ -9,8 +9,8 @@
 //! `normal_tex` 1, `emissive_tex` 2. Set 2: `joint_matrices[]` 0, `instance_matrices[]` 1 (mat4, std430).
 
 use shader_info::{
-    BuiltinBits, Frequency, ImageType, Qualifier, ShaderCreateInfo, Stage, StageInterfaceInfo,
-    Type, VariantBuilder, shader_info,
+    BuiltinBits, ColorWrites, CompareOp, CullMode, DepthState, Frequency, ImageType, Qualifier,
+    ShaderCreateInfo, Stage, StageInterfaceInfo, StateItem, Type, VariantBuilder, shader_info,
 };
 
 /// The branch names, bit `i` of a permutation index being `MESH_BRANCHES[i]`.
@@ -44,6 +44,10 @@ pub fn specialize_mesh(v: &mut VariantBuilder) {
         v.set("ALPHA_TEST", true);
         v.set("DOUBLE_SIDED", true);
     }
+    // Two-sided surfaces are not culled (the info culls back faces).
+    if v.get("DOUBLE_SIDED") {
+        v.state(StateItem::Cull(CullMode::None));
+    }
     // Emissive surfaces ignore fog in this renderer's look (they glow through it), and receive no shadows.
     if v.get("EMISSIVE") {
         v.set("FOG", false);
@@ -66,6 +70,8 @@ pub fn specialize_mesh(v: &mut VariantBuilder) {
             v.set(shading, false);
         }
         v.source(Stage::Fragment, "3d/mesh_depth.frag.glsl");
+        // Depth only: the color attachment is left as it is.
+        v.state(StateItem::ColorWrites(0, ColorWrites::NONE));
     }
 }
 
@@ -123,6 +129,8 @@ pub fn gpu_shader_mesh() -> ShaderCreateInfo {
         .fragment_source("3d/mesh.frag.glsl")
         .additional_info("gpu_view_uniforms")
         .additional_info("gpu_modelmat")
+        .depth(DepthState::test_write(CompareOp::LessOrEqual))
+        .cull(CullMode::Back)
         .specialize(specialize_mesh)
         .do_static_compilation(true);
     for b in MESH_BRANCHES {
