@@ -4,5 +4,9 @@ pub mod compiler;
 pub mod cross;
 pub mod flow;
 pub mod reflect;
+pub mod reload;
+pub mod sources;
 pub mod vk;
 pub mod watch;
+#[cfg(feature = "wgpu")]
+pub mod wgpu;

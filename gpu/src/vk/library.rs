@@ -11,111 +11,24 @@ use super::module::ShaderModule;
 use super::pipeline::{
     ComputePipeline, GraphicsOptions, GraphicsPipeline, RayTracingPipeline, SpecValues,
 };
-use crate::compiler::{Compiler, CompilerOptions, Profile};
-use crate::flow::{Flow, parse_variant_key, spirv_key};
+use crate::flow::{Flow, spirv_key};
+pub use crate::reload::{PipelineOutcome, ReloadReport};
+pub use crate::sources::LibraryOptions;
+use crate::sources::Sources;
 use crate::watch::ShaderWatcher;
 use shader_info::{
-    Code, Diagnostic, DirLoader, PipelineKind, PipelinePlan, Registry, Stage, StageMask,
-    ValidatedInfo, VariantSet,
+    Code, Diagnostic, PipelineKind, PipelinePlan, Registry, Stage, StageMask, ValidatedInfo,
+    VariantSet,
 };
 use std::collections::{BTreeMap, HashMap};
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// How to build a [`ShaderLibrary`].
-pub struct LibraryOptions {
-    /// The directory stage sources are loaded from (and watched).
-    pub shader_root: PathBuf,
-    /// Default `Release`: no debug info, so an edit that does not change the code (a comment, moved lines) gives
-    /// identical SPIR-V and rebuilds nothing.
-    pub profile: Profile,
-    /// Include directories, strictness and change detection of the compiler.
-    pub compiler: CompilerOptions,
-}
-
-impl LibraryOptions {
-    /// Options with sources under `shader_root` and the defaults for the rest.
-    pub fn new(shader_root: impl Into<PathBuf>) -> LibraryOptions {
-        LibraryOptions {
-            shader_root: shader_root.into(),
-            profile: Profile::Release,
-            compiler: CompilerOptions::default(),
-        }
-    }
-}
 
 /// The key of a cached graphics pipeline: the info (or variant key) and the fixed-function options.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct GraphicsKey {
     pub info: String,
     pub options: GraphicsOptions,
-}
-
-/// What reload did to one pipeline.
-#[derive(Clone, Debug, PartialEq)]
-pub enum PipelineOutcome {
-    /// A module changed and the new pipeline replaced the old one.
-    Rebuilt,
-    /// None of its modules changed.
-    Unchanged,
-    /// Compiling or creating failed; the previous pipeline is still in use.
-    KeptPrevious { diagnostics: Vec<Diagnostic> },
-}
-
-/// The result of [`ShaderLibrary::reload`].
-#[derive(Clone, Debug, Default)]
-pub struct ReloadReport {
-    /// Each pipeline (by key; one entry per cached pipeline) and its outcome, sorted by key.
-    pub pipelines: Vec<(String, PipelineOutcome)>,
-    /// Modules whose SPIR-V changed (and were recreated).
-    pub modules_changed: Vec<(String, Stage)>,
-    /// Modules whose compile or check failed, with diagnostics.
-    pub modules_failed: Vec<(String, Stage, Vec<Diagnostic>)>,
-    /// Files the watcher reported, when the reload came from it.
-    pub changed_files: Vec<PathBuf>,
-    pub duration: Duration,
-}
-
-impl ReloadReport {
-    /// Number of pipelines whose outcome satisfies `kind`.
-    pub fn count(&self, kind: fn(&PipelineOutcome) -> bool) -> usize {
-        self.pipelines.iter().filter(|(_, o)| kind(o)).count()
-    }
-
-    /// The outcome of the first pipeline keyed `name`.
-    pub fn outcome(&self, name: &str) -> Option<&PipelineOutcome> {
-        self.pipelines
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, o)| o)
-    }
-}
-
-impl std::fmt::Display for ReloadReport {
-    /// One line: counts, then the pipelines that did not stay unchanged.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let rebuilt = self.count(|o| *o == PipelineOutcome::Rebuilt);
-        let kept = self.count(|o| matches!(o, PipelineOutcome::KeptPrevious { .. }));
-        let unchanged = self.count(|o| *o == PipelineOutcome::Unchanged);
-        write!(
-            f,
-            "reload in {:.1} ms: {rebuilt} rebuilt, {unchanged} unchanged, {kept} kept previous",
-            self.duration.as_secs_f64() * 1e3
-        )?;
-        for (n, o) in &self.pipelines {
-            match o {
-                PipelineOutcome::Rebuilt => write!(f, "; {n}: rebuilt")?,
-                PipelineOutcome::KeptPrevious { diagnostics } => {
-                    let first = diagnostics.first().map_or("", |d| d.message.as_str());
-                    let first = first.lines().next().unwrap_or("");
-                    write!(f, "; {n}: kept previous ({first})")?
-                }
-                PipelineOutcome::Unchanged => {}
-            }
-        }
-        Ok(())
-    }
 }
 
 struct ModuleEntry {
@@ -159,20 +72,6 @@ struct Cached<P> {
 
 type ModuleKey = (String, Stage);
 
-/// What a flow over the library needs, kept apart from the caches so a flow can borrow it while they change.
-struct Sources {
-    registry: Registry,
-    loader: DirLoader,
-    compiler: Compiler,
-    profile: Profile,
-}
-
-impl Sources {
-    fn flow(&self) -> Flow<'_> {
-        Flow::new(&self.registry, &self.loader, &self.compiler, self.profile)
-    }
-}
-
 /// Modules and pipelines fetched by info name (or variant key), compiled on first use, hot-reloadable.
 ///
 /// ```no_run
@@ -195,10 +94,6 @@ pub struct ShaderLibrary {
     graphics: HashMap<GraphicsKey, Cached<GraphicsPipeline>>,
     compute: HashMap<(String, SpecValues), Cached<ComputePipeline>>,
     ray_tracing: HashMap<String, Cached<RayTracingPipeline>>,
-    variant_sets: HashMap<String, Arc<VariantSet>>,
-    /// Validated infos by key (info name or variant key). The registry never changes under a library and
-    /// validation reads only declarations, never sources, so an entry stays valid across reloads.
-    validated: HashMap<String, Arc<ValidatedInfo>>,
     watcher: Option<ShaderWatcher>,
 }
 
@@ -209,23 +104,14 @@ impl ShaderLibrary {
         registry: Registry,
         opts: LibraryOptions,
     ) -> VkResult<ShaderLibrary> {
-        let compiler = Compiler::with_options(&opts.shader_root, opts.compiler)
-            .map_err(|e| VkError::Diagnostics(e.diagnostics))?;
         Ok(ShaderLibrary {
             ctx: ctx.clone(),
-            sources: Sources {
-                registry,
-                loader: DirLoader::new(opts.shader_root),
-                compiler,
-                profile: opts.profile,
-            },
+            sources: Sources::new(registry, opts).map_err(VkError::Diagnostics)?,
             layouts: LayoutCache::new(ctx),
             modules: BTreeMap::new(),
             graphics: HashMap::new(),
             compute: HashMap::new(),
             ray_tracing: HashMap::new(),
-            variant_sets: HashMap::new(),
-            validated: HashMap::new(),
             watcher: None,
         })
     }
@@ -252,44 +138,15 @@ impl ShaderLibrary {
 
     /// Resolves and validates a key: an info name, or a variant key made by [`Self::variant_key`]. Cached per key.
     pub fn validated(&mut self, key: &str) -> VkResult<Arc<ValidatedInfo>> {
-        if let Some(info) = self.validated.get(key) {
-            return Ok(info.clone());
-        }
-        let info = match parse_variant_key(key) {
-            None => self
-                .sources
-                .flow()
-                .validated(key)
-                .map_err(VkError::Diagnostics)?,
-            Some((base, index)) => {
-                let base_info = self.validated(base)?;
-                // The variant table is computed once per info (2^branches permutations), not once per lookup.
-                let set = self.variants(base)?;
-                base_info
-                    .variant(&set, index, &self.sources.registry)
-                    .map_err(VkError::Diagnostics)?
-            }
-        };
-        let info = Arc::new(info);
-        self.validated.insert(key.to_string(), info.clone());
-        Ok(info)
+        self.sources.validated(key).map_err(VkError::Diagnostics)
     }
 
     /// The variants of an info with static branches: the permutation → variant table (see
     /// [`shader_info::VariantSet::lookup`]). Computed once per info.
     pub fn variants(&mut self, info_name: &str) -> VkResult<Arc<VariantSet>> {
-        if let Some(v) = self.variant_sets.get(info_name) {
-            return Ok(v.clone());
-        }
-        let info = self.validated(info_name)?;
-        let set = Arc::new(
-            self.sources
-                .flow()
-                .variants(&info)
-                .map_err(VkError::Diagnostics)?,
-        );
-        self.variant_sets.insert(info_name.to_string(), set.clone());
-        Ok(set)
+        self.sources
+            .variants(info_name)
+            .map_err(VkError::Diagnostics)
     }
 
     /// The key of the unique variant a permutation folds into: pass it wherever an info name goes. Permutations
@@ -305,12 +162,9 @@ impl ShaderLibrary {
     /// # Ok(()) }
     /// ```
     pub fn variant_key(&mut self, info_name: &str, permutation: u64) -> VkResult<String> {
-        let set = self.variants(info_name)?;
-        let index = set.lookup(permutation).map_err(|e| VkError::Declaration {
-            info: info_name.to_string(),
-            message: e.to_string(),
-        })?;
-        Ok(format!("{info_name}#v{index}"))
+        self.sources
+            .variant_key(info_name, permutation)
+            .map_err(VkError::Diagnostics)
     }
 
     /// The pipeline plan of a key, its bindings' stages narrowed to the stages whose compiled modules use them
@@ -635,46 +489,25 @@ fn ids(modules: &[(Stage, Arc<ShaderModule>)]) -> Vec<(Stage, u64)> {
     modules.iter().map(|(s, m)| (*s, m.id())).collect()
 }
 
-/// The outcome of rebuilding one pipeline: stored by `store` on success, the previous one kept otherwise.
-fn rebuilt<P>(
-    built: VkResult<(P, Vec<(Stage, u64)>)>,
-    key: &str,
-    store: impl FnOnce(P, Vec<(Stage, u64)>),
-) -> PipelineOutcome {
-    match built {
-        Ok((p, built_from)) => {
-            store(p, built_from);
-            PipelineOutcome::Rebuilt
-        }
-        Err(e) => PipelineOutcome::KeptPrevious {
-            diagnostics: e.into_diagnostics(key),
-        },
-    }
-}
-
-/// What reload does with a pipeline of `key` built from `built_from`: keep it (a module failed), leave it (all
-/// modules are still the ones it was built from), or `None`: rebuild.
+/// What reload does with a pipeline of `key` built from `built_from` (see [`crate::reload::decide`]).
 fn decide(
     modules: &BTreeMap<ModuleKey, ModuleEntry>,
     failed: &HashMap<ModuleKey, Vec<Diagnostic>>,
     key: &str,
     built_from: &[(Stage, u64)],
 ) -> Option<PipelineOutcome> {
-    let diagnostics: Vec<Diagnostic> = built_from
-        .iter()
-        .filter_map(|(s, _)| failed.get(&(key.to_string(), *s)))
-        .flatten()
-        .cloned()
-        .collect();
-    if !diagnostics.is_empty() {
-        return Some(PipelineOutcome::KeptPrevious { diagnostics });
-    }
-    let current = built_from.iter().all(|(s, id)| {
-        modules
-            .get(&(key.to_string(), *s))
-            .is_some_and(|e| e.module.id() == *id)
-    });
-    current.then_some(PipelineOutcome::Unchanged)
+    crate::reload::decide(failed, key, built_from, |s| {
+        modules.get(&(key.to_string(), s)).map(|e| e.module.id())
+    })
+}
+
+/// The outcome of rebuilding one pipeline (see [`crate::reload::rebuilt`]).
+fn rebuilt<P>(
+    built: VkResult<(P, Vec<(Stage, u64)>)>,
+    key: &str,
+    store: impl FnOnce(P, Vec<(Stage, u64)>),
+) -> PipelineOutcome {
+    crate::reload::rebuilt(built.map_err(|e| e.into_diagnostics(key)), store)
 }
 
 impl VkError {

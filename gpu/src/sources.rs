@@ -1,0 +1,113 @@
+//! What a shader library reads, shared by the Vulkan and wgpu libraries: the registry, the shader root, the
+//! compiler (and its cache), and the validated infos and variant tables, each computed once per key.
+
+use crate::compiler::{Compiler, CompilerOptions, Profile};
+use crate::flow::{Flow, parse_variant_key};
+use shader_info::{Code, Diagnostic, DirLoader, Registry, ValidatedInfo, VariantSet};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// How to build a shader library ([`crate::vk::ShaderLibrary`], or the wgpu one).
+pub struct LibraryOptions {
+    /// The directory stage sources are loaded from (and watched).
+    pub shader_root: PathBuf,
+    /// Default `Release`: no debug info, so an edit that does not change the code (a comment, moved lines) gives
+    /// identical SPIR-V and rebuilds nothing.
+    pub profile: Profile,
+    /// Include directories, strictness and change detection of the compiler.
+    pub compiler: CompilerOptions,
+}
+
+impl LibraryOptions {
+    /// Options with sources under `shader_root` and the defaults for the rest.
+    ///
+    /// ```
+    /// let opts = gpu::sources::LibraryOptions::new("shaders/glsl");
+    /// assert_eq!(opts.profile, gpu::compiler::Profile::Release);
+    /// ```
+    pub fn new(shader_root: impl Into<PathBuf>) -> LibraryOptions {
+        LibraryOptions {
+            shader_root: shader_root.into(),
+            profile: Profile::Release,
+            compiler: CompilerOptions::default(),
+        }
+    }
+}
+
+/// The registry, loader and compiler of a library, with its validated infos and variant tables.
+pub(crate) struct Sources {
+    pub registry: Registry,
+    pub loader: DirLoader,
+    pub compiler: Compiler,
+    pub profile: Profile,
+    variant_sets: HashMap<String, Arc<VariantSet>>,
+    /// Validated infos by key (info name or variant key). The registry never changes under a library and
+    /// validation reads only declarations, never sources, so an entry stays valid across reloads.
+    validated: HashMap<String, Arc<ValidatedInfo>>,
+}
+
+impl Sources {
+    pub fn new(registry: Registry, opts: LibraryOptions) -> Result<Sources, Vec<Diagnostic>> {
+        let compiler =
+            Compiler::with_options(&opts.shader_root, opts.compiler).map_err(|e| e.diagnostics)?;
+        Ok(Sources {
+            registry,
+            loader: DirLoader::new(opts.shader_root),
+            compiler,
+            profile: opts.profile,
+            variant_sets: HashMap::new(),
+            validated: HashMap::new(),
+        })
+    }
+
+    pub fn flow(&self) -> Flow<'_> {
+        Flow::new(&self.registry, &self.loader, &self.compiler, self.profile)
+    }
+
+    /// Resolves and validates a key: an info name, or `name#v<index>`. Cached per key.
+    pub fn validated(&mut self, key: &str) -> Result<Arc<ValidatedInfo>, Vec<Diagnostic>> {
+        if let Some(info) = self.validated.get(key) {
+            return Ok(info.clone());
+        }
+        let info = match parse_variant_key(key) {
+            None => self.flow().validated(key)?,
+            Some((base, index)) => {
+                let base_info = self.validated(base)?;
+                // The variant table is computed once per info (2^branches permutations), not once per lookup.
+                let set = self.variants(base)?;
+                base_info.variant(&set, index, &self.registry)?
+            }
+        };
+        let info = Arc::new(info);
+        self.validated.insert(key.to_string(), info.clone());
+        Ok(info)
+    }
+
+    /// The variant table of an info with static branches. Computed once per info.
+    pub fn variants(&mut self, info_name: &str) -> Result<Arc<VariantSet>, Vec<Diagnostic>> {
+        if let Some(v) = self.variant_sets.get(info_name) {
+            return Ok(v.clone());
+        }
+        let info = self.validated(info_name)?;
+        let set = Arc::new(self.flow().variants(&info)?);
+        self.variant_sets.insert(info_name.to_string(), set.clone());
+        Ok(set)
+    }
+
+    /// The key of the unique variant a permutation folds into.
+    pub fn variant_key(
+        &mut self,
+        info_name: &str,
+        permutation: u64,
+    ) -> Result<String, Vec<Diagnostic>> {
+        let set = self.variants(info_name)?;
+        let index = set.lookup(permutation).map_err(|e| {
+            vec![
+                Diagnostic::error(Code::Branch, info_name, e.to_string())
+                    .hint("pass a permutation of the info's declared branches"),
+            ]
+        })?;
+        Ok(format!("{info_name}#v{index}"))
+    }
+}

@@ -1,0 +1,38 @@
+//! The same library on wgpu (feature `wgpu`): modules fetched by info name (and variant) from the checked WGSL
+//! translations of [`crate::cross`], bind group layouts, pipeline layouts, vertex layouts and render state mapped
+//! from the info's [`shader_info::PipelinePlan`] — the derivation the Vulkan backend maps too — and hot reload that
+//! keeps the previous pipeline when an edit breaks a shader.
+//!
+//! | declared | on wgpu |
+//! |---|---|
+//! | set / binding | `@group(set) @binding(binding)`: the WGSL target map (a combined sampler is a texture at its binding and a sampler at its portable sampler binding) |
+//! | push constants | wgpu *immediates* (`var<immediate>`, [`::wgpu::Features::IMMEDIATES`]) where the adapter has them; otherwise a read-only storage buffer with the same bytes at `@group(3) @binding(0)` ([`PUSH_CONSTANT_FALLBACK_GROUP`]) — see [`PushConstants`] |
+//! | specialization constants | WGSL `override`s, set at pipeline creation by their `@id` |
+//! | render state | `PrimitiveState`, `DepthStencilState`, `ColorTargetState`s, `MultisampleState`; what WebGPU lacks (line width, dynamic depth bias, triangle fans, culling both faces) is refused with the reason |
+//!
+//! ```no_run
+//! use gpu::sources::LibraryOptions;
+//! use gpu::wgpu::{RenderOptions, WgpuContext, WgpuContextOptions, WgpuLibrary};
+//! let ctx = WgpuContext::new(&WgpuContextOptions::default())?;
+//! let mut lib = WgpuLibrary::new(&ctx, shader_info::Registry::global().clone(),
+//!                                LibraryOptions::new("shaders/glsl"))?;
+//! let text = lib.render_pipeline("gpu_shader_text", &RenderOptions::default())?;
+//! let prefix_sum = lib.compute_pipeline("gpu_compute_prefix_sum")?;
+//! println!("{}", lib.reload()?);
+//! # Ok::<(), gpu::wgpu::WgpuError>(())
+//! ```
+
+mod context;
+mod error;
+mod library;
+pub mod map;
+#[cfg(feature = "testing")]
+pub mod testing;
+
+pub use ::wgpu as raw;
+pub use context::{WgpuContext, WgpuContextOptions};
+pub use error::{WgpuError, WgpuResult};
+pub use library::{
+    ComputePipeline, Layouts, Module, PUSH_CONSTANT_FALLBACK_GROUP, PushConstants, PushData,
+    RenderOptions, RenderPipeline, WgpuLibrary,
+};

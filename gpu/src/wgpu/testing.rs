@@ -1,0 +1,113 @@
+//! Test helpers for the wgpu backend (feature `testing`): a validated device on lavapipe (or the first Vulkan
+//! adapter), the validation layer's messages captured from the `log` crate, and buffer read-back.
+
+use super::context::{WgpuContext, WgpuContextOptions};
+use crate::vk::testing::REQUIRE_VULKAN_ENV;
+use ::wgpu as w;
+use std::sync::{Mutex, Once};
+
+/// Warnings and errors wgpu-hal logged from the Vulkan validation layer (every context of the process).
+static MESSAGES: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+struct Capture;
+
+impl log::Log for Capture {
+    fn enabled(&self, m: &log::Metadata) -> bool {
+        m.level() <= log::Level::Warn
+    }
+
+    fn log(&self, r: &log::Record) {
+        // The validation layer's messages come through wgpu-hal's debug messenger (one record per message; the
+        // object and label lists after it start with a tab).
+        let text = r.args().to_string();
+        if self.enabled(r.metadata())
+            && r.target().starts_with("wgpu_hal::vulkan")
+            && !text.starts_with('\t')
+        {
+            MESSAGES
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push(format!("{}: {text}", r.level()));
+        }
+    }
+
+    fn flush(&self) {}
+}
+
+static CAPTURE: Capture = Capture;
+static INSTALL: Once = Once::new();
+
+/// A context with validation on and the layer's messages captured; `immediates: false` forces push constants
+/// through the storage-buffer path. `None` (the test skips) when there is no Vulkan adapter, unless
+/// `SHADER_INFO_REQUIRE_VULKAN=1`, which makes that a failure.
+pub fn test_context(immediates: bool) -> Option<WgpuContext> {
+    INSTALL.call_once(|| {
+        if log::set_logger(&CAPTURE).is_ok() {
+            log::set_max_level(log::LevelFilter::Warn);
+        }
+    });
+    let opts = WgpuContextOptions {
+        fallback_adapter: false,
+        validation: true,
+        immediates,
+    };
+    match WgpuContext::new(&opts) {
+        Ok(ctx) => Some(ctx),
+        Err(e) => {
+            if std::env::var(REQUIRE_VULKAN_ENV).as_deref() == Ok("1") {
+                panic!("{REQUIRE_VULKAN_ENV}=1 but: {e}");
+            }
+            eprintln!("skipping wgpu test: {e}");
+            None
+        }
+    }
+}
+
+/// Panics with every message when the validation layer or wgpu itself (outside error scopes) reported anything.
+pub fn assert_quiet(ctx: &WgpuContext) {
+    ctx.wait_idle();
+    let mut all = MESSAGES.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    all.extend(ctx.uncaptured_errors());
+    assert!(
+        all.is_empty(),
+        "{} message(s):\n{}",
+        all.len(),
+        all.join("\n")
+    );
+}
+
+/// A storage buffer holding `data`, readable back with [`read_buffer`].
+pub fn storage_buffer(ctx: &WgpuContext, data: &[u8]) -> w::Buffer {
+    use w::util::DeviceExt;
+    ctx.device
+        .create_buffer_init(&w::util::BufferInitDescriptor {
+            label: Some("test storage"),
+            contents: data,
+            usage: w::BufferUsages::STORAGE | w::BufferUsages::COPY_SRC | w::BufferUsages::COPY_DST,
+        })
+}
+
+/// Copies `buffer` to the host.
+pub fn read_buffer(ctx: &WgpuContext, buffer: &w::Buffer) -> Vec<u8> {
+    let size = buffer.size();
+    let staging = ctx.device.create_buffer(&w::BufferDescriptor {
+        label: Some("read back"),
+        size,
+        usage: w::BufferUsages::MAP_READ | w::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let mut enc = ctx.device.create_command_encoder(&Default::default());
+    enc.copy_buffer_to_buffer(buffer, 0, &staging, 0, size);
+    ctx.queue.submit([enc.finish()]);
+    staging
+        .slice(..)
+        .map_async(w::MapMode::Read, |r| r.expect("map for reading"));
+    ctx.wait_idle();
+    let out = staging
+        .slice(..)
+        .get_mapped_range()
+        .expect("mapped for reading")
+        .to_vec();
+    staging.unmap();
+    out
+}
