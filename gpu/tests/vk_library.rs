@@ -185,8 +185,10 @@ fn variants_are_fetched_by_permutation_and_folded_permutations_share_a_pipeline(
     assert!(!Arc::ptr_eq(&a, &b));
     assert!(Arc::ptr_eq(&a, &lib.compute_pipeline(&folded).unwrap()));
     match lib.variant_key("test_lib_variants", 0b100) {
-        Err(VkError::Declaration { message, .. }) => {
-            assert!(message.contains("out of range"), "{message}")
+        Err(e @ VkError::Diagnostics(_)) => {
+            let d = &e.diagnostics()[0];
+            assert_eq!(d.info, "test_lib_variants");
+            assert!(d.message.contains("out of range"), "{}", d.message)
         }
         other => panic!("expected an out-of-range error, got {other:?}"),
     }

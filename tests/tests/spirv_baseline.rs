@@ -75,7 +75,8 @@ fn check(profile: Profile, file: &str) {
         now.len(),
         diffs.join("\n")
     );
-    assert_eq!(now.len(), 923, "the library has 923 modules");
+    // 448 unique (modules, state) pairs of the mesh ubershader, two stages each, and 51 other modules.
+    assert_eq!(now.len(), 947, "the library has 947 modules");
 }
 
 #[test]
