@@ -691,7 +691,14 @@ impl WgpuLibrary {
         }
         let modules = self.modules_of(key, &plan)?;
         let layouts = self.layouts(&plan, &modules)?;
-        let (_, cs) = &modules[0];
+        let Some((_, cs)) = modules.iter().find(|(s, _)| *s == Stage::Compute) else {
+            return Err(diagnostic(
+                Code::IncompleteInfo,
+                key,
+                format!("`{key}` has no compute stage"),
+                "declare a compute_source",
+            ));
+        };
         let constants = Self::constants(&plan, values, cs)?;
         let refs = constant_refs(&constants);
         let device = &self.ctx.device;

@@ -37,7 +37,10 @@ pub fn bind_group_entries(
             .find(|s| s.set == tb.set)
             .and_then(|s| s.bindings.iter().find(|b| b.name == tb.name))
             .ok_or_else(|| format!("`{}` is in the target map but not in the plan", tb.name))?;
-        out[tb.set as usize].push(w::BindGroupLayoutEntry {
+        let group = out
+            .get_mut(tb.set as usize)
+            .ok_or_else(|| format!("`{}` is in set {}, which the plan lacks", tb.name, tb.set))?;
+        group.push(w::BindGroupLayoutEntry {
             binding: tb.binding,
             visibility: visibility(tb.set, tb.binding),
             ty: binding_type(tb, &declared.resource)?,
