@@ -8,6 +8,7 @@
 //! shader-builder build --profile release --jobs 2 --out out/spv --json
 //! shader-builder build --target wgsl,msl,hlsl,gl,gles --out out/cross
 //! shader-builder render --out out/frame.png --size 1280x720 --json
+//! shader-builder render --backend wgpu --out out/frame-wgpu.png
 //! shader-builder watch --timeout 60
 //! shader-builder compare a.png b.png
 //! ```
@@ -65,7 +66,7 @@ enum Command {
     },
     /// The static pass: compile and cross-check every compilable info.
     Build(BuildArgs),
-    /// Create a pipeline for every info on a Vulkan device and render the demo frame to a PNG.
+    /// Create a pipeline for every info on a Vulkan device (through ash or wgpu) and render the demo frame to a PNG.
     Render(RenderArgs),
     /// Compile (and create pipelines where a device exists), then recompile on every source change.
     Watch(WatchArgs),
@@ -90,6 +91,9 @@ struct RenderArgs {
     /// Print one JSON object instead of the text report.
     #[arg(long)]
     json: bool,
+    /// The API to render with: Vulkan through ash, or wgpu (from the WGSL translations).
+    #[arg(long, value_enum, default_value_t = shaders::demo::run::Backend::Vulkan)]
+    backend: shaders::demo::run::Backend,
 }
 
 impl Default for RenderArgs {
@@ -98,6 +102,7 @@ impl Default for RenderArgs {
             out: PathBuf::from("out/frame.png"),
             size: (1280, 720),
             json: false,
+            backend: shaders::demo::run::Backend::Vulkan,
         }
     }
 }
@@ -248,7 +253,7 @@ enum RenderStatus {
 
 fn run_render(registry: &Registry, root: &std::path::Path, args: &RenderArgs) -> RenderStatus {
     use shaders::demo::run::{RenderError, render_to_png};
-    match render_to_png(registry, root, &args.out, args.size) {
+    match render_to_png(registry, root, &args.out, args.size, args.backend) {
         Ok(report) => {
             if args.json {
                 println!(

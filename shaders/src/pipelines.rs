@@ -31,8 +31,14 @@ pub const VARIANTS: &[(&str, &[&str])] = &[("gpu_shader_mesh", &["SKINNING", "VE
 pub fn is_known_driver_warning(m: &ValidationMessage) -> bool {
     !m.id_name.starts_with("VUID-")
         && !m.id_name.starts_with("UNASSIGNED-")
-        && m.text
-            .contains("Decoration not allowed on struct members: SpvDecorationInvariant")
+        && is_known_driver_warning_text(&m.text)
+}
+
+/// [`is_known_driver_warning`] for a message known only as text (wgpu logs the layer's messages as lines).
+pub fn is_known_driver_warning_text(text: &str) -> bool {
+    !text.contains("VUID-")
+        && !text.contains("UNASSIGNED-")
+        && text.contains("Decoration not allowed on struct members: SpvDecorationInvariant")
 }
 
 /// The color format of the display target the 2D and fullscreen shaders draw into. An `*_SRGB` format: the
@@ -68,7 +74,8 @@ pub struct NoPipeline {
 pub struct LibraryPipelines {
     /// In registry (name) order.
     pub created: Vec<CreatedPipeline>,
-    /// Not attempted because the device lacks a feature (ray tracing on lavapipe).
+    /// Not created because the device or the API cannot have them (ray tracing on lavapipe; on wgpu also what
+    /// WebGPU cannot express), with the reason.
     pub skipped: Vec<NoPipeline>,
     /// Attempted and failed (a bug in a shader or in the backend).
     pub failed: Vec<NoPipeline>,
@@ -104,10 +111,7 @@ impl LibraryPipelines {
 /// assert_eq!(o.depth_format, None);
 /// ```
 pub fn graphics_options(name: &str) -> GraphicsOptions {
-    if name.starts_with("gpu_shader_2D_")
-        || name == "gpu_shader_text"
-        || name.starts_with("gpu_shader_fullscreen_")
-    {
+    if draws_to_display(name) {
         GraphicsOptions {
             color_format: DISPLAY_FORMAT,
             ..GraphicsOptions::default()
@@ -121,6 +125,37 @@ pub fn graphics_options(name: &str) -> GraphicsOptions {
     }
 }
 
+/// [`graphics_options`] on wgpu: the same targets in wgpu's formats.
+///
+/// ```
+/// use gpu::wgpu::raw::TextureFormat;
+/// let o = shaders::pipelines::render_options("gpu_shader_forward_lit");
+/// assert_eq!((o.color_format, o.depth_format), (TextureFormat::Rgba16Float, Some(TextureFormat::Depth32Float)));
+/// ```
+#[cfg(feature = "wgpu")]
+pub fn render_options(name: &str) -> gpu::wgpu::RenderOptions {
+    use gpu::wgpu::raw::TextureFormat as F;
+    if draws_to_display(name) {
+        gpu::wgpu::RenderOptions {
+            color_format: F::Rgba8UnormSrgb,
+            ..Default::default()
+        }
+    } else {
+        gpu::wgpu::RenderOptions {
+            color_format: F::Rgba16Float,
+            depth_format: Some(F::Depth32Float),
+            ..Default::default()
+        }
+    }
+}
+
+/// Whether `name` draws into the display target (2D, text, fullscreen passes) rather than the HDR scene.
+fn draws_to_display(name: &str) -> bool {
+    name.starts_with("gpu_shader_2D_")
+        || name == "gpu_shader_text"
+        || name.starts_with("gpu_shader_fullscreen_")
+}
+
 fn ms(since: Instant) -> f64 {
     since.elapsed().as_secs_f64() * 1e3
 }
@@ -128,19 +163,125 @@ fn ms(since: Instant) -> f64 {
 /// The key an info's pipeline is fetched by: the info name, or for an info listed in [`VARIANTS`] the variant key of
 /// that permutation.
 pub fn pipeline_key(lib: &mut ShaderLibrary, name: &str) -> VkResult<String> {
-    match VARIANTS.iter().find(|(n, _)| *n == name) {
-        None => Ok(name.to_string()),
-        Some((_, on)) => {
-            let set = lib.variants(name)?;
-            let values: Vec<(&str, bool)> = on.iter().map(|b| (*b, true)).collect();
-            let bits = set
-                .bits_of(&values)
-                .map_err(|message| gpu::vk::VkError::Declaration {
-                    info: name.to_string(),
-                    message,
-                })?;
-            lib.variant_key(name, bits)
+    let bits = match variant_bits(name, |n| lib.variants(n).map_err(|e| e.to_string())) {
+        None => return Ok(name.to_string()),
+        Some(bits) => bits.map_err(|message| gpu::vk::VkError::Declaration {
+            info: name.to_string(),
+            message,
+        })?,
+    };
+    lib.variant_key(name, bits)
+}
+
+/// The permutation of `name` listed in [`VARIANTS`], if it is listed.
+fn variant_bits(
+    name: &str,
+    variants: impl FnOnce(&str) -> Result<std::sync::Arc<shader_info::VariantSet>, String>,
+) -> Option<Result<u64, String>> {
+    let (_, on) = VARIANTS.iter().find(|(n, _)| *n == name)?;
+    let values: Vec<(&str, bool)> = on.iter().map(|b| (*b, true)).collect();
+    Some(variants(name).and_then(|set| set.bits_of(&values)))
+}
+
+/// Why a library has no pipeline for an info.
+enum NotCreated {
+    /// The device or the API cannot have it (reported as skipped).
+    Unsupported(String),
+    Failed(String),
+}
+
+/// What [`create_every`] needs of a library: both backends' libraries fetch pipelines by name the same way.
+trait Pipelines {
+    fn registry(&self) -> &shader_info::Registry;
+    fn kind(&mut self, name: &str) -> PipelineKind;
+    /// Resolves the key of `name` and compiles its modules.
+    fn compile(&mut self, name: &str) -> Result<String, NotCreated>;
+    fn create(&mut self, key: &str, name: &str, kind: PipelineKind) -> Result<(), NotCreated>;
+}
+
+impl Pipelines for ShaderLibrary {
+    fn registry(&self) -> &shader_info::Registry {
+        ShaderLibrary::registry(self)
+    }
+
+    fn kind(&mut self, name: &str) -> PipelineKind {
+        self.pipeline_kind(name).unwrap_or(PipelineKind::Graphics)
+    }
+
+    fn compile(&mut self, name: &str) -> Result<String, NotCreated> {
+        let key = pipeline_key(self, name).map_err(|e| NotCreated::Failed(e.to_string()))?;
+        if self.pipeline_kind(&key).ok() == Some(PipelineKind::RayTracing)
+            && self.context().ray_tracing().is_none()
+        {
+            return Err(NotCreated::Unsupported(format!(
+                "{} has no VK_KHR_ray_tracing_pipeline",
+                self.context().device_name()
+            )));
         }
+        self.plan(&key)
+            .map(|_| key)
+            .map_err(|e| NotCreated::Failed(e.to_string()))
+    }
+
+    fn create(&mut self, key: &str, name: &str, kind: PipelineKind) -> Result<(), NotCreated> {
+        match kind {
+            PipelineKind::Graphics => self
+                .graphics_pipeline(key, &graphics_options(name))
+                .map(drop),
+            PipelineKind::Compute => self.compute_pipeline(key).map(drop),
+            PipelineKind::RayTracing => self.ray_tracing_pipeline(key).map(drop),
+        }
+        .map_err(|e| NotCreated::Failed(e.to_string()))
+    }
+}
+
+#[cfg(feature = "wgpu")]
+impl Pipelines for gpu::wgpu::WgpuLibrary {
+    fn registry(&self) -> &shader_info::Registry {
+        gpu::wgpu::WgpuLibrary::registry(self)
+    }
+
+    fn kind(&mut self, name: &str) -> PipelineKind {
+        self.validated(name)
+            .map(|v| PipelineKind::of(&v.stages()))
+            .unwrap_or(PipelineKind::Graphics)
+    }
+
+    fn compile(&mut self, name: &str) -> Result<String, NotCreated> {
+        let key = match variant_bits(name, |n| self.variants(n).map_err(|e| e.to_string())) {
+            None => name.to_string(),
+            Some(bits) => bits
+                .map_err(NotCreated::Failed)
+                .and_then(|b| self.variant_key(name, b).map_err(wgpu_not_created))?,
+        };
+        // Translating, checking and creating the modules is this backend's compile step.
+        let stages = self.validated(&key).map_err(wgpu_not_created)?.stages();
+        for stage in stages {
+            self.module(&key, stage).map_err(wgpu_not_created)?;
+        }
+        Ok(key)
+    }
+
+    fn create(&mut self, key: &str, name: &str, kind: PipelineKind) -> Result<(), NotCreated> {
+        match kind {
+            PipelineKind::Graphics => self.render_pipeline(key, &render_options(name)).map(drop),
+            // Ray tracing reaches the library's own refusal (WebGPU has none), with its reason.
+            PipelineKind::Compute | PipelineKind::RayTracing => {
+                self.compute_pipeline(key).map(drop)
+            }
+        }
+        .map_err(wgpu_not_created)
+    }
+}
+
+/// A wgpu error whose every diagnostic says WebGPU cannot express the info is "unsupported", not a failure.
+#[cfg(feature = "wgpu")]
+fn wgpu_not_created(e: gpu::wgpu::WgpuError) -> NotCreated {
+    let d = e.diagnostics();
+    if !d.is_empty() && d.iter().all(|d| d.code == shader_info::Code::Unsupported) {
+        NotCreated::Unsupported(e.to_string())
+    } else {
+        NotCreated::Failed(e.to_string())
     }
 }
 
@@ -150,6 +291,17 @@ pub fn pipeline_key(lib: &mut ShaderLibrary, name: &str) -> VkResult<String> {
 /// `VK_KHR_ray_tracing_pipeline` (skipped with the reason elsewhere). Infos listed in [`VARIANTS`] get that
 /// permutation. Never stops at a failure: each one is reported.
 pub fn create_all(lib: &mut ShaderLibrary) -> LibraryPipelines {
+    create_every(lib)
+}
+
+/// [`create_all`] on wgpu: render pipelines with [`render_options`]; what WebGPU cannot express (ray tracing,
+/// `gl_PointSize`, …) is skipped with the reason.
+#[cfg(feature = "wgpu")]
+pub fn create_all_wgpu(lib: &mut gpu::wgpu::WgpuLibrary) -> LibraryPipelines {
+    create_every(lib)
+}
+
+fn create_every(lib: &mut impl Pipelines) -> LibraryPipelines {
     let start = Instant::now();
     let mut out = LibraryPipelines::default();
     let mut names: Vec<String> = lib
@@ -160,33 +312,12 @@ pub fn create_all(lib: &mut ShaderLibrary) -> LibraryPipelines {
         .collect();
     names.sort();
     for name in names {
-        let kind = lib.pipeline_kind(&name).unwrap_or(PipelineKind::Graphics);
-        if kind == PipelineKind::RayTracing && lib.context().ray_tracing().is_none() {
-            out.skipped.push(NoPipeline {
-                reason: format!(
-                    "{} has no VK_KHR_ray_tracing_pipeline",
-                    lib.context().device_name()
-                ),
-                name,
-                kind,
-            });
-            continue;
-        }
+        let kind = lib.kind(&name);
         let t = Instant::now();
-        let key = pipeline_key(lib, &name);
-        let compiled = key.and_then(|key| lib.plan(&key).map(|_| key));
+        let compiled = lib.compile(&name);
         let compile_ms = ms(t);
         let t = Instant::now();
-        let created = compiled.and_then(|key| {
-            match kind {
-                PipelineKind::Graphics => lib
-                    .graphics_pipeline(&key, &graphics_options(&name))
-                    .map(drop),
-                PipelineKind::Compute => lib.compute_pipeline(&key).map(drop),
-                PipelineKind::RayTracing => lib.ray_tracing_pipeline(&key).map(drop),
-            }
-            .map(|()| key)
-        });
+        let created = compiled.and_then(|key| lib.create(&key, &name, kind).map(|()| key));
         let create_ms = ms(t);
         match created {
             Ok(key) => out.created.push(CreatedPipeline {
@@ -195,11 +326,10 @@ pub fn create_all(lib: &mut ShaderLibrary) -> LibraryPipelines {
                 compile_ms,
                 create_ms,
             }),
-            Err(e) => out.failed.push(NoPipeline {
-                name,
-                kind,
-                reason: e.to_string(),
-            }),
+            Err(NotCreated::Unsupported(reason)) => {
+                out.skipped.push(NoPipeline { name, kind, reason })
+            }
+            Err(NotCreated::Failed(reason)) => out.failed.push(NoPipeline { name, kind, reason }),
         }
     }
     out.total_ms = ms(start);

@@ -7,9 +7,9 @@
 
 use gpu::sources::LibraryOptions;
 use gpu::wgpu::testing::{assert_quiet, read_buffer, storage_buffer, test_context};
-use gpu::wgpu::{PushConstants, RenderOptions, WgpuContext, WgpuLibrary, raw as w};
-use shader_info::{Code, PipelineKind, Registry};
-use shaders::pipelines::VARIANTS;
+use gpu::wgpu::{PushConstants, WgpuContext, WgpuLibrary, raw as w};
+use shader_info::Registry;
+use shaders::pipelines::{create_all_wgpu, render_options};
 use std::path::Path;
 
 // The infos are registered by linking the crate.
@@ -19,64 +19,6 @@ fn library(ctx: &WgpuContext, root: &Path) -> WgpuLibrary {
     WgpuLibrary::new(ctx, Registry::global().clone(), LibraryOptions::new(root)).unwrap()
 }
 
-/// The render targets of an info's family, as in `shaders::pipelines::graphics_options`.
-fn render_options(name: &str) -> RenderOptions {
-    if name.starts_with("gpu_shader_2D_")
-        || name == "gpu_shader_text"
-        || name.starts_with("gpu_shader_fullscreen_")
-    {
-        RenderOptions {
-            color_format: w::TextureFormat::Rgba8UnormSrgb,
-            ..RenderOptions::default()
-        }
-    } else {
-        RenderOptions {
-            color_format: w::TextureFormat::Rgba16Float,
-            depth_format: Some(w::TextureFormat::Depth32Float),
-            ..RenderOptions::default()
-        }
-    }
-}
-
-/// Creates every compilable info's pipeline; returns (created keys, (name, reason) of those WebGPU cannot have).
-fn create_all(lib: &mut WgpuLibrary) -> (Vec<String>, Vec<(String, String)>) {
-    let mut names: Vec<String> = Registry::global()
-        .infos()
-        .filter(|i| i.do_static_compilation)
-        .map(|i| i.name.clone())
-        .collect();
-    names.sort();
-    let (mut created, mut unsupported, mut failed) = (Vec::new(), Vec::new(), Vec::new());
-    for name in names {
-        let key = match VARIANTS.iter().find(|(n, _)| *n == name) {
-            None => name.clone(),
-            Some((_, on)) => {
-                let set = lib.variants(&name).unwrap();
-                let values: Vec<(&str, bool)> = on.iter().map(|b| (*b, true)).collect();
-                lib.variant_key(&name, set.bits_of(&values).unwrap())
-                    .unwrap()
-            }
-        };
-        let kind = lib.plan(&key).unwrap().kind;
-        let result = match kind {
-            PipelineKind::Graphics => lib.render_pipeline(&key, &render_options(&name)).map(drop),
-            PipelineKind::Compute => lib.compute_pipeline(&key).map(drop),
-            PipelineKind::RayTracing => lib.compute_pipeline(&key).map(drop),
-        };
-        match result {
-            Ok(()) => created.push(key),
-            Err(e) if e.diagnostics().iter().all(|d| d.code == Code::Unsupported) => {
-                let text = e.to_string();
-                assert!(text.contains(&name), "the reason names the info: {text}");
-                unsupported.push((name, text))
-            }
-            Err(e) => failed.push(format!("{key}: {e}")),
-        }
-    }
-    assert!(failed.is_empty(), "{}", failed.join("\n\n"));
-    (created, unsupported)
-}
-
 #[test]
 fn every_graphics_and_compute_info_gets_a_wgpu_pipeline_or_the_reason_webgpu_cannot_have_it() {
     for immediates in [true, false] {
@@ -84,16 +26,24 @@ fn every_graphics_and_compute_info_gets_a_wgpu_pipeline_or_the_reason_webgpu_can
             return;
         };
         let mut lib = library(&ctx, &shaders::glsl_root());
-        let (created, unsupported) = create_all(&mut lib);
-        let reasons: Vec<String> = unsupported
+        let report = create_all_wgpu(&mut lib);
+        let failed: Vec<String> = report
+            .failed
             .iter()
-            .map(|(n, r)| format!("{n}: {r}"))
+            .map(|f| format!("{}: {}", f.name, f.reason))
+            .collect();
+        assert!(failed.is_empty(), "{}", failed.join("\n\n"));
+        let created: Vec<&str> = report.created.iter().map(|c| c.name.as_str()).collect();
+        let reasons: Vec<String> = report
+            .skipped
+            .iter()
+            .map(|n| format!("{}: {}", n.name, n.reason))
             .collect();
         eprintln!(
             "immediates {immediates} ({}): {} pipelines; no pipeline for {}:\n{}",
             ctx.device_name(),
             created.len(),
-            unsupported.len(),
+            report.skipped.len(),
             reasons.join("\n")
         );
         // Out of WebGPU's reach in this library: ray tracing, and point sprites sized by `gl_PointSize`.
@@ -103,12 +53,17 @@ fn every_graphics_and_compute_info_gets_a_wgpu_pipeline_or_the_reason_webgpu_can
             ("gpu_shader_2D_point_round", "gl_PointSize"),
             ("gpu_shader_3D_particles", "gl_PointSize"),
         ];
-        let names: Vec<&str> = unsupported.iter().map(|(n, _)| n.as_str()).collect();
+        let names: Vec<&str> = report.skipped.iter().map(|n| n.name.as_str()).collect();
         assert_eq!(names, expected.map(|e| e.0), "{}", reasons.join("\n"));
-        for ((_, reason), (_, why)) in unsupported.iter().zip(expected) {
-            assert!(reason.contains(why), "{reason}");
+        for (n, (_, why)) in report.skipped.iter().zip(expected) {
+            assert!(n.reason.contains(why), "{}", n.reason);
+            assert!(
+                n.reason.contains(&n.name),
+                "the reason names the info: {}",
+                n.reason
+            );
         }
-        assert_eq!(created.len(), 26, "{created:?}");
+        assert_eq!(created.len(), 27, "{created:?}");
         assert!(created.iter().any(|k| k.starts_with("gpu_shader_mesh#v")));
         assert_eq!(lib.pipeline_count(), created.len());
         assert_quiet(&ctx);

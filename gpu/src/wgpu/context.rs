@@ -121,6 +121,26 @@ impl WgpuContext {
             .clone()
     }
 
+    /// Runs `f` inside a validation error scope: what wgpu refuses in it is an error naming `what`, not an
+    /// uncaptured error (wgpu reports validation errors asynchronously, so a renderer that wants them at the call
+    /// site needs a scope).
+    ///
+    /// ```no_run
+    /// # let ctx = gpu::wgpu::WgpuContext::new(&Default::default())?;
+    /// let encoder = ctx.checked("the frame", || ctx.device.create_command_encoder(&Default::default()))?;
+    /// # Ok::<(), gpu::wgpu::WgpuError>(())
+    /// ```
+    pub fn checked<T>(&self, what: &str, f: impl FnOnce() -> T) -> WgpuResult<T> {
+        let scope = self
+            .device
+            .push_error_scope(::wgpu::ErrorFilter::Validation);
+        let out = f();
+        match pollster::block_on(scope.pop()) {
+            None => Ok(out),
+            Some(e) => Err(WgpuError::Device(format!("{what} was refused: {e}"))),
+        }
+    }
+
     /// Waits until the queue's work is done.
     pub fn wait_idle(&self) {
         let _ = self.device.poll(::wgpu::PollType::wait_indefinitely());

@@ -226,6 +226,11 @@ impl WgpuLibrary {
         &self.ctx
     }
 
+    /// The registry the infos come from.
+    pub fn registry(&self) -> &Registry {
+        &self.sources.registry
+    }
+
     /// Resolves and validates a key (an info name or a variant key). Cached per key.
     pub fn validated(&mut self, key: &str) -> WgpuResult<Arc<ValidatedInfo>> {
         self.sources.validated(key).map_err(WgpuError::Diagnostics)

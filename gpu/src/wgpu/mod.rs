@@ -26,6 +26,7 @@ mod context;
 mod error;
 mod library;
 pub mod map;
+pub mod messages;
 #[cfg(feature = "testing")]
 pub mod testing;
 

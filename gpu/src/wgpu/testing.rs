@@ -4,48 +4,12 @@
 use super::context::{WgpuContext, WgpuContextOptions};
 use crate::vk::testing::REQUIRE_VULKAN_ENV;
 use ::wgpu as w;
-use std::sync::{Mutex, Once};
-
-/// Warnings and errors wgpu-hal logged from the Vulkan validation layer (every context of the process).
-static MESSAGES: Mutex<Vec<String>> = Mutex::new(Vec::new());
-
-struct Capture;
-
-impl log::Log for Capture {
-    fn enabled(&self, m: &log::Metadata) -> bool {
-        m.level() <= log::Level::Warn
-    }
-
-    fn log(&self, r: &log::Record) {
-        // The validation layer's messages come through wgpu-hal's debug messenger (one record per message; the
-        // object and label lists after it start with a tab).
-        let text = r.args().to_string();
-        if self.enabled(r.metadata())
-            && r.target().starts_with("wgpu_hal::vulkan")
-            && !text.starts_with('\t')
-        {
-            MESSAGES
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .push(format!("{}: {text}", r.level()));
-        }
-    }
-
-    fn flush(&self) {}
-}
-
-static CAPTURE: Capture = Capture;
-static INSTALL: Once = Once::new();
 
 /// A context with validation on and the layer's messages captured; `immediates: false` forces push constants
 /// through the storage-buffer path. `None` (the test skips) when there is no Vulkan adapter, unless
 /// `SHADER_INFO_REQUIRE_VULKAN=1`, which makes that a failure.
 pub fn test_context(immediates: bool) -> Option<WgpuContext> {
-    INSTALL.call_once(|| {
-        if log::set_logger(&CAPTURE).is_ok() {
-            log::set_max_level(log::LevelFilter::Warn);
-        }
-    });
+    super::messages::capture();
     let opts = WgpuContextOptions {
         fallback_adapter: false,
         validation: true,
@@ -66,7 +30,7 @@ pub fn test_context(immediates: bool) -> Option<WgpuContext> {
 /// Panics with every message when the validation layer or wgpu itself (outside error scopes) reported anything.
 pub fn assert_quiet(ctx: &WgpuContext) {
     ctx.wait_idle();
-    let mut all = MESSAGES.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    let mut all = super::messages::taken();
     all.extend(ctx.uncaptured_errors());
     assert!(
         all.is_empty(),

@@ -262,6 +262,7 @@ const GLYPHS: &[(char, [&str; 7])] = &[
 ];
 
 /// The glyph atlas: one row of cells, coverage 0 or 255 per texel (`R8_UNORM`).
+#[derive(Clone, Debug)]
 pub struct GlyphAtlas {
     pub width: u32,
     pub height: u32,

@@ -1,9 +1,14 @@
 //! `shader-builder render` as a function: device, every pipeline of the library, the demo frame, the PNG, and a
-//! report of it all (text or JSON).
+//! report of it all (text or JSON), on Vulkan (`ash`) or on wgpu.
 
-use super::render_frame;
-use crate::pipelines::{LibraryPipelines, PipelineKind, create_all, is_known_driver_warning};
-use gpu::vk::{ContextOptions, LibraryOptions, ShaderLibrary, VkContext, VkError};
+use super::{Frame, render_frame};
+use crate::pipelines::{
+    LibraryPipelines, PipelineKind, create_all, create_all_wgpu, is_known_driver_warning,
+    is_known_driver_warning_text,
+};
+use gpu::sources::LibraryOptions;
+use gpu::vk::{ContextOptions, ShaderLibrary, VkContext, VkError};
+use gpu::wgpu::{WgpuContext, WgpuContextOptions, WgpuLibrary};
 use shader_info::Registry;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -25,8 +30,29 @@ impl std::fmt::Display for RenderError {
     }
 }
 
+/// The API `render` draws with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Backend {
+    /// `ash`, the library's pipelines as Vulkan pipelines from the compiled SPIR-V.
+    #[default]
+    Vulkan,
+    /// wgpu (on its Vulkan backend), the library's pipelines from the checked WGSL translations.
+    Wgpu,
+}
+
+impl std::fmt::Display for Backend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Backend::Vulkan => "vulkan",
+            Backend::Wgpu => "wgpu",
+        })
+    }
+}
+
 /// What `render` did.
 pub struct RenderReport {
+    pub backend: Backend,
     pub device: String,
     pub validation: bool,
     /// Remarks for the reader (validation layer missing, …).
@@ -58,6 +84,7 @@ impl RenderReport {
     pub fn to_json(&self) -> serde_json::Value {
         let p = &self.pipelines;
         serde_json::json!({
+            "backend": self.backend,
             "device": self.device,
             "validation": self.validation,
             "validation_messages": self.validation_messages.len(),
@@ -95,8 +122,9 @@ impl RenderReport {
         let mut s = String::new();
         let _ = writeln!(
             s,
-            "device: {} (created in {:.1} ms, validation {})",
+            "device: {} through {} (created in {:.1} ms, validation {})",
             self.device,
+            self.backend,
             self.context_ms,
             if self.validation { "on" } else { "off" }
         );
@@ -126,7 +154,8 @@ impl RenderReport {
             );
         }
         for k in &p.skipped {
-            let _ = writeln!(s, "  {:<40} skipped: {}", k.name, k.reason);
+            let first = k.reason.lines().next().unwrap_or("");
+            let _ = writeln!(s, "  {:<40} skipped: {first}", k.name);
         }
         for f in &p.failed {
             let first = f.reason.lines().next().unwrap_or("");
@@ -157,24 +186,28 @@ impl RenderReport {
     }
 }
 
-/// Validation unless `SHADER_INFO_VALIDATION=0`; without the layer, none (with a note saying so).
-fn create_context(notes: &mut Vec<String>) -> Result<VkContext, RenderError> {
+/// Validation unless `SHADER_INFO_VALIDATION=0`.
+fn validation_wanted(notes: &mut Vec<String>) -> bool {
     let wanted = !matches!(
         std::env::var("SHADER_INFO_VALIDATION").as_deref(),
         Ok("0") | Ok("false")
     );
+    if !wanted {
+        notes.push("validation off (SHADER_INFO_VALIDATION=0)".into());
+    }
+    wanted
+}
+
+/// Validation unless `SHADER_INFO_VALIDATION=0`; without the layer, none (with a note saying so).
+fn create_context(notes: &mut Vec<String>) -> Result<VkContext, RenderError> {
+    let wanted = validation_wanted(notes);
     let opts = ContextOptions {
         validation: wanted,
         app_name: "shader-builder render".into(),
         ..ContextOptions::default()
     };
     match VkContext::new(&opts) {
-        Ok(ctx) => {
-            if !wanted {
-                notes.push("validation off (SHADER_INFO_VALIDATION=0)".into());
-            }
-            Ok(ctx)
-        }
+        Ok(ctx) => Ok(ctx),
         Err(VkError::NoValidationLayer) => {
             notes.push(
                 "the Khronos validation layer is not installed (apt-get install vulkan-validationlayers): \
@@ -201,8 +234,56 @@ fn classify(e: VkError) -> RenderError {
 }
 
 /// Creates the device, a pipeline for every info of `registry` (sources under `root`), renders the demo frame at
-/// `size` and writes it to `out` as PNG.
+/// `size` through `backend` and writes it to `out` as PNG.
 pub fn render_to_png(
+    registry: &Registry,
+    root: &Path,
+    out: &Path,
+    size: (u32, u32),
+    backend: Backend,
+) -> Result<RenderReport, RenderError> {
+    match backend {
+        Backend::Vulkan => render_vulkan(registry, root, out, size),
+        Backend::Wgpu => render_wgpu(registry, root, out, size),
+    }
+}
+
+/// The parts of a report every backend fills the same way.
+struct Rendered {
+    device: String,
+    validation: bool,
+    notes: Vec<String>,
+    pipelines: LibraryPipelines,
+    context_ms: f64,
+    frame_ms: f64,
+    messages: (Vec<String>, Vec<String>),
+    frame: Frame,
+}
+
+fn report(backend: Backend, r: Rendered, out: &Path) -> Result<RenderReport, RenderError> {
+    r.frame.write_png(out).map_err(RenderError::Failed)?;
+    Ok(RenderReport {
+        backend,
+        device: r.device,
+        validation: r.validation,
+        notes: r.notes,
+        pipelines: r.pipelines,
+        context_ms: r.context_ms,
+        frame_ms: r.frame_ms,
+        validation_messages: r.messages.1,
+        driver_warnings: r.messages.0,
+        width: r.frame.width,
+        height: r.frame.height,
+        output: out.to_path_buf(),
+        distinct_colors: r.frame.distinct_colors(),
+    })
+}
+
+fn ms(since: Instant) -> f64 {
+    since.elapsed().as_secs_f64() * 1e3
+}
+
+fn render_vulkan(
     registry: &Registry,
     root: &Path,
     out: &Path,
@@ -211,33 +292,77 @@ pub fn render_to_png(
     let mut notes = Vec::new();
     let t = Instant::now();
     let ctx = create_context(&mut notes)?;
-    let context_ms = t.elapsed().as_secs_f64() * 1e3;
+    let context_ms = ms(t);
     let mut lib = ShaderLibrary::new(&ctx, registry.clone(), LibraryOptions::new(root))
         .map_err(|e| RenderError::Failed(e.to_string()))?;
     let pipelines = create_all(&mut lib);
     let t = Instant::now();
     let frame = render_frame(&mut lib, size.0, size.1)
         .map_err(|e| RenderError::Failed(format!("rendering the demo frame failed: {e}")))?;
-    let frame_ms = t.elapsed().as_secs_f64() * 1e3;
-    frame.write_png(out).map_err(RenderError::Failed)?;
+    let frame_ms = ms(t);
     // Pipelines are destroyed before the messages are read, so their destruction is validated too.
     drop(lib);
-    let (driver_warnings, validation_messages): (Vec<_>, Vec<_>) = ctx
+    let (driver, validation): (Vec<_>, Vec<_>) = ctx
         .validation_messages()
         .into_iter()
         .partition(is_known_driver_warning);
-    Ok(RenderReport {
+    let strings = |v: Vec<gpu::vk::ValidationMessage>| v.iter().map(|m| m.to_string()).collect();
+    let rendered = Rendered {
         device: ctx.device_name().to_string(),
         validation: ctx.validation_enabled(),
         notes,
         pipelines,
         context_ms,
         frame_ms,
-        validation_messages: validation_messages.iter().map(|m| m.to_string()).collect(),
-        driver_warnings: driver_warnings.iter().map(|m| m.to_string()).collect(),
-        width: frame.width,
-        height: frame.height,
-        output: out.to_path_buf(),
-        distinct_colors: frame.distinct_colors(),
+        messages: (strings(driver), strings(validation)),
+        frame,
+    };
+    report(Backend::Vulkan, rendered, out)
+}
+
+fn render_wgpu(
+    registry: &Registry,
+    root: &Path,
+    out: &Path,
+    size: (u32, u32),
+) -> Result<RenderReport, RenderError> {
+    let mut notes = Vec::new();
+    let validation = validation_wanted(&mut notes);
+    if validation && !gpu::wgpu::messages::capture() {
+        notes.push(
+            "another logger receives wgpu's messages: validation messages cannot be counted".into(),
+        );
+    }
+    let t = Instant::now();
+    let ctx = WgpuContext::new(&WgpuContextOptions {
+        validation,
+        ..WgpuContextOptions::default()
     })
+    .map_err(|e| RenderError::NoVulkan(e.to_string()))?;
+    let context_ms = ms(t);
+    let mut lib = WgpuLibrary::new(&ctx, registry.clone(), LibraryOptions::new(root))
+        .map_err(|e| RenderError::Failed(e.to_string()))?;
+    let pipelines = create_all_wgpu(&mut lib);
+    let t = Instant::now();
+    let frame = super::wgpu::render_frame(&mut lib, size.0, size.1).map_err(|e| {
+        RenderError::Failed(format!("rendering the demo frame through wgpu failed: {e}"))
+    })?;
+    let frame_ms = ms(t);
+    drop(lib);
+    ctx.wait_idle();
+    let mut messages = gpu::wgpu::messages::taken();
+    messages.extend(ctx.uncaptured_errors());
+    let rendered = Rendered {
+        device: ctx.device_name(),
+        validation,
+        notes,
+        pipelines,
+        context_ms,
+        frame_ms,
+        messages: messages
+            .into_iter()
+            .partition(|m| is_known_driver_warning_text(m)),
+        frame,
+    };
+    report(Backend::Wgpu, rendered, out)
 }

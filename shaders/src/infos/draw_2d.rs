@@ -168,3 +168,31 @@ pub fn gpu_shader_2D_point_round() -> ShaderCreateInfo {
         .topology(Topology::PointList)
         .do_static_compilation(true)
 }
+
+/// Round, anti-aliased points that every backend can draw: point `gl_VertexIndex / 6` of `points[]` expanded to a
+/// square in the vertex stage (WebGPU has no `gl_PointSize`, Metal and D3D no point sprites above one pixel), the
+/// disc cut in the fragment stage. Draw 6 vertices per point, triangle list. Set 1 (batch): binding 0 `points[]`
+/// (vec2 centers, std430). Push: `color` (vec4, sRGB), `viewport_size` (framebuffer pixels), `point_size`
+/// (diameter in framebuffer pixels), `ModelViewProjectionMatrix`, `srgb_target`.
+#[shader_info]
+pub fn gpu_shader_2D_point_quad_round() -> ShaderCreateInfo {
+    ShaderCreateInfo::new("gpu_shader_2D_point_quad_round")
+        .vertex_out(&point_quad_iface())
+        .storage_buf(0, Qualifier::Read, "vec2", "points[]", Frequency::Batch)
+        .push_constant(Type::Vec4, "color")
+        .push_constant(Type::Vec2, "viewport_size")
+        .push_constant(Type::Float, "point_size")
+        .fragment_out(0, Type::Vec4, "frag_color")
+        .builtins(BuiltinBits::VERTEX_ID)
+        .vertex_source("2d/point_quad_round.vert.glsl")
+        .fragment_source("2d/point_quad_round.frag.glsl")
+        .additional_info("gpu_mvp")
+        .additional_info("gpu_srgb_to_framebuffer_space")
+        .blend(Blend::Alpha)
+        .do_static_compilation(true)
+}
+
+/// Where a fragment lies in its point's disc: 1 at the disc's edge.
+fn point_quad_iface() -> shader_info::StageInterfaceInfo {
+    shader_info::StageInterfaceInfo::new("point_quad_iface", "").smooth(Type::Vec2, "disc_coord")
+}

@@ -7,7 +7,7 @@
 //! Members keep the GLSL names of the declarations (`ModelViewProjectionMatrix`), so the fields do too.
 #![allow(non_snake_case)]
 
-use glam::{Mat4, Vec4};
+use glam::{Mat4, Vec2, Vec4};
 use shader_info::{Bool32, Diagnostic, Pad, PipelinePlan, Registry, ShaderStruct};
 
 /// `gpu_shader_2D_flat_color`, `gpu_shader_2D_smooth_color`, `gpu_shader_text`.
@@ -72,6 +72,23 @@ pub struct PointRoundPush {
     pub _pad1: Pad<12>,
 }
 
+/// `gpu_shader_2D_point_quad_round`.
+#[derive(Clone, Copy, Debug, ShaderStruct)]
+#[repr(C)]
+#[shader(std430)]
+pub struct PointQuadRoundPush {
+    /// sRGB color, straight alpha.
+    pub color: Vec4,
+    /// Size of the framebuffer in pixels.
+    pub viewport_size: Vec2,
+    /// Diameter in framebuffer pixels.
+    pub point_size: f32,
+    pub _pad0: Pad<4>,
+    pub ModelViewProjectionMatrix: Mat4,
+    pub srgb_target: Bool32,
+    pub _pad1: Pad<12>,
+}
+
 /// `gpu_shader_forward_lit`.
 #[derive(Clone, Copy, Debug, ShaderStruct)]
 #[repr(C)]
@@ -104,6 +121,7 @@ pub fn typed_block_problems(registry: &Registry) -> Vec<Diagnostic> {
         check::<MvpPush>(registry, "gpu_shader_2D_image"),
         check::<ImageRectPush>(registry, "gpu_shader_2D_image_rect_color"),
         check::<PointRoundPush>(registry, "gpu_shader_2D_point_round"),
+        check::<PointQuadRoundPush>(registry, "gpu_shader_2D_point_quad_round"),
         check::<ForwardLitPush>(registry, "gpu_shader_forward_lit"),
     ]
     .concat()
