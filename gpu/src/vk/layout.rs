@@ -265,6 +265,24 @@ impl PipelineLayout {
     pub fn desc(&self) -> &LayoutDesc {
         &self.desc
     }
+
+    /// Records `vkCmdPushConstants` of a block from offset 0 with the stages of the layout's range; nothing when
+    /// the layout has no push constants or `bytes` is empty.
+    ///
+    /// # Safety
+    /// `cmd` must be recording, created from the same device, and `bytes` no longer than the range.
+    pub unsafe fn push(&self, cmd: vk::CommandBuffer, bytes: &[u8]) {
+        if let Some(pc) = &self.desc.push_constants
+            && !bytes.is_empty()
+        {
+            // SAFETY: guaranteed by the caller.
+            unsafe {
+                self.ctx
+                    .device()
+                    .cmd_push_constants(cmd, self.handle, pc.stages, 0, bytes)
+            };
+        }
+    }
 }
 
 impl Drop for PipelineLayout {

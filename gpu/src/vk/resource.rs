@@ -206,6 +206,39 @@ fn aspect_of(format: vk::Format) -> vk::ImageAspectFlags {
     }
 }
 
+/// Bytes per texel of the uncompressed color formats textures commonly use; `None` for the others.
+fn texel_size(format: vk::Format) -> Option<u64> {
+    use vk::Format as F;
+    Some(match format {
+        F::R8_UNORM | F::R8_SNORM | F::R8_UINT | F::R8_SINT | F::R8_SRGB => 1,
+        F::R8G8_UNORM
+        | F::R8G8_SNORM
+        | F::R8G8_UINT
+        | F::R8G8_SINT
+        | F::R16_SFLOAT
+        | F::R16_UNORM
+        | F::R16_UINT
+        | F::R16_SINT => 2,
+        F::R8G8B8A8_UNORM
+        | F::R8G8B8A8_SRGB
+        | F::R8G8B8A8_SNORM
+        | F::R8G8B8A8_UINT
+        | F::R8G8B8A8_SINT
+        | F::B8G8R8A8_UNORM
+        | F::B8G8R8A8_SRGB
+        | F::A2B10G10R10_UNORM_PACK32
+        | F::R16G16_SFLOAT
+        | F::R16G16_UNORM
+        | F::R32_SFLOAT
+        | F::R32_UINT
+        | F::R32_SINT
+        | F::B10G11R11_UFLOAT_PACK32 => 4,
+        F::R16G16B16A16_SFLOAT | F::R16G16B16A16_UNORM | F::R32G32_SFLOAT | F::R32G32_UINT => 8,
+        F::R32G32B32A32_SFLOAT | F::R32G32B32A32_UINT | F::R32G32B32A32_SINT => 16,
+        _ => return None,
+    })
+}
+
 impl Image2D {
     /// Creates an image in device-local memory where there is some (any memory otherwise), in layout
     /// `UNDEFINED`.
@@ -319,6 +352,68 @@ impl Image2D {
     /// Its size.
     pub fn extent(&self) -> vk::Extent2D {
         self.extent
+    }
+
+    /// A sampled image holding `texels` (tightly packed, row-major, of `format`), uploaded through a staging
+    /// buffer and left in `SHADER_READ_ONLY_OPTIMAL`, readable by fragment and compute shaders: a texture in one
+    /// call. Waits for the upload.
+    ///
+    /// ```no_run
+    /// # let ctx = gpu::vk::VkContext::new(&Default::default())?;
+    /// use gpu::vk::{Image2D, raw};
+    /// let white = Image2D::texture(&ctx, 1, 1, raw::Format::R8G8B8A8_UNORM, &[255; 4])?;
+    /// # Ok::<(), gpu::vk::VkError>(())
+    /// ```
+    pub fn texture(
+        ctx: &VkContext,
+        width: u32,
+        height: u32,
+        format: vk::Format,
+        texels: &[u8],
+    ) -> VkResult<Image2D> {
+        let count = width as u64 * height as u64;
+        let expected = texel_size(format).map(|t| t * count);
+        if count == 0
+            || texels.is_empty()
+            || texels.len() as u64 % count != 0
+            || expected.is_some_and(|e| e != texels.len() as u64)
+        {
+            return Err(VkError::Other(format!(
+                "{} bytes are not the texels of a {width}x{height} {format:?} image{}",
+                texels.len(),
+                expected.map_or(String::new(), |e| format!(" ({e} bytes)"))
+            )));
+        }
+        use vk::{AccessFlags2 as A, ImageLayout as L, PipelineStageFlags2 as S};
+        let usage = vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST;
+        let image = Image2D::new(ctx, width, height, format, usage)?;
+        let staging = Buffer::with_data(ctx, texels, vk::BufferUsageFlags::TRANSFER_SRC)?;
+        let readers = S::FRAGMENT_SHADER | S::COMPUTE_SHADER;
+        ctx.submit_and_wait(|_, cmd| {
+            // SAFETY: `cmd` is recording; the image and the staging buffer outlive the wait.
+            unsafe {
+                image.transition(
+                    cmd,
+                    L::UNDEFINED,
+                    L::TRANSFER_DST_OPTIMAL,
+                    S::NONE,
+                    A::NONE,
+                    S::COPY,
+                    A::TRANSFER_WRITE,
+                );
+                image.copy_from_buffer(cmd, &staging);
+                image.transition(
+                    cmd,
+                    L::TRANSFER_DST_OPTIMAL,
+                    L::SHADER_READ_ONLY_OPTIMAL,
+                    S::COPY,
+                    A::TRANSFER_WRITE,
+                    readers,
+                    A::SHADER_SAMPLED_READ,
+                );
+            }
+        })?;
+        Ok(image)
     }
 
     /// Records a layout transition with a full synchronization2 barrier between the given stages/accesses.

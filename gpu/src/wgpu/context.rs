@@ -141,6 +141,90 @@ impl WgpuContext {
         }
     }
 
+    /// Copies `buffer` (created with `COPY_SRC`) to the host, after the work submitted so far.
+    ///
+    /// ```no_run
+    /// # let ctx = gpu::wgpu::WgpuContext::new(&Default::default())?;
+    /// # let buffer: gpu::wgpu::raw::Buffer = todo!();
+    /// let bytes = ctx.read_buffer(&buffer)?;
+    /// # Ok::<(), gpu::wgpu::WgpuError>(())
+    /// ```
+    pub fn read_buffer(&self, buffer: &::wgpu::Buffer) -> WgpuResult<Vec<u8>> {
+        let staging = self.staging(buffer.size());
+        let mut enc = self.device.create_command_encoder(&Default::default());
+        enc.copy_buffer_to_buffer(buffer, 0, &staging, 0, buffer.size());
+        self.queue.submit([enc.finish()]);
+        self.map(&staging)
+    }
+
+    /// Copies mip level 0, layer 0 of a 2D `texture` (created with `COPY_SRC`, an uncompressed color format) to
+    /// the host, rows tightly packed, after the work submitted so far: a screenshot or a test's read-back.
+    pub fn read_texture(&self, texture: &::wgpu::Texture) -> WgpuResult<Vec<u8>> {
+        let format = texture.format();
+        let texel = format
+            .block_copy_size(None)
+            .filter(|_| format.block_dimensions() == (1, 1))
+            .ok_or_else(|| WgpuError::Device(format!("cannot read back a {format:?} texture")))?;
+        let size = texture.size();
+        let row = size.width * texel;
+        // Rows of a texture-to-buffer copy are 256-byte aligned.
+        let padded = row.next_multiple_of(::wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
+        let staging = self.staging(padded as u64 * size.height as u64);
+        let mut enc = self.device.create_command_encoder(&Default::default());
+        let layout = ::wgpu::TexelCopyBufferLayout {
+            offset: 0,
+            bytes_per_row: Some(padded),
+            rows_per_image: None,
+        };
+        let destination = ::wgpu::TexelCopyBufferInfo {
+            buffer: &staging,
+            layout,
+        };
+        let extent = ::wgpu::Extent3d {
+            depth_or_array_layers: 1,
+            ..size
+        };
+        enc.copy_texture_to_buffer(texture.as_image_copy(), destination, extent);
+        self.queue.submit([enc.finish()]);
+        let bytes = self.map(&staging)?;
+        Ok(bytes
+            .chunks_exact(padded as usize)
+            .flat_map(|r| &r[..row as usize])
+            .copied()
+            .collect())
+    }
+
+    fn staging(&self, size: u64) -> ::wgpu::Buffer {
+        self.device.create_buffer(&::wgpu::BufferDescriptor {
+            label: Some("read back"),
+            size,
+            usage: ::wgpu::BufferUsages::MAP_READ | ::wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        })
+    }
+
+    /// Maps a `MAP_READ` buffer, waiting for the device, and copies it out.
+    fn map(&self, staging: &::wgpu::Buffer) -> WgpuResult<Vec<u8>> {
+        let (sender, receiver) = std::sync::mpsc::channel();
+        staging
+            .slice(..)
+            .map_async(::wgpu::MapMode::Read, move |r| drop(sender.send(r)));
+        self.wait_idle();
+        let fail =
+            |e: &dyn std::fmt::Display| WgpuError::Device(format!("reading back a buffer: {e}"));
+        receiver
+            .recv()
+            .map_err(|e| fail(&e))?
+            .map_err(|e| fail(&e))?;
+        let bytes = staging
+            .slice(..)
+            .get_mapped_range()
+            .map_err(|e| fail(&e))?
+            .to_vec();
+        staging.unmap();
+        Ok(bytes)
+    }
+
     /// Waits until the queue's work is done.
     pub fn wait_idle(&self) {
         let _ = self.device.poll(::wgpu::PollType::wait_indefinitely());

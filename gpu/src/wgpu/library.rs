@@ -13,8 +13,8 @@ use crate::sources::{LibraryOptions, Sources};
 use ::wgpu as w;
 use ::wgpu::util::DeviceExt;
 use shader_info::{
-    Code, ConstValue, Diagnostic, PUSH_CONSTANT_SPACE, PipelineKind, PipelinePlan, Registry,
-    RenderState, SpecValues, Stage, ValidatedInfo, VariantSet, VertexArrangement,
+    BindingPart, Code, ConstValue, Diagnostic, PUSH_CONSTANT_SPACE, PipelineKind, PipelinePlan,
+    Registry, RenderState, SpecValues, Stage, ValidatedInfo, VariantSet, VertexArrangement,
 };
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
@@ -113,7 +113,7 @@ pub struct Module {
 
 /// Layout objects shared by both pipeline kinds.
 pub struct Layouts {
-    /// One per group up to the highest used (empty groups included), index = set.
+    /// One per group up to the highest used, index = set; an empty one is a gap in `layout` (bind nothing there).
     pub bind_group_layouts: Vec<w::BindGroupLayout>,
     pub layout: w::PipelineLayout,
     pub push_constants: PushConstants,
@@ -149,6 +149,90 @@ impl Layouts {
     }
 }
 
+/// A resource for a declared binding of [`RenderPipeline::bind_group`] / [`ComputePipeline::bind_group`].
+#[derive(Clone, Copy, Debug)]
+pub enum Bind<'a> {
+    /// A uniform or storage buffer (the whole buffer).
+    Buffer(&'a w::Buffer),
+    /// A sampled or storage texture without a sampler.
+    Texture(&'a w::TextureView),
+    /// A combined image sampler: the texture and the sampler go to the two WGSL bindings of the declaration.
+    Sampled(&'a w::TextureView, &'a w::Sampler),
+}
+
+/// The bind group of `set` for `plan`, resources named by their declared names.
+fn bind_group(
+    ctx: &WgpuContext,
+    layouts: &Layouts,
+    plan: &PipelinePlan,
+    set: u32,
+    resources: &[(&str, Bind<'_>)],
+) -> WgpuResult<w::BindGroup> {
+    let fail = |message: String| {
+        WgpuError::Diagnostics(vec![Diagnostic::error(Code::Device, &plan.key, message)])
+    };
+    let declared: Vec<&str> = plan
+        .sets
+        .iter()
+        .filter(|s| s.set == set)
+        .flat_map(|s| s.bindings.iter().map(|b| b.name.as_str()))
+        .collect();
+    let layout = layouts
+        .bind_group_layouts
+        .get(set as usize)
+        .filter(|_| {
+            !(set == PUSH_CONSTANT_FALLBACK_GROUP
+                && matches!(layouts.push_constants, PushConstants::Buffer { .. }))
+        })
+        .ok_or_else(|| fail(format!("the pipeline layout has no group {set}")))?;
+    let mut entries = Vec::new();
+    for (name, bind) in resources {
+        if !declared.contains(name) {
+            return Err(fail(format!(
+                "`{name}` is not declared in set {set}; declared there: {}",
+                if declared.is_empty() {
+                    "nothing".to_string()
+                } else {
+                    declared.join(", ")
+                }
+            )));
+        }
+        for tb in plan
+            .targets
+            .bindings
+            .iter()
+            .filter(|tb| tb.set == set && tb.name == *name)
+        {
+            let resource = match (*bind, tb.part) {
+                (Bind::Sampled(_, sampler), BindingPart::Sampler) => {
+                    w::BindingResource::Sampler(sampler)
+                }
+                (Bind::Sampled(view, _) | Bind::Texture(view), _) => {
+                    w::BindingResource::TextureView(view)
+                }
+                (Bind::Buffer(buffer), _) => buffer.as_entire_binding(),
+            };
+            entries.push(w::BindGroupEntry {
+                binding: tb.binding,
+                resource,
+            });
+        }
+    }
+    let label = format!("{} group {set}", plan.key);
+    let scope = ctx.device.push_error_scope(w::ErrorFilter::Validation);
+    let group = ctx.device.create_bind_group(&w::BindGroupDescriptor {
+        label: Some(&label),
+        layout,
+        entries: &entries,
+    });
+    match pollster::block_on(scope.pop()) {
+        None => Ok(group),
+        Some(e) => Err(fail(format!(
+            "wgpu refused the bind group of set {set}: {e}"
+        ))),
+    }
+}
+
 /// A render pipeline built from a declaration.
 pub struct RenderPipeline {
     pub pipeline: w::RenderPipeline,
@@ -165,6 +249,27 @@ impl RenderPipeline {
     pub fn push(&self, ctx: &WgpuContext, bytes: &[u8]) -> PushData {
         self.layouts.push(ctx, bytes)
     }
+
+    /// The bind group of `set`, resources named by their declared names; a combined sampler's texture and
+    /// sampler go to their WGSL bindings (see the [module documentation](super)). A name the set does not declare,
+    /// or a resource wgpu refuses, is an error naming the info.
+    ///
+    /// ```no_run
+    /// # fn f(ctx: &gpu::wgpu::WgpuContext, lib: &mut gpu::wgpu::WgpuLibrary, view: &gpu::wgpu::raw::TextureView,
+    /// #      sampler: &gpu::wgpu::raw::Sampler) -> gpu::wgpu::WgpuResult<()> {
+    /// use gpu::wgpu::{Bind, RenderOptions};
+    /// let p = lib.render_pipeline("gpu_shader_2D_image", &RenderOptions::default())?;
+    /// let group = p.bind_group(ctx, 1, &[("image", Bind::Sampled(view, sampler))])?;
+    /// # Ok(()) }
+    /// ```
+    pub fn bind_group(
+        &self,
+        ctx: &WgpuContext,
+        set: u32,
+        resources: &[(&str, Bind<'_>)],
+    ) -> WgpuResult<w::BindGroup> {
+        bind_group(ctx, &self.layouts, &self.plan, set, resources)
+    }
 }
 
 /// A compute pipeline built from a declaration.
@@ -178,6 +283,16 @@ impl ComputePipeline {
     /// See [`Layouts::push`].
     pub fn push(&self, ctx: &WgpuContext, bytes: &[u8]) -> PushData {
         self.layouts.push(ctx, bytes)
+    }
+
+    /// See [`RenderPipeline::bind_group`].
+    pub fn bind_group(
+        &self,
+        ctx: &WgpuContext,
+        set: u32,
+        resources: &[(&str, Bind<'_>)],
+    ) -> WgpuResult<w::BindGroup> {
+        bind_group(ctx, &self.layouts, &self.plan, set, resources)
     }
 }
 
@@ -433,7 +548,13 @@ impl WgpuLibrary {
                 })
             })
             .collect();
-        let refs: Vec<Option<&w::BindGroupLayout>> = bind_group_layouts.iter().map(Some).collect();
+        // A set the info leaves empty is a gap in the pipeline layout, so a renderer binds only the groups that
+        // hold something.
+        let refs: Vec<Option<&w::BindGroupLayout>> = bind_group_layouts
+            .iter()
+            .zip(&groups)
+            .map(|(layout, entries)| (!entries.is_empty()).then_some(layout))
+            .collect();
         let layout = device.create_pipeline_layout(&w::PipelineLayoutDescriptor {
             label: Some(key),
             bind_group_layouts: &refs,

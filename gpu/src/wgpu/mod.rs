@@ -34,6 +34,6 @@ pub use ::wgpu as raw;
 pub use context::{WgpuContext, WgpuContextOptions};
 pub use error::{WgpuError, WgpuResult};
 pub use library::{
-    ComputePipeline, Layouts, Module, PUSH_CONSTANT_FALLBACK_GROUP, PushConstants, PushData,
+    Bind, ComputePipeline, Layouts, Module, PUSH_CONSTANT_FALLBACK_GROUP, PushConstants, PushData,
     RenderOptions, RenderPipeline, WgpuLibrary,
 };

@@ -51,27 +51,7 @@ pub fn storage_buffer(ctx: &WgpuContext, data: &[u8]) -> w::Buffer {
         })
 }
 
-/// Copies `buffer` to the host.
+/// Copies `buffer` to the host (see [`WgpuContext::read_buffer`]).
 pub fn read_buffer(ctx: &WgpuContext, buffer: &w::Buffer) -> Vec<u8> {
-    let size = buffer.size();
-    let staging = ctx.device.create_buffer(&w::BufferDescriptor {
-        label: Some("read back"),
-        size,
-        usage: w::BufferUsages::MAP_READ | w::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-    let mut enc = ctx.device.create_command_encoder(&Default::default());
-    enc.copy_buffer_to_buffer(buffer, 0, &staging, 0, size);
-    ctx.queue.submit([enc.finish()]);
-    staging
-        .slice(..)
-        .map_async(w::MapMode::Read, |r| r.expect("map for reading"));
-    ctx.wait_idle();
-    let out = staging
-        .slice(..)
-        .get_mapped_range()
-        .expect("mapped for reading")
-        .to_vec();
-    staging.unmap();
-    out
+    ctx.read_buffer(buffer).expect("read back")
 }

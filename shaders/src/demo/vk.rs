@@ -39,8 +39,8 @@ struct Targets {
     depth: Image2D,
     /// The sRGB display target the frame is read back from.
     display: Image2D,
+    /// The glyph coverage, uploaded.
     atlas: Image2D,
-    atlas_staging: Buffer,
     readback: Buffer,
     /// [`Passes::buffers`], then vertex buffers.
     buffers: Vec<Buffer>,
@@ -99,14 +99,13 @@ impl Targets {
                 DISPLAY_FORMAT,
                 U::COLOR_ATTACHMENT | U::TRANSFER_SRC,
             )?,
-            atlas: Image2D::new(
+            atlas: Image2D::texture(
                 ctx,
                 p.atlas.width,
                 p.atlas.height,
                 raw::Format::R8_UNORM,
-                U::SAMPLED | U::TRANSFER_DST,
+                &p.atlas.texels,
             )?,
-            atlas_staging: Buffer::with_data(ctx, &p.atlas.texels, B::TRANSFER_SRC)?,
             readback: Buffer::new(ctx, width as u64 * height as u64 * 4, B::TRANSFER_DST)?,
             buffers: p
                 .buffers
@@ -248,7 +247,6 @@ pub fn render_frame(lib: &mut ShaderLibrary, width: u32, height: u32) -> VkResul
         // (`t` and the prepared draws); each image is transitioned before use, and every rendering scope uses
         // formats that match its pipelines (both come from `graphics_options`).
         unsafe {
-            record_atlas_upload(cmd, &t);
             record_compute(d, cmd, &t, &dispatches);
             record_scene(d, cmd, &t, &scene_draws);
             record_display(d, cmd, &t, &display_draws);
@@ -266,25 +264,6 @@ use raw::ImageLayout as L;
 use raw::PipelineStageFlags2 as S;
 const READ_ONLY: L = L::SHADER_READ_ONLY_OPTIMAL;
 
-/// Records `vkCmdPushConstants` of a whole block.
-///
-/// # Safety
-/// `cmd` must be recording and `layout` alive.
-unsafe fn push_constants(
-    d: &gpu::vk::ash::Device,
-    cmd: raw::CommandBuffer,
-    layout: &PipelineLayout,
-    bytes: &[u8],
-) {
-    if let Some(pc) = layout.desc().push_constants.as_ref()
-        && !bytes.is_empty()
-    {
-        // SAFETY: guaranteed by the caller; the block is at most the range's size (both come from the same
-        // std430 layout of the same info).
-        unsafe { d.cmd_push_constants(cmd, layout.handle(), pc.stages, 0, bytes) };
-    }
-}
-
 /// Binds `sets` at their indices.
 ///
 /// # Safety
@@ -299,35 +278,6 @@ unsafe fn bind_sets(
     for (index, set) in sets {
         // SAFETY: guaranteed by the caller.
         unsafe { d.cmd_bind_descriptor_sets(cmd, point, layout.handle(), *index, &[*set], &[]) };
-    }
-}
-
-/// Copies the glyph atlas from its staging buffer.
-///
-/// # Safety
-/// `cmd` must be recording and `t` alive until it completes.
-unsafe fn record_atlas_upload(cmd: raw::CommandBuffer, t: &Targets) {
-    // SAFETY: guaranteed by the caller.
-    unsafe {
-        t.atlas.transition(
-            cmd,
-            L::UNDEFINED,
-            L::TRANSFER_DST_OPTIMAL,
-            S::NONE,
-            A::NONE,
-            S::COPY,
-            A::TRANSFER_WRITE,
-        );
-        t.atlas.copy_from_buffer(cmd, &t.atlas_staging);
-        t.atlas.transition(
-            cmd,
-            L::TRANSFER_DST_OPTIMAL,
-            READ_ONLY,
-            S::COPY,
-            A::TRANSFER_WRITE,
-            S::FRAGMENT_SHADER,
-            A::SHADER_SAMPLED_READ,
-        );
     }
 }
 
@@ -371,7 +321,7 @@ unsafe fn record_compute(
             let point = raw::PipelineBindPoint::COMPUTE;
             d.cmd_bind_pipeline(cmd, point, dispatch.pipeline.handle());
             bind_sets(d, cmd, point, layout, &dispatch.sets);
-            push_constants(d, cmd, layout, &dispatch.push);
+            layout.push(cmd, &dispatch.push);
             let [x, y, z] = dispatch.groups;
             d.cmd_dispatch(cmd, x, y, z);
         }
@@ -417,7 +367,7 @@ unsafe fn record_draws(
             let layout = draw.pipeline.layout();
             d.cmd_bind_pipeline(cmd, point, draw.pipeline.handle());
             bind_sets(d, cmd, point, layout, &draw.sets);
-            push_constants(d, cmd, layout, &draw.push);
+            layout.push(cmd, &draw.push);
             match draw.geometry {
                 Ok((vertex_buffer, count)) => {
                     if let Some(vb) = vertex_buffer {

@@ -18,10 +18,9 @@ use super::passes::{self, Bound, DISPLAY_CLEAR, Filter, Geometry, ImageId, Passe
 use super::{Frame, PATTERN_SIZE, scene};
 use crate::pipelines::render_options;
 use gpu::wgpu::{
-    Layouts, PUSH_CONSTANT_FALLBACK_GROUP, PushConstants, PushData, RenderPipeline, WgpuContext,
-    WgpuError, WgpuLibrary, WgpuResult, raw as w,
+    Bind, PushData, RenderPipeline, WgpuContext, WgpuError, WgpuLibrary, WgpuResult, raw as w,
 };
-use shader_info::{BindingPart, PipelinePlan};
+use shader_info::PipelinePlan;
 use std::sync::Arc;
 use w::util::DeviceExt;
 
@@ -204,73 +203,41 @@ impl Targets {
         }
     }
 
-    /// A bind group for every group of `layouts` but the push-constant fallback's, each holding the resources
-    /// of `resources` in that set at the WGSL bindings of their declarations.
+    /// A bind group for every set `resources` use, each resource under the declared name at its binding.
     fn bind_groups(
         &self,
-        ctx: &WgpuContext,
-        info: &str,
-        layouts: &Layouts,
         plan: &PipelinePlan,
         resources: &[Bound],
+        bind: impl Fn(u32, &[(&str, Bind<'_>)]) -> WgpuResult<w::BindGroup>,
     ) -> WgpuResult<Vec<(u32, w::BindGroup)>> {
+        let mut sets: Vec<u32> = resources.iter().map(|b| b.set).collect();
+        sets.sort_unstable();
+        sets.dedup();
         let mut out = Vec::new();
-        for (group, layout) in layouts.bind_group_layouts.iter().enumerate() {
-            let group = group as u32;
-            if group == PUSH_CONSTANT_FALLBACK_GROUP
-                && matches!(layouts.push_constants, PushConstants::Buffer { .. })
-            {
-                continue;
-            }
-            let mut entries = Vec::new();
-            for b in resources.iter().filter(|b| b.set == group) {
+        for set in sets {
+            let mut named = Vec::new();
+            for b in resources.iter().filter(|b| b.set == set) {
                 let name = plan
                     .sets
                     .iter()
-                    .find(|s| s.set == group)
+                    .find(|s| s.set == set)
                     .and_then(|s| s.bindings.iter().find(|d| d.binding == b.binding))
-                    .map(|d| d.name.as_str())
-                    .ok_or_else(|| {
-                        WgpuError::Device(format!(
-                            "{info} declares nothing at set {group}, binding {}",
-                            b.binding
-                        ))
-                    })?;
-                for tb in plan
-                    .targets
-                    .bindings
-                    .iter()
-                    .filter(|tb| tb.set == group && tb.name == name)
-                {
-                    let resource = match (&b.resource, tb.part) {
-                        (Resource::Sampled(_, Filter::Linear), BindingPart::Sampler) => {
-                            w::BindingResource::Sampler(&self.linear)
-                        }
-                        (Resource::Sampled(_, Filter::Nearest), BindingPart::Sampler) => {
-                            w::BindingResource::Sampler(&self.nearest)
-                        }
-                        (Resource::Sampled(id, _) | Resource::StorageImage(id), _) => {
-                            w::BindingResource::TextureView(&self.image(*id).view)
-                        }
-                        (Resource::UniformBuffer(i) | Resource::StorageBuffer(i), _) => {
-                            self.buffers[*i].as_entire_binding()
-                        }
-                    };
-                    entries.push(w::BindGroupEntry {
-                        binding: tb.binding,
-                        resource,
-                    });
-                }
+                    .map_or("", |d| d.name.as_str());
+                let resource = match b.resource {
+                    Resource::Sampled(id, Filter::Linear) => {
+                        Bind::Sampled(&self.image(id).view, &self.linear)
+                    }
+                    Resource::Sampled(id, Filter::Nearest) => {
+                        Bind::Sampled(&self.image(id).view, &self.nearest)
+                    }
+                    Resource::StorageImage(id) => Bind::Texture(&self.image(id).view),
+                    Resource::UniformBuffer(i) | Resource::StorageBuffer(i) => {
+                        Bind::Buffer(&self.buffers[i])
+                    }
+                };
+                named.push((name, resource));
             }
-            let label = format!("{info} group {group}");
-            let created = ctx.checked(&label, || {
-                ctx.device.create_bind_group(&w::BindGroupDescriptor {
-                    label: Some(&label),
-                    layout,
-                    entries: &entries,
-                })
-            })?;
-            out.push((group, created));
+            out.push((set, bind(set, &named)?));
         }
         Ok(out)
     }
@@ -284,13 +251,9 @@ impl Targets {
         let mut out = Vec::new();
         for d in draws {
             let pipeline = lib.render_pipeline(d.info, &render_options(d.info))?;
-            let groups = self.bind_groups(
-                &ctx,
-                d.info,
-                &pipeline.layouts,
-                &pipeline.plan,
-                &d.resources,
-            )?;
+            let groups = self.bind_groups(&pipeline.plan, &d.resources, |set, r| {
+                pipeline.bind_group(&ctx, set, r)
+            })?;
             let geometry = match &d.geometry {
                 Geometry::Vertices { buffer, count } => Ok((
                     buffer.as_ref().map(|bytes| {
@@ -334,13 +297,9 @@ pub fn render_frame(lib: &mut WgpuLibrary, width: u32, height: u32) -> WgpuResul
     for d in &p.dispatches {
         let pipeline = lib.compute_pipeline(d.info)?;
         dispatches.push(Prepared {
-            groups: t.bind_groups(
-                &ctx,
-                d.info,
-                &pipeline.layouts,
-                &pipeline.plan,
-                &d.resources,
-            )?,
+            groups: t.bind_groups(&pipeline.plan, &d.resources, |set, r| {
+                pipeline.bind_group(&ctx, set, r)
+            })?,
             push: pipeline.push(&ctx, &d.push),
             pipeline,
             geometry: Ok((None, 0)),
@@ -350,16 +309,6 @@ pub fn render_frame(lib: &mut WgpuLibrary, width: u32, height: u32) -> WgpuResul
     let scene_draws = t.draws(lib, &p.scene)?;
     let display_draws = t.draws(lib, &p.display)?;
 
-    // Rows of a texture-to-buffer copy are 256-byte aligned.
-    let row = width * 4;
-    let padded_row =
-        row.div_ceil(w::COPY_BYTES_PER_ROW_ALIGNMENT) * w::COPY_BYTES_PER_ROW_ALIGNMENT;
-    let readback = ctx.device.create_buffer(&w::BufferDescriptor {
-        label: Some("demo readback"),
-        size: padded_row as u64 * height as u64,
-        usage: w::BufferUsages::MAP_READ | w::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
     let commands = ctx.checked("the demo frame", || {
         let mut enc = ctx.device.create_command_encoder(&Default::default());
         {
@@ -415,39 +364,10 @@ pub fn render_frame(lib: &mut WgpuLibrary, width: u32, height: u32) -> WgpuResul
             });
             record_draws(&mut pass, &t, &display_draws);
         }
-        enc.copy_texture_to_buffer(
-            t.display.texture.as_image_copy(),
-            w::TexelCopyBufferInfo {
-                buffer: &readback,
-                layout: w::TexelCopyBufferLayout {
-                    offset: 0,
-                    bytes_per_row: Some(padded_row),
-                    rows_per_image: None,
-                },
-            },
-            t.display.texture.size(),
-        );
         enc.finish()
     })?;
     ctx.queue.submit([commands]);
-    let (sender, receiver) = std::sync::mpsc::channel();
-    readback
-        .slice(..)
-        .map_async(w::MapMode::Read, move |r| drop(sender.send(r)));
-    ctx.wait_idle();
-    receiver
-        .recv()
-        .map_err(|e| WgpuError::Device(format!("the readback was never mapped: {e}")))?
-        .map_err(|e| WgpuError::Device(format!("cannot map the readback: {e}")))?;
-    let mapped = readback
-        .slice(..)
-        .get_mapped_range()
-        .map_err(|e| WgpuError::Device(format!("cannot read the readback: {e}")))?;
-    let rgba = mapped
-        .chunks_exact(padded_row as usize)
-        .flat_map(|r| &r[..row as usize])
-        .copied()
-        .collect();
+    let rgba = ctx.read_texture(&t.display.texture)?;
     Ok(Frame {
         width,
         height,
