@@ -362,3 +362,73 @@ fn an_invalid_variant_is_a_fetch_error_and_the_valid_ones_still_build() {
     drop((p, lib));
     assert_no_validation_messages(&ctx);
 }
+
+/// A work group larger than the device allows is refused before the driver sees it, naming both numbers, on ash
+/// and on wgpu; the library's guaranteed-minimum warning does not stop one the device allows.
+#[test]
+fn a_work_group_past_the_device_limit_is_refused_before_pipeline_creation() {
+    let Some(ctx) = test_context() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("c.comp.glsl"),
+        "void main() { a[0] = 1u; }\n",
+    )
+    .unwrap();
+    let limits = ctx.properties().limits;
+    let too_wide = limits.max_compute_work_group_size[0] + 1;
+    let allowed =
+        limits.max_compute_work_group_size[0].min(limits.max_compute_work_group_invocations);
+    let mut reg = Registry::new();
+    for (name, x) in [("test_too_wide", too_wide), ("test_wide", allowed)] {
+        reg.add_info(
+            ShaderCreateInfo::new(name)
+                .storage_buf(0, Qualifier::Write, "uint", "a[]", Frequency::Pass)
+                .local_group_size(x)
+                .compute_source("c.comp.glsl"),
+        );
+    }
+    let mut lib = ShaderLibrary::new(&ctx, reg.clone(), LibraryOptions::new(dir.path())).unwrap();
+    match lib.compute_pipeline("test_too_wide") {
+        Err(VkError::Diagnostics(d)) => {
+            let msg = shader_info::render(&d);
+            assert_eq!(d[0].code, shader_info::Code::WorkGroupSize, "{msg}");
+            assert!(msg.contains(&too_wide.to_string()), "{msg}");
+            assert!(msg.contains(&(too_wide - 1).to_string()), "{msg}");
+        }
+        other => panic!("expected a work-group error, got {:?}", other.map(drop)),
+    }
+    lib.compute_pipeline("test_wide")
+        .expect("a size the device allows");
+    drop(lib);
+    assert_no_validation_messages(&ctx);
+
+    let Some(wctx) = gpu::wgpu::testing::test_context(true) else {
+        return;
+    };
+    let mut lib = gpu::wgpu::WgpuLibrary::new(&wctx, reg, LibraryOptions::new(dir.path())).unwrap();
+    let wide = wctx.device.limits().max_compute_workgroup_size_x + 1;
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("test_too_wide_wgpu")
+            .storage_buf(0, Qualifier::Write, "uint", "a[]", Frequency::Pass)
+            .local_group_size(wide)
+            .compute_source("c.comp.glsl"),
+    );
+    let e = lib.compute_pipeline("test_too_wide").map(drop).err();
+    let mut lib2 =
+        gpu::wgpu::WgpuLibrary::new(&wctx, reg, LibraryOptions::new(dir.path())).unwrap();
+    for e in [
+        e,
+        lib2.compute_pipeline("test_too_wide_wgpu").map(drop).err(),
+    ] {
+        let e = e.expect("refused");
+        assert!(
+            e.diagnostics()
+                .iter()
+                .any(|d| d.code == shader_info::Code::WorkGroupSize),
+            "{e}"
+        );
+    }
+    drop((lib, lib2));
+    gpu::wgpu::testing::assert_quiet(&wctx);
+}

@@ -77,6 +77,14 @@ pub enum Code {
     /// Render state that contradicts the declaration or the pipeline (blending an integer output, a topology
     /// the stages cannot take, a depth test without a depth attachment, …).
     RenderState,
+    /// A number past what the declaration's target can hold (a binding, an array count, a location).
+    OutOfRange,
+    /// A compute work-group size past what Vulkan guarantees (a warning) or the device allows (an error), or one
+    /// whose invocation count overflows.
+    WorkGroupSize,
+    /// Text copied into the generated code that would change it beyond the item (a define value with a line
+    /// break, a file name with a quote, …).
+    UnsafeText,
 }
 
 impl Code {
@@ -116,6 +124,9 @@ impl Code {
             Code::Io => "io",
             Code::Internal => "internal-error",
             Code::RenderState => "render-state",
+            Code::OutOfRange => "out-of-range",
+            Code::WorkGroupSize => "work-group-size",
+            Code::UnsafeText => "unsafe-text",
         }
     }
 }

@@ -99,8 +99,9 @@ pub use types::{
     PrimitiveOut, Qualifier, Scalar, Stage, TextureFormat, Type,
 };
 pub use validate::{
-    MAX_FRAGMENT_OUTPUTS, MAX_PUSH_CONSTANT_BYTES, MAX_VERTEX_ATTRIBUTES, ValidateOptions,
-    ValidatedInfo, identifier_problem, validate,
+    GUARANTEED_WORK_GROUP_INVOCATIONS, GUARANTEED_WORK_GROUP_SIZE, MAX_BINDING,
+    MAX_DESCRIPTOR_ARRAY, MAX_FRAGMENT_OUTPUTS, MAX_PUSH_CONSTANT_BYTES, MAX_VERTEX_ATTRIBUTES,
+    ValidateOptions, ValidatedInfo, identifier_problem, unsafe_text_problem, validate,
 };
 pub use variants::{
     DEFAULT_BRANCH_LIMIT, MAX_BRANCH_LIMIT, Variant, VariantError, VariantSet, enumerate_variants,

@@ -25,7 +25,7 @@
 //! assert_eq!(plan.vertex_attributes[0].format, VertexFormat::Float32x3);
 //! ```
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Code, Diagnostic};
 use crate::info::ConstValue;
 use crate::layout::{BlockLayout, round_up};
 use crate::registry::Registry;
@@ -461,6 +461,46 @@ impl PipelinePlan {
             .flat_map(|s| s.bindings.iter().map(move |b| (s.set, b)))
     }
 
+    /// The ways this plan's work-group size exceeds a device's limits (`max_size` per axis, `max_invocations` in
+    /// all), each naming both numbers: checked before pipeline creation, so the driver never sees a size it
+    /// cannot run. Empty for plans without a work-group size.
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// let mut reg = Registry::new();
+    /// reg.add_info(ShaderCreateInfo::new("wide").local_group_size(2048).compute_source("w.comp"));
+    /// let plan = PipelinePlan::new(&reg.validated("wide").unwrap(), &reg);
+    /// let problems = plan.work_group_problems([1024, 1024, 64], 1024);
+    /// assert_eq!(problems.len(), 2); // x and the invocation count
+    /// assert!(problems[0].message.contains("2048") && problems[0].message.contains("1024"));
+    /// ```
+    pub fn work_group_problems(&self, max_size: [u32; 3], max_invocations: u32) -> Vec<Diagnostic> {
+        let Some(size) = self.local_size else {
+            return Vec::new();
+        };
+        let problem = |message: String| {
+            Diagnostic::error(Code::WorkGroupSize, &self.key, message)
+                .item("local_group_size")
+                .hint("use a smaller local_group_size (or a specialization constant for the size) on this device")
+        };
+        let mut out = Vec::new();
+        for ((axis, s), max) in ["x", "y", "z"].iter().zip(size).zip(max_size) {
+            if s > max {
+                out.push(problem(format!(
+                    "the work group's {axis} size is {s}; this device allows at most {max}"
+                )));
+            }
+        }
+        let invocations: u128 = size.iter().map(|s| u128::from(*s)).product();
+        if invocations > u128::from(max_invocations) {
+            out.push(problem(format!(
+                "the work group has {invocations} invocations ({}×{}×{}); this device allows at most {max_invocations}",
+                size[0], size[1], size[2]
+            )));
+        }
+        out
+    }
+
     /// The differences between `T` — a `#[derive(ShaderStruct)]` struct meant to be uploaded as this plan's
     /// push-constant block — and the block: every GLSL member must be there with the same name, type, array size and
     /// std430 offset, and `T` must hold the whole block. Empty when `T` is the block.
@@ -491,7 +531,7 @@ impl PipelinePlan {
     /// use shader_info::*;
     /// let mut reg = Registry::new();
     /// reg.add_info(ShaderCreateInfo::new("m").vertex_in(0, Type::Vec3, "pos").vertex_in(1, Type::Mat2, "m")
-    ///     .vertex_in(3, Type::UVec4, "ids").compute_source("x"));
+    ///     .vertex_in(3, Type::UVec4, "ids").vertex_source("v").fragment_source("f"));
     /// let info = ValidatedInfo::new(reg.resolve("m").unwrap(),
     ///     &ValidateOptions { registry: &reg, extra_type_names: &[], require_complete: false }).unwrap();
     /// let plan = PipelinePlan::new(&info, &reg);

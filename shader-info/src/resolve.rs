@@ -149,7 +149,7 @@ fn merge_list<T: PartialEq + Clone>(dst: &mut Vec<Item<T>>, src: &[Item<T>]) {
     }
 }
 
-impl Resolver<'_> {
+impl<'a> Resolver<'a> {
     fn merge_singular<T: PartialEq + Clone + std::fmt::Debug>(
         &mut self,
         what: &str,
@@ -213,7 +213,74 @@ impl Resolver<'_> {
         }
     }
 
-    fn visit(&mut self, info: &ShaderCreateInfo, out: &mut ShaderCreateInfo) {
+    /// Depth-first over the `additional_info` graph with an explicit stack: a chain of any length is walked
+    /// without recursion, so a long one cannot overflow the thread's stack (an abort that would take the host
+    /// application down).
+    fn visit(&mut self, root: &'a ShaderCreateInfo, out: &mut ShaderCreateInfo) {
+        self.enter(root, out);
+        let mut frames: Vec<(&'a ShaderCreateInfo, usize)> = vec![(root, 0)];
+        while let Some((info, next)) = frames.last_mut() {
+            let Some(dep) = info.additional_infos.get(*next) else {
+                frames.pop();
+                self.stack.pop();
+                continue;
+            };
+            *next += 1;
+            let dep_name = &dep.value;
+            if let Some(pos) = self.stack.iter().position(|s| s == dep_name) {
+                let mut cycle: Vec<&str> = self.stack[pos..].iter().map(String::as_str).collect();
+                cycle.push(dep_name);
+                self.diags.push(
+                    Diagnostic::error(
+                        Code::AdditionalInfoCycle,
+                        self.root,
+                        format!("additional_info forms a cycle: {}", cycle.join(" → ")),
+                    )
+                    .item(format!("additional_info(\"{dep_name}\")"))
+                    .at(&dep.declared_in, dep.origin)
+                    .hint("remove one of the additional_info calls in the cycle"),
+                );
+                continue;
+            }
+            if self.visited.contains(dep_name) {
+                continue;
+            }
+            match self.registry.info(dep_name) {
+                Some(d) => {
+                    self.enter(d, out);
+                    frames.push((d, 0));
+                }
+                None => self.diags.push(
+                    Diagnostic::error(
+                        Code::UnknownInfo,
+                        self.root,
+                        format!("`{}` refers to unknown info `{dep_name}`", dep.declared_in),
+                    )
+                    .item(format!("additional_info(\"{dep_name}\")"))
+                    .at(&dep.declared_in, dep.origin)
+                    .hint(suggest(self.registry, dep_name)),
+                ),
+            }
+        }
+    }
+
+    /// Merges one info's own items into `out` and puts it on the walk's path.
+    fn enter(&mut self, info: &ShaderCreateInfo, out: &mut ShaderCreateInfo) {
+        // A branch named twice in one info is a slip (the same name reached through two infos is one branch).
+        for (i, b) in info.branches.iter().enumerate() {
+            if info.branches[..i].iter().any(|f| f.value == b.value) {
+                self.diags.push(
+                    Diagnostic::error(
+                        Code::DuplicateName,
+                        self.root,
+                        format!("`{}` declares branch `{}` twice", info.name, b.value),
+                    )
+                    .item(format!("branch `{}`", b.value))
+                    .at(&b.declared_in, b.origin)
+                    .hint("each branch is one bit of the permutation: declare it once"),
+                );
+            }
+        }
         self.visited.insert(info.name.clone());
         self.stack.push(info.name.clone());
         self.order.push(info.name.clone());
@@ -265,42 +332,6 @@ impl Resolver<'_> {
                 }
             }
         }
-
-        for dep in &info.additional_infos {
-            let dep_name = &dep.value;
-            if let Some(pos) = self.stack.iter().position(|s| s == dep_name) {
-                let mut cycle: Vec<&str> = self.stack[pos..].iter().map(String::as_str).collect();
-                cycle.push(dep_name);
-                self.diags.push(
-                    Diagnostic::error(
-                        Code::AdditionalInfoCycle,
-                        self.root,
-                        format!("additional_info forms a cycle: {}", cycle.join(" → ")),
-                    )
-                    .item(format!("additional_info(\"{dep_name}\")"))
-                    .at(&dep.declared_in, dep.origin)
-                    .hint("remove one of the additional_info calls in the cycle"),
-                );
-                continue;
-            }
-            if self.visited.contains(dep_name) {
-                continue;
-            }
-            match self.registry.info(dep_name) {
-                Some(d) => self.visit(d, out),
-                None => self.diags.push(
-                    Diagnostic::error(
-                        Code::UnknownInfo,
-                        self.root,
-                        format!("`{}` refers to unknown info `{dep_name}`", dep.declared_in),
-                    )
-                    .item(format!("additional_info(\"{dep_name}\")"))
-                    .at(&dep.declared_in, dep.origin)
-                    .hint(suggest(self.registry, dep_name)),
-                ),
-            }
-        }
-        self.stack.pop();
     }
 }
 

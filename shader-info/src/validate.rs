@@ -280,6 +280,7 @@ pub fn validate(info: &ResolvedInfo, opts: &ValidateOptions) -> Vec<Diagnostic> 
     check_names(&mut c);
     check_stages(&mut c);
     check_branches(&mut c);
+    check_hostile(&mut c);
     c.diags.extend(crate::render_state::problems(info));
     c.diags.extend(rust_twin_problems_of(opts.registry, info));
     c.diags
@@ -579,10 +580,11 @@ fn check_resources(c: &mut Checker) {
 
 fn check_vertex_inputs(c: &mut Checker) {
     let info = c.info;
-    let mut used: Vec<(u32, u32, &Item<VertexInput>)> = Vec::new();
+    let mut used: Vec<(u64, u64, &Item<VertexInput>)> = Vec::new();
     for it in &info.vertex_inputs {
         let v = &it.value;
-        let end = v.location.saturating_add(v.ty.locations());
+        // In u64: a location near u32::MAX must not wrap into a small range.
+        let end = u64::from(v.location) + u64::from(v.ty.locations());
         if v.ty.scalar() == Scalar::Bool {
             c.err(
                 Code::UnknownType,
@@ -595,13 +597,13 @@ fn check_vertex_inputs(c: &mut Checker) {
                 "use `uint` or `int` and compare with 0",
             );
         }
-        if end > MAX_VERTEX_ATTRIBUTES {
+        if end > u64::from(MAX_VERTEX_ATTRIBUTES) {
             c.err(
                 Code::VertexInputOutOfRange,
                 format!("vertex_in `{}`", v.name),
                 it,
                 format!(
-                    "vertex input `{}` ({}) uses locations {}..{}, past the {} Vulkan guarantees",
+                    "vertex input `{}` ({}) uses locations {}..={}, past the {} Vulkan guarantees",
                     v.name,
                     v.ty,
                     v.location,
@@ -612,7 +614,7 @@ fn check_vertex_inputs(c: &mut Checker) {
             );
         }
         for (s, e, other) in &used {
-            if v.location < *e && *s < end {
+            if u64::from(v.location) < *e && *s < end {
                 c.err(
                     Code::VertexInputOverlap,
                     format!("vertex_in `{}`", v.name),
@@ -631,7 +633,7 @@ fn check_vertex_inputs(c: &mut Checker) {
                 break;
             }
         }
-        used.push((v.location, end, it));
+        used.push((u64::from(v.location), end, it));
     }
 }
 
@@ -1088,6 +1090,354 @@ fn check_stages(c: &mut Checker) {
             .item("raygen_source")
             .at(&info.name, origin)
             .hint("add `.raygen_source(file)`"),
+        );
+    }
+}
+
+/// The highest binding number a declaration may use. Vulkan sets no limit, but drivers size a set layout by its
+/// highest binding, the portable targets put split samplers above the highest binding, and WebGPU allows 1000 per
+/// group: a binding in the millions is a typo, not a design.
+pub const MAX_BINDING: u32 = 65_535;
+/// The largest descriptor array (`name[N]`); real bindless tables stay below it (NVIDIA allows about a million
+/// sampled images per set).
+pub const MAX_DESCRIPTOR_ARRAY: u32 = 1 << 20;
+/// Work-group limits every Vulkan device guarantees (`maxComputeWorkGroupSize`, `maxComputeWorkGroupInvocations`).
+/// Many real shaders go past them on purpose: past them is a warning; past the device's own limits, an error at
+/// pipeline creation.
+pub const GUARANTEED_WORK_GROUP_SIZE: [u32; 3] = [128, 128, 64];
+pub const GUARANTEED_WORK_GROUP_INVOCATIONS: u32 = 128;
+
+/// Why a piece of text that the generator copies into GLSL could change more than the item it belongs to: a line
+/// break (a new preprocessor line), a line continuation, a comment opener (everything after it), a NUL or another
+/// control character.
+///
+/// ```
+/// use shader_info::unsafe_text_problem;
+/// assert!(unsafe_text_problem("vec3(1.0, 0.5, 0.0)").is_none());
+/// assert!(unsafe_text_problem("1\n#error injected").is_some());
+/// assert!(unsafe_text_problem("1 /* x").is_some());
+/// ```
+pub fn unsafe_text_problem(text: &str) -> Option<String> {
+    if let Some(c) = text.chars().find(|c| c.is_control() && *c != '\t') {
+        return Some(match c {
+            '\n' | '\r' => {
+                "contains a line break, which would start a new line of GLSL".to_string()
+            }
+            '\0' => "contains a NUL character".to_string(),
+            c => format!("contains the control character U+{:04X}", c as u32),
+        });
+    }
+    if let Some(c) = text
+        .chars()
+        .find(|c| matches!(c, '\u{2028}' | '\u{2029}' | '\u{85}'))
+    {
+        return Some(format!("contains the line separator U+{:04X}", c as u32));
+    }
+    if text.contains('\\') {
+        return Some("contains `\\`, which continues a preprocessor line into the next".into());
+    }
+    if text.contains("/*") || text.contains("*/") || text.contains("//") {
+        return Some(
+            "contains a comment marker, which would swallow the generated code after it".into(),
+        );
+    }
+    None
+}
+
+/// Rules against declarations that would otherwise pass and hurt later: text that reaches the generated GLSL,
+/// numbers at the edges of their range, items the info's kind cannot use, names and work-group sizes.
+fn check_hostile(c: &mut Checker) {
+    let info = c.info;
+    if let Some(p) = info_name_problem(&info.name) {
+        c.diags.push(
+            Diagnostic::error(Code::InvalidIdentifier, &info.name, format!("the info name {:?} {p}", info.name))
+                .item("info name")
+                .at(&info.name, info.origin)
+                .hint("name infos with letters, digits and `_`, starting with a letter or `_` (e.g. `gpu_shader_text`)"),
+        );
+    }
+    for it in &info.defines {
+        if let Some(value) = &it.value.value
+            && let Some(p) = unsafe_text_problem(value)
+        {
+            c.err(
+                Code::InvalidConstant,
+                format!("define `{}`", it.value.name),
+                it,
+                format!("the value of define `{}` {p}", it.value.name),
+                "a define value is one line of GLSL tokens without comments; put longer code in a source file",
+            );
+        }
+    }
+    let files = info
+        .sources
+        .iter()
+        .map(|it| {
+            (
+                format!("{}_source", it.value.0.short_name()),
+                &it.value.1,
+                it.declared_in.as_str(),
+                it.origin,
+            )
+        })
+        .chain(info.typedef_sources.iter().map(|it| {
+            (
+                "typedef_source".to_string(),
+                &it.value,
+                it.declared_in.as_str(),
+                it.origin,
+            )
+        }));
+    let mut bad_files = Vec::new();
+    for (what, file, declared_in, origin) in files {
+        let problem = if file.is_empty() {
+            Some("is empty".to_string())
+        } else if let Some(c) = file.chars().find(|c| matches!(c, '"' | '\\')) {
+            Some(format!(
+                "contains `{c}`, which cannot appear in a `#line` file name"
+            ))
+        } else {
+            unsafe_text_problem(file)
+        };
+        if let Some(p) = problem {
+            bad_files.push(
+                Diagnostic::error(
+                    Code::MissingSource,
+                    &info.name,
+                    format!("the {what} file name {file:?} {p}"),
+                )
+                .item(what)
+                .at(declared_in, origin)
+                .hint("give a path relative to the shader root, with `/` between folders"),
+            );
+        }
+    }
+    c.diags.extend(bad_files);
+    for it in &info.specialization_constants {
+        if let ConstValue::Float(f) = it.value.default
+            && !f.is_finite()
+        {
+            c.err(
+                Code::InvalidConstant,
+                format!("specialization_constant `{}`", it.value.name),
+                it,
+                format!(
+                    "specialization constant `{}` defaults to {f}, which GLSL cannot write",
+                    it.value.name
+                ),
+                "give a finite default",
+            );
+        }
+    }
+    for it in &info.resources {
+        let r = &it.value;
+        if r.slot > MAX_BINDING {
+            c.err(
+                Code::OutOfRange,
+                format!("{} `{}`", r.kind.word(), r.name),
+                it,
+                format!(
+                    "{} `{}` is at binding {}, past {MAX_BINDING}",
+                    r.kind.word(),
+                    r.name,
+                    r.slot
+                ),
+                "use small binding numbers: a set's bindings are counted from 0",
+            );
+        }
+        // A texture or image array is a descriptor array (a buffer's suffix sizes an array inside the block).
+        if let Ok((_, ArraySize::Fixed(n))) = r.split_name()
+            && matches!(
+                r.kind,
+                ResourceKind::Sampler { .. } | ResourceKind::Image { .. }
+            )
+            && n > MAX_DESCRIPTOR_ARRAY
+        {
+            c.err(
+                Code::OutOfRange,
+                format!("{} `{}`", r.kind.word(), r.name),
+                it,
+                format!(
+                    "`{}` has {n} descriptors, past {MAX_DESCRIPTOR_ARRAY}",
+                    r.name
+                ),
+                "use a runtime-sized storage buffer for large tables",
+            );
+        }
+    }
+    for it in &info.push_constants {
+        if let Some(n) = it.value.array_size
+            && u64::from(n) * 4 > u64::from(MAX_PUSH_CONSTANT_BYTES)
+        {
+            c.err(
+                Code::PushConstantTooLarge,
+                format!("push_constant `{}`", it.value.name),
+                it,
+                format!(
+                    "push constant `{}` has {n} elements, more than fit in the {MAX_PUSH_CONSTANT_BYTES} bytes of a push-constant block",
+                    it.value.name
+                ),
+                "move the array into a uniform_buf or storage_buf",
+            );
+        }
+    }
+    check_kind_items(c);
+    check_work_group(c);
+    let mut seen: Vec<&Item<String>> = Vec::new();
+    for b in &info.branches {
+        if let Some(first) = seen.iter().find(|f| f.value == b.value) {
+            let (declared_in, origin) = (first.declared_in.clone(), first.origin);
+            c.diags.push(
+                Diagnostic::error(
+                    Code::DuplicateName,
+                    &info.name,
+                    format!("branch `{}` is declared twice", b.value),
+                )
+                .item(format!("branch `{}`", b.value))
+                .at(&b.declared_in, b.origin)
+                .related(
+                    format!("branch `{}` declared in `{declared_in}`", b.value),
+                    origin,
+                )
+                .hint("each branch is one bit of the permutation: declare it once"),
+            );
+        } else {
+            seen.push(b);
+        }
+    }
+}
+
+/// Why an info name is unusable: it names files, diagnostics and variant keys (`name#v3`).
+fn info_name_problem(name: &str) -> Option<&'static str> {
+    let mut chars = name.chars();
+    match chars.next() {
+        None => Some("is empty"),
+        Some(c) if !(c.is_ascii_alphabetic() || c == '_') => {
+            Some("must start with a letter or `_`")
+        }
+        _ if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => {
+            Some("may only hold letters, digits and `_`")
+        }
+        _ => None,
+    }
+}
+
+/// Items that only a graphics pipeline can use, on an info whose stages make another kind.
+fn check_kind_items(c: &mut Checker) {
+    let info = c.info;
+    let stages = info.stages();
+    if stages.is_empty() || stages.iter().any(|s| s.is_graphics()) {
+        return;
+    }
+    let kind = if stages.contains(&Stage::Compute) {
+        "a compute"
+    } else {
+        "a ray-tracing"
+    };
+    let mut found: Vec<(String, String, Origin)> = Vec::new();
+    for it in &info.vertex_inputs {
+        found.push((
+            format!("vertex_in `{}`", it.value.name),
+            it.declared_in.clone(),
+            it.origin,
+        ));
+    }
+    for it in &info.vertex_out {
+        found.push((
+            format!("vertex_out `{}`", it.value.name),
+            it.declared_in.clone(),
+            it.origin,
+        ));
+    }
+    for it in &info.geometry_out {
+        found.push((
+            format!("geometry_out `{}`", it.value.name),
+            it.declared_in.clone(),
+            it.origin,
+        ));
+    }
+    if let Some(it) = &info.geometry_layout {
+        found.push(("geometry_layout".into(), it.declared_in.clone(), it.origin));
+    }
+    for it in &info.fragment_outputs {
+        found.push((
+            format!("fragment_out `{}`", it.value.name),
+            it.declared_in.clone(),
+            it.origin,
+        ));
+    }
+    if let Some(it) = &info.depth_write {
+        found.push(("depth_write".into(), it.declared_in.clone(), it.origin));
+    }
+    if let Some(it) = &info.early_fragment_test {
+        found.push((
+            "early_fragment_test".into(),
+            it.declared_in.clone(),
+            it.origin,
+        ));
+    }
+    for (item, declared_in, origin) in found {
+        c.diags.push(
+            Diagnostic::error(
+                Code::IncompleteInfo,
+                &info.name,
+                format!(
+                    "{item} is a graphics item, but `{}` is {kind} info: no stage would use it",
+                    info.name
+                ),
+            )
+            .item(item)
+            .at(&declared_in, origin)
+            .hint("remove it, or move it to the graphics info that needs it"),
+        );
+    }
+}
+
+/// Work-group sizes: an overflowing invocation count is an error; past the guaranteed minimums, a warning.
+fn check_work_group(c: &mut Checker) {
+    let info = c.info;
+    let Some(it) = &info.local_group_size else {
+        return;
+    };
+    let [x, y, z] = it.value;
+    if it.value.contains(&0) {
+        return; // reported as ZeroGroupSize
+    }
+    let invocations = u128::from(x) * u128::from(y) * u128::from(z);
+    if invocations > u128::from(u32::MAX) {
+        c.err(
+            Code::WorkGroupSize,
+            "local_group_size".into(),
+            it,
+            format!("local group size {x}×{y}×{z} is {invocations} invocations, past what a work group can count"),
+            format!("Vulkan guarantees {GUARANTEED_WORK_GROUP_INVOCATIONS} invocations per group; devices allow about 1024"),
+        );
+        return;
+    }
+    let mut past = Vec::new();
+    for (axis, (size, limit)) in ["x", "y", "z"]
+        .iter()
+        .zip(it.value.iter().zip(GUARANTEED_WORK_GROUP_SIZE))
+    {
+        if *size > limit {
+            past.push(format!("{axis} = {size} is past the guaranteed {limit}"));
+        }
+    }
+    if invocations > u128::from(GUARANTEED_WORK_GROUP_INVOCATIONS) {
+        past.push(format!(
+            "{invocations} invocations are past the guaranteed {GUARANTEED_WORK_GROUP_INVOCATIONS}"
+        ));
+    }
+    if !past.is_empty() {
+        c.diags.push(
+            Diagnostic::warning(
+                Code::WorkGroupSize,
+                &info.name,
+                format!("local group size {x}×{y}×{z}: {}", past.join("; ")),
+            )
+            .item("local_group_size")
+            .at(&it.declared_in, it.origin)
+            .hint("fine on devices that allow it (checked against the device's limits before pipeline creation); keep within the guarantees to run everywhere"),
         );
     }
 }

@@ -251,6 +251,17 @@ impl ShaderLibrary {
         key: &str,
         spec: &SpecValues,
     ) -> VkResult<(ComputePipeline, Vec<(Stage, u64)>)> {
+        // Before compiling: glslang refuses sizes past its own defaults with a less useful message, and the
+        // driver must never see a size past the device's limits.
+        let info = self.validated(key)?;
+        let limits = &self.ctx.properties().limits;
+        let problems = self.sources.flow().plan(&info).work_group_problems(
+            limits.max_compute_work_group_size,
+            limits.max_compute_work_group_invocations,
+        );
+        if !problems.is_empty() {
+            return Err(VkError::Diagnostics(problems));
+        }
         let (plan, modules, layout) = self.parts(key, |s| *s == Stage::Compute)?;
         let Some((_, m)) = modules.first() else {
             return Err(VkError::Declaration {

@@ -815,6 +815,18 @@ impl WgpuLibrary {
                 "fetch it with render_pipeline",
             ));
         }
+        let l = self.ctx.device.limits();
+        let problems = plan.work_group_problems(
+            [
+                l.max_compute_workgroup_size_x,
+                l.max_compute_workgroup_size_y,
+                l.max_compute_workgroup_size_z,
+            ],
+            l.max_compute_invocations_per_workgroup,
+        );
+        if !problems.is_empty() {
+            return Err(problems);
+        }
         let modules = self.modules_of(key, &plan)?;
         let layouts = self.layouts(&plan, &modules)?;
         let Some((_, cs)) = modules.iter().find(|(s, _)| *s == Stage::Compute) else {
