@@ -89,10 +89,11 @@ fn repr_args(attrs: &[Attribute]) -> syn::Result<Vec<String>> {
     for a in attrs.iter().filter(|a| a.path().is_ident("repr")) {
         a.parse_nested_meta(|m| {
             out.push(path_string(&m.path));
-            // Skip `align(16)` / `packed(2)` arguments.
+            // Skip `align(16)` / `packed(2)` arguments (all of them: syn refuses a group left half-read).
             if m.input.peek(syn::token::Paren) {
-                let _content;
-                syn::parenthesized!(_content in m.input);
+                let content;
+                syn::parenthesized!(content in m.input);
+                content.parse::<proc_macro2::TokenStream>()?;
             }
             Ok(())
         })?;
@@ -170,6 +171,23 @@ pub fn named_fields<'a>(
             format!("#[derive({derive})] needs named fields: GLSL struct members have names"),
         )),
     }
+}
+
+/// Refuses `name` where GLSL cannot use it (a keyword, a built-in type name, a `gl_` prefix, a `__`), on `span`:
+/// otherwise it would pass the derive and fail later inside glslang, far from the declaration.
+pub fn check_glsl_name(name: &str, what: &str, span: proc_macro2::Span) -> syn::Result<()> {
+    match crate::glsl_names::identifier_problem(name) {
+        None => Ok(()),
+        Some(problem) => Err(syn::Error::new(
+            span,
+            format!("{what} `{name}` cannot be a GLSL name: {problem}; rename it"),
+        )),
+    }
+}
+
+/// True for `Pad<N>` fields, which are bytes, not GLSL members.
+pub fn is_pad(ty: &Type) -> bool {
+    matches!(ty, Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "Pad"))
 }
 
 /// Rejects field types that have a better spelling, before the trait system says something vaguer.

@@ -21,6 +21,7 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
         .name
         .clone()
         .unwrap_or_else(|| LitStr::new(&ident.to_string(), ident.span()));
+    attrs::check_glsl_name(&glsl_name.value(), "enum name", glsl_name.span())?;
     let prefix = opts.prefix.as_ref().map_or_else(
         || format!("{}_", attrs::screaming_snake(&glsl_name.value())),
         |p| p.value(),
@@ -66,6 +67,7 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
                 }
             })?;
         }
+        attrs::check_glsl_name(&name, "enum value", v.ident.span())?;
         let vid = &v.ident;
         values.push(quote! { (__si::String::from(#name), #ident::#vid as u32) });
         variants.push(vid);

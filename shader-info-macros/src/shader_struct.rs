@@ -14,6 +14,15 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
     let opts = TypeOptions::from_attrs(&input.attrs, OptionsFor::Struct)?;
     let mut errors: Option<syn::Error> = None;
     for f in &fields {
+        let named = f.ident.as_ref().filter(|_| !attrs::is_pad(&f.ty));
+        if let Some(Err(e)) =
+            named.map(|i| attrs::check_glsl_name(&i.to_string(), "field", i.span()))
+        {
+            match &mut errors {
+                Some(all) => all.combine(e),
+                None => errors = Some(e),
+            }
+        }
         if let Err(e) = attrs::check_field_type(&f.ty) {
             match &mut errors {
                 Some(all) => all.combine(e),
@@ -35,6 +44,7 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
         .name
         .clone()
         .unwrap_or_else(|| LitStr::new(&ident.to_string(), ident.span()));
+    attrs::check_glsl_name(&glsl_name.value(), "struct name", glsl_name.span())?;
     let (std140, std430) = opts.rules();
     let proof = layout_proof::prove(ident, &glsl_name, &fields, std140, std430);
     let n = fields.len();

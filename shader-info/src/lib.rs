@@ -35,6 +35,7 @@
 
 mod diagnostic;
 mod generate;
+mod glsl_names;
 mod info;
 pub mod layout;
 mod origin;

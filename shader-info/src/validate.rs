@@ -32,141 +32,6 @@ pub struct ValidateOptions<'a> {
     pub require_complete: bool,
 }
 
-/// GLSL keywords and reserved words that cannot be identifiers.
-const GLSL_KEYWORDS: &[&str] = &[
-    "attribute",
-    "const",
-    "uniform",
-    "varying",
-    "buffer",
-    "shared",
-    "coherent",
-    "volatile",
-    "restrict",
-    "readonly",
-    "writeonly",
-    "atomic_uint",
-    "layout",
-    "centroid",
-    "flat",
-    "smooth",
-    "noperspective",
-    "patch",
-    "sample",
-    "break",
-    "continue",
-    "do",
-    "for",
-    "while",
-    "switch",
-    "case",
-    "default",
-    "if",
-    "else",
-    "subroutine",
-    "in",
-    "out",
-    "inout",
-    "float",
-    "double",
-    "int",
-    "void",
-    "bool",
-    "true",
-    "false",
-    "invariant",
-    "precise",
-    "discard",
-    "return",
-    "mat2",
-    "mat3",
-    "mat4",
-    "dmat2",
-    "dmat3",
-    "dmat4",
-    "mat2x2",
-    "mat2x3",
-    "mat2x4",
-    "mat3x2",
-    "mat3x3",
-    "mat3x4",
-    "mat4x2",
-    "mat4x3",
-    "mat4x4",
-    "vec2",
-    "vec3",
-    "vec4",
-    "ivec2",
-    "ivec3",
-    "ivec4",
-    "bvec2",
-    "bvec3",
-    "bvec4",
-    "dvec2",
-    "dvec3",
-    "dvec4",
-    "uint",
-    "uvec2",
-    "uvec3",
-    "uvec4",
-    "lowp",
-    "mediump",
-    "highp",
-    "precision",
-    "sampler1D",
-    "sampler2D",
-    "sampler3D",
-    "samplerCube",
-    "image1D",
-    "image2D",
-    "image3D",
-    "struct",
-    "common",
-    "partition",
-    "active",
-    "asm",
-    "class",
-    "union",
-    "enum",
-    "typedef",
-    "template",
-    "this",
-    "resource",
-    "goto",
-    "inline",
-    "noinline",
-    "public",
-    "static",
-    "extern",
-    "external",
-    "interface",
-    "long",
-    "short",
-    "half",
-    "fixed",
-    "unsigned",
-    "superp",
-    "input",
-    "output",
-    "hvec2",
-    "hvec3",
-    "hvec4",
-    "fvec2",
-    "fvec3",
-    "fvec4",
-    "filter",
-    "sizeof",
-    "cast",
-    "namespace",
-    "using",
-    "texture1D",
-    "texture2D",
-    "texture3D",
-    "textureCube",
-    "sampler",
-    "main",
-];
-
 /// Why `name` is not a usable GLSL identifier, if it is not.
 ///
 /// ```
@@ -178,34 +43,7 @@ const GLSL_KEYWORDS: &[&str] = &[
 /// assert!(identifier_problem("2d").is_some());
 /// ```
 pub fn identifier_problem(name: &str) -> Option<String> {
-    let mut chars = name.chars();
-    match chars.next() {
-        None => return Some("the name is empty".into()),
-        Some(c) if !(c.is_ascii_alphabetic() || c == '_') => {
-            return Some(format!("`{name}` must start with a letter or `_`"));
-        }
-        _ => {}
-    }
-    if let Some(c) = name
-        .chars()
-        .find(|c| !(c.is_ascii_alphanumeric() || *c == '_'))
-    {
-        return Some(format!(
-            "`{name}` contains `{c}`; GLSL identifiers are letters, digits and `_`"
-        ));
-    }
-    if name.starts_with("gl_") {
-        return Some(format!(
-            "`{name}` starts with `gl_`, which GLSL reserves for built-ins"
-        ));
-    }
-    if name.contains("__") {
-        return Some(format!("`{name}` contains `__`, which GLSL reserves"));
-    }
-    if GLSL_KEYWORDS.contains(&name) || Type::from_glsl_name(name).is_some() {
-        return Some(format!("`{name}` is a GLSL keyword or type name"));
-    }
-    None
+    crate::glsl_names::identifier_problem(name)
 }
 
 struct Checker<'a> {
@@ -1439,5 +1277,23 @@ fn check_work_group(c: &mut Checker) {
             .at(&it.declared_in, it.origin)
             .hint("fine on devices that allow it (checked against the device's limits before pipeline creation); keep within the guarantees to run everywhere"),
         );
+    }
+}
+
+#[cfg(test)]
+mod names_tests {
+    use crate::Type;
+    use crate::glsl_names::GLSL_TYPE_NAMES;
+
+    /// The shared name list (also read by the derive macros) knows every type the DSL can declare.
+    #[test]
+    fn every_declarable_type_is_a_reserved_name() {
+        for t in Type::ALL {
+            assert!(
+                GLSL_TYPE_NAMES.contains(&t.glsl_name()),
+                "{}",
+                t.glsl_name()
+            );
+        }
     }
 }
