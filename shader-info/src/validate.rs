@@ -448,7 +448,7 @@ fn check_vertex_inputs(c: &mut Checker) {
                     end - 1,
                     MAX_VERTEX_ATTRIBUTES
                 ),
-                format!("use locations 0..{}", MAX_VERTEX_ATTRIBUTES - 1),
+                format!("use locations 0..={}", MAX_VERTEX_ATTRIBUTES - 1),
             );
         }
         for (s, e, other) in &used {
@@ -511,7 +511,7 @@ fn check_fragment_outputs(c: &mut Checker) {
                     "fragment output `{}` is at location {}, past {MAX_FRAGMENT_OUTPUTS} color attachments",
                     f.name, f.location
                 ),
-                format!("use locations 0..{}", MAX_FRAGMENT_OUTPUTS - 1),
+                format!("use locations 0..={}", MAX_FRAGMENT_OUTPUTS - 1),
             );
         }
         if f.ty.scalar() == Scalar::Bool || f.ty.is_matrix() || f.ty.is_double() {

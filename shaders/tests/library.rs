@@ -109,8 +109,19 @@ fn every_info_resolves_and_validates() {
         match registry().resolve(&info.name) {
             Ok(resolved) => {
                 let diags = validate(&resolved, &validate_opts(info.do_static_compilation));
-                if !diags.is_empty() {
-                    failures.push(render_all(&diags));
+                // The one warning the library accepts: the prefix sum and the histogram use 256-wide groups
+                // (past Vulkan's guaranteed 128, within every device's limits; checked at pipeline creation).
+                let unexpected: Vec<_> = diags
+                    .into_iter()
+                    .filter(|d| {
+                        !(d.severity == shader_info::Severity::Warning
+                            && d.code == shader_info::Code::WorkGroupSize
+                            && ["gpu_compute_prefix_sum", "gpu_compute_histogram"]
+                                .contains(&d.info.as_str()))
+                    })
+                    .collect();
+                if !unexpected.is_empty() {
+                    failures.push(render_all(&unexpected));
                 }
             }
             Err(diags) => failures.push(render_all(&diags)),

@@ -1,0 +1,367 @@
+//! Property-based fuzzing of declarations: random infos built from every kind of builder item, with names and
+//! numbers at the edges, random `additional_info` graphs (cycles and diamonds included), random branches and
+//! specialize functions, run through resolve → validate → variants → generate → compile → reflection cross-check.
+//!
+//! Properties: nothing panics; every rejected info is rejected with diagnostics that name an info of the graph;
+//! every accepted info (and variant) compiles and passes the reflection cross-check, or gets a diagnostic that
+//! points at a declaration (an item, a file and line).
+//!
+//! CI runs `FUZZ_CASES` cases (default 1,500). The long run:
+//! `FUZZ_CASES=100000 cargo test --release -p tests --test fuzz_declarations -- --nocapture`.
+//! A failure prints the seed and the shrunk declaration; fixed failures stay below as regression cases.
+
+use gpu::compiler::{Compiler, Profile};
+use gpu::flow::Flow;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use shader_info::*;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::Path;
+
+/// Names: ordinary ones that collide on purpose, and every kind of bad one.
+fn name() -> impl Strategy<Value = String> {
+    prop_oneof![
+        6 => prop::sample::select(vec!["a", "b", "c", "tex", "data", "color", "pos", "x"]).prop_map(String::from),
+        1 => prop::sample::select(vec![
+            "", " ", "gl_x", "a__b", "float", "sample", "main", "1x", "a b", "a\nb", "ä", "GL_X", "vec4",
+        ])
+        .prop_map(String::from),
+        1 => "[a-zA-Z_][a-zA-Z0-9_]{0,6}",
+    ]
+}
+
+/// Resource names: plain, arrays (fixed, runtime, zero, huge, malformed).
+fn resource_name() -> impl Strategy<Value = String> {
+    (name(), prop::sample::select(vec!["", "", "", "[2]", "[]", "[0]", "[4294967295]", "[x]", "[", "[3"]))
+        .prop_map(|(n, s)| format!("{n}{s}"))
+}
+
+/// Numbers: small ones that collide, limits, and the edges of u32.
+fn number() -> impl Strategy<Value = u32> {
+    prop_oneof![
+        6 => 0u32..4,
+        2 => prop::sample::select(vec![7u32, 8, 15, 16, 31, 32, 127, 128, 129, 1024, 65_535, 65_536]),
+        1 => prop::sample::select(vec![u32::MAX - 3, u32::MAX - 1, u32::MAX]),
+        1 => any::<u32>(),
+    ]
+}
+
+fn ty() -> impl Strategy<Value = Type> {
+    prop::sample::select(Type::ALL.to_vec())
+}
+
+fn frequency() -> impl Strategy<Value = Frequency> {
+    prop::sample::select(Frequency::ALL.to_vec())
+}
+
+fn image_type() -> impl Strategy<Value = ImageType> {
+    prop::sample::select(vec![
+        ImageType::Float2D,
+        ImageType::Float2DArray,
+        ImageType::Float3D,
+        ImageType::FloatCube,
+        ImageType::Uint2D,
+        ImageType::Int2D,
+        ImageType::FloatBuffer,
+        ImageType::Depth2D,
+    ])
+}
+
+fn qualifier() -> impl Strategy<Value = Qualifier> {
+    prop::sample::select(vec![Qualifier::Read, Qualifier::Write, Qualifier::ReadWrite])
+}
+
+fn buffer_type() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => prop::sample::select(vec!["vec4", "uint", "mat4", "float", "ivec2"]).prop_map(String::from),
+        1 => prop::sample::select(vec!["", "Unknown", "uint; } x; #error", "bool"]).prop_map(String::from),
+    ]
+}
+
+fn text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => prop::sample::select(vec!["1", "2.5", "vec4(1.0)", "(A + 1)", ""]).prop_map(String::from),
+        1 => prop::sample::select(vec!["1\n#error x", "1 \\", "/* x", "1\u{0}", "1 // c", "\u{2028}"]).prop_map(String::from),
+    ]
+}
+
+/// One builder call.
+#[derive(Clone, Debug)]
+enum Op {
+    VertexIn(u32, Type, String),
+    VertexOut(String, Vec<(Type, String, u8)>),
+    FragmentOut(u32, Type, String),
+    Push(Type, String),
+    PushArray(Type, String, u32),
+    Sampler(u32, ImageType, String, Frequency),
+    Image(u32, Qualifier, String, Frequency),
+    Uniform(u32, String, String, Frequency),
+    Storage(u32, Qualifier, String, String, Frequency),
+    Spec(Type, String, f32),
+    Define(String),
+    DefineValue(String, String),
+    Group([u32; 3]),
+    Branch(String),
+    Blend,
+    Depth,
+    Topology(u8),
+    CullFront,
+    /// `additional_info` of the info at this index of the graph.
+    Reuse(usize),
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        (number(), ty(), name()).prop_map(|(l, t, n)| Op::VertexIn(l, t, n)),
+        (name(), prop::collection::vec((ty(), name(), 0u8..3), 0..3)).prop_map(|(n, m)| Op::VertexOut(n, m)),
+        (number(), ty(), name()).prop_map(|(l, t, n)| Op::FragmentOut(l, t, n)),
+        (ty(), name()).prop_map(|(t, n)| Op::Push(t, n)),
+        (ty(), name(), number()).prop_map(|(t, n, c)| Op::PushArray(t, n, c)),
+        (number(), image_type(), resource_name(), frequency()).prop_map(|(s, i, n, f)| Op::Sampler(s, i, n, f)),
+        (number(), qualifier(), resource_name(), frequency()).prop_map(|(s, q, n, f)| Op::Image(s, q, n, f)),
+        (number(), buffer_type(), resource_name(), frequency()).prop_map(|(s, t, n, f)| Op::Uniform(s, t, n, f)),
+        (number(), qualifier(), buffer_type(), resource_name(), frequency())
+            .prop_map(|(s, q, t, n, f)| Op::Storage(s, q, t, n, f)),
+        (prop::sample::select(vec![Type::Bool, Type::Int, Type::Uint, Type::Float, Type::Vec2]), name(),
+            prop_oneof![Just(1.5f32), Just(f32::NAN), Just(f32::INFINITY), Just(0.0)])
+            .prop_map(|(t, n, v)| Op::Spec(t, n, v)),
+        name().prop_map(Op::Define),
+        (name(), text()).prop_map(|(n, v)| Op::DefineValue(n, v)),
+        [number(), number(), number()].prop_map(Op::Group),
+        name().prop_map(Op::Branch),
+        Just(Op::Blend),
+        Just(Op::Depth),
+        (0u8..4).prop_map(Op::Topology),
+        Just(Op::CullFront),
+        (0usize..4).prop_map(Op::Reuse),
+    ]
+}
+
+/// What the info's stages are.
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Graphics,
+    Compute,
+    /// A building block without sources.
+    Part,
+}
+
+/// The specialize functions a fuzzed info may use.
+fn spec_nothing(_: &mut VariantBuilder) {}
+fn spec_fold(v: &mut VariantBuilder) {
+    v.set("a", false);
+}
+fn spec_define(v: &mut VariantBuilder) {
+    if v.get("b") {
+        v.define("B_ON", "1");
+    }
+}
+fn spec_state(v: &mut VariantBuilder) {
+    if v.get("a") {
+        v.state(StateItem::Cull(CullMode::Back));
+    }
+}
+fn spec_bad_define(v: &mut VariantBuilder) {
+    v.define("X", "1\n#error injected through a variant");
+}
+const SPECIALIZERS: [fn(&mut VariantBuilder); 5] =
+    [spec_nothing, spec_fold, spec_define, spec_state, spec_bad_define];
+
+#[derive(Clone, Debug)]
+struct Decl {
+    kind: Kind,
+    ops: Vec<Op>,
+    specialize: Option<usize>,
+}
+
+fn decl() -> impl Strategy<Value = Decl> {
+    (
+        prop::sample::select(vec![Kind::Graphics, Kind::Graphics, Kind::Compute, Kind::Part]),
+        prop::collection::vec(op(), 0..10),
+        prop::option::of(0..SPECIALIZERS.len()),
+    )
+        .prop_map(|(kind, ops, specialize)| Decl { kind, ops, specialize })
+}
+
+fn build(index: usize, d: &Decl) -> ShaderCreateInfo {
+    let mut info = ShaderCreateInfo::new(format!("fz{index}"));
+    info = match d.kind {
+        Kind::Graphics => info.vertex_source("v.glsl").fragment_source("f.glsl"),
+        Kind::Compute => info.compute_source("c.glsl").local_group_size(8),
+        Kind::Part => info,
+    };
+    for op in &d.ops {
+        info = match op.clone() {
+            Op::VertexIn(l, t, n) => info.vertex_in(l, t, n),
+            Op::VertexOut(n, members) => {
+                let mut iface = StageInterfaceInfo::new(n, "");
+                for (t, m, interp) in members {
+                    iface = match interp {
+                        0 => iface.smooth(t, m),
+                        1 => iface.flat(t, m),
+                        _ => iface.no_perspective(t, m),
+                    };
+                }
+                info.vertex_out(&iface)
+            }
+            Op::FragmentOut(l, t, n) => info.fragment_out(l, t, n),
+            Op::Push(t, n) => info.push_constant(t, n),
+            Op::PushArray(t, n, c) => info.push_constant_array(t, n, c),
+            Op::Sampler(s, i, n, f) => info.sampler(s, i, n, f),
+            Op::Image(s, q, n, f) => info.image(s, TextureFormat::Rgba8, q, ImageType::Float2D, n, f),
+            Op::Uniform(s, t, n, f) => info.uniform_buf(s, t, n, f),
+            Op::Storage(s, q, t, n, f) => info.storage_buf(s, q, t, n, f),
+            Op::Spec(t, n, v) => match t {
+                Type::Bool => info.specialization_constant(t, n, v > 1.0),
+                Type::Int => info.specialization_constant(t, n, v as i32),
+                Type::Uint => info.specialization_constant(t, n, v as u32),
+                _ => info.specialization_constant(t, n, v),
+            },
+            Op::Define(n) => info.define(n),
+            Op::DefineValue(n, v) => info.define_value(n, v),
+            Op::Group([x, y, z]) => info.local_group_size_3d(x, y, z),
+            Op::Branch(n) => info.branch(n),
+            Op::Blend => info.blend(Blend::Alpha),
+            Op::Depth => info.depth(DepthState::test_write(CompareOp::Less)),
+            Op::Topology(t) => info.topology(
+                [Topology::TriangleList, Topology::LineList, Topology::PointList, Topology::TriangleStrip]
+                    [t as usize],
+            ),
+            Op::CullFront => info.cull(CullMode::Front),
+            Op::Reuse(i) => info.additional_info(format!("fz{i}")),
+        };
+    }
+    if let Some(s) = d.specialize {
+        info = info.specialize(SPECIALIZERS[s]);
+    }
+    info.do_static_compilation(!matches!(d.kind, Kind::Part))
+}
+
+/// A diagnostic that a user can act on: it names an info of the graph (or a variant of one).
+fn names_an_info(d: &Diagnostic, graph: usize) -> bool {
+    let base = d.info.split('#').next().unwrap_or("");
+    (0..graph).any(|i| base == format!("fz{i}"))
+}
+
+/// A diagnostic that points at a declaration or a source: an item, or a file and line.
+fn points_somewhere(d: &Diagnostic) -> bool {
+    d.item.is_some() || d.file.is_some() || d.declared_in.is_some()
+}
+
+/// Runs one graph through the whole flow. `Err` is a broken property (a panic is caught and reported too).
+fn run_graph(root: &Path, compiler: &Compiler, decls: &[Decl]) -> Result<(), String> {
+    let mut reg = Registry::new();
+    for (i, d) in decls.iter().enumerate() {
+        reg.add_info(build(i, d));
+    }
+    let loader = DirLoader::new(root);
+    let flow = Flow::new(&reg, &loader, compiler, Profile::Debug);
+    for i in 0..decls.len() {
+        let name = format!("fz{i}");
+        let outcome = catch_unwind(AssertUnwindSafe(|| check_info(&flow, &reg, &name, decls.len())));
+        match outcome {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => return Err(format!("{name}: {e}")),
+            Err(p) => {
+                let what = p
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default();
+                return Err(format!("{name}: PANIC {what}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_info(flow: &Flow, reg: &Registry, name: &str, graph: usize) -> Result<(), String> {
+    let rejected = |d: Vec<Diagnostic>, phase: &str| -> Result<(), String> {
+        match d.iter().find(|d| !names_an_info(d, graph)) {
+            Some(bad) => Err(format!("{phase}: a diagnostic names no info of the graph:\n{bad}")),
+            None if d.iter().all(|d| d.severity != Severity::Error) => {
+                Err(format!("{phase}: rejected without an error:\n{}", render_all(&d)))
+            }
+            None => Ok(()),
+        }
+    };
+    let info = match flow.validated(name) {
+        Ok(i) => i,
+        Err(d) => return rejected(d, "validate"),
+    };
+    let mut infos = vec![info.clone()];
+    match flow.expand(&info) {
+        Err(d) => return rejected(d, "variants"),
+        Ok(None) => {}
+        Ok(Some((_, variants))) => {
+            for v in variants.into_iter().take(4) {
+                match v {
+                    Ok(v) => infos.push(v),
+                    Err(d) => rejected(d, "variant")?,
+                }
+            }
+        }
+    }
+    let _ = reg;
+    for info in &infos {
+        if !info.do_static_compilation {
+            continue;
+        }
+        for stage in info.stages() {
+            if let Err(d) = flow.compile(info, stage) {
+                rejected(d.clone(), "compile")?;
+                if let Some(bad) = d.iter().find(|d| !points_somewhere(d)) {
+                    return Err(format!(
+                        "an accepted declaration failed to compile ({stage}) with a diagnostic that points nowhere:\n{bad}"
+                    ));
+                }
+                // The declaration validated, so the generated declarations must compile: what fails is a hole
+                // in validation (the sources are empty `main`s that use nothing).
+                return Err(format!(
+                    "an accepted declaration does not compile ({stage}):\n{}",
+                    render_all(&d)
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn sources() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["v.glsl", "f.glsl", "c.glsl"] {
+        std::fs::write(dir.path().join(f), "void main() {}\n").unwrap();
+    }
+    dir
+}
+
+fn cases() -> u32 {
+    std::env::var("FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(1_500)
+}
+
+#[test]
+fn random_declarations_never_panic_and_every_outcome_is_explained() {
+    let dir = sources();
+    let compiler = Compiler::new(dir.path()).unwrap();
+    // A seed from `FUZZ_SEED`, or a new one printed so that a failure reproduces.
+    let seed: u64 = std::env::var("FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64));
+    eprintln!("fuzz_declarations: {} cases, FUZZ_SEED={seed}", cases());
+    let mut bytes = [0u8; 32];
+    bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    let config = Config {
+        cases: cases(),
+        failure_persistence: None,
+        ..Config::default()
+    };
+    let rng = proptest::test_runner::TestRng::from_seed(proptest::test_runner::RngAlgorithm::ChaCha, &bytes);
+    let mut runner = TestRunner::new_with_rng(config, rng);
+    let result = runner.run(&prop::collection::vec(decl(), 1..4), |decls| {
+        run_graph(dir.path(), &compiler, &decls).map_err(TestCaseError::fail)
+    });
+    if let Err(e) = result {
+        panic!("FUZZ_SEED={seed}: {e}");
+    }
+}
