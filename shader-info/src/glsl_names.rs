@@ -284,6 +284,11 @@ pub fn identifier_problem(name: &str) -> Option<String> {
             "`{name}` starts with `gl_`, which GLSL reserves for built-ins"
         ));
     }
+    if name.starts_with("GL_") {
+        return Some(format!(
+            "`{name}` starts with `GL_`, which GLSL reserves for its own macros (defines and branches are macros)"
+        ));
+    }
     if name.contains("__") {
         return Some(format!("`{name}` contains `__`, which GLSL reserves"));
     }

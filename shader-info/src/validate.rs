@@ -309,12 +309,13 @@ fn check_branches(c: &mut Checker) {
                     .iter()
                     .chain(&info.geometry_out)
                     .find(|i| {
-                        i.value.instance_name == name
+                        i.value.name == name
+                            || i.value.instance_name == name
                             || i.value.members.iter().any(|m| m.name == name)
                     })
                     .map(|i| {
                         (
-                            "interface member or instance",
+                            "interface, its instance or a member",
                             i.declared_in.clone(),
                             i.origin,
                         )
@@ -421,6 +422,7 @@ fn check_vertex_inputs(c: &mut Checker) {
     let mut used: Vec<(u64, u64, &Item<VertexInput>)> = Vec::new();
     for it in &info.vertex_inputs {
         let v = &it.value;
+        c.ident("vertex_in", &v.name, it);
         // In u64: a location near u32::MAX must not wrap into a small range.
         let end = u64::from(v.location) + u64::from(v.ty.locations());
         if v.ty.scalar() == Scalar::Bool {
@@ -480,6 +482,7 @@ fn check_fragment_outputs(c: &mut Checker) {
     let mut seen: HashMap<(u32, u32), &Item<FragmentOutput>> = HashMap::new();
     for it in &info.fragment_outputs {
         let f = &it.value;
+        c.ident("fragment_out", &f.name, it);
         let index = u32::from(f.blend == DualBlend::Src1);
         if let Some(first) = seen.get(&(f.location, index)) {
             let other = first.value.name.clone();
@@ -535,6 +538,15 @@ fn check_interfaces(c: &mut Checker) {
         for it in list.iter() {
             let iface = &it.value;
             c.ident("interface", &iface.name, it);
+            if iface.members.is_empty() {
+                c.err(
+                    Code::IncompleteInfo,
+                    format!("{dir} `{}`", iface.name),
+                    it,
+                    format!("interface `{}` has no members: GLSL has no empty blocks", iface.name),
+                    "add a member (`.smooth(…)`, `.flat(…)`, `.no_perspective(…)`) or remove the interface",
+                );
+            }
             if !iface.instance_name.is_empty() {
                 c.ident("interface instance", &iface.instance_name, it);
             }
@@ -716,11 +728,22 @@ fn check_names(c: &mut Checker) {
     for it in &info.fragment_outputs {
         add(&it.value.name, "fragment_out", &it.declared_in, it.origin);
     }
+    // A define of a declared name would rewrite that declaration's identifier.
+    for it in &info.defines {
+        add(&it.value.name, "define", &it.declared_in, it.origin);
+    }
     let globals = names.len();
     for list in [&info.vertex_out, &info.geometry_out] {
         let mut local = names[..globals].to_vec();
         for it in list.iter() {
             let iface = &it.value;
+            // The block's name is global too: a member or another item of the same name collides with it.
+            local.push((
+                iface.name.clone(),
+                "interface block".into(),
+                it.declared_in.clone(),
+                it.origin,
+            ));
             if iface.instance_name.is_empty() {
                 for m in &iface.members {
                     local.push((
@@ -932,10 +955,11 @@ fn check_stages(c: &mut Checker) {
     }
 }
 
-/// The highest binding number a declaration may use. Vulkan sets no limit, but drivers size a set layout by its
-/// highest binding, the portable targets put split samplers above the highest binding, and WebGPU allows 1000 per
-/// group: a binding in the millions is a typo, not a design.
-pub const MAX_BINDING: u32 = 65_535;
+/// The highest binding number a declaration may use. Vulkan sets no limit, but glslang keeps a binding in 16 bits
+/// (65,535 is "too large"), the portable targets put split samplers above the highest binding, drivers size a set
+/// layout by its highest binding and WebGPU allows 1000 bindings per group: a binding past 4095 is a typo, not a
+/// design.
+pub const MAX_BINDING: u32 = 4095;
 /// The largest descriptor array (`name[N]`); real bindless tables stay below it (NVIDIA allows about a million
 /// sampled images per set).
 pub const MAX_DESCRIPTOR_ARRAY: u32 = 1 << 20;
@@ -944,6 +968,8 @@ pub const MAX_DESCRIPTOR_ARRAY: u32 = 1 << 20;
 /// pipeline creation.
 pub const GUARANTEED_WORK_GROUP_SIZE: [u32; 3] = [128, 128, 64];
 pub const GUARANTEED_WORK_GROUP_INVOCATIONS: u32 = 128;
+/// The largest work-group axis a declaration may ask for (the compiler's limit; real devices stop near 1024).
+pub const MAX_WORK_GROUP_AXIS: u32 = u16::MAX as u32;
 
 /// Why a piece of text that the generator copies into GLSL could change more than the item it belongs to: a line
 /// break (a new preprocessor line), a line continuation, a comment opener (everything after it), a NUL or another
@@ -1080,7 +1106,7 @@ fn check_hostile(c: &mut Checker) {
                     r.name,
                     r.slot
                 ),
-                "use small binding numbers: a set's bindings are counted from 0",
+                "use small binding numbers: a set's bindings are counted from 0 (and stay below 1000 to run on WebGPU)",
             );
         }
         // A texture or image array is a descriptor array (a buffer's suffix sizes an array inside the block).
@@ -1240,6 +1266,16 @@ fn check_work_group(c: &mut Checker) {
     let [x, y, z] = it.value;
     if it.value.contains(&0) {
         return; // reported as ZeroGroupSize
+    }
+    if let Some(big) = it.value.iter().find(|s| **s > MAX_WORK_GROUP_AXIS) {
+        c.err(
+            Code::WorkGroupSize,
+            "local_group_size".into(),
+            it,
+            format!("local group size {x}×{y}×{z} has an axis of {big}, past {MAX_WORK_GROUP_AXIS}, more than any device allows"),
+            format!("Vulkan guarantees {GUARANTEED_WORK_GROUP_SIZE:?} per axis; devices allow about 1024"),
+        );
+        return;
     }
     let invocations = u128::from(x) * u128::from(y) * u128::from(z);
     if invocations > u128::from(u32::MAX) {

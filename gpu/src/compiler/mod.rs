@@ -305,6 +305,16 @@ impl Compiler {
         o.set_target_env(shaderc::TargetEnv::Vulkan, env as u32);
         o.set_target_spirv(spirv);
         o.set_source_language(shaderc::SourceLanguage::GLSL);
+        // glslang's default work-group limits (1024×1024×64) are one device's, not Vulkan's: the declaration's
+        // size is checked against the real device's limits before pipeline creation, with both numbers named
+        // (`PipelinePlan::work_group_problems`), so the compiler must not refuse first with its own.
+        for limit in [
+            shaderc::Limit::MaxComputeWorkGroupSizeX,
+            shaderc::Limit::MaxComputeWorkGroupSizeY,
+            shaderc::Limit::MaxComputeWorkGroupSizeZ,
+        ] {
+            o.set_limit(limit, i32::from(u16::MAX));
+        }
         match profile {
             Profile::Debug => {
                 o.set_optimization_level(shaderc::OptimizationLevel::Zero);

@@ -28,7 +28,12 @@ fn descriptor_of(m: &Module, var: &spirv::Var) -> Option<(Option<DescriptorKind>
         _ => (var.ty, 1),
     };
     let kind = match (var.storage, m.types.get(&ty)?) {
-        (Storage::UniformConstant, Ty::SampledImage) => Some(DescriptorKind::CombinedImageSampler),
+        (Storage::UniformConstant, Ty::SampledImage { dim: 5 }) => {
+            Some(DescriptorKind::UniformTexelBuffer)
+        }
+        (Storage::UniformConstant, Ty::SampledImage { .. }) => {
+            Some(DescriptorKind::CombinedImageSampler)
+        }
         (Storage::UniformConstant, Ty::Sampler) => Some(DescriptorKind::Sampler),
         (Storage::UniformConstant, Ty::AccelerationStructure) => {
             Some(DescriptorKind::AccelerationStructure)

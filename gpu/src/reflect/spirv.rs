@@ -111,7 +111,10 @@ pub(crate) enum Ty {
         sampled: u32,
     },
     Sampler,
-    SampledImage,
+    /// `dim` of its image: a sampled `Buffer` image (GLSL `samplerBuffer`) is a uniform texel buffer in Vulkan.
+    SampledImage {
+        dim: u32,
+    },
     /// `length`: the constant id of the length.
     Array {
         element: u32,
@@ -349,7 +352,11 @@ impl Module {
                 }
                 OP_TYPE_SAMPLED_IMAGE => {
                     need(2)?;
-                    m.types.insert(ops[0], Ty::SampledImage);
+                    let dim = match m.types.get(&ops[1]) {
+                        Some(Ty::Image { dim, .. }) => *dim,
+                        _ => 1,
+                    };
+                    m.types.insert(ops[0], Ty::SampledImage { dim });
                 }
                 OP_TYPE_ARRAY => {
                     need(3)?;
