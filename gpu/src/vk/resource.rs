@@ -375,7 +375,7 @@ impl Image2D {
         let expected = texel_size(format).map(|t| t * count);
         if count == 0
             || texels.is_empty()
-            || texels.len() as u64 % count != 0
+            || !(texels.len() as u64).is_multiple_of(count)
             || expected.is_some_and(|e| e != texels.len() as u64)
         {
             return Err(VkError::Other(format!(
