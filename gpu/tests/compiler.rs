@@ -664,16 +664,19 @@ fn generated(reg: &Registry, root: &Path, name: &str, stage: Stage) -> shader_in
 
 #[test]
 fn an_error_in_a_generated_declaration_names_the_info_and_the_item() {
-    let dir = tree(&[(
-        "fx/broken.frag",
-        "void main() { frag_color = vec4(1.0); }\n",
-    )]);
+    let dir = tree(&[
+        (
+            "fx/broken.frag",
+            "void main() { frag_color = vec4(1.0); }\n",
+        ),
+        // A user file that breaks the generated uniform block (a define in the declaration is refused earlier).
+        ("fx/macros.glsl", "#define params +\n"),
+    ]);
     let mut reg = Registry::new();
     reg.add_info(
         ShaderCreateInfo::new("broken")
             .uniform_buf(0, "vec4", "params", Frequency::Pass)
-            // Valid as a declaration, but it breaks the generated uniform block.
-            .define_value("params", "+")
+            .typedef_source("fx/macros.glsl")
             .fragment_out(0, Type::Vec4, "frag_color")
             .fragment_source("fx/broken.frag"),
     );
@@ -696,11 +699,14 @@ fn an_error_in_a_generated_declaration_names_the_info_and_the_item() {
 
 #[test]
 fn a_define_that_breaks_a_declaration_is_traced_to_the_declaration() {
-    let dir = tree(&[("d.frag", "void main() { frag_color = vec4(1.0); }\n")]);
+    let dir = tree(&[
+        ("d.frag", "void main() { frag_color = vec4(1.0); }\n"),
+        ("macros.glsl", "#define frag_color +\n"),
+    ]);
     let mut reg = Registry::new();
     reg.add_info(
         ShaderCreateInfo::new("defined")
-            .define_value("frag_color", "+")
+            .typedef_source("macros.glsl")
             .fragment_out(0, Type::Vec4, "frag_color")
             .fragment_source("d.frag"),
     );

@@ -23,6 +23,30 @@ pub enum ModuleError {
     /// A module must hold at least the five-word header.
     #[error("SPIR-V code has {words} words, fewer than the 5-word header")]
     TooShort { words: usize },
+    /// VUID-VkShaderModuleCreateInfo-pCode-08737 (SPIR-V spec 2.3, physical layout): the version word is
+    /// `0x00MMmm00` with major 1 and a minor the Vulkan 1.3 environment accepts (0..=6).
+    #[error("SPIR-V version word {word:#010x} is not a SPIR-V 1.0–1.6 version")]
+    BadVersion { word: u32 },
+    /// SPIR-V spec 2.3: every id is below the header's bound, so a bound of 0 means a module without ids.
+    #[error("the SPIR-V header's id bound is 0")]
+    ZeroBound,
+    /// SPIR-V spec 2.3: the fifth header word (instruction schema) is reserved and must be 0.
+    #[error("the SPIR-V header's reserved schema word is {word}, not 0")]
+    BadSchema { word: u32 },
+    /// SPIR-V spec 2.3: an instruction's first word holds its word count, at least 1, and the instruction must end
+    /// within the module.
+    #[error("the SPIR-V instruction at word {offset} has word count {count}, which {}", if *count == 0 { "is 0".to_string() } else { format!("runs past the module's end ({words} words)") })]
+    BadInstruction {
+        offset: usize,
+        count: usize,
+        words: usize,
+    },
+    /// VUID-VkShaderModuleCreateInfo-pCode-08739: the code must declare the `Shader` capability.
+    #[error("the SPIR-V code does not declare the Shader capability (OpCapability Shader)")]
+    NoShaderCapability,
+    /// A shader module needs at least one `OpEntryPoint` for a pipeline stage to name.
+    #[error("the SPIR-V code has no OpEntryPoint")]
+    NoEntryPoint,
 }
 
 /// Everything that can go wrong in the Vulkan backend.

@@ -1,5 +1,6 @@
 //! SPIR-V → `VkShaderModule`, with the spec's valid-usage rules checked first (seed 002): the driver never sees
-//! empty code, a size that is not a multiple of 4, or words without the SPIR-V magic number.
+//! empty code, a size that is not a multiple of 4, words without the SPIR-V magic number, a malformed header or
+//! instruction stream, or code without the `Shader` capability and an entry point.
 
 use super::device::VkContext;
 use super::error::{ModuleError, SPIRV_MAGIC, VkError, VkResult};
@@ -12,7 +13,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// use gpu::vk::{check_spirv, ModuleError, SPIRV_MAGIC};
 /// assert_eq!(check_spirv(&[]), Err(ModuleError::Empty));
 /// assert_eq!(check_spirv(&[1, 2, 3, 4, 5]), Err(ModuleError::BadMagic { found: 1 }));
-/// assert!(check_spirv(&[SPIRV_MAGIC, 0x0001_0500, 0, 1, 0]).is_ok());
+/// assert_eq!(check_spirv(&[SPIRV_MAGIC, 0x0001_0500, 0, 1, 0]), Err(ModuleError::NoShaderCapability));
+/// let capability = [(2 << 16) | 17, 1];
+/// let entry = [(5 << 16) | 15, 5, 1, u32::from_le_bytes(*b"main"), 0];
+/// let words = [&[SPIRV_MAGIC, 0x0001_0500, 0, 2, 0][..], &capability, &entry].concat();
+/// assert!(check_spirv(&words).is_ok());
+/// assert!(matches!(check_spirv(&words[..words.len() - 1]), Err(ModuleError::BadInstruction { .. })));
 /// ```
 pub fn check_spirv(words: &[u32]) -> Result<(), ModuleError> {
     if words.is_empty() {
@@ -23,6 +29,44 @@ pub fn check_spirv(words: &[u32]) -> Result<(), ModuleError> {
     }
     if words.len() < 5 {
         return Err(ModuleError::TooShort { words: words.len() });
+    }
+    // The physical layout, checked here so that malformed code is never handed to the driver (which may crash on
+    // it): version, bound, schema, then instructions that each fit, and the two declarations every Vulkan shader
+    // module has. Full semantic validation stays with the compiler and the validation layer.
+    let version = words[1];
+    if version & 0xFF00_00FF != 0 || (version >> 16) & 0xFF != 1 || (version >> 8) & 0xFF > 6 {
+        return Err(ModuleError::BadVersion { word: version });
+    }
+    if words[3] == 0 {
+        return Err(ModuleError::ZeroBound);
+    }
+    if words[4] != 0 {
+        return Err(ModuleError::BadSchema { word: words[4] });
+    }
+    const OP_CAPABILITY: u32 = 17;
+    const OP_ENTRY_POINT: u32 = 15;
+    const CAPABILITY_SHADER: u32 = 1;
+    let (mut shader, mut entry) = (false, false);
+    let mut offset = 5;
+    while offset < words.len() {
+        let count = (words[offset] >> 16) as usize;
+        let opcode = words[offset] & 0xFFFF;
+        if count == 0 || offset + count > words.len() {
+            return Err(ModuleError::BadInstruction {
+                offset,
+                count,
+                words: words.len(),
+            });
+        }
+        shader |= opcode == OP_CAPABILITY && count >= 2 && words[offset + 1] == CAPABILITY_SHADER;
+        entry |= opcode == OP_ENTRY_POINT;
+        offset += count;
+    }
+    if !shader {
+        return Err(ModuleError::NoShaderCapability);
+    }
+    if !entry {
+        return Err(ModuleError::NoEntryPoint);
     }
     Ok(())
 }
