@@ -1031,3 +1031,17 @@ fn different_keys_compile_in_parallel_and_all_land_in_the_cache() {
     assert_eq!(c.stats().misses, n as u64);
     assert_eq!(c.cached(), n);
 }
+
+/// A header whose last line is an `#include` without a line break compiles (glslang resumes the includer with a
+/// `#line` directive, which must not be glued to that line). Found by the source fuzzer.
+#[test]
+fn a_header_without_a_final_line_break_compiles() {
+    let dir = tree(&[
+        ("n.frag", &frag("#include \"a.glsl\"")),
+        ("a.glsl", "#include \"b.glsl\""),
+        ("b.glsl", "float b() { return 1.0; }"),
+    ]);
+    let c = Compiler::new(dir.path()).unwrap();
+    c.compile_from_file("n.frag", Stage::Fragment, Profile::Debug)
+        .unwrap_or_else(|e| panic!("{e}"));
+}

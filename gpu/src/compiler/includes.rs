@@ -204,14 +204,39 @@ pub(crate) fn read_file(
     path: &Path,
     name: &str,
     reads: &AtomicU64,
-) -> Result<(FileMeta, String), String> {
-    let meta = FileMeta::of(path).map_err(|e| format!("cannot read `{name}`: {e}"))?;
+) -> Result<(FileMeta, String), ReadError> {
+    let fail = |message: String, line: Option<u32>| ReadError { message, line };
+    let meta = FileMeta::of(path).map_err(|e| fail(format!("cannot read `{name}`: {e}"), None))?;
     reads.fetch_add(1, Ordering::Relaxed);
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read `{name}`: {e}"))?;
-    if text.contains('\0') {
-        return Err(format!("`{name}` contains a NUL byte; it is not GLSL text"));
+    let bytes =
+        std::fs::read(path).map_err(|e| fail(format!("cannot read `{name}`: {e}"), None))?;
+    // Name the line, so that a damaged file is found where it is damaged.
+    let line_of = |at: usize| (bytes[..at].iter().filter(|b| **b == b'\n').count() + 1) as u32;
+    let text = match std::str::from_utf8(&bytes) {
+        Ok(t) => t.to_string(),
+        Err(e) => {
+            let line = line_of(e.valid_up_to());
+            return Err(fail(
+                format!("`{name}` is not UTF-8 text: an invalid byte on line {line}"),
+                Some(line),
+            ));
+        }
+    };
+    if let Some(at) = text.find('\0') {
+        let line = line_of(at);
+        return Err(fail(
+            format!("`{name}` contains a NUL byte on line {line}; it is not GLSL text"),
+            Some(line),
+        ));
     }
     Ok((meta, text))
+}
+
+/// Why a file could not be read as GLSL text, and on which line when the damage has one.
+#[derive(Debug)]
+pub(crate) struct ReadError {
+    pub message: String,
+    pub line: Option<u32>,
 }
 
 struct State {
@@ -331,13 +356,20 @@ impl<'a> Includer<'a> {
             });
         }
         (self.before_read)(&lexical);
-        let (meta, content) = read_file(&lexical, &rel, self.reads)?;
+        let (meta, content) = read_file(&lexical, &rel, self.reads).map_err(|e| e.message)?;
         st.files.push(FileRecord {
             name: rel.clone(),
             path: lexical,
             hash: content_hash(content.as_bytes()),
             meta,
         });
+        // glslang resumes the including file with a `#line` directive right after the content: a header whose
+        // last line has no line break would glue that directive onto it (found by `tests/fuzz_sources.rs`).
+        let content = if content.is_empty() || content.ends_with('\n') {
+            content
+        } else {
+            content + "\n"
+        };
         Ok(ResolvedInclude {
             resolved_name: rel,
             content,

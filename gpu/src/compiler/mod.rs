@@ -32,6 +32,7 @@ pub use includes::IncludeSearch;
 use cache::Cache;
 use includes::{Includer, normalize, parent_dir};
 use shader_info::{Code, Diagnostic, GeneratedStage, Severity, Stage};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -236,8 +237,13 @@ impl Compiler {
         let (lexical, canonical) = includes::locate(&self.root, &rel)
             .map_err(|e| CompileError::single(&rel, e.message()))?;
         self.cache.journal.watch(&lexical);
-        let (meta, text) = includes::read_file(&lexical, &rel, &self.cache.reads)
-            .map_err(|e| CompileError::single(&rel, e))?;
+        let (meta, text) = includes::read_file(&lexical, &rel, &self.cache.reads).map_err(|e| {
+            let mut err = CompileError::single(&rel, e.message);
+            for d in &mut err.diagnostics {
+                d.line = e.line;
+            }
+            err
+        })?;
         let unit = Unit {
             text: &text,
             name: &rel,
@@ -424,15 +430,47 @@ impl Compiler {
         }
     }
 
-    /// Maps file/line through the source map and captures each reported line's text.
+    /// Maps file/line through the source map and captures each reported line's text. An error storm (a file that
+    /// redeclares one name 50,000 times) keeps its first [`MAX_DIAGNOSTICS`] diagnostics and a count of the rest,
+    /// and each file is read once for all of them.
     fn locate_all(&self, unit: &Unit, mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+        let dropped = diags.len().saturating_sub(MAX_DIAGNOSTICS);
+        diags.truncate(MAX_DIAGNOSTICS);
+        let mut texts: HashMap<String, Option<String>> = HashMap::new();
+        let mut text_of = |name: &str| -> Option<String> {
+            texts
+                .entry(name.to_string())
+                .or_insert_with(|| self.read_text(name))
+                .clone()
+        };
         for d in &mut diags {
             if let Some(g) = unit.generated {
                 *d = std::mem::replace(d, Diagnostic::error(Code::Compile, "", ""))
                     .for_info(&g.info, Some(g.stage));
             }
             let file = d.file.get_or_insert_with(|| unit.name.to_string()).clone();
-            let Some(line) = d.line else { continue };
+            let line = match d.line {
+                Some(line) => line,
+                // glslang reports a few errors for a whole file (the `#version` check, linking): point at the
+                // directive the message is about, or at the file's first line, so every error has a place.
+                None if unit.generated.is_none() => {
+                    let text = if file == unit.name {
+                        Some(unit.text.to_string())
+                    } else {
+                        text_of(&file)
+                    };
+                    let version = text.as_deref().and_then(|t| {
+                        t.lines()
+                            .position(|l| l.trim_start().starts_with("#version"))
+                    });
+                    let line = version
+                        .filter(|_| d.message.contains("version"))
+                        .map_or(1, |i| i as u32 + 1);
+                    d.line = Some(line);
+                    line
+                }
+                None => continue,
+            };
             if let Some(g) = unit.generated {
                 let m = g.source_map.map(&file, line);
                 if m.declaration.is_some() || m.file != file || m.line != line {
@@ -448,24 +486,45 @@ impl Compiler {
             }
             if d.source_line.is_none() {
                 let (file, line) = (d.file.clone().unwrap_or_default(), d.line.unwrap_or(line));
-                d.source_line = if file == unit.name {
-                    nth_line(unit.text, line)
+                let text = if file == unit.name {
+                    Some(unit.text.to_string())
                 } else {
-                    self.read_line(&file, line)
+                    text_of(&file)
                 };
+                // glslang counts the `#line` directive it resumes with after a damaged last line (an unterminated
+                // `#include "x`) as a line of the file: name the file's last line, where the damage is.
+                let last = text.as_deref().map(|t| t.lines().count().max(1) as u32);
+                let line = match last {
+                    Some(last) if line > last => {
+                        d.line = Some(last);
+                        last
+                    }
+                    _ => line,
+                };
+                d.source_line = text.and_then(|t| nth_line(&t, line));
             }
+        }
+        if dropped > 0
+            && let Some(last) = diags.last()
+        {
+            let mut more = last.clone();
+            more.message = format!("… and {dropped} more diagnostics like these");
+            more.source_line = None;
+            diags.push(more);
         }
         diags
     }
 
-    /// Line `line` of the root-relative file `name`, when it is readable and inside the root.
-    fn read_line(&self, name: &str, line: u32) -> Option<String> {
+    /// The text of the root-relative file `name`, when it is readable, UTF-8 and inside the root.
+    fn read_text(&self, name: &str) -> Option<String> {
         let rel = normalize("", name).ok()?;
         let (path, _) = includes::locate(&self.root, &rel).ok()?;
-        let text = std::fs::read_to_string(path).ok()?;
-        nth_line(&text, line)
+        std::fs::read_to_string(path).ok()
     }
 }
+
+/// The most diagnostics one compile reports; the rest are counted.
+pub const MAX_DIAGNOSTICS: usize = 200;
 
 fn nth_line(text: &str, line: u32) -> Option<String> {
     text.lines()
