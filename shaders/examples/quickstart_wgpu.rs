@@ -128,7 +128,7 @@ fn main() -> WgpuResult<()> {
     assert_eq!([at(16, 12), at(24, 44), at(63, 63)], expected);
     drop(lib);
     ctx.wait_idle();
-    let mut messages = gpu::wgpu::messages::taken();
+    let mut messages = gpu::wgpu::messages::captured();
     messages.extend(ctx.uncaptured_errors());
     assert!(messages.is_empty(), "validation messages: {messages:?}");
     println!("prefix sum {out:?}; triangle textured, corners clear; no validation message");

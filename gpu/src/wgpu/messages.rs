@@ -7,7 +7,7 @@
 //! gpu::wgpu::messages::capture();
 //! let ctx = gpu::wgpu::WgpuContext::new(&gpu::wgpu::WgpuContextOptions { validation: true, ..Default::default() })?;
 //! // … use the device …
-//! assert!(gpu::wgpu::messages::taken().is_empty());
+//! assert!(gpu::wgpu::messages::captured().is_empty());
 //! # Ok::<(), gpu::wgpu::WgpuError>(())
 //! ```
 
@@ -46,7 +46,7 @@ static INSTALL: Once = Once::new();
 static INSTALLED: AtomicBool = AtomicBool::new(false);
 
 /// Installs the capturing logger (once per process). False when another logger was installed first: messages
-/// then go to that logger and [`taken`] stays empty.
+/// then go to that logger and [`captured`] stays empty.
 pub fn capture() -> bool {
     INSTALL.call_once(|| {
         if log::set_logger(&CAPTURE).is_ok() {
@@ -58,6 +58,6 @@ pub fn capture() -> bool {
 }
 
 /// The messages captured so far (a copy; they stay for later calls).
-pub fn taken() -> Vec<String> {
+pub fn captured() -> Vec<String> {
     MESSAGES.lock().unwrap_or_else(|p| p.into_inner()).clone()
 }

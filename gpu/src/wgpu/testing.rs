@@ -30,7 +30,7 @@ pub fn test_context(immediates: bool) -> Option<WgpuContext> {
 /// Panics with every message when the validation layer or wgpu itself (outside error scopes) reported anything.
 pub fn assert_quiet(ctx: &WgpuContext) {
     ctx.wait_idle();
-    let mut all = super::messages::taken();
+    let mut all = super::messages::captured();
     all.extend(ctx.uncaptured_errors());
     assert!(
         all.is_empty(),

@@ -350,7 +350,7 @@ fn render_wgpu(
     let frame_ms = ms(t);
     drop(lib);
     ctx.wait_idle();
-    let mut messages = gpu::wgpu::messages::taken();
+    let mut messages = gpu::wgpu::messages::captured();
     messages.extend(ctx.uncaptured_errors());
     let rendered = Rendered {
         device: ctx.device_name(),
