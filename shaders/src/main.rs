@@ -94,6 +94,10 @@ struct RenderArgs {
     /// The API to render with: Vulkan through ash, or wgpu (from the WGSL translations).
     #[arg(long, value_enum, default_value_t = shaders::demo::run::Backend::Vulkan)]
     backend: shaders::demo::run::Backend,
+    /// Load the driver's pipeline cache from this directory before creating the pipelines, and save it there
+    /// afterwards (one file per device and driver; a corrupt or foreign file is refused and reported).
+    #[arg(long)]
+    pipeline_cache: Option<PathBuf>,
 }
 
 impl Default for RenderArgs {
@@ -103,6 +107,7 @@ impl Default for RenderArgs {
             size: (1280, 720),
             json: false,
             backend: shaders::demo::run::Backend::Vulkan,
+            pipeline_cache: None,
         }
     }
 }
@@ -253,7 +258,14 @@ enum RenderStatus {
 
 fn run_render(registry: &Registry, root: &std::path::Path, args: &RenderArgs) -> RenderStatus {
     use shaders::demo::run::{RenderError, render_to_png};
-    match render_to_png(registry, root, &args.out, args.size, args.backend) {
+    match render_to_png(
+        registry,
+        root,
+        &args.out,
+        args.size,
+        args.backend,
+        args.pipeline_cache.as_deref(),
+    ) {
         Ok(report) => {
             if args.json {
                 println!(

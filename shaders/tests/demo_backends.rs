@@ -110,6 +110,7 @@ fn render_through_wgpu_reports_every_pipeline_and_writes_the_frame() {
         &out,
         (320, 180),
         Backend::Wgpu,
+        None,
     )
     .unwrap_or_else(|e| panic!("render --backend wgpu: {e}"));
     assert!(report.success(), "{}", report.to_text());

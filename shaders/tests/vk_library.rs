@@ -494,14 +494,43 @@ fn the_demo_frame_has_the_requested_size_and_real_content() {
 fn render_writes_the_same_picture(frame: &shaders::demo::Frame, w: u32, h: u32) {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("sub").join("frame.png");
-    let report = shaders::demo::run::render_to_png(
-        Registry::global(),
-        &shaders::glsl_root(),
-        &out,
-        (w, h),
-        shaders::demo::run::Backend::Vulkan,
-    )
-    .unwrap_or_else(|e| panic!("render failed although a test context exists: {e}"));
+    let cache = dir.path().join("pipeline-cache");
+    let render = || {
+        shaders::demo::run::render_to_png(
+            Registry::global(),
+            &shaders::glsl_root(),
+            &out,
+            (w, h),
+            shaders::demo::run::Backend::Vulkan,
+            Some(&cache),
+        )
+        .unwrap_or_else(|e| panic!("render failed although a test context exists: {e}"))
+    };
+    let cold = render();
+    assert!(
+        cold.notes
+            .iter()
+            .any(|n| n.contains("pipeline cache: cold")),
+        "{:?}",
+        cold.notes
+    );
+    assert!(
+        cold.notes
+            .iter()
+            .any(|n| n.contains("pipeline cache: saved")),
+        "{:?}",
+        cold.notes
+    );
+    // A second run starts from the cache the first one saved.
+    let report = render();
+    assert!(
+        report
+            .notes
+            .iter()
+            .any(|n| n.contains("pipeline cache: warm")),
+        "{:?}",
+        report.notes
+    );
     assert!(report.success(), "{}", report.to_text());
     assert_eq!(report.validation_messages.len(), 0);
     let png = shaders::demo::Frame::read_png(&out).unwrap();

@@ -130,6 +130,9 @@ struct Inner {
     ray_tracing: Option<RayTracingSupport>,
     /// The core features enabled at device creation.
     features: vk::PhysicalDeviceFeatures,
+    /// Every pipeline of this device is created through it; it can be saved and loaded
+    /// ([`super::pipeline_cache`]).
+    pipeline_cache: vk::PipelineCache,
 }
 
 /// Ray-tracing facts of a device that has `VK_KHR_ray_tracing_pipeline` (enabled at device creation).
@@ -148,6 +151,8 @@ impl Drop for Inner {
         // messenger is destroyed before the instance and before its user-data box (dropped after this body).
         unsafe {
             let _ = self.device.device_wait_idle();
+            self.device
+                .destroy_pipeline_cache(self.pipeline_cache, None);
             self.device.destroy_device(None);
             if let Some(d) = self.debug.take() {
                 d.loader.destroy_debug_utils_messenger(d.messenger, None);
@@ -361,6 +366,17 @@ impl VkContext {
             }
         });
 
+        // SAFETY: a plain create call on the new device; the create info borrows nothing.
+        let pipeline_cache = match unsafe {
+            device.create_pipeline_cache(&vk::PipelineCacheCreateInfo::default(), None)
+        } {
+            Ok(c) => c,
+            Err(e) => {
+                // SAFETY: nothing was created from the device yet.
+                unsafe { device.destroy_device(None) };
+                return Err(VkError::call("vkCreatePipelineCache")(e));
+            }
+        };
         let debug = guard.1.take();
         guard.0 = None;
         Ok(VkContext {
@@ -378,8 +394,15 @@ impl VkContext {
                 device_name: chosen.name,
                 ray_tracing,
                 features: core,
+                pipeline_cache,
             }),
         })
+    }
+
+    /// The device's pipeline cache: the library creates every pipeline through it, so pipelines a previous run
+    /// saved ([`super::pipeline_cache::save`]) and this one loaded are created warm.
+    pub fn pipeline_cache(&self) -> vk::PipelineCache {
+        self.inner.pipeline_cache
     }
 
     /// The logical device, for raw `ash` calls.

@@ -25,6 +25,7 @@ pub mod library;
 pub mod map;
 pub mod module;
 pub mod pipeline;
+pub mod pipeline_cache;
 pub mod resource;
 #[cfg(feature = "testing")]
 pub mod testing;

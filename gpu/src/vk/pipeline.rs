@@ -500,7 +500,7 @@ impl GraphicsPipeline {
         // alive (borrowed / held by `Arc`); no render pass is used (dynamic rendering is enabled on the device).
         let handle = unsafe {
             ctx.device()
-                .create_graphics_pipelines(vk::PipelineCache::null(), &[create], None)
+                .create_graphics_pipelines(ctx.pipeline_cache(), &[create], None)
         }
         .map_err(|(_, e)| VkError::Call {
             call: "vkCreateGraphicsPipelines",
@@ -579,7 +579,7 @@ impl ComputePipeline {
         // SAFETY: the create info borrows live locals; the module and layout are alive.
         let handle = unsafe {
             ctx.device()
-                .create_compute_pipelines(vk::PipelineCache::null(), &[create], None)
+                .create_compute_pipelines(ctx.pipeline_cache(), &[create], None)
         }
         .map_err(|(_, e)| VkError::Call {
             call: "vkCreateComputePipelines",
@@ -711,7 +711,7 @@ impl RayTracingPipeline {
         let handle = unsafe {
             loader.create_ray_tracing_pipelines(
                 vk::DeferredOperationKHR::null(),
-                vk::PipelineCache::null(),
+                ctx.pipeline_cache(),
                 &[create],
                 None,
             )

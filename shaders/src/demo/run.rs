@@ -234,17 +234,26 @@ fn classify(e: VkError) -> RenderError {
 }
 
 /// Creates the device, a pipeline for every info of `registry` (sources under `root`), renders the demo frame at
-/// `size` through `backend` and writes it to `out` as PNG.
+/// `size` through `backend` and writes it to `out` as PNG. With `pipeline_cache` (a directory; Vulkan only), the
+/// device's pipeline cache is loaded from it before the pipelines are created and saved to it afterwards.
 pub fn render_to_png(
     registry: &Registry,
     root: &Path,
     out: &Path,
     size: (u32, u32),
     backend: Backend,
+    pipeline_cache: Option<&Path>,
 ) -> Result<RenderReport, RenderError> {
     match backend {
-        Backend::Vulkan => render_vulkan(registry, root, out, size),
-        Backend::Wgpu => render_wgpu(registry, root, out, size),
+        Backend::Vulkan => render_vulkan(registry, root, out, size, pipeline_cache),
+        Backend::Wgpu => {
+            let mut r = render_wgpu(registry, root, out, size)?;
+            if pipeline_cache.is_some() {
+                r.notes
+                    .push("--pipeline-cache applies to the Vulkan backend only".into());
+            }
+            Ok(r)
+        }
     }
 }
 
@@ -288,11 +297,27 @@ fn render_vulkan(
     root: &Path,
     out: &Path,
     size: (u32, u32),
+    pipeline_cache: Option<&Path>,
 ) -> Result<RenderReport, RenderError> {
     let mut notes = Vec::new();
     let t = Instant::now();
     let ctx = create_context(&mut notes)?;
     let context_ms = ms(t);
+    let cache_file = pipeline_cache.map(|dir| gpu::vk::pipeline_cache::path_in(&ctx, dir));
+    if let Some(file) = &cache_file {
+        use gpu::vk::pipeline_cache::{Loaded, load};
+        notes.push(match load(&ctx, file) {
+            Loaded::Warm { bytes } => format!(
+                "pipeline cache: warm, {bytes} bytes from {}",
+                file.display()
+            ),
+            Loaded::Missing => format!(
+                "pipeline cache: cold, {} does not exist yet",
+                file.display()
+            ),
+            Loaded::Refused(why) => format!("pipeline cache: cold, refused {why}"),
+        });
+    }
     let mut lib = ShaderLibrary::new(&ctx, registry.clone(), LibraryOptions::new(root))
         .map_err(|e| RenderError::Failed(e.to_string()))?;
     let pipelines = create_all(&mut lib);
@@ -300,6 +325,14 @@ fn render_vulkan(
     let frame = render_frame(&mut lib, size.0, size.1)
         .map_err(|e| RenderError::Failed(format!("rendering the demo frame failed: {e}")))?;
     let frame_ms = ms(t);
+    if let Some(file) = &cache_file {
+        let saved = gpu::vk::pipeline_cache::save(&ctx, file)
+            .map_err(|e| RenderError::Failed(e.to_string()))?;
+        notes.push(format!(
+            "pipeline cache: saved {saved} bytes to {}",
+            file.display()
+        ));
+    }
     // Pipelines are destroyed before the messages are read, so their destruction is validated too.
     drop(lib);
     let (driver, validation): (Vec<_>, Vec<_>) = ctx

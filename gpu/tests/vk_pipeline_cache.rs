@@ -1,0 +1,106 @@
+//! The persisted pipeline cache: saved by one device context, loaded warm by the next; every kind of damage
+//! (bit flips anywhere, truncation, another format version, another device's header) is refused with the reason and
+//! never handed to the driver, and the run goes on cold.
+
+use gpu::vk::pipeline_cache::{Loaded, load, path_in, save};
+use gpu::vk::testing::{assert_no_validation_messages, test_context};
+use gpu::vk::{LibraryOptions, ShaderLibrary};
+use shader_info::{Frequency, Qualifier, Registry, ShaderCreateInfo};
+
+fn library(ctx: &gpu::vk::VkContext, root: &std::path::Path) -> ShaderLibrary {
+    std::fs::write(
+        root.join("c.comp.glsl"),
+        "void main() { a[gl_GlobalInvocationID.x] = 3u; }\n",
+    )
+    .unwrap();
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("cache_fill")
+            .storage_buf(0, Qualifier::Write, "uint", "a[]", Frequency::Pass)
+            .local_group_size(64)
+            .compute_source("c.comp.glsl"),
+    );
+    ShaderLibrary::new(ctx, reg, LibraryOptions::new(root)).unwrap()
+}
+
+#[test]
+fn a_saved_cache_loads_warm_and_every_damaged_file_is_refused() {
+    let Some(ctx) = test_context() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let file = path_in(&ctx, &dir.path().join("cache"));
+    assert_eq!(load(&ctx, &file), Loaded::Missing);
+    let mut lib = library(&ctx, dir.path());
+    lib.compute_pipeline("cache_fill").unwrap();
+    let written = save(&ctx, &file).unwrap();
+    assert!(written > 32, "{written}");
+    drop(lib);
+    let good = std::fs::read(&file).unwrap();
+
+    // A fresh context (another run) loads it.
+    let Some(next) = test_context() else { return };
+    assert!(
+        matches!(load(&next, &file), Loaded::Warm { .. }),
+        "{:?}",
+        load(&next, &file)
+    );
+    let mut lib = library(&next, dir.path());
+    lib.compute_pipeline("cache_fill").unwrap();
+    drop(lib);
+
+    // Damage: a flipped bit at every position of the header and the driver's header, and at spread positions of
+    // the rest; every truncation length class; another format version; another device.
+    let mut positions: Vec<usize> = (0..good.len().min(96)).collect();
+    positions.extend((96..good.len()).step_by((good.len() / 200).max(1)));
+    let mut cases: Vec<(String, Vec<u8>)> = positions
+        .iter()
+        .map(|&i| {
+            let mut b = good.clone();
+            b[i] ^= 0x10;
+            (format!("bit flip at {i}"), b)
+        })
+        .collect();
+    for len in [0, 7, 31, 32, 33, good.len() / 2, good.len() - 1] {
+        cases.push((format!("truncated to {len}"), good[..len].to_vec()));
+    }
+    let mut extended = good.clone();
+    extended.push(0);
+    cases.push(("one byte appended".into(), extended));
+    let mut version = good.clone();
+    version[8] = 2;
+    cases.push(("format version 2".into(), version));
+    let (mut refused, mut loaded) = (0, 0);
+    for (what, bytes) in &cases {
+        std::fs::write(&file, bytes).unwrap();
+        match load(&next, &file) {
+            Loaded::Refused(why) => {
+                assert!(why.contains(&file.display().to_string()), "{what}: {why}");
+                refused += 1;
+            }
+            other => {
+                loaded += 1;
+                eprintln!("{what}: {other:?}");
+            }
+        }
+    }
+    eprintln!(
+        "pipeline cache: {} damaged files, {refused} refused, {loaded} loaded",
+        cases.len()
+    );
+    assert_eq!(loaded, 0);
+
+    // Another device's data with a valid checksum: refused by the driver-header check, naming both devices.
+    let mut foreign = good.clone();
+    foreign[32 + 8] ^= 0xFF; // the vendor ID of the driver's header
+    let sum = xxhash_rust::xxh3::xxh3_64(&foreign[32..]);
+    foreign[24..32].copy_from_slice(&sum.to_le_bytes());
+    std::fs::write(&file, &foreign).unwrap();
+    match load(&next, &file) {
+        Loaded::Refused(why) => assert!(why.contains("written for device"), "{why}"),
+        other => panic!("a foreign header was accepted: {other:?}"),
+    }
+    // The good file still loads after all that (nothing was merged from the refused ones).
+    std::fs::write(&file, &good).unwrap();
+    assert!(matches!(load(&next, &file), Loaded::Warm { .. }));
+    assert_no_validation_messages(&ctx);
+    assert_no_validation_messages(&next);
+}
