@@ -45,7 +45,6 @@ pub fn check_spirv(words: &[u32]) -> Result<(), ModuleError> {
     }
     const OP_CAPABILITY: u32 = 17;
     const OP_ENTRY_POINT: u32 = 15;
-    const CAPABILITY_SHADER: u32 = 1;
     let (mut shader, mut entry) = (false, false);
     let mut offset = 5;
     while offset < words.len() {
@@ -58,7 +57,7 @@ pub fn check_spirv(words: &[u32]) -> Result<(), ModuleError> {
                 words: words.len(),
             });
         }
-        shader |= opcode == OP_CAPABILITY && count >= 2 && words[offset + 1] == CAPABILITY_SHADER;
+        shader |= opcode == OP_CAPABILITY && count >= 2 && declares_shader(words[offset + 1]);
         entry |= opcode == OP_ENTRY_POINT;
         offset += count;
     }
@@ -69,6 +68,23 @@ pub fn check_spirv(words: &[u32]) -> Result<(), ModuleError> {
         return Err(ModuleError::NoEntryPoint);
     }
     Ok(())
+}
+
+/// Whether capability `c` is `Shader` or one that implicitly declares it (SPIR-V spec 3.31: the ray-tracing, ray
+/// query, mesh, geometry and tessellation capabilities do; glslang writes only those for ray-tracing stages).
+fn declares_shader(c: u32) -> bool {
+    const SHADER: u32 = 1;
+    const IMPLYING_SHADER: [u32; 8] = [
+        2,    // Geometry
+        3,    // Tessellation
+        4472, // RayQueryKHR
+        4479, // RayTracingKHR
+        5266, // MeshShadingNV
+        5283, // MeshShadingEXT
+        5340, // RayTracingNV
+        5353, // RayTracingMotionBlurNV
+    ];
+    c == SHADER || IMPLYING_SHADER.contains(&c)
 }
 
 /// Turns bytes (a `.spv` file) into words, checking size and magic first.
