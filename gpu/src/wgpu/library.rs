@@ -219,18 +219,14 @@ fn bind_group(
         }
     }
     let label = format!("{} group {set}", plan.key);
-    let scope = ctx.device.push_error_scope(w::ErrorFilter::Validation);
-    let group = ctx.device.create_bind_group(&w::BindGroupDescriptor {
-        label: Some(&label),
-        layout,
-        entries: &entries,
-    });
-    match pollster::block_on(scope.pop()) {
-        None => Ok(group),
-        Some(e) => Err(fail(format!(
-            "wgpu refused the bind group of set {set}: {e}"
-        ))),
-    }
+    ctx.checked(&label, || {
+        ctx.device.create_bind_group(&w::BindGroupDescriptor {
+            label: Some(&label),
+            layout,
+            entries: &entries,
+        })
+    })
+    .map_err(|e| fail(e.to_string()))
 }
 
 /// A render pipeline built from a declaration.
