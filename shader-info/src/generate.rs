@@ -383,6 +383,17 @@ impl Emitter {
 /// assert!(frag.source.contains("layout(location = 0) out vec4 frag_color;"));
 /// assert!(frag.source.contains("#define GPU_FRAGMENT_SHADER"));
 /// ```
+/// The name of the portable flavor's specialization constant `id` (read through a global copy named as
+/// declared). Built from the id alone, in a shape translators keep as written: naga's namer rewrites names that end
+/// in a digit or an underscore or hold `__`, and declared names may do all three.
+///
+/// ```
+/// assert_eq!(shader_info::portable_spec_name(3), "gpu_spec3_value");
+/// ```
+pub fn portable_spec_name(id: u32) -> String {
+    format!("gpu_spec{id}_value")
+}
+
 pub fn generate(
     info: &ValidatedInfo,
     stage: Stage,
@@ -499,7 +510,8 @@ pub fn generate(
             // A global copy: glslang folds expressions of specialization constants into `OpSpecConstantOp`, which
             // translators cannot read; through a variable they stay ordinary code and the constant stays overridable.
             format!(
-                "layout(constant_id = {id}) const {ty} gpu_spec_{name} = {value};\n{ty} {name} = gpu_spec_{name};",
+                "layout(constant_id = {id}) const {ty} {global} = {value};\n{ty} {name} = {global};",
+                global = portable_spec_name(id),
                 ty = v.ty,
                 name = v.name,
                 value = v.default.glsl_literal()

@@ -56,7 +56,7 @@ mod variants;
 pub use diagnostic::{Code, Diagnostic, Related, Severity, render, render_all};
 pub use generate::{
     DirLoader, Flavor, GenerateOptions, GeneratedStage, LineOrigin, MappedLocation, MemoryLoader,
-    SourceLoader, SourceMap, SourceMapEntry, generate,
+    SourceLoader, SourceMap, SourceMapEntry, generate, portable_spec_name,
 };
 pub use info::{
     ConstValue, Define, FragmentOutput, GeometryLayout, InterfaceMember, Item, PushConstant,

@@ -293,7 +293,7 @@ fn specialization_constants_are_pipeline_time_where_the_target_has_them_and_bake
                 );
                 assert!(
                     t.text
-                        .contains("@id(0) override gpu_spec_OPERATION: u32 = 0u;"),
+                        .contains("@id(0) override gpu_spec0_value: u32 = 0u;"),
                     "{}",
                     t.text
                 );
@@ -305,12 +305,12 @@ fn specialization_constants_are_pipeline_time_where_the_target_has_them_and_bake
                 );
                 assert!(
                     t.text
-                        .contains("constant float gpu_spec_OPERAND_fc [[function_constant(1)]];"),
+                        .contains("constant float gpu_spec1_value_fc [[function_constant(1)]];"),
                     "{}",
                     t.text
                 );
                 assert!(t.text.contains(
-                    "is_function_constant_defined(gpu_spec_OPERAND_fc) ? gpu_spec_OPERAND_fc : 1.0;"
+                    "is_function_constant_defined(gpu_spec1_value_fc) ? gpu_spec1_value_fc : 1.0;"
                 ));
             }
             Target::Hlsl | Target::Gl | Target::Gles => {
@@ -325,9 +325,9 @@ fn specialization_constants_are_pipeline_time_where_the_target_has_them_and_bake
                     "const"
                 };
                 for line in [
-                    "uint gpu_spec_OPERATION = 2u;",
-                    "float gpu_spec_OPERAND = 0.25;",
-                    "bool gpu_spec_CLAMP_TO_UNIT = true;",
+                    "uint gpu_spec0_value = 2u;",
+                    "float gpu_spec1_value = 0.25;",
+                    "bool gpu_spec2_value = true;",
                 ] {
                     assert!(
                         t.text.contains(&format!("{prefix} {line}")),

@@ -181,12 +181,33 @@ pub fn translate_module(
         .map(|&t| {
             let verdict = skipped(t).unwrap_or_else(|| match &portable {
                 None => Verdict::Unsupported(everywhere.clone()),
-                Some(Err(d)) => Verdict::Failed(d.clone()),
+                Some(Err(d)) => match portable_limit(d) {
+                    Some(reason) => Verdict::Unsupported(vec![reason]),
+                    None => Verdict::Failed(d.clone()),
+                },
                 Some(Ok(p)) => p.verdict(t, opts),
             });
             (t, verdict)
         })
         .collect()
+}
+
+/// The reason, when naga refused the portable module for something valid in Vulkan that the portable targets
+/// cannot express (a limit of the targets, not a bug): found by the declaration fuzzer.
+fn portable_limit(d: &[Diagnostic]) -> Option<String> {
+    let said = |s: &str| d.iter().any(|d| d.message.contains(s));
+    if said("`@builtin(position)`") {
+        // Valid Vulkan with rasterization off or transform feedback.
+        Some("the vertex stage never writes gl_Position: WGSL, MSL, HLSL and GLSL vertex stages must output a position".into())
+    } else if said("cannot be used for user-defined entry point inputs or outputs") {
+        Some("a stage input or output is a matrix (or another non-vector type): naga's entry points take scalars and \
+              vectors only; declare the columns as separate vector inputs"
+            .into())
+    } else if said("Workgroup size is out of range") {
+        Some("the work-group size is past what naga's targets accept on an axis (WebGPU devices allow 256 by default)".into())
+    } else {
+        None
+    }
 }
 
 /// The stages naga reads from SPIR-V.

@@ -7,11 +7,11 @@
 //! | HLSL | baked: the value is a `static const` of the text | the module and the values |
 //! | OpenGL / ES | baked: the value is a `const` of the text | the module and the values |
 //!
-//! The generator reads each constant through a global copy (`NAME = gpu_spec_NAME`), so the only use of a
+//! The generator reads each constant through a global copy (`NAME = gpu_spec<ID>_value`), so the only use of a
 //! constant is that copy and the MSL text can turn the baked default into a function constant by name.
 
 use serde::Serialize;
-use shader_info::{ConstValue, SpecConstantPlan, Target};
+use shader_info::{ConstValue, SpecConstantPlan, Target, portable_spec_name};
 
 /// How a translation holds the specialization constants its module uses.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -42,14 +42,14 @@ pub(crate) fn msl_function_constants(
     let mut found = vec![false; used.len()];
     for line in text.lines() {
         let hit = used.iter().enumerate().find_map(|(i, c)| {
-            let prefix = format!("constant {} gpu_spec_{} = ", msl_type(c), c.name);
+            let prefix = format!("constant {} {} = ", msl_type(c), portable_spec_name(c.id));
             let default = line.strip_prefix(&prefix)?.strip_suffix(';')?;
             Some((i, c, default.to_string()))
         });
         match hit {
             Some((i, c, default)) => {
                 found[i] = true;
-                let (ty, name) = (msl_type(c), format!("gpu_spec_{}", c.name));
+                let (ty, name) = (msl_type(c), portable_spec_name(c.id));
                 out.push_str(&format!(
                     "constant {ty} {name}_fc [[function_constant({id})]];\n\
                      constant {ty} {name} = is_function_constant_defined({name}_fc) ? {name}_fc : {default};\n",
@@ -64,7 +64,8 @@ pub(crate) fn msl_function_constants(
     }
     if let Some(i) = found.iter().position(|f| !f) {
         return Err(format!(
-            "the MSL has no `constant … gpu_spec_{}` line to make a function constant of",
+            "the MSL has no `constant … {}` line to make the function constant of `{}`",
+            portable_spec_name(used[i].id),
             used[i].name
         ));
     }
@@ -94,14 +95,16 @@ mod tests {
             default: ConstValue::Uint(4),
         };
         let out =
-            msl_function_constants("constant uint gpu_spec_N = 4u;\nvoid f() {}\n", &[&c]).unwrap();
+            msl_function_constants("constant uint gpu_spec3_value = 4u;\nvoid f() {}\n", &[&c])
+                .unwrap();
         assert_eq!(
             out,
-            "constant uint gpu_spec_N_fc [[function_constant(3)]];\n\
-             constant uint gpu_spec_N = is_function_constant_defined(gpu_spec_N_fc) ? gpu_spec_N_fc : 4u;\n\
+            "constant uint gpu_spec3_value_fc [[function_constant(3)]];\n\
+             constant uint gpu_spec3_value = is_function_constant_defined(gpu_spec3_value_fc) ? \
+             gpu_spec3_value_fc : 4u;\n\
              void f() {}\n"
         );
         let e = msl_function_constants("void f() {}\n", &[&c]).unwrap_err();
-        assert!(e.contains("gpu_spec_N"), "{e}");
+        assert!(e.contains("gpu_spec3_value") && e.contains("`N`"), "{e}");
     }
 }
