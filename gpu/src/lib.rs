@@ -1,5 +1,6 @@
 //! Everything of shader-info that touches a compiler or a device.
 pub mod builder;
+pub mod cache_file;
 pub mod compiler;
 pub mod cross;
 pub mod flow;

@@ -1,9 +1,9 @@
 //! The driver's pipeline cache, persisted per device: a warm start creates pipelines from what an earlier run
-//! saved. A file is handed to the driver only after it proved itself: our own header (magic, format version,
-//! length and an xxh3 checksum of the payload, so truncation and bit flips are caught), then the driver's own
-//! header (`VkPipelineCacheHeaderVersionOne`: header version, vendor, device and `pipelineCacheUUID` must be this
-//! device's). Anything else is refused with the reason and the run goes on cold; files are written atomically
-//! (a temporary file renamed over the old one), so a crash or a concurrent writer never leaves half a file.
+//! saved. A file is handed to the driver only after it proved itself: the container of [`crate::cache_file`]
+//! (magic, format version, length and an xxh3 checksum, so truncation and bit flips are caught), then the driver's
+//! own header (`VkPipelineCacheHeaderVersionOne`: header version, vendor, device and `pipelineCacheUUID` must be
+//! this device's). Anything else is refused with the reason and the run goes on cold; files are written
+//! atomically.
 //!
 //! ```no_run
 //! use gpu::vk::{pipeline_cache, VkContext};
@@ -22,14 +22,7 @@ use super::device::VkContext;
 use super::error::{VkError, VkResult};
 use ash::vk;
 use std::path::{Path, PathBuf};
-use xxhash_rust::xxh3::xxh3_64;
 
-/// The first bytes of every file this module writes.
-const MAGIC: &[u8; 8] = b"SIVKPC\0\0";
-/// Bumped when the file layout changes; another version is refused, never parsed.
-const FORMAT_VERSION: u32 = 1;
-/// magic, format version, reserved, payload length, payload checksum.
-const HEADER_LEN: usize = 8 + 4 + 4 + 8 + 8;
 /// `VkPipelineCacheHeaderVersionOne`: length, version, vendor, device, UUID.
 const DRIVER_HEADER_LEN: usize = 4 + 4 + 4 + 4 + vk::UUID_SIZE;
 
@@ -106,30 +99,7 @@ fn driver_header_problem(ctx: &VkContext, payload: &[u8]) -> Option<String> {
 
 /// The payload of a file's bytes, or why they are refused.
 fn unwrap_file(ctx: &VkContext, bytes: &[u8]) -> Result<Vec<u8>, String> {
-    if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
-        return Err("it is not a shader-info pipeline cache (no header)".into());
-    }
-    let version = u32::from_le_bytes(bytes[8..12].try_into().unwrap_or_default());
-    if version != FORMAT_VERSION {
-        return Err(format!(
-            "it has format version {version}, this build reads {FORMAT_VERSION}"
-        ));
-    }
-    if bytes[12..16] != [0; 4] {
-        return Err("its reserved header word is not 0: the file is corrupted".into());
-    }
-    let len = u64::from_le_bytes(bytes[16..24].try_into().unwrap_or_default());
-    let sum = u64::from_le_bytes(bytes[24..32].try_into().unwrap_or_default());
-    let payload = &bytes[HEADER_LEN..];
-    if payload.len() as u64 != len {
-        return Err(format!(
-            "it is truncated or extended: {} payload bytes, the header says {len}",
-            payload.len()
-        ));
-    }
-    if xxh3_64(payload) != sum {
-        return Err("its checksum does not match: the file is corrupted".into());
-    }
+    let payload = crate::cache_file::unwrap(bytes)?;
     if let Some(why) = driver_header_problem(ctx, payload) {
         return Err(why);
     }
@@ -177,23 +147,8 @@ pub fn save(ctx: &VkContext, file: &Path) -> VkResult<usize> {
     // SAFETY: the cache belongs to this device; the call only reads it.
     let payload = unsafe { ctx.device().get_pipeline_cache_data(ctx.pipeline_cache()) }
         .map_err(VkError::call("vkGetPipelineCacheData"))?;
-    let mut bytes = Vec::with_capacity(HEADER_LEN + payload.len());
-    bytes.extend_from_slice(MAGIC);
-    bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    bytes.extend_from_slice(&0u32.to_le_bytes());
-    bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-    bytes.extend_from_slice(&xxh3_64(&payload).to_le_bytes());
-    bytes.extend_from_slice(&payload);
-    let fail = |e: std::io::Error| VkError::Other(format!("cannot write {}: {e}", file.display()));
-    if let Some(dir) = file.parent() {
-        std::fs::create_dir_all(dir).map_err(fail)?;
-    }
-    // A unique temporary name in the same directory, then a rename: readers see the old file or the new one.
-    let tmp = file.with_extension(format!("tmp{}-{:x}", std::process::id(), xxh3_64(&payload)));
-    std::fs::write(&tmp, &bytes).map_err(fail)?;
-    std::fs::rename(&tmp, file).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        fail(e)
-    })?;
+    let bytes = crate::cache_file::wrap(&payload);
+    crate::cache_file::write_atomic(file, &bytes)
+        .map_err(|e| VkError::Other(format!("cannot write {}: {e}", file.display())))?;
     Ok(bytes.len())
 }

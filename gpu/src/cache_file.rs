@@ -1,0 +1,77 @@
+//! The file container of the persisted caches: a header of ours (magic, format version, payload length and an
+//! xxh3 checksum of the payload) around the driver's or wgpu's own data, so that truncation, bit flips and files
+//! of another format are refused before anything reads the payload, and an atomic write (a temporary file renamed
+//! over the old one), so that a crash or a concurrent writer never leaves half a file.
+//!
+//! ```
+//! let bytes = gpu::cache_file::wrap(b"driver data");
+//! assert_eq!(gpu::cache_file::unwrap(&bytes), Ok(&b"driver data"[..]));
+//! let mut damaged = bytes.clone();
+//! damaged[40] ^= 1;
+//! assert!(gpu::cache_file::unwrap(&damaged).unwrap_err().contains("checksum"));
+//! ```
+
+use std::path::Path;
+use xxhash_rust::xxh3::xxh3_64;
+
+/// The first bytes of every file this module writes.
+const MAGIC: &[u8; 8] = b"SIVKPC\0\0";
+/// Bumped when the container changes; another version is refused, never parsed.
+const FORMAT_VERSION: u32 = 1;
+/// magic, format version, reserved, payload length, payload checksum.
+const HEADER_LEN: usize = 8 + 4 + 4 + 8 + 8;
+
+/// `payload` in the container.
+pub fn wrap(payload: &[u8]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(HEADER_LEN + payload.len());
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    bytes.extend_from_slice(&0u32.to_le_bytes());
+    bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(&xxh3_64(payload).to_le_bytes());
+    bytes.extend_from_slice(payload);
+    bytes
+}
+
+/// The payload of a container, or why it is refused.
+pub fn unwrap(bytes: &[u8]) -> Result<&[u8], String> {
+    if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
+        return Err("it is not a shader-info cache file (no header)".into());
+    }
+    let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap_or_default());
+    let u64_at = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().unwrap_or_default());
+    let version = u32_at(8);
+    if version != FORMAT_VERSION {
+        return Err(format!(
+            "it has format version {version}, this build reads {FORMAT_VERSION}"
+        ));
+    }
+    if u32_at(12) != 0 {
+        return Err("its reserved header word is not 0: the file is corrupted".into());
+    }
+    let (len, sum) = (u64_at(16), u64_at(24));
+    let payload = &bytes[HEADER_LEN..];
+    if payload.len() as u64 != len {
+        return Err(format!(
+            "it is truncated or extended: {} payload bytes, the header says {len}",
+            payload.len()
+        ));
+    }
+    if xxh3_64(payload) != sum {
+        return Err("its checksum does not match: the file is corrupted".into());
+    }
+    Ok(payload)
+}
+
+/// Writes `bytes` to `file` (creating its directory) through a temporary file in the same directory and a rename:
+/// readers see the old file or the new one, never a mix.
+pub fn write_atomic(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if let Some(dir) = file.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let tmp = file.with_extension(format!("tmp{}-{:x}", std::process::id(), xxh3_64(bytes)));
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, file).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
