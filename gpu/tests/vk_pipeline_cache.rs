@@ -104,3 +104,78 @@ fn a_saved_cache_loads_warm_and_every_damaged_file_is_refused() {
     assert_no_validation_messages(&ctx);
     assert_no_validation_messages(&next);
 }
+
+/// wgpu's pipeline cache, persisted through the same container: saved by one context, started warm by the next;
+/// a damaged file is refused with the reason and the context starts with an empty cache.
+#[test]
+fn wgpu_saves_and_reloads_its_pipeline_cache_and_refuses_a_damaged_one() {
+    use gpu::wgpu::{WgpuContext, WgpuContextOptions, WgpuLibrary};
+    // Installs the validation-message capture; the contexts below are this test's own.
+    if gpu::wgpu::testing::test_context(true).is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("c.comp.glsl"),
+        "void main() { a[gl_GlobalInvocationID.x] = 3u; }\n",
+    )
+    .unwrap();
+    let file = dir.path().join("cache").join("wgpu-pipelines.bin");
+    let context = || {
+        WgpuContext::new(&WgpuContextOptions {
+            validation: true,
+            pipeline_cache: Some(file.clone()),
+            ..Default::default()
+        })
+        .unwrap()
+    };
+    let pipeline = |ctx: &WgpuContext| {
+        let mut reg = Registry::new();
+        reg.add_info(
+            ShaderCreateInfo::new("cache_fill")
+                .storage_buf(0, Qualifier::Write, "uint", "a[]", Frequency::Pass)
+                .local_group_size(64)
+                .compute_source("c.comp.glsl"),
+        );
+        let mut lib = WgpuLibrary::new(ctx, reg, LibraryOptions::new(dir.path())).unwrap();
+        lib.compute_pipeline("cache_fill").unwrap();
+    };
+    let first = context();
+    if first.pipeline_cache().is_none() {
+        eprintln!("skipping: {}", first.pipeline_cache_status());
+        return;
+    }
+    assert!(
+        first.pipeline_cache_status().starts_with("cold"),
+        "{}",
+        first.pipeline_cache_status()
+    );
+    pipeline(&first);
+    let saved = first.save_pipeline_cache().unwrap();
+    eprintln!("wgpu pipeline cache: saved {saved:?} bytes");
+    if saved.is_some() {
+        let second = context();
+        assert!(
+            second.pipeline_cache_status().starts_with("warm"),
+            "{}",
+            second.pipeline_cache_status()
+        );
+        pipeline(&second);
+        gpu::wgpu::testing::assert_quiet(&second);
+        let mut bytes = std::fs::read(&file).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 0x5A;
+        std::fs::write(&file, &bytes).unwrap();
+    } else {
+        std::fs::write(&file, b"not a cache").unwrap();
+    }
+    let damaged = context();
+    assert!(
+        damaged.pipeline_cache_status().contains("refused"),
+        "{}",
+        damaged.pipeline_cache_status()
+    );
+    pipeline(&damaged);
+    gpu::wgpu::testing::assert_quiet(&first);
+    gpu::wgpu::testing::assert_quiet(&damaged);
+}

@@ -94,8 +94,8 @@ struct RenderArgs {
     /// The API to render with: Vulkan through ash, or wgpu (from the WGSL translations).
     #[arg(long, value_enum, default_value_t = shaders::demo::run::Backend::Vulkan)]
     backend: shaders::demo::run::Backend,
-    /// Load the driver's pipeline cache from this directory before creating the pipelines, and save it there
-    /// afterwards (one file per device and driver; a corrupt or foreign file is refused and reported).
+    /// Load the pipeline cache from this directory before creating the pipelines, and save it there afterwards
+    /// (Vulkan: one file per device and driver; wgpu: its own; a damaged or foreign file is refused and reported).
     #[arg(long)]
     pipeline_cache: Option<PathBuf>,
 }

@@ -14,6 +14,10 @@ pub struct WgpuContextOptions {
     /// Use wgpu immediates for push constants where the adapter has them; `false` forces the storage-buffer
     /// path (see [`super::PushConstants`]).
     pub immediates: bool,
+    /// A file to start wgpu's pipeline cache from (where the adapter has [`::wgpu::Features::PIPELINE_CACHE`]);
+    /// [`WgpuContext::save_pipeline_cache`] writes it back. A damaged file is refused (see
+    /// [`WgpuContext::pipeline_cache_status`]) and the cache starts empty.
+    pub pipeline_cache: Option<std::path::PathBuf>,
 }
 
 impl Default for WgpuContextOptions {
@@ -22,6 +26,7 @@ impl Default for WgpuContextOptions {
             fallback_adapter: false,
             validation: cfg!(debug_assertions),
             immediates: true,
+            pipeline_cache: None,
         }
     }
 }
@@ -34,12 +39,16 @@ pub struct WgpuContext {
     pub adapter: ::wgpu::Adapter,
     /// Errors wgpu raised outside any error scope (a renderer's own misuse shows up here).
     uncaptured: Arc<Mutex<Vec<String>>>,
+    /// wgpu's pipeline cache, when asked for and the adapter has one, with the file it came from.
+    pipeline_cache: Option<(Arc<::wgpu::PipelineCache>, std::path::PathBuf)>,
+    pipeline_cache_status: String,
 }
 
 /// Optional features the library uses when the adapter has them: each widens what a declaration may ask for.
 fn wanted_features(immediates: bool) -> ::wgpu::Features {
     use ::wgpu::Features as F;
     let mut f = F::DUAL_SOURCE_BLENDING
+        | F::PIPELINE_CACHE
         | F::POLYGON_MODE_LINE
         | F::POLYGON_MODE_POINT
         | F::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES
@@ -93,12 +102,71 @@ impl WgpuContext {
                 .unwrap_or_else(|p| p.into_inner())
                 .push(e.to_string());
         }));
+        let (pipeline_cache, pipeline_cache_status) = match &opts.pipeline_cache {
+            None => (None, "no pipeline cache asked for".to_string()),
+            Some(_) if !device.features().contains(::wgpu::Features::PIPELINE_CACHE) => {
+                (None, "the adapter has no pipeline cache".to_string())
+            }
+            Some(file) => {
+                let read = std::fs::read(file);
+                let (data, status) = match &read {
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                        (None, format!("cold: {} does not exist yet", file.display()))
+                    }
+                    Err(e) => (None, format!("cold, refused {}: {e}", file.display())),
+                    Ok(bytes) => match crate::cache_file::unwrap(bytes) {
+                        Ok(p) => (
+                            Some(p),
+                            format!("warm: {} bytes from {}", p.len(), file.display()),
+                        ),
+                        Err(why) => (None, format!("cold, refused {}: {why}", file.display())),
+                    },
+                };
+                // SAFETY: `data` is what `PipelineCache::get_data` returned in an earlier run, unchanged: the
+                // container's checksum proves it; wgpu checks its own header (adapter, driver, version) and,
+                // with `fallback`, starts empty when the data is not for this device.
+                let cache = unsafe {
+                    device.create_pipeline_cache(&::wgpu::PipelineCacheDescriptor {
+                        label: Some("shader-info"),
+                        data,
+                        fallback: true,
+                    })
+                };
+                (Some((Arc::new(cache), file.clone())), status)
+            }
+        };
         Ok(WgpuContext {
             device,
             queue,
             adapter,
             uncaptured,
+            pipeline_cache,
+            pipeline_cache_status,
         })
+    }
+
+    /// The pipeline cache every pipeline of the library is created through, if there is one.
+    pub fn pipeline_cache(&self) -> Option<&::wgpu::PipelineCache> {
+        self.pipeline_cache.as_ref().map(|(c, _)| c.as_ref())
+    }
+
+    /// What became of [`WgpuContextOptions::pipeline_cache`]: warm from the file, cold, or refused with the reason.
+    pub fn pipeline_cache_status(&self) -> &str {
+        &self.pipeline_cache_status
+    }
+
+    /// Writes the pipeline cache back to its file, atomically; the bytes written, or `None` without a cache.
+    pub fn save_pipeline_cache(&self) -> WgpuResult<Option<usize>> {
+        let Some((cache, file)) = &self.pipeline_cache else {
+            return Ok(None);
+        };
+        let Some(data) = cache.get_data() else {
+            return Ok(None);
+        };
+        let bytes = crate::cache_file::wrap(&data);
+        crate::cache_file::write_atomic(file, &bytes)
+            .map_err(|e| WgpuError::Device(format!("cannot write {}: {e}", file.display())))?;
+        Ok(Some(bytes.len()))
     }
 
     /// The adapter's name (`llvmpipe (LLVM …)` on lavapipe).

@@ -778,7 +778,7 @@ impl WgpuLibrary {
                 targets: &targets,
             }),
             multiview_mask: None,
-            cache: None,
+            cache: self.ctx.pipeline_cache(),
         });
         if let Some(e) = pollster::block_on(scope.pop()) {
             return Err(diagnostic(
@@ -846,7 +846,7 @@ impl WgpuLibrary {
                 constants: &refs,
                 zero_initialize_workgroup_memory: false,
             },
-            cache: None,
+            cache: self.ctx.pipeline_cache(),
         });
         if let Some(e) = pollster::block_on(scope.pop()) {
             return Err(diagnostic(

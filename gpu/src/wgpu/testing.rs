@@ -14,6 +14,7 @@ pub fn test_context(immediates: bool) -> Option<WgpuContext> {
         fallback_adapter: false,
         validation: true,
         immediates,
+        pipeline_cache: None,
     };
     match WgpuContext::new(&opts) {
         Ok(ctx) => Some(ctx),

@@ -234,8 +234,8 @@ fn classify(e: VkError) -> RenderError {
 }
 
 /// Creates the device, a pipeline for every info of `registry` (sources under `root`), renders the demo frame at
-/// `size` through `backend` and writes it to `out` as PNG. With `pipeline_cache` (a directory; Vulkan only), the
-/// device's pipeline cache is loaded from it before the pipelines are created and saved to it afterwards.
+/// `size` through `backend` and writes it to `out` as PNG. With `pipeline_cache` (a directory), the device's
+/// pipeline cache is loaded from it before the pipelines are created and saved to it afterwards.
 pub fn render_to_png(
     registry: &Registry,
     root: &Path,
@@ -246,14 +246,7 @@ pub fn render_to_png(
 ) -> Result<RenderReport, RenderError> {
     match backend {
         Backend::Vulkan => render_vulkan(registry, root, out, size, pipeline_cache),
-        Backend::Wgpu => {
-            let mut r = render_wgpu(registry, root, out, size)?;
-            if pipeline_cache.is_some() {
-                r.notes
-                    .push("--pipeline-cache applies to the Vulkan backend only".into());
-            }
-            Ok(r)
-        }
+        Backend::Wgpu => render_wgpu(registry, root, out, size, pipeline_cache),
     }
 }
 
@@ -358,6 +351,7 @@ fn render_wgpu(
     root: &Path,
     out: &Path,
     size: (u32, u32),
+    pipeline_cache: Option<&Path>,
 ) -> Result<RenderReport, RenderError> {
     let mut notes = Vec::new();
     let validation = validation_wanted(&mut notes);
@@ -369,10 +363,15 @@ fn render_wgpu(
     let t = Instant::now();
     let ctx = WgpuContext::new(&WgpuContextOptions {
         validation,
+        // wgpu checks the adapter and driver itself: one file for the backend is enough.
+        pipeline_cache: pipeline_cache.map(|dir| dir.join("wgpu-pipelines.bin")),
         ..WgpuContextOptions::default()
     })
     .map_err(|e| RenderError::NoVulkan(e.to_string()))?;
     let context_ms = ms(t);
+    if pipeline_cache.is_some() {
+        notes.push(format!("pipeline cache: {}", ctx.pipeline_cache_status()));
+    }
     let mut lib = WgpuLibrary::new(&ctx, registry.clone(), LibraryOptions::new(root))
         .map_err(|e| RenderError::Failed(e.to_string()))?;
     let pipelines = create_all_wgpu(&mut lib);
@@ -381,6 +380,13 @@ fn render_wgpu(
         RenderError::Failed(format!("rendering the demo frame through wgpu failed: {e}"))
     })?;
     let frame_ms = ms(t);
+    if pipeline_cache.is_some()
+        && let Some(saved) = ctx
+            .save_pipeline_cache()
+            .map_err(|e| RenderError::Failed(e.to_string()))?
+    {
+        notes.push(format!("pipeline cache: saved {saved} bytes"));
+    }
     drop(lib);
     ctx.wait_idle();
     let mut messages = gpu::wgpu::messages::captured();
