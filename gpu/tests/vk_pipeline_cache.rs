@@ -7,7 +7,8 @@ use gpu::vk::testing::{assert_no_validation_messages, test_context};
 use gpu::vk::{LibraryOptions, ShaderLibrary};
 use shader_info::{Frequency, Qualifier, Registry, ShaderCreateInfo};
 
-fn library(ctx: &gpu::vk::VkContext, root: &std::path::Path) -> ShaderLibrary {
+/// A compute info and its source under `root`: the pipeline both caches are tested with.
+fn registry(root: &std::path::Path) -> Registry {
     std::fs::write(
         root.join("c.comp.glsl"),
         "void main() { a[gl_GlobalInvocationID.x] = 3u; }\n",
@@ -20,7 +21,11 @@ fn library(ctx: &gpu::vk::VkContext, root: &std::path::Path) -> ShaderLibrary {
             .local_group_size(64)
             .compute_source("c.comp.glsl"),
     );
-    ShaderLibrary::new(ctx, reg, LibraryOptions::new(root)).unwrap()
+    reg
+}
+
+fn library(ctx: &gpu::vk::VkContext, root: &std::path::Path) -> ShaderLibrary {
+    ShaderLibrary::new(ctx, registry(root), LibraryOptions::new(root)).unwrap()
 }
 
 #[test]
@@ -115,11 +120,6 @@ fn wgpu_saves_and_reloads_its_pipeline_cache_and_refuses_a_damaged_one() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("c.comp.glsl"),
-        "void main() { a[gl_GlobalInvocationID.x] = 3u; }\n",
-    )
-    .unwrap();
     let file = dir.path().join("cache").join("wgpu-pipelines.bin");
     let context = || {
         WgpuContext::new(&WgpuContextOptions {
@@ -130,14 +130,8 @@ fn wgpu_saves_and_reloads_its_pipeline_cache_and_refuses_a_damaged_one() {
         .unwrap()
     };
     let pipeline = |ctx: &WgpuContext| {
-        let mut reg = Registry::new();
-        reg.add_info(
-            ShaderCreateInfo::new("cache_fill")
-                .storage_buf(0, Qualifier::Write, "uint", "a[]", Frequency::Pass)
-                .local_group_size(64)
-                .compute_source("c.comp.glsl"),
-        );
-        let mut lib = WgpuLibrary::new(ctx, reg, LibraryOptions::new(dir.path())).unwrap();
+        let mut lib =
+            WgpuLibrary::new(ctx, registry(dir.path()), LibraryOptions::new(dir.path())).unwrap();
         lib.compute_pipeline("cache_fill").unwrap();
     };
     let first = context();

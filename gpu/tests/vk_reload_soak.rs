@@ -73,12 +73,7 @@ fn a_thousand_random_edits_never_lose_a_pipeline() {
     let mut fresh = ShaderLibrary::new(&ctx, reg, LibraryOptions::new(root)).unwrap();
     assert_eq!(observe(&mut lib, &vb, &out), observe(&mut fresh, &vb, &out));
     assert_eq!(lib.pipeline_count(), fresh.pipeline_count());
-    let (median, p99) = stats.percentiles();
-    eprintln!(
-        "soak: {steps} steps, {} reloads; pipeline outcomes: {} rebuilt, {} kept, {} unchanged; 0 lost pipelines; \
-         reload median {median:.2} ms, p99 {p99:.2} ms",
-        stats.reloads, stats.rebuilt, stats.kept, stats.unchanged
-    );
+    eprintln!("{}", stats.report("soak", steps));
     drop((lib, fresh, vb, out));
     assert_no_validation_messages(&ctx);
 }

@@ -135,12 +135,7 @@ fn a_thousand_random_edits_never_lose_a_wgpu_pipeline() {
         observe(&ctx, &mut fresh, &vb, &out)
     );
     assert_eq!(lib.pipeline_count(), fresh.pipeline_count());
-    let (median, p99) = stats.percentiles();
-    eprintln!(
-        "wgpu soak: {steps} steps, {} reloads; pipeline outcomes: {} rebuilt, {} kept, {} unchanged; 0 lost \
-         pipelines; reload median {median:.2} ms, p99 {p99:.2} ms",
-        stats.reloads, stats.rebuilt, stats.kept, stats.unchanged
-    );
+    eprintln!("{}", stats.report("wgpu soak", steps));
     drop((lib, fresh));
     assert_quiet(&ctx);
 }

@@ -212,10 +212,9 @@ impl WgpuContext {
     /// Copies `buffer` (created with `COPY_SRC`) to the host, after the work submitted so far.
     ///
     /// ```no_run
-    /// # let ctx = gpu::wgpu::WgpuContext::new(&Default::default())?;
-    /// # let buffer: gpu::wgpu::raw::Buffer = todo!();
-    /// let bytes = ctx.read_buffer(&buffer)?;
-    /// # Ok::<(), gpu::wgpu::WgpuError>(())
+    /// # fn f(ctx: &gpu::wgpu::WgpuContext, buffer: &gpu::wgpu::raw::Buffer) -> gpu::wgpu::WgpuResult<()> {
+    /// let bytes = ctx.read_buffer(buffer)?;
+    /// # Ok(()) }
     /// ```
     pub fn read_buffer(&self, buffer: &::wgpu::Buffer) -> WgpuResult<Vec<u8>> {
         let staging = self.staging(buffer.size());

