@@ -5,8 +5,12 @@
 //! under-linked. Adding the static archives Debian ships, in dependency order, gives a working binary in seconds
 //! instead of a 10-minute C++ build (see `shared/TOOLCHAIN.md`). On any other system nothing is emitted and the
 //! `shaderc` crate keeps its own behaviour.
+//!
+//! It also records the versions of the crates whose output the shader disk cache keeps (naga's translations,
+//! shaderc's modules, spirq's reflection), read from the workspace's `Cargo.lock`, so that cache keys change when
+//! they do.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The archives, in the order the linker needs them (users before what they use).
 const ARCHIVES: [&str; 9] = [
@@ -23,6 +27,7 @@ const ARCHIVES: [&str; 9] = [
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
+    tool_versions();
     let dir = Path::new("/usr/lib/x86_64-linux-gnu");
     let target = std::env::var("TARGET").unwrap_or_default();
     // Only for the host layout we know: a cross build must not pick up the host's archives.
@@ -45,4 +50,47 @@ fn main() {
     for name in ARCHIVES {
         println!("cargo:rustc-link-lib=static={name}");
     }
+}
+
+/// Emits `SHADER_INFO_TOOL_VERSIONS`.
+fn tool_versions() {
+    let manifest_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
+    let lock = manifest_dir
+        .ancestors()
+        .map(|d| d.join("Cargo.lock"))
+        .find(|p| p.is_file());
+    let versions = lock.as_deref().map(versions_in).unwrap_or_default();
+    if let Some(lock) = &lock {
+        println!("cargo:rerun-if-changed={}", lock.display());
+    }
+    let value = if versions.is_empty() {
+        format!(
+            "gpu {}",
+            std::env::var("CARGO_PKG_VERSION").unwrap_or_default()
+        )
+    } else {
+        versions.join(";")
+    };
+    println!("cargo:rustc-env=SHADER_INFO_TOOL_VERSIONS={value}");
+}
+
+/// `name version` of each tool crate in the lock file.
+fn versions_in(lock: &Path) -> Vec<String> {
+    const TOOLS: [&str; 5] = ["naga", "shaderc", "shaderc-sys", "spirq", "gpu"];
+    let text = std::fs::read_to_string(lock).unwrap_or_default();
+    let mut out = Vec::new();
+    let mut name = None;
+    for line in text.lines() {
+        if line == "[[package]]" {
+            name = None;
+        } else if let Some(n) = line.strip_prefix("name = ") {
+            name = Some(n.trim_matches('"').to_string());
+        } else if let (Some(v), Some(n)) = (line.strip_prefix("version = "), &name)
+            && TOOLS.contains(&n.as_str())
+        {
+            out.push(format!("{n} {}", v.trim_matches('"')));
+        }
+    }
+    out.sort();
+    out
 }

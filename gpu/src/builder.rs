@@ -169,6 +169,8 @@ pub struct BuildReport {
     pub targets: BTreeMap<Target, TargetCounts>,
     /// Where the time went, summed over threads.
     pub phases: Phases,
+    /// What the persistent cache did during the pass, when the compiler has one.
+    pub cache: Option<crate::disk_cache::DiskCacheStats>,
     #[serde(skip)]
     pub module_reports: Vec<ModuleReport>,
 }
@@ -336,6 +338,7 @@ fn build_in_pool(
     }
     let clock = JobClock::default();
     let shaderc_before = compiler.shaderc_seconds();
+    let cache_before = compiler.disk_cache().map(|d| d.stats());
     let results: Vec<Result<ModuleReport, Failure>> = jobs
         .par_iter()
         .map(|job| {
@@ -439,6 +442,10 @@ fn build_in_pool(
             jobs: nanos(&clock.jobs),
         },
         module_reports: modules,
+        cache: compiler
+            .disk_cache()
+            .zip(cache_before)
+            .map(|(d, before)| d.stats().since(&before)),
     }
 }
 

@@ -64,14 +64,16 @@ pub fn unwrap(bytes: &[u8]) -> Result<&[u8], String> {
 }
 
 /// Writes `bytes` to `file` (creating its directory) through a temporary file in the same directory and a rename:
-/// readers see the old file or the new one, never a mix.
+/// readers see the old file or the new one, never a mix. The temporary file's name is unique (`.tmp` and random
+/// letters), so writers of the same file, in any number of threads and processes, never share one.
 pub fn write_atomic(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    if let Some(dir) = file.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    let tmp = file.with_extension(format!("tmp{}-{:x}", std::process::id(), xxh3_64(bytes)));
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(&tmp, file).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+    use std::io::Write;
+    let dir = match file.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    std::fs::create_dir_all(dir)?;
+    let mut tmp = tempfile::Builder::new().prefix(".tmp").tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.persist(file).map(drop).map_err(|e| e.error)
 }

@@ -17,6 +17,7 @@
 //! ```
 
 use crate::compiler::{CompileError, CompiledModule, Compiler, Profile};
+use crate::disk_cache::{DiskCache, Kind, TOOL_VERSIONS, key_of};
 use crate::reflect::{ModuleReflection, cross_check, reflect};
 use rayon::prelude::*;
 use shader_info::{
@@ -43,6 +44,11 @@ pub trait StageCompiler: Sync {
     fn shaderc_seconds(&self) -> f64 {
         0.0
     }
+
+    /// The persistent cache the flow keeps reflections and translations in, beside the compiler's modules.
+    fn disk_cache(&self) -> Option<&DiskCache> {
+        None
+    }
 }
 
 impl StageCompiler for Compiler {
@@ -56,6 +62,10 @@ impl StageCompiler for Compiler {
 
     fn shaderc_seconds(&self) -> f64 {
         self.stats().compile_time.as_secs_f64()
+    }
+
+    fn disk_cache(&self) -> Option<&DiskCache> {
+        Compiler::disk_cache(self).map(|d| &**d)
     }
 }
 
@@ -280,7 +290,7 @@ impl<'a> Flow<'a> {
         let reflection = match cached {
             Some(r) => r,
             None => {
-                let r = Arc::new(timed(&self.clock.reflect, || reflect(spirv)).map_err(|e| {
+                let r = Arc::new(timed(&self.clock.reflect, || self.reflect(spirv, key)).map_err(|e| {
                     with_variant(
                         vec![
                             Diagnostic::error(Code::Reflection, &info.name, e.to_string())
@@ -305,6 +315,29 @@ impl<'a> Flow<'a> {
         } else {
             Err(with_variant(mismatches, info))
         }
+    }
+
+    /// Reflects SPIR-V whose [`spirv_key`] is `key`, through the disk cache when there is one.
+    fn reflect(
+        &self,
+        spirv: &[u32],
+        key: u128,
+    ) -> Result<ModuleReflection, crate::reflect::ReflectError> {
+        let Some(disk) = self.compiler.disk_cache() else {
+            return reflect(spirv);
+        };
+        let disk_key = key_of(&[b"reflection", TOOL_VERSIONS.as_bytes(), &key.to_le_bytes()]);
+        if let Some(r) = disk
+            .get(Kind::Reflection, disk_key)
+            .and_then(|d| serde_json::from_slice(&d).ok())
+        {
+            return Ok(r);
+        }
+        let r = reflect(spirv)?;
+        if let Ok(json) = serde_json::to_vec(&r) {
+            disk.put(Kind::Reflection, disk_key, &json);
+        }
+        Ok(r)
     }
 
     /// The whole flow for one stage: generate, compile, reflect, cross-check.

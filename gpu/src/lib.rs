@@ -3,6 +3,7 @@ pub mod builder;
 pub mod cache_file;
 pub mod compiler;
 pub mod cross;
+pub mod disk_cache;
 pub mod flow;
 pub mod reflect;
 pub mod reload;

@@ -146,7 +146,9 @@ pub fn split_array_name(name: &str) -> Result<(&str, ArraySize), String> {
 }
 
 /// The kind of descriptor a resource becomes: the backend-neutral fact every backend maps to its own type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum DescriptorKind {
     /// A texture and sampler in one descriptor (Vulkan GLSL `sampler2D`).

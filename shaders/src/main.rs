@@ -19,6 +19,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use gpu::builder::{BuildOptions, BuildReport, build};
 use gpu::compiler::{Compiler, CompilerOptions, IncludeSearch, Profile};
 use gpu::cross::{CrossOptions, Target, Verdict, translate_module};
+use gpu::disk_cache::DiskCache;
 use gpu::flow::Flow;
 use indicatif::{ProgressBar, ProgressStyle};
 use shader_info::{
@@ -27,6 +28,7 @@ use shader_info::{
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 #[derive(Parser)]
 #[command(
@@ -44,6 +46,16 @@ struct Cli {
     /// Seed 000's include rule: `"x"` only next to the including file, `<x>` only from the root.
     #[arg(long, global = true)]
     strict_includes: bool,
+    /// The persistent shader cache (modules, reflection, translations); default `$CARGO_TARGET_DIR/shader-cache`,
+    /// or `target/shader-cache` under the current directory.
+    #[arg(long, global = true, value_name = "DIR")]
+    cache: Option<PathBuf>,
+    /// Compile everything, reading and writing no persistent cache.
+    #[arg(long, global = true, conflicts_with = "cache")]
+    no_cache: bool,
+    /// Size limit of the persistent cache in MiB; the least recently used entries are evicted past it.
+    #[arg(long, global = true, default_value_t = 1024)]
+    cache_limit_mib: u64,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -182,11 +194,32 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let root = cli.root.unwrap_or_else(shaders::glsl_root);
     let registry = Registry::global();
+    let disk_cache = if cli.no_cache {
+        None
+    } else {
+        let dir = cli.cache.unwrap_or_else(|| {
+            DiskCache::build_dir(
+                std::env::var_os("CARGO_TARGET_DIR")
+                    .map_or_else(|| PathBuf::from("target"), PathBuf::from),
+            )
+        });
+        match DiskCache::open(&dir, cli.cache_limit_mib.saturating_mul(1 << 20)) {
+            Ok(c) => Some(Arc::new(c)),
+            Err(e) => {
+                eprintln!(
+                    "warning: the shader cache `{}` cannot be used ({e}); compiling without it",
+                    dir.display()
+                );
+                None
+            }
+        }
+    };
     let compiler_opts = CompilerOptions {
         includes: IncludeSearch {
             include_dirs: cli.include_dirs,
             strict: cli.strict_includes,
         },
+        disk_cache: disk_cache.clone(),
         ..CompilerOptions::default()
     };
     match cli.command {
@@ -206,11 +239,11 @@ fn main() -> ExitCode {
             target,
         ),
         Some(Command::Build(args)) => run_build(registry, &root, &compiler_opts, &args),
-        Some(Command::Render(args)) => match run_render(registry, &root, &args) {
+        Some(Command::Render(args)) => match run_render(registry, &root, &compiler_opts, &args) {
             RenderStatus::Rendered => ExitCode::SUCCESS,
             RenderStatus::NoVulkan | RenderStatus::Failed => ExitCode::FAILURE,
         },
-        Some(Command::Watch(args)) => run_watch(registry, &root, &args),
+        Some(Command::Watch(args)) => run_watch(registry, &root, &compiler_opts, &args),
         Some(Command::Compare { a, b, tolerance }) => compare(&a, &b, tolerance),
         None => main_job(registry, &root, &compiler_opts),
     }
@@ -229,7 +262,7 @@ fn main_job(
     };
     let built = run_build(registry, root, compiler_opts, &args) == ExitCode::SUCCESS;
     println!();
-    let rendered = run_render(registry, root, &RenderArgs::default());
+    let rendered = run_render(registry, root, compiler_opts, &RenderArgs::default());
     let ok = match rendered {
         RenderStatus::Rendered => built,
         RenderStatus::NoVulkan => {
@@ -256,16 +289,20 @@ enum RenderStatus {
     Failed,
 }
 
-fn run_render(registry: &Registry, root: &std::path::Path, args: &RenderArgs) -> RenderStatus {
-    use shaders::demo::run::{RenderError, render_to_png};
-    match render_to_png(
-        registry,
-        root,
-        &args.out,
-        args.size,
-        args.backend,
-        args.pipeline_cache.as_deref(),
-    ) {
+fn run_render(
+    registry: &Registry,
+    root: &std::path::Path,
+    compiler_opts: &CompilerOptions,
+    args: &RenderArgs,
+) -> RenderStatus {
+    use shaders::demo::run::{RenderError, RenderOptions, render_to_png};
+    let opts = RenderOptions {
+        size: args.size,
+        backend: args.backend,
+        pipeline_cache: args.pipeline_cache.clone(),
+        compiler: compiler_opts.clone(),
+    };
+    match render_to_png(registry, root, &args.out, &opts) {
         Ok(report) => {
             if args.json {
                 println!(
@@ -303,11 +340,17 @@ fn run_render(registry: &Registry, root: &std::path::Path, args: &RenderArgs) ->
     }
 }
 
-fn run_watch(registry: &Registry, root: &std::path::Path, args: &WatchArgs) -> ExitCode {
+fn run_watch(
+    registry: &Registry,
+    root: &std::path::Path,
+    compiler_opts: &CompilerOptions,
+    args: &WatchArgs,
+) -> ExitCode {
     let opts = shaders::watch::WatchOptions {
         once: args.once,
         timeout: args.timeout.map(std::time::Duration::from_secs_f64),
         debounce: std::time::Duration::from_millis(args.debounce_ms),
+        compiler: compiler_opts.clone(),
     };
     match shaders::watch::run(registry, root, &opts, &mut std::io::stdout()) {
         Ok(()) => ExitCode::SUCCESS,
@@ -515,6 +558,20 @@ fn run_build(
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    if let Some(cache) = compiler.disk_cache() {
+        for w in cache.warnings() {
+            eprintln!("warning: {w}");
+        }
+        match cache.trim() {
+            Ok(t) if t.removed_files > 0 => eprintln!(
+                "shader cache: evicted {} entries ({} KiB) past the limit",
+                t.removed_files,
+                t.removed_bytes / 1024
+            ),
+            Ok(_) => {}
+            Err(e) => eprintln!("warning: cannot trim the shader cache: {e}"),
+        }
+    }
     if args.json {
         println!(
             "{}",
@@ -539,6 +596,8 @@ fn json_report(r: &BuildReport) -> serde_json::Value {
         "failed": r.failed,
         "infos": r.infos,
         "targets": r.targets,
+        "phases": r.phases,
+        "cache": r.cache,
     })
 }
 
@@ -591,6 +650,12 @@ fn print_table(r: &BuildReport) {
         "{} / {} infos compiled, {} modules, {:.2} s",
         r.infos_passed, r.infos_total, r.modules, r.seconds
     );
+    if let Some(c) = &r.cache {
+        println!(
+            "shader cache: {} hits ({} remote), {} misses, {} written, {} damaged entries refused",
+            c.hits, c.remote_hits, c.misses, c.writes, c.corrupt
+        );
+    }
 }
 
 /// Per target: the verdict counts, then each reason a module was not translated, with the modules it applies to.

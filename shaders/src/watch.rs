@@ -25,6 +25,8 @@ pub struct WatchOptions {
     pub timeout: Option<Duration>,
     /// Quiet time after the last file event before reloading.
     pub debounce: Duration,
+    /// The compiler's include search and persistent cache (reloads read and fill it too).
+    pub compiler: gpu::compiler::CompilerOptions,
 }
 
 impl Default for WatchOptions {
@@ -33,6 +35,7 @@ impl Default for WatchOptions {
             once: false,
             timeout: None,
             debounce: Duration::from_millis(150),
+            compiler: Default::default(),
         }
     }
 }
@@ -116,8 +119,11 @@ fn with_device(
     deadline: Option<Instant>,
     out: &mut dyn Write,
 ) -> Result<(), String> {
-    let mut lib = ShaderLibrary::new(ctx, registry.clone(), LibraryOptions::new(root))
-        .map_err(|e| e.to_string())?;
+    let lib_opts = LibraryOptions {
+        compiler: opts.compiler.clone(),
+        ..LibraryOptions::new(root)
+    };
+    let mut lib = ShaderLibrary::new(ctx, registry.clone(), lib_opts).map_err(|e| e.to_string())?;
     let report = create_all(&mut lib);
     writeln!(
         out,
@@ -181,7 +187,8 @@ fn compile_only(
     deadline: Option<Instant>,
     out: &mut dyn Write,
 ) -> Result<(), String> {
-    let compiler = Compiler::new(root).map_err(|e| e.to_string())?;
+    let compiler =
+        Compiler::with_options(root, opts.compiler.clone()).map_err(|e| e.to_string())?;
     let loader = DirLoader::new(root);
     let build_opts = BuildOptions {
         jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),

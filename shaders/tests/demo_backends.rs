@@ -98,7 +98,7 @@ fn an_impossible_frame_size_is_an_error_on_wgpu() {
 #[cfg(feature = "cli")]
 #[test]
 fn render_through_wgpu_reports_every_pipeline_and_writes_the_frame() {
-    use shaders::demo::run::{Backend, render_to_png};
+    use shaders::demo::run::{Backend, RenderOptions, render_to_png};
     if gpu::wgpu::testing::test_context(true).is_none() {
         return;
     }
@@ -108,9 +108,11 @@ fn render_through_wgpu_reports_every_pipeline_and_writes_the_frame() {
         Registry::global(),
         &shaders::glsl_root(),
         &out,
-        (320, 180),
-        Backend::Wgpu,
-        None,
+        &RenderOptions {
+            size: (320, 180),
+            backend: Backend::Wgpu,
+            ..RenderOptions::default()
+        },
     )
     .unwrap_or_else(|e| panic!("render --backend wgpu: {e}"));
     assert!(report.success(), "{}", report.to_text());

@@ -500,9 +500,11 @@ fn render_writes_the_same_picture(frame: &shaders::demo::Frame, w: u32, h: u32) 
             Registry::global(),
             &shaders::glsl_root(),
             &out,
-            (w, h),
-            shaders::demo::run::Backend::Vulkan,
-            Some(&cache),
+            &shaders::demo::run::RenderOptions {
+                size: (w, h),
+                pipeline_cache: Some(cache.clone()),
+                ..Default::default()
+            },
         )
         .unwrap_or_else(|e| panic!("render failed although a test context exists: {e}"))
     };

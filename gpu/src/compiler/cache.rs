@@ -31,8 +31,10 @@ use std::time::{Duration, SystemTime};
 pub struct CacheStats {
     /// Lookups answered from the cache.
     pub hits: u64,
-    /// Lookups that compiled (first compile or recompile after an invalidation).
+    /// Lookups that compiled (first compile or recompile after an invalidation), or loaded from the disk cache.
     pub misses: u64,
+    /// Of the misses, those the disk cache answered (no shaderc run).
+    pub disk_hits: u64,
     /// Entries evicted because a file they depend on changed or vanished.
     pub invalidations: u64,
     /// Total time spent inside shaderc.
@@ -101,6 +103,7 @@ pub(crate) struct Cache {
     root: PathBuf,
     hits: AtomicU64,
     misses: AtomicU64,
+    pub(crate) disk_hits: AtomicU64,
     invalidations: AtomicU64,
     compile_nanos: AtomicU64,
     pub(crate) reads: AtomicU64,
@@ -116,6 +119,7 @@ impl Cache {
             root,
             hits: AtomicU64::new(0),
             misses: AtomicU64::new(0),
+            disk_hits: AtomicU64::new(0),
             invalidations: AtomicU64::new(0),
             compile_nanos: AtomicU64::new(0),
             reads: AtomicU64::new(0),
@@ -127,6 +131,7 @@ impl Cache {
         CacheStats {
             hits: self.hits.load(Ordering::Relaxed),
             misses: self.misses.load(Ordering::Relaxed),
+            disk_hits: self.disk_hits.load(Ordering::Relaxed),
             invalidations: self.invalidations.load(Ordering::Relaxed),
             compile_time: Duration::from_nanos(self.compile_nanos.load(Ordering::Relaxed)),
             file_reads: self.reads.load(Ordering::Relaxed),

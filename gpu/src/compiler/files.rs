@@ -16,7 +16,7 @@ pub(crate) fn content_hash(bytes: &[u8]) -> u128 {
 const RACY_WINDOW: Duration = Duration::from_secs(2);
 
 /// Metadata that changes when a file is written or replaced.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct FileMeta {
     len: u64,
     mtime: Option<SystemTime>,

@@ -22,6 +22,7 @@ pub mod diagnostics;
 mod error;
 mod files;
 pub mod includes;
+mod persist;
 mod watch;
 
 pub use cache::CacheStats;
@@ -29,13 +30,14 @@ pub use compiled::{CompiledModule, Profile, SourceFile};
 pub use error::CompileError;
 pub use includes::IncludeSearch;
 
+use crate::disk_cache::DiskCache;
 use cache::Cache;
 use includes::{Includer, normalize, parent_dir};
 use shader_info::{Code, Diagnostic, GeneratedStage, Severity, Stage};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 /// Bumped whenever the options below change, so keys of different option sets never meet.
@@ -96,15 +98,23 @@ pub struct Compiler {
     root: PathBuf,
     search: IncludeSearch,
     cache: Cache,
+    disk: Option<Arc<DiskCache>>,
+    /// Content hashes of files checked against the disk cache's manifests (shared by every unit).
+    hashes: persist::FileHashes,
+    /// What this build of shaderc makes of a probe shader (see [`Compiler::fingerprint`]).
+    fingerprint: OnceLock<u128>,
 }
 
-/// How a [`Compiler`] finds includes and notices edits.
+/// How a [`Compiler`] finds includes, notices edits and keeps modules between processes.
 ///
 /// ```no_run
 /// use gpu::compiler::{ChangeDetection, Compiler, CompilerOptions, IncludeSearch};
+/// use gpu::disk_cache::DiskCache;
+/// let cache = DiskCache::open(DiskCache::app_dir("my-renderer").unwrap(), DiskCache::DEFAULT_LIMIT).unwrap();
 /// let opts = CompilerOptions {
 ///     includes: IncludeSearch { include_dirs: vec!["lib".into()], strict: false },
 ///     change_detection: ChangeDetection::Journal,
+///     disk_cache: Some(std::sync::Arc::new(cache)),
 /// };
 /// let c = Compiler::with_options("shaders", opts).unwrap();
 /// ```
@@ -112,6 +122,8 @@ pub struct Compiler {
 pub struct CompilerOptions {
     pub includes: IncludeSearch,
     pub change_detection: ChangeDetection,
+    /// The persistent cache shared by processes (none: every process compiles what it uses once).
+    pub disk_cache: Option<Arc<DiskCache>>,
 }
 
 /// What one compilation compiles: the text, the name it goes under, and where its relative includes start.
@@ -186,7 +198,80 @@ impl Compiler {
             ),
             root,
             search,
+            disk: opts.disk_cache,
+            hashes: Default::default(),
+            fingerprint: OnceLock::new(),
         })
+    }
+
+    /// The persistent cache, when there is one.
+    pub fn disk_cache(&self) -> Option<&Arc<DiskCache>> {
+        self.disk.as_ref()
+    }
+
+    /// A hash of this compiler's behaviour, part of every disk-cache key: the SPIR-V it makes of a probe shader
+    /// (which changes with glslang's generator version and with the optimizer), the options version and the tool
+    /// crates' versions. Computed on first use of the disk cache, and kept there by the identity of the running
+    /// executable (path, size, modification time), so a warm start does not pay for glslang's first compile.
+    pub fn fingerprint(&self) -> u128 {
+        *self.fingerprint.get_or_init(|| {
+            let exe = std::env::current_exe()
+                .ok()
+                .and_then(|p| Some((std::fs::metadata(&p).ok()?, p)))
+                .map(|(m, p)| format!("{} {} {:?}", p.display(), m.len(), m.modified().ok()));
+            let memo = match (&self.disk, &exe) {
+                (Some(disk), Some(exe)) => Some((
+                    disk,
+                    crate::disk_cache::key_of(&[
+                        exe.as_bytes(),
+                        OPTIONS_VERSION.as_bytes(),
+                        crate::disk_cache::TOOL_VERSIONS.as_bytes(),
+                    ]),
+                )),
+                _ => None,
+            };
+            if let Some((disk, key)) = memo
+                && let Some(bytes) = disk.get(crate::disk_cache::Kind::Compiler, key)
+                && let Ok(words) = <[u8; 16]>::try_from(bytes.as_slice())
+            {
+                return u128::from_le_bytes(words);
+            }
+            let fingerprint = self.probe();
+            if let Some((disk, key)) = memo {
+                disk.put(
+                    crate::disk_cache::Kind::Compiler,
+                    key,
+                    &fingerprint.to_le_bytes(),
+                );
+            }
+            fingerprint
+        })
+    }
+
+    fn probe(&self) -> u128 {
+        const PROBE: &str = "#version 450\nlayout(location = 0) in vec4 v;\nlayout(location = 0) out vec4 o;\n\
+            void main() { vec4 a = v; for (int i = 0; i < 4; i++) { a = a * a.yzwx + v; } o = a; }\n";
+        let words = self
+            .options(Profile::Release)
+            .ok()
+            .and_then(|o| {
+                self.shaderc
+                    .compile_into_spirv(
+                        PROBE,
+                        shaderc::ShaderKind::Fragment,
+                        "probe",
+                        "main",
+                        Some(&o),
+                    )
+                    .ok()
+            })
+            .map(|a| a.as_binary_u8().to_vec())
+            .unwrap_or_default();
+        crate::disk_cache::key_of(&[
+            &words,
+            OPTIONS_VERSION.as_bytes(),
+            crate::disk_cache::TOOL_VERSIONS.as_bytes(),
+        ])
     }
 
     /// Where includes are searched.
@@ -256,7 +341,8 @@ impl Compiler {
         let key = self.key(&unit);
         self.cache
             .remember_main(index, lexical, meta, key, generation);
-        self.cache.get_or_compile(key, || self.compile_unit(&unit))
+        self.cache
+            .get_or_compile(key, || self.compile_unit(&unit, key))
     }
 
     /// Compiles a generated stage of a resolved info. Errors are mapped through its source map: lines of inserted
@@ -278,7 +364,8 @@ impl Compiler {
             generated: Some(generated),
         };
         let key = self.key(&unit);
-        self.cache.get_or_compile(key, || self.compile_unit(&unit))
+        self.cache
+            .get_or_compile(key, || self.compile_unit(&unit, key))
     }
 
     /// Compiles GLSL text given in memory under a virtual `name`; relative includes start at the root.
@@ -299,7 +386,8 @@ impl Compiler {
             generated: None,
         };
         let key = self.key(&unit);
-        self.cache.get_or_compile(key, || self.compile_unit(&unit))
+        self.cache
+            .get_or_compile(key, || self.compile_unit(&unit, key))
     }
 
     fn options<'a>(&self, profile: Profile) -> Result<shaderc::CompileOptions<'a>, String> {
@@ -333,10 +421,50 @@ impl Compiler {
         Ok(o)
     }
 
+    /// Compiles a unit, or loads it from the disk cache when that has it for the files as they are now.
     fn compile_unit(
         &self,
         unit: &Unit,
+        key: u128,
     ) -> Result<(Arc<CompiledModule>, cache::Dependencies), CompileError> {
+        let Some(disk) = &self.disk else {
+            return self.compile_unit_now(unit).map(|(m, d, _)| (m, d));
+        };
+        let disk_key = crate::disk_cache::key_of(&[
+            b"unit",
+            &self.fingerprint().to_le_bytes(),
+            &key.to_le_bytes(),
+        ]);
+        if let Some(loaded) =
+            persist::load(disk, &self.root, disk_key, &self.hashes, &self.cache.reads)
+        {
+            let mut module = loaded.module;
+            for f in &mut module.files {
+                f.path = self.root.join(&f.name);
+            }
+            if !loaded.warnings.is_empty() {
+                module.warnings =
+                    self.locate_all(unit, diagnostics::parse_messages(&loaded.warnings));
+            }
+            self.cache
+                .disk_hits
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            // Watch what the module depends on, as a compile would have.
+            for f in &loaded.deps.files {
+                self.cache.journal.watch(&f.path);
+            }
+            return Ok((Arc::new(module), loaded.deps));
+        }
+        let (module, deps, warnings) = self.compile_unit_now(unit)?;
+        persist::store(disk, disk_key, &module, &deps, &warnings);
+        Ok((module, deps))
+    }
+
+    /// Compiles a unit with shaderc; also returns shaderc's warning text.
+    fn compile_unit_now(
+        &self,
+        unit: &Unit,
+    ) -> Result<(Arc<CompiledModule>, cache::Dependencies, String), CompileError> {
         // shaderc turns these strings into C strings and panics on an inner NUL: refuse them first.
         if unit.text.contains('\0') || unit.name.contains('\0') {
             return Err(CompileError::single(
@@ -377,13 +505,15 @@ impl Compiler {
             .unwrap_or_default();
         match result {
             Ok(artifact) => {
-                let warnings = if artifact.get_num_warnings() > 0 {
-                    self.locate_all(
-                        unit,
-                        diagnostics::parse_messages(&artifact.get_warning_messages()),
-                    )
+                let warning_text = if artifact.get_num_warnings() > 0 {
+                    artifact.get_warning_messages()
                 } else {
+                    String::new()
+                };
+                let warnings = if warning_text.is_empty() {
                     Vec::new()
+                } else {
+                    self.locate_all(unit, diagnostics::parse_messages(&warning_text))
                 };
                 let module = CompiledModule {
                     name: unit.name.to_string(),
@@ -400,7 +530,11 @@ impl Compiler {
                         .collect(),
                     warnings,
                 };
-                Ok((Arc::new(module), cache::Dependencies { files, absent }))
+                Ok((
+                    Arc::new(module),
+                    cache::Dependencies { files, absent },
+                    warning_text,
+                ))
             }
             Err(e) => {
                 let text = match e {

@@ -28,6 +28,7 @@
 
 pub mod check;
 mod hlsl_post;
+mod persist;
 pub mod spec;
 
 use crate::compiler::Profile;
@@ -171,24 +172,58 @@ pub fn translate_module(
     };
     let plan = flow.plan(info);
     let everywhere = unsupported_everywhere(info, &plan, stage);
+    // With a disk cache, the verdicts kept for this exact module: when every target has one, naga and the
+    // checkers do not run at all.
+    let disk = flow.compiler.disk_cache();
+    let kept_key = match disk {
+        Some(_) if everywhere.is_empty() => flow
+            .portable(info, stage)
+            .ok()
+            .map(|(g, m)| persist::module_key(&info.key(), stage, &g, &m.spirv, &plan, opts)),
+        _ => None,
+    };
+    let mut verdicts: Vec<(Target, Option<Verdict>)> = opts
+        .targets
+        .iter()
+        .map(|&t| {
+            let kept = skipped(t).or_else(|| {
+                let (d, k) = disk.zip(kept_key)?;
+                persist::load(d, k, t, &info.key(), stage)
+            });
+            (t, kept)
+        })
+        .collect();
+    if verdicts.iter().all(|(_, v)| v.is_some()) {
+        return verdicts
+            .into_iter()
+            .filter_map(|(t, v)| Some((t, v?)))
+            .collect();
+    }
     let portable = if everywhere.is_empty() {
         Some(Portable::new(flow, info, stage))
     } else {
         None
     };
-    opts.targets
-        .iter()
-        .map(|&t| {
-            let verdict = skipped(t).unwrap_or_else(|| match &portable {
-                None => Verdict::Unsupported(everywhere.clone()),
-                Some(Err(d)) => match portable_limit(d) {
-                    Some(reason) => Verdict::Unsupported(vec![reason]),
-                    None => Verdict::Failed(d.clone()),
-                },
-                Some(Ok(p)) => p.verdict(t, opts),
-            });
-            (t, verdict)
-        })
+    for (t, v) in &mut verdicts {
+        if v.is_some() {
+            continue;
+        }
+        let verdict = match &portable {
+            None => Verdict::Unsupported(everywhere.clone()),
+            Some(Err(d)) => match portable_limit(d) {
+                Some(reason) => Verdict::Unsupported(vec![reason]),
+                None => Verdict::Failed(d.clone()),
+            },
+            Some(Ok(p)) => p.verdict(*t, opts),
+        };
+        if let (Some(d), Some(k), Some(Ok(_))) = (disk, kept_key, &portable) {
+            persist::store(d, k, *t, &verdict);
+        }
+        *v = Some(verdict);
+    }
+    verdicts
+        .into_iter()
+        .filter_map(|(t, v)| Some((t, v?)))
         .collect()
 }
 

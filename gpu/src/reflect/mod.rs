@@ -7,7 +7,7 @@
 //! Members are matched by position, not by name, because optimized SPIR-V has no names. Interface blocks between
 //! stages are not compared (the compiler's linker-free per-stage compile cannot see both sides).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use shader_info::{
     BlockLayout, Code, DescriptorKind, Diagnostic, FieldArray, FieldType, MemberLayout, Registry,
     ResolvedInfo, Stage, Type,
@@ -54,7 +54,7 @@ fn descriptor_of(m: &Module, var: &spirv::Var) -> Option<(Option<DescriptorKind>
 }
 
 /// One member of a reflected block or struct.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReflectedMember {
     pub name: Option<String>,
     pub offset: u32,
@@ -69,7 +69,7 @@ pub struct ReflectedMember {
 }
 
 /// A reflected descriptor binding.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReflectedDescriptor {
     pub set: u32,
     pub binding: u32,
@@ -82,7 +82,7 @@ pub struct ReflectedDescriptor {
 }
 
 /// A reflected vertex input or fragment output.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReflectedIo {
     pub location: u32,
     pub name: Option<String>,
@@ -90,7 +90,7 @@ pub struct ReflectedIo {
 }
 
 /// What a compiled module declares, as reflected from its SPIR-V.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct ModuleReflection {
     pub entry_point: String,
     pub descriptors: Vec<ReflectedDescriptor>,

@@ -6,6 +6,7 @@ use crate::pipelines::{
     LibraryPipelines, PipelineKind, create_all, create_all_wgpu, is_known_driver_warning,
     is_known_driver_warning_text,
 };
+use gpu::compiler::CompilerOptions;
 use gpu::sources::LibraryOptions;
 use gpu::vk::{ContextOptions, ShaderLibrary, VkContext, VkError};
 use gpu::wgpu::{WgpuContext, WgpuContextOptions, WgpuLibrary};
@@ -236,18 +237,70 @@ fn classify(e: VkError) -> RenderError {
 /// Creates the device, a pipeline for every info of `registry` (sources under `root`), renders the demo frame at
 /// `size` through `backend` and writes it to `out` as PNG. With `pipeline_cache` (a directory), the device's
 /// pipeline cache is loaded from it before the pipelines are created and saved to it afterwards.
+///
+/// ```no_run
+/// use shaders::demo::run::{render_to_png, RenderOptions};
+/// let opts = RenderOptions { size: (640, 360), ..RenderOptions::default() };
+/// let report = render_to_png(shader_info::Registry::global(), &shaders::glsl_root(), "out/f.png".as_ref(), &opts)?;
+/// println!("{}", report.to_text());
+/// # Ok::<(), shaders::demo::run::RenderError>(())
+/// ```
 pub fn render_to_png(
     registry: &Registry,
     root: &Path,
     out: &Path,
-    size: (u32, u32),
-    backend: Backend,
-    pipeline_cache: Option<&Path>,
+    opts: &RenderOptions,
 ) -> Result<RenderReport, RenderError> {
-    match backend {
-        Backend::Vulkan => render_vulkan(registry, root, out, size, pipeline_cache),
-        Backend::Wgpu => render_wgpu(registry, root, out, size, pipeline_cache),
+    match opts.backend {
+        Backend::Vulkan => render_vulkan(registry, root, out, opts),
+        Backend::Wgpu => render_wgpu(registry, root, out, opts),
     }
+}
+
+/// How [`render_to_png`] renders.
+#[derive(Clone, Debug)]
+pub struct RenderOptions {
+    /// Frame size in pixels.
+    pub size: (u32, u32),
+    pub backend: Backend,
+    /// A directory to load the device's pipeline cache from and save it to.
+    pub pipeline_cache: Option<PathBuf>,
+    /// The library's compiler: include search, change detection and the persistent shader cache.
+    pub compiler: CompilerOptions,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        RenderOptions {
+            size: (1280, 720),
+            backend: Backend::Vulkan,
+            pipeline_cache: None,
+            compiler: CompilerOptions::default(),
+        }
+    }
+}
+
+/// The library options of a render: sources under `root`, the render's compiler options.
+fn library_options(root: &Path, opts: &RenderOptions) -> LibraryOptions {
+    LibraryOptions {
+        compiler: opts.compiler.clone(),
+        ..LibraryOptions::new(root)
+    }
+}
+
+/// A note on the persistent shader cache, when the render used one.
+fn disk_cache_note(opts: &RenderOptions) -> Option<String> {
+    let cache = opts.compiler.disk_cache.as_ref()?;
+    let s = cache.stats();
+    Some(format!(
+        "shader cache: {} hits ({} remote), {} misses, {} written, {} damaged entries refused ({})",
+        s.hits,
+        s.remote_hits,
+        s.misses,
+        s.writes,
+        s.corrupt,
+        cache.dir().display()
+    ))
 }
 
 /// The parts of a report every backend fills the same way.
@@ -289,9 +342,9 @@ fn render_vulkan(
     registry: &Registry,
     root: &Path,
     out: &Path,
-    size: (u32, u32),
-    pipeline_cache: Option<&Path>,
+    opts: &RenderOptions,
 ) -> Result<RenderReport, RenderError> {
+    let (size, pipeline_cache) = (opts.size, opts.pipeline_cache.as_deref());
     let mut notes = Vec::new();
     let t = Instant::now();
     let ctx = create_context(&mut notes)?;
@@ -311,9 +364,10 @@ fn render_vulkan(
             Loaded::Refused(why) => format!("pipeline cache: cold, refused {why}"),
         });
     }
-    let mut lib = ShaderLibrary::new(&ctx, registry.clone(), LibraryOptions::new(root))
+    let mut lib = ShaderLibrary::new(&ctx, registry.clone(), library_options(root, opts))
         .map_err(|e| RenderError::Failed(e.to_string()))?;
     let pipelines = create_all(&mut lib);
+    notes.extend(disk_cache_note(opts));
     let t = Instant::now();
     let frame = render_frame(&mut lib, size.0, size.1)
         .map_err(|e| RenderError::Failed(format!("rendering the demo frame failed: {e}")))?;
@@ -350,9 +404,9 @@ fn render_wgpu(
     registry: &Registry,
     root: &Path,
     out: &Path,
-    size: (u32, u32),
-    pipeline_cache: Option<&Path>,
+    opts: &RenderOptions,
 ) -> Result<RenderReport, RenderError> {
+    let (size, pipeline_cache) = (opts.size, opts.pipeline_cache.as_deref());
     let mut notes = Vec::new();
     let validation = validation_wanted(&mut notes);
     if validation && !gpu::wgpu::messages::capture() {
@@ -372,9 +426,10 @@ fn render_wgpu(
     if pipeline_cache.is_some() {
         notes.push(format!("pipeline cache: {}", ctx.pipeline_cache_status()));
     }
-    let mut lib = WgpuLibrary::new(&ctx, registry.clone(), LibraryOptions::new(root))
+    let mut lib = WgpuLibrary::new(&ctx, registry.clone(), library_options(root, opts))
         .map_err(|e| RenderError::Failed(e.to_string()))?;
     let pipelines = create_all_wgpu(&mut lib);
+    notes.extend(disk_cache_note(opts));
     let t = Instant::now();
     let frame = super::wgpu::render_frame(&mut lib, size.0, size.1).map_err(|e| {
         RenderError::Failed(format!("rendering the demo frame through wgpu failed: {e}"))

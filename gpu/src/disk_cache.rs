@@ -1,0 +1,569 @@
+//! The persistent cache: compiled modules, their reflection and their cross-language translations, kept on disk
+//! between processes (and, optionally, in a shared object store) so that a second start compiles nothing that has
+//! not changed.
+//!
+//! - **Content-addressed.** Every entry is named by a 128-bit hash of everything that decides its content: for a
+//!   module, the stage, profile, options, generated source, the compiler's fingerprint and the content hashes of
+//!   every file it included (through a small *manifest* per source, since the includes are known only after a
+//!   compile); for a reflection, the SPIR-V; for a translation, the portable SPIR-V, the target, the binding map
+//!   and the translator's version. An entry is never rewritten with other content, so concurrent readers and
+//!   writers, in several processes, need no lock.
+//! - **Checked.** Each file is the [`crate::cache_file`] container (magic, format version, length, xxh3) around
+//!   the entry's kind and key: a truncated, corrupted, misplaced or other-version file is reported once as a
+//!   warning, deleted and recompiled, never loaded.
+//! - **Atomic.** Writes go to a temporary file renamed into place.
+//! - **Bounded.** [`DiskCache::trim`] evicts the least recently used entries past the size limit (a hit refreshes
+//!   an entry's modification time, at most once a minute).
+//! - **Shared.** [`DiskCache::with_remote`] adds a second level ([`RemoteStore`]: S3, GCS, Azure or a path through
+//!   `object_store`, feature `remote-cache`): read on a local miss, written after a compile, with the same checks.
+//!
+//! Why not `cacache`: its index is an append-only log keyed by strings with SHA-256 integrity, built for npm's
+//! tarballs; here every lookup is one `open` of a file named by the key, the checksum is the container's xxh3 (a
+//! few GB/s), and the same bytes go to the remote store unchanged.
+//!
+//! ```no_run
+//! use gpu::compiler::{Compiler, CompilerOptions};
+//! use gpu::disk_cache::DiskCache;
+//! use std::sync::Arc;
+//! let cache = Arc::new(DiskCache::open(DiskCache::build_dir("target"), DiskCache::DEFAULT_LIMIT)?);
+//! let opts = CompilerOptions { disk_cache: Some(cache.clone()), ..Default::default() };
+//! let compiler = Compiler::with_options("shaders/glsl", opts).unwrap();
+//! // … compile; a second process with the same directory loads instead of compiling.
+//! println!("{:?}", cache.stats());
+//! cache.trim()?;
+//! # Ok::<(), std::io::Error>(())
+//! ```
+
+use crate::cache_file;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, SystemTime};
+
+/// Bumped when the layout of any entry kind changes: entries of another version live in another directory and
+/// are never read (and are evicted by [`DiskCache::trim`] like any old entry).
+const FORMAT_DIR: &str = "v1";
+
+/// A hit refreshes the entry's time (for eviction) when it is older than this, so hits cost no write each time.
+const TOUCH_AFTER: Duration = Duration::from_secs(60);
+
+/// What an entry holds. The kind is part of the file's directory and of its checked header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// The dependency sets seen for one source (include names and content hashes) and the module each gave.
+    Manifest,
+    /// A compiled SPIR-V module with its include list and warnings.
+    Module,
+    /// A module's reflection.
+    Reflection,
+    /// One module's verdict on one cross-language target (the translated text, or why it is unsupported).
+    Translation,
+    /// A compiler's fingerprint, by the identity of the executable that computed it (computing it runs shaderc
+    /// once, and glslang's first compile in a process costs tens of milliseconds).
+    Compiler,
+}
+
+impl Kind {
+    /// Every kind.
+    pub const ALL: [Kind; 5] = [
+        Kind::Manifest,
+        Kind::Module,
+        Kind::Reflection,
+        Kind::Translation,
+        Kind::Compiler,
+    ];
+
+    /// The directory (and remote prefix) of the kind.
+    pub fn dir(self) -> &'static str {
+        match self {
+            Kind::Manifest => "manifest",
+            Kind::Module => "module",
+            Kind::Reflection => "reflection",
+            Kind::Translation => "translation",
+            Kind::Compiler => "compiler",
+        }
+    }
+
+    fn tag(self) -> u8 {
+        match self {
+            Kind::Manifest => b'm',
+            Kind::Module => b's',
+            Kind::Reflection => b'r',
+            Kind::Translation => b't',
+            Kind::Compiler => b'c',
+        }
+    }
+}
+
+/// A second cache level shared between machines: whole entry files by name (`v1/<kind>/<key>`).
+///
+/// `object_store` backs it with feature `remote-cache` ([`crate::remote_cache`]); anything that can get and put
+/// bytes by name can.
+pub trait RemoteStore: Send + Sync {
+    /// The bytes stored under `name`, `Ok(None)` when there are none, `Err` when the store cannot be reached.
+    fn get(&self, name: &str) -> Result<Option<Vec<u8>>, String>;
+    /// Stores `bytes` under `name` (a whole-object write: readers see the old object or the new one).
+    fn put(&self, name: &str, bytes: &[u8]) -> Result<(), String>;
+    /// Where it is, for messages (`s3://bucket/prefix`).
+    fn describe(&self) -> String;
+}
+
+/// Counters of a [`DiskCache`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct DiskCacheStats {
+    /// Entries found (locally or remotely) and loaded.
+    pub hits: u64,
+    /// Entries looked for and not found.
+    pub misses: u64,
+    /// Of the hits, those that came from the remote store.
+    pub remote_hits: u64,
+    /// Entries written.
+    pub writes: u64,
+    /// Entries refused because they were damaged (and deleted).
+    pub corrupt: u64,
+    /// Writes that failed (the cache stays usable; the work is not lost, only not kept).
+    pub write_errors: u64,
+}
+
+impl DiskCacheStats {
+    /// What happened between `before` and `self` (counters of one pass in a longer-lived process).
+    pub fn since(&self, before: &DiskCacheStats) -> DiskCacheStats {
+        DiskCacheStats {
+            hits: self.hits - before.hits,
+            misses: self.misses - before.misses,
+            remote_hits: self.remote_hits - before.remote_hits,
+            writes: self.writes - before.writes,
+            corrupt: self.corrupt - before.corrupt,
+            write_errors: self.write_errors - before.write_errors,
+        }
+    }
+}
+
+/// What [`DiskCache::trim`] found and removed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TrimReport {
+    pub files: u64,
+    pub bytes: u64,
+    pub removed_files: u64,
+    pub removed_bytes: u64,
+}
+
+/// The persistent cache: one directory, any number of processes. See the [module docs](self).
+pub struct DiskCache {
+    dir: PathBuf,
+    limit: u64,
+    remote: Option<Box<dyn RemoteStore>>,
+    /// Set after the first failure to reach the remote store: the build goes on locally and says so once.
+    remote_down: AtomicBool,
+    warned: Mutex<HashSet<String>>,
+    warnings: Mutex<Vec<String>>,
+    hits: AtomicU64,
+    misses: AtomicU64,
+    remote_hits: AtomicU64,
+    writes: AtomicU64,
+    corrupt: AtomicU64,
+    write_errors: AtomicU64,
+}
+
+impl std::fmt::Debug for DiskCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DiskCache")
+            .field("dir", &self.dir)
+            .field("limit", &self.limit)
+            .field("remote", &self.remote.as_ref().map(|r| r.describe()))
+            .finish()
+    }
+}
+
+impl DiskCache {
+    /// The default size limit: 1 GiB (the whole library with every translation is about 40 MiB).
+    pub const DEFAULT_LIMIT: u64 = 1 << 30;
+
+    /// Opens (creating it) the cache in `dir`, evicting past `limit` bytes when trimmed.
+    pub fn open(dir: impl Into<PathBuf>, limit: u64) -> std::io::Result<DiskCache> {
+        let dir = dir.into();
+        std::fs::create_dir_all(dir.join(FORMAT_DIR))?;
+        Ok(DiskCache {
+            dir,
+            limit,
+            remote: None,
+            remote_down: AtomicBool::new(false),
+            warned: Mutex::new(HashSet::new()),
+            warnings: Mutex::new(Vec::new()),
+            hits: AtomicU64::new(0),
+            misses: AtomicU64::new(0),
+            remote_hits: AtomicU64::new(0),
+            writes: AtomicU64::new(0),
+            corrupt: AtomicU64::new(0),
+            write_errors: AtomicU64::new(0),
+        })
+    }
+
+    /// Adds a shared second level, read on local misses and written after compiles.
+    pub fn with_remote(mut self, remote: Box<dyn RemoteStore>) -> DiskCache {
+        self.remote = Some(remote);
+        self
+    }
+
+    /// Where builds keep it: `<target>/shader-cache` (beside cargo's own outputs, so `cargo clean` clears it).
+    ///
+    /// ```
+    /// let d = gpu::disk_cache::DiskCache::build_dir("target");
+    /// assert!(d.ends_with("shader-cache"));
+    /// ```
+    pub fn build_dir(target: impl AsRef<Path>) -> PathBuf {
+        target.as_ref().join("shader-cache")
+    }
+
+    /// Where an application keeps it: the platform's cache directory for `app` (`~/.cache/<app>/shaders` on
+    /// Linux, `~/Library/Caches/<app>/shaders` on macOS, `%LOCALAPPDATA%\<app>\cache\shaders` on Windows); `None`
+    /// where the platform has no home directory.
+    ///
+    /// ```
+    /// if let Some(d) = gpu::disk_cache::DiskCache::app_dir("my-renderer") {
+    ///     assert!(d.ends_with("shaders"));
+    /// }
+    /// ```
+    pub fn app_dir(app: &str) -> Option<PathBuf> {
+        directories::ProjectDirs::from("", "", app).map(|d| d.cache_dir().join("shaders"))
+    }
+
+    /// The cache directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The remote store, when there is one.
+    pub fn remote(&self) -> Option<&dyn RemoteStore> {
+        self.remote.as_deref()
+    }
+
+    /// Counters since this cache was opened.
+    pub fn stats(&self) -> DiskCacheStats {
+        let l = |c: &AtomicU64| c.load(Ordering::Relaxed);
+        DiskCacheStats {
+            hits: l(&self.hits),
+            misses: l(&self.misses),
+            remote_hits: l(&self.remote_hits),
+            writes: l(&self.writes),
+            corrupt: l(&self.corrupt),
+            write_errors: l(&self.write_errors),
+        }
+    }
+
+    /// Every warning so far (each said once: damaged entries, an unreachable remote, failed writes).
+    pub fn warnings(&self) -> Vec<String> {
+        self.warnings
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// The entry's name inside the cache (and the remote store): `v1/<kind>/<2 hex>/<30 hex>`.
+    pub fn entry_name(kind: Kind, key: u128) -> String {
+        let hex = format!("{key:032x}");
+        format!("{FORMAT_DIR}/{}/{}/{}", kind.dir(), &hex[..2], &hex[2..])
+    }
+
+    /// The entry's file.
+    pub fn entry_path(&self, kind: Kind, key: u128) -> PathBuf {
+        self.dir.join(Self::entry_name(kind, key))
+    }
+
+    /// Says `message` once per `topic` (to `tracing` and [`Self::warnings`]).
+    fn warn_once(&self, topic: &str, message: String) {
+        if self
+            .warned
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(topic.to_string())
+        {
+            tracing::warn!("{message}");
+            self.warnings
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(message);
+        }
+    }
+
+    /// The data stored under (`kind`, `key`), checked; `None` when there is none or it is damaged (then deleted,
+    /// and said once).
+    pub fn get(&self, kind: Kind, key: u128) -> Option<Vec<u8>> {
+        let path = self.entry_path(kind, key);
+        if let Some(data) = self.read_local(kind, key, &path) {
+            self.hits.fetch_add(1, Ordering::Relaxed);
+            return Some(data);
+        }
+        if let Some(data) = self.read_remote(kind, key, &path) {
+            self.hits.fetch_add(1, Ordering::Relaxed);
+            self.remote_hits.fetch_add(1, Ordering::Relaxed);
+            return Some(data);
+        }
+        self.misses.fetch_add(1, Ordering::Relaxed);
+        None
+    }
+
+    fn read_local(&self, kind: Kind, key: u128, path: &Path) -> Option<Vec<u8>> {
+        use std::io::Read;
+        let mut file = std::fs::File::open(path).ok()?;
+        let mut bytes = Vec::new();
+        if let Err(e) = file.read_to_end(&mut bytes) {
+            self.warn_once(
+                &path.display().to_string(),
+                format!(
+                    "shader cache entry `{}` cannot be read: {e}",
+                    path.display()
+                ),
+            );
+            return None;
+        }
+        match open_entry(&bytes, kind, key) {
+            Ok(data) => {
+                if let Ok(m) = file.metadata()
+                    && m.modified().is_ok_and(|t| {
+                        SystemTime::now()
+                            .duration_since(t)
+                            .is_ok_and(|age| age > TOUCH_AFTER)
+                    })
+                {
+                    let _ = file.set_modified(SystemTime::now());
+                }
+                Some(data.to_vec())
+            }
+            Err(why) => {
+                self.corrupt.fetch_add(1, Ordering::Relaxed);
+                self.warn_once(
+                    &path.display().to_string(),
+                    format!(
+                        "shader cache entry `{}` is refused ({why}); it is deleted and its module compiled again",
+                        path.display()
+                    ),
+                );
+                let _ = std::fs::remove_file(path);
+                None
+            }
+        }
+    }
+
+    fn read_remote(&self, kind: Kind, key: u128, path: &Path) -> Option<Vec<u8>> {
+        let remote = self.remote.as_ref()?;
+        if self.remote_down.load(Ordering::Relaxed) {
+            return None;
+        }
+        let name = Self::entry_name(kind, key);
+        let bytes = match remote.get(&name) {
+            Ok(Some(b)) => b,
+            Ok(None) => return None,
+            Err(e) => {
+                self.remote_unreachable(remote.as_ref(), &e);
+                return None;
+            }
+        };
+        match open_entry(&bytes, kind, key) {
+            Ok(data) => {
+                let data = data.to_vec();
+                // Keep it locally too: the next start needs no network.
+                self.write_local(path, &bytes);
+                Some(data)
+            }
+            Err(why) => {
+                self.corrupt.fetch_add(1, Ordering::Relaxed);
+                self.warn_once(
+                    &name,
+                    format!(
+                        "remote shader cache object `{}/{name}` is refused ({why}); it is compiled here and replaced",
+                        remote.describe()
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    fn remote_unreachable(&self, remote: &dyn RemoteStore, error: &str) {
+        self.remote_down.store(true, Ordering::Relaxed);
+        self.warn_once(
+            "remote",
+            format!(
+                "the remote shader cache `{}` cannot be reached ({error}); building with the local cache only",
+                remote.describe()
+            ),
+        );
+    }
+
+    /// Stores `data` under (`kind`, `key`), locally and in the remote store.
+    pub fn put(&self, kind: Kind, key: u128, data: &[u8]) {
+        let bytes = seal_entry(kind, key, data);
+        let path = self.entry_path(kind, key);
+        self.write_local(&path, &bytes);
+        if let Some(remote) = &self.remote
+            && !self.remote_down.load(Ordering::Relaxed)
+            && let Err(e) = remote.put(&Self::entry_name(kind, key), &bytes)
+        {
+            self.remote_unreachable(remote.as_ref(), &e);
+        }
+    }
+
+    fn write_local(&self, path: &Path, bytes: &[u8]) {
+        match cache_file::write_atomic(path, bytes) {
+            Ok(()) => {
+                self.writes.fetch_add(1, Ordering::Relaxed);
+            }
+            Err(e) => {
+                self.write_errors.fetch_add(1, Ordering::Relaxed);
+                self.warn_once(
+                    "write",
+                    format!(
+                        "cannot write to the shader cache `{}` ({e}); going on without keeping results",
+                        self.dir.display()
+                    ),
+                );
+            }
+        }
+    }
+
+    /// Evicts the least recently used entries until the cache is under 90 % of its limit (when it is over the
+    /// limit), and removes temporary files left by writers that died more than an hour ago.
+    pub fn trim(&self) -> std::io::Result<TrimReport> {
+        let mut entries: Vec<(SystemTime, u64, PathBuf)> = Vec::new();
+        let mut report = TrimReport::default();
+        let now = SystemTime::now();
+        let mut stack = vec![self.dir.join(FORMAT_DIR)];
+        // Older formats are dead weight: evicted first.
+        for e in std::fs::read_dir(&self.dir)?.flatten() {
+            if e.file_name() != FORMAT_DIR && e.file_type().is_ok_and(|t| t.is_dir()) {
+                stack.push(e.path());
+            }
+        }
+        while let Some(dir) = stack.pop() {
+            let Ok(rd) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for e in rd.flatten() {
+                let Ok(meta) = e.metadata() else { continue };
+                if meta.is_dir() {
+                    stack.push(e.path());
+                    continue;
+                }
+                let mtime = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
+                let is_tmp = e.file_name().to_string_lossy().contains(".tmp");
+                if is_tmp {
+                    if now
+                        .duration_since(mtime)
+                        .is_ok_and(|a| a > Duration::from_secs(3600))
+                        && std::fs::remove_file(e.path()).is_ok()
+                    {
+                        report.removed_files += 1;
+                        report.removed_bytes += meta.len();
+                    }
+                    continue;
+                }
+                let old_format = !e.path().starts_with(self.dir.join(FORMAT_DIR));
+                report.files += 1;
+                report.bytes += meta.len();
+                entries.push((
+                    if old_format {
+                        SystemTime::UNIX_EPOCH
+                    } else {
+                        mtime
+                    },
+                    meta.len(),
+                    e.path(),
+                ));
+            }
+        }
+        if report.bytes <= self.limit {
+            return Ok(report);
+        }
+        entries.sort();
+        let target = self.limit / 10 * 9;
+        let mut total = report.bytes;
+        for (_, len, path) in entries {
+            if total <= target {
+                break;
+            }
+            if std::fs::remove_file(&path).is_ok() {
+                total -= len;
+                report.removed_files += 1;
+                report.removed_bytes += len;
+            }
+        }
+        Ok(report)
+    }
+}
+
+/// An entry file: the container around the kind, the key and the data, so that a file copied under another name
+/// or kind is refused like a damaged one.
+fn seal_entry(kind: Kind, key: u128, data: &[u8]) -> Vec<u8> {
+    let mut payload = Vec::with_capacity(17 + data.len());
+    payload.push(kind.tag());
+    payload.extend_from_slice(&key.to_le_bytes());
+    payload.extend_from_slice(data);
+    cache_file::wrap(&payload)
+}
+
+/// The data of an entry file, or why it is refused.
+fn open_entry(bytes: &[u8], kind: Kind, key: u128) -> Result<&[u8], String> {
+    let payload = cache_file::unwrap(bytes)?;
+    if payload.len() < 17 {
+        return Err("it has no entry header".into());
+    }
+    if payload[0] != kind.tag() {
+        return Err(format!("it is not a {} entry", kind.dir()));
+    }
+    if payload[1..17] != key.to_le_bytes() {
+        return Err("it holds another key's entry".into());
+    }
+    Ok(&payload[17..])
+}
+
+/// A length-prefixed hash of `parts`: no two different tuples give the same byte stream.
+pub(crate) fn key_of(parts: &[&[u8]]) -> u128 {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    for part in parts {
+        h.update(&(part.len() as u64).to_le_bytes());
+        h.update(part);
+    }
+    h.digest128()
+}
+
+/// Versions of the crates whose output the cache keeps (read from `Cargo.lock` by the build script), so that an
+/// upgrade of naga or shaderc never meets entries of the old one.
+pub(crate) const TOOL_VERSIONS: &str = env!("SHADER_INFO_TOOL_VERSIONS");
+
+/// Splits an entry's data into a JSON head and a binary tail (`[u32 head length][head][tail]`).
+pub(crate) fn split_head(data: &[u8]) -> Option<(&[u8], &[u8])> {
+    let len = u32::from_le_bytes(data.get(..4)?.try_into().ok()?) as usize;
+    let head = data.get(4..4 + len)?;
+    Some((head, &data[4 + len..]))
+}
+
+/// The inverse of [`split_head`].
+pub(crate) fn join_head(head: &[u8], tail: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(4 + head.len() + tail.len());
+    out.extend_from_slice(&(head.len() as u32).to_le_bytes());
+    out.extend_from_slice(head);
+    out.extend_from_slice(tail);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_round_trip_and_refuse_other_keys_and_kinds() {
+        let sealed = seal_entry(Kind::Module, 7, b"words");
+        assert_eq!(open_entry(&sealed, Kind::Module, 7), Ok(&b"words"[..]));
+        assert!(open_entry(&sealed, Kind::Module, 8).is_err());
+        assert!(open_entry(&sealed, Kind::Reflection, 7).is_err());
+    }
+
+    #[test]
+    fn heads_split_back() {
+        let joined = join_head(b"{}", b"tail");
+        assert_eq!(split_head(&joined), Some((&b"{}"[..], &b"tail"[..])));
+        assert_eq!(split_head(&joined[..5]), None);
+    }
+}

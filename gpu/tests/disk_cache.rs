@@ -1,0 +1,400 @@
+//! The persistent cache under the compiler: real shaderc, real files, and a fresh `Compiler` (with a freshly
+//! opened `DiskCache`) standing for each new process.
+
+use gpu::compiler::{Compiler, CompilerOptions, Profile};
+use gpu::disk_cache::{DiskCache, Kind};
+use shader_info::Stage;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime};
+use tempfile::TempDir;
+
+/// Writes with a distinct modification time in the past (older than the racy window), as an editor would.
+fn write(root: &Path, rel: &str, text: &str) {
+    static TICK: AtomicU64 = AtomicU64::new(0);
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, text).unwrap();
+    let t = SystemTime::now() - Duration::from_secs(3600)
+        + Duration::from_secs(TICK.fetch_add(1, Ordering::Relaxed));
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_modified(t)
+        .unwrap();
+}
+
+fn frag(includes: &[&str], body: &str) -> String {
+    let mut s = "#version 450\n#extension GL_GOOGLE_include_directive : require\n".to_string();
+    for i in includes {
+        s.push_str(&format!("#include \"{i}\"\n"));
+    }
+    s.push_str(&format!(
+        "layout(location = 0) out vec4 o;\nvoid main() {{ o = {body}; }}\n"
+    ));
+    s
+}
+
+/// A tree of three units: two include `common.glsl`, one includes only `other.glsl`.
+fn tree() -> TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "lib/common.glsl",
+        "vec4 tint() { return vec4(0.5); }\n",
+    );
+    write(
+        root,
+        "lib/other.glsl",
+        "vec4 other() { return vec4(0.25); }\n",
+    );
+    write(root, "a.frag", &frag(&["lib/common.glsl"], "tint()"));
+    write(root, "b.frag", &frag(&["lib/common.glsl"], "tint() * 2.0"));
+    write(root, "c.frag", &frag(&["lib/other.glsl"], "other()"));
+    dir
+}
+
+const UNITS: [&str; 3] = ["a.frag", "b.frag", "c.frag"];
+
+/// A new "process": a compiler over `root` with the cache in `cache` opened afresh.
+fn process(root: &Path, cache: &Path) -> (Compiler, Arc<DiskCache>) {
+    let disk = Arc::new(DiskCache::open(cache, DiskCache::DEFAULT_LIMIT).unwrap());
+    let opts = CompilerOptions {
+        disk_cache: Some(disk.clone()),
+        ..Default::default()
+    };
+    (Compiler::with_options(root, opts).unwrap(), disk)
+}
+
+/// Compiles every unit; returns the SPIR-V of each.
+fn compile_all(c: &Compiler) -> Vec<Vec<u32>> {
+    UNITS
+        .iter()
+        .map(|u| {
+            c.compile_from_file(u, Stage::Fragment, Profile::Release)
+                .unwrap_or_else(|e| panic!("{e}"))
+                .spirv
+                .clone()
+        })
+        .collect()
+}
+
+/// shaderc runs of a compiler so far.
+fn compiled(c: &Compiler) -> u64 {
+    let s = c.stats();
+    s.misses - s.disk_hits
+}
+
+#[test]
+fn a_second_process_compiles_nothing_and_gets_the_same_modules() {
+    let src = tree();
+    let cache = tempfile::tempdir().unwrap();
+    let (cold, _) = process(src.path(), cache.path());
+    let first = compile_all(&cold);
+    assert_eq!(compiled(&cold), 3);
+
+    let (warm, disk) = process(src.path(), cache.path());
+    let second = compile_all(&warm);
+    assert_eq!(second, first, "the cache gave other SPIR-V than shaderc");
+    assert_eq!(compiled(&warm), 0, "a warm start compiled");
+    assert_eq!(warm.stats().disk_hits, 3);
+    assert_eq!(warm.stats().compile_time, Duration::ZERO);
+    // Unchanged, old files are vouched for by their metadata: no content is read but the three main files.
+    assert_eq!(warm.stats().file_reads, 3);
+    assert_eq!(disk.stats().corrupt, 0);
+    // Without a cache, the same SPIR-V again.
+    let plain = Compiler::new(src.path()).unwrap();
+    assert_eq!(compile_all(&plain), first);
+}
+
+#[test]
+fn editing_a_shared_header_recompiles_exactly_its_dependents_and_reverting_hits_again() {
+    let src = tree();
+    let cache = tempfile::tempdir().unwrap();
+    let (cold, _) = process(src.path(), cache.path());
+    let before = compile_all(&cold);
+
+    let old = std::fs::read_to_string(src.path().join("lib/common.glsl")).unwrap();
+    write(
+        src.path(),
+        "lib/common.glsl",
+        "vec4 tint() { return vec4(0.75); }\n",
+    );
+    let (edited, _) = process(src.path(), cache.path());
+    let after = compile_all(&edited);
+    assert_eq!(compiled(&edited), 2, "a.frag and b.frag include the header");
+    assert_eq!(edited.stats().disk_hits, 1, "c.frag does not");
+    assert_ne!(after[0], before[0]);
+    assert_eq!(after[2], before[2]);
+
+    // Back to the old text (a branch switch): both dependency sets are kept, so nothing compiles.
+    write(src.path(), "lib/common.glsl", &old);
+    let (reverted, _) = process(src.path(), cache.path());
+    assert_eq!(compile_all(&reverted), before);
+    assert_eq!(compiled(&reverted), 0);
+}
+
+#[test]
+fn a_touched_file_is_hashed_once_then_vouched_for_by_its_new_metadata() {
+    let src = tree();
+    let cache = tempfile::tempdir().unwrap();
+    compile_all(&process(src.path(), cache.path()).0);
+    // Same content, new modification time (a checkout, `touch`).
+    let text = std::fs::read_to_string(src.path().join("lib/common.glsl")).unwrap();
+    write(src.path(), "lib/common.glsl", &text);
+    let (touched, _) = process(src.path(), cache.path());
+    compile_all(&touched);
+    assert_eq!(compiled(&touched), 0);
+    // Three main files, and the header's content once for both units that include it.
+    assert_eq!(touched.stats().file_reads, 4);
+    let (again, _) = process(src.path(), cache.path());
+    compile_all(&again);
+    assert_eq!(
+        again.stats().file_reads,
+        3,
+        "the manifest kept the new metadata"
+    );
+}
+
+#[test]
+fn a_file_appearing_where_an_include_search_found_nothing_is_not_served_from_the_cache() {
+    let src = tempfile::tempdir().unwrap();
+    let root = src.path();
+    write(
+        root,
+        "lib/common.glsl",
+        "vec4 tint() { return vec4(0.5); }\n",
+    );
+    // `shaders/x.frag` includes "lib/common.glsl": first searched next to it (absent), then from the root.
+    write(
+        root,
+        "shaders/x.frag",
+        &frag(&["lib/common.glsl"], "tint()"),
+    );
+    let cache = tempfile::tempdir().unwrap();
+    let compile = |c: &Compiler| {
+        c.compile_from_file("shaders/x.frag", Stage::Fragment, Profile::Release)
+            .unwrap()
+            .spirv
+            .clone()
+    };
+    let (cold, _) = process(root, cache.path());
+    let first = compile(&cold);
+    write(
+        root,
+        "shaders/lib/common.glsl",
+        "vec4 tint() { return vec4(0.125); }\n",
+    );
+    let (warm, _) = process(root, cache.path());
+    let second = compile(&warm);
+    assert_eq!(
+        compiled(&warm),
+        1,
+        "the new nearer header must be compiled in"
+    );
+    assert_ne!(first, second);
+}
+
+#[test]
+fn warnings_come_back_from_the_cache_mapped_like_a_compile() {
+    let src = tempfile::tempdir().unwrap();
+    // An unknown `#extension … : warn` is a warning glslang reports on a line of the file.
+    let text = "#version 450\n#extension GL_EXT_not_a_real_one : warn\nlayout(location = 0) out vec4 o;\nvoid main() { o = vec4(1.0); }\n";
+    write(src.path(), "w.frag", text);
+    let cache = tempfile::tempdir().unwrap();
+    let compile = |c: &Compiler| {
+        c.compile_from_file("w.frag", Stage::Fragment, Profile::Release)
+            .unwrap()
+            .warnings
+            .clone()
+    };
+    let cold = compile(&process(src.path(), cache.path()).0);
+    assert!(
+        !cold.is_empty(),
+        "the shader must warn for this test to mean anything"
+    );
+    let (warm_c, _) = process(src.path(), cache.path());
+    let warm = compile(&warm_c);
+    assert_eq!(compiled(&warm_c), 0);
+    assert_eq!(warm, cold);
+}
+
+/// Every way an entry file can be damaged.
+fn damages(bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for at in [0, 9, 13, 20, 28, 33, 40, bytes.len() / 2, bytes.len() - 1] {
+        let mut b = bytes.to_vec();
+        b[at] ^= 0x10;
+        out.push((format!("byte {at} flipped"), b));
+    }
+    for len in [0, 7, 31, bytes.len() / 2, bytes.len() - 1] {
+        out.push((format!("truncated to {len}"), bytes[..len].to_vec()));
+    }
+    let mut longer = bytes.to_vec();
+    longer.extend_from_slice(b"more");
+    out.push(("extended".into(), longer));
+    let mut version = bytes.to_vec();
+    version[8] = version[8].wrapping_add(1);
+    out.push(("another format version".into(), version));
+    out
+}
+
+#[test]
+fn every_damaged_entry_is_detected_reported_and_recompiled_never_loaded() {
+    let src = tree();
+    let cache = tempfile::tempdir().unwrap();
+    let (cold, _) = process(src.path(), cache.path());
+    let reference = compile_all(&cold);
+    // Every entry file the compiler wrote: manifests, modules and the compiler fingerprint.
+    let mut files: Vec<(Kind, std::path::PathBuf)> = Vec::new();
+    for kind in [Kind::Manifest, Kind::Module, Kind::Compiler] {
+        for e in walk(&cache.path().join("v1").join(kind.dir())) {
+            files.push((kind, e));
+        }
+    }
+    assert_eq!(files.iter().filter(|(k, _)| *k == Kind::Module).count(), 3);
+    let (mut cases, mut detected) = (0, 0);
+    for (kind, file) in &files {
+        let good = std::fs::read(file).unwrap();
+        for (how, bad) in damages(&good) {
+            std::fs::write(file, &bad).unwrap();
+            let (c, disk) = process(src.path(), cache.path());
+            let got = compile_all(&c);
+            cases += 1;
+            assert_eq!(got, reference, "{kind:?} {how}: a wrong module");
+            if disk.stats().corrupt == 1 {
+                detected += 1;
+            } else {
+                panic!("{kind:?} entry {how}: not detected ({:?})", disk.stats());
+            }
+            assert_eq!(disk.warnings().len(), 1, "{kind:?} {how}: said once");
+            assert!(
+                disk.warnings()[0].contains("refused"),
+                "{:?}",
+                disk.warnings()
+            );
+            // The damaged entry was replaced by a good one.
+            let (again, disk) = process(src.path(), cache.path());
+            compile_all(&again);
+            assert_eq!(disk.stats().corrupt, 0, "{kind:?} {how}: not replaced");
+            std::fs::write(file, &good).unwrap();
+        }
+        // An entry copied under another key's name is refused too.
+        if let Some((_, other)) = files.iter().find(|(k, f)| k == kind && f != file) {
+            std::fs::copy(other, file).unwrap();
+            let (c, disk) = process(src.path(), cache.path());
+            assert_eq!(compile_all(&c), reference);
+            cases += 1;
+            detected += usize::from(disk.stats().corrupt == 1);
+            std::fs::write(file, &good).unwrap();
+        }
+    }
+    assert_eq!(
+        detected, cases,
+        "{detected} of {cases} damaged entries detected"
+    );
+    println!("damaged entries: {cases} cases, {detected} detected, 0 loaded");
+}
+
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        if e.file_type().unwrap().is_dir() {
+            out.extend(walk(&e.path()));
+        } else {
+            out.push(e.path());
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn processes_sharing_one_directory_at_once_agree_and_damage_nothing() {
+    let src = tree();
+    let cache = tempfile::tempdir().unwrap();
+    let reference = compile_all(&Compiler::new(src.path()).unwrap());
+    // Eight "processes" (each its own compiler and cache handle) filling the same cold directory at once.
+    let results: Vec<Vec<Vec<u32>>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..8)
+            .map(|_| s.spawn(|| compile_all(&process(src.path(), cache.path()).0)))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for r in &results {
+        assert_eq!(*r, reference);
+    }
+    let (warm, disk) = process(src.path(), cache.path());
+    assert_eq!(compile_all(&warm), reference);
+    assert_eq!(compiled(&warm), 0);
+    assert_eq!(disk.stats().corrupt, 0);
+    let leftovers: Vec<_> = walk(cache.path())
+        .into_iter()
+        .filter(|p| p.file_name().unwrap().to_string_lossy().contains(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+}
+
+#[test]
+fn trimming_evicts_the_least_recently_used_entries_past_the_limit() {
+    let src = tree();
+    let cache = tempfile::tempdir().unwrap();
+    compile_all(&process(src.path(), cache.path()).0);
+    let all = walk(cache.path());
+    let total: u64 = all.iter().map(|p| size(p)).sum();
+    // Age every entry but c.frag's module, which a later hit refreshes: it must survive the trim.
+    let old = SystemTime::now() - Duration::from_secs(7200);
+    for p in &all {
+        std::fs::File::options()
+            .write(true)
+            .open(p)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+    }
+    let (c, _) = process(src.path(), cache.path());
+    c.compile_from_file("c.frag", Stage::Fragment, Profile::Release)
+        .unwrap();
+    let small = DiskCache::open(cache.path(), total / 2).unwrap();
+    let report = small.trim().unwrap();
+    assert!(report.removed_files > 0);
+    let left: u64 = walk(cache.path()).iter().map(|p| size(p)).sum();
+    assert!(
+        left <= total / 2 / 10 * 9,
+        "{left} bytes left of a {} limit",
+        total / 2
+    );
+    // What is left still serves: c.frag (recently used) loads without compiling.
+    let (c, _) = process(src.path(), cache.path());
+    c.compile_from_file("c.frag", Stage::Fragment, Profile::Release)
+        .unwrap();
+    assert_eq!(compiled(&c), 0, "the recently used entry was evicted");
+    // And the others compile again, correctly.
+    assert_eq!(
+        compile_all(&c),
+        compile_all(&Compiler::new(src.path()).unwrap())
+    );
+}
+
+fn size(p: &Path) -> u64 {
+    std::fs::metadata(p).map_or(0, |m| m.len())
+}
+
+#[test]
+fn an_unwritable_cache_directory_costs_the_cache_not_the_build() {
+    let src = tree();
+    let cache = tempfile::tempdir().unwrap();
+    let (c, disk) = process(src.path(), cache.path());
+    // A file where the entries' directory should be: every write fails.
+    std::fs::remove_dir_all(cache.path().join("v1")).unwrap();
+    std::fs::write(cache.path().join("v1"), b"not a directory").unwrap();
+    assert_eq!(
+        compile_all(&c),
+        compile_all(&Compiler::new(src.path()).unwrap())
+    );
+    assert!(disk.stats().write_errors > 0);
+    assert_eq!(disk.warnings().len(), 1, "{:?}", disk.warnings());
+}
