@@ -6,13 +6,24 @@
 set -euo pipefail
 
 packages=(libshaderc-dev glslc glslang-tools spirv-tools spirv-cross mesa-vulkan-drivers libvulkan1 libvulkan-dev
-          vulkan-validationlayers vulkan-tools)
+          vulkan-validationlayers vulkan-tools libssl-dev pkg-config)
 
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# The remote shader cache's tests run against moto's S3-compatible server on the loopback address (PyPI).
+install_moto() {
+  if python3 -c "import moto.server, boto3" >/dev/null 2>&1; then
+    return 0
+  fi
+  echo "installing: moto[server] (PyPI)" >&2
+  python3 -m pip install -q "moto[server]" 2>/dev/null \
+    || python3 -m pip install -q --break-system-packages "moto[server]"
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
+  install_moto
   exit 0
 fi
 
@@ -27,3 +38,4 @@ echo "installing: ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+install_moto

@@ -32,6 +32,77 @@ pub struct BuildOptions {
     pub branch_limit: u32,
     /// Cross-language targets every module is translated to (and checked), beside its SPIR-V.
     pub cross: CrossOptions,
+    /// Build only part `.0` (0-based) of `.1` parts of the modules ([`Shard`]): N runners each build one part,
+    /// and their output directories merged equal one full run's.
+    pub shard: Option<Shard>,
+}
+
+/// Part `index` of `count`: a deterministic split of the pass's modules, balanced by expected cost.
+///
+/// Every module (a stage of an info or of one of its variants) is weighed by the length of its generated source
+/// plus a fixed cost per module, then modules are dealt heaviest first to the lightest part so far (ties by
+/// module key), so every runner computes the same split from the same declarations and sources.
+///
+/// ```
+/// let s: gpu::builder::Shard = "2/4".parse().unwrap();
+/// assert_eq!((s.index, s.count), (1, 4)); // given 1-based, kept 0-based
+/// assert!("0/4".parse::<gpu::builder::Shard>().is_err());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    /// `I/N` with 1 ≤ I ≤ N, as CI matrices number their runners.
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let bad = || format!("`{s}` is not a shard: write I/N with 1 ≤ I ≤ N, e.g. 2/4");
+        let (i, n) = s.split_once('/').ok_or_else(bad)?;
+        let (i, n): (usize, usize) = (
+            i.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if i == 0 || i > n {
+            return Err(bad());
+        }
+        Ok(Shard {
+            index: i - 1,
+            count: n,
+        })
+    }
+}
+
+/// The fixed part of a module's expected cost, in bytes of generated source (shaderc's start-up, reflection,
+/// writing).
+const MODULE_COST: usize = 4096;
+
+/// The jobs of `shard`, out of all of them: weighed, dealt heaviest first to the lightest part.
+fn shard_jobs(flow: &Flow, jobs: Vec<Job>, shard: Shard) -> Vec<Job> {
+    let mut weighed: Vec<(usize, String, Job)> = jobs
+        .into_par_iter()
+        .map(|job| {
+            let cost = MODULE_COST
+                + flow
+                    .generate(&job.info, job.stage)
+                    .map_or(0, |g| g.source.len());
+            let key = format!("{}/{}", job.info.key(), job.stage.short_name());
+            (cost, key, job)
+        })
+        .collect();
+    weighed.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    let mut load = vec![0usize; shard.count.max(1)];
+    let mut mine = Vec::new();
+    for (cost, _, job) in weighed {
+        let lightest = (0..load.len()).min_by_key(|&i| (load[i], i)).unwrap_or(0);
+        load[lightest] += cost;
+        if lightest == shard.index {
+            mine.push(job);
+        }
+    }
+    mine
 }
 
 impl Default for BuildOptions {
@@ -43,6 +114,7 @@ impl Default for BuildOptions {
             out_dir: None,
             branch_limit: DEFAULT_BRANCH_LIMIT,
             cross: CrossOptions::default(),
+            shard: None,
         }
     }
 }
@@ -171,6 +243,8 @@ pub struct BuildReport {
     pub phases: Phases,
     /// What the persistent cache did during the pass, when the compiler has one.
     pub cache: Option<crate::disk_cache::DiskCacheStats>,
+    /// The part of the modules this pass built, when it built one part.
+    pub shard: Option<Shard>,
     #[serde(skip)]
     pub module_reports: Vec<ModuleReport>,
 }
@@ -336,6 +410,9 @@ fn build_in_pool(
             Err(d) => failed.push(Failure::new(&info.name, None, d)),
         }
     }
+    if let Some(shard) = opts.shard {
+        jobs = shard_jobs(&flow, jobs, shard);
+    }
     let clock = JobClock::default();
     let shaderc_before = compiler.shaderc_seconds();
     let cache_before = compiler.disk_cache().map(|d| d.stats());
@@ -442,6 +519,7 @@ fn build_in_pool(
             jobs: nanos(&clock.jobs),
         },
         module_reports: modules,
+        shard: opts.shard,
         cache: compiler
             .disk_cache()
             .zip(cache_before)
@@ -574,4 +652,52 @@ fn target_report(target: Target, verdict: &Verdict, base: &str, writing: bool) -
         Verdict::Unsupported(_) | Verdict::Skipped(_) => {}
     }
     r
+}
+
+/// Copies every file of the shards' output directories into `out` (created), as one full run would have written
+/// it; returns the number of files. A file present in two shards must be byte-identical in both (it is, for
+/// outputs of one module, which only one shard builds); anything else is an error naming the file.
+///
+/// ```no_run
+/// let n = gpu::builder::merge_outputs(&["out/1".into(), "out/2".into()], "out/all".as_ref()).unwrap();
+/// println!("{n} files");
+/// ```
+pub fn merge_outputs(shards: &[PathBuf], out: &std::path::Path) -> Result<usize, String> {
+    let mut seen: BTreeMap<std::ffi::OsString, (PathBuf, u128)> = BTreeMap::new();
+    for dir in shards {
+        let entries = std::fs::read_dir(dir)
+            .map_err(|e| format!("cannot read the shard output `{}`: {e}", dir.display()))?;
+        for e in entries {
+            let e = e.map_err(|e| format!("cannot read `{}`: {e}", dir.display()))?;
+            let path = e.path();
+            if !e.file_type().is_ok_and(|t| t.is_file()) {
+                return Err(format!(
+                    "`{}` is not a file: a build's output directory holds only files",
+                    path.display()
+                ));
+            }
+            let bytes = std::fs::read(&path)
+                .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+            let hash = xxhash_rust::xxh3::xxh3_128(&bytes);
+            match seen.get(&e.file_name()) {
+                Some((first, h)) if *h != hash => {
+                    return Err(format!(
+                        "`{}` and `{}` differ: the shards were built from different sources or options",
+                        first.display(),
+                        path.display()
+                    ));
+                }
+                Some(_) => {}
+                None => {
+                    seen.insert(e.file_name(), (path, hash));
+                }
+            }
+        }
+    }
+    std::fs::create_dir_all(out).map_err(|e| format!("cannot create `{}`: {e}", out.display()))?;
+    for (name, (path, _)) in &seen {
+        std::fs::copy(path, out.join(name))
+            .map_err(|e| format!("cannot write `{}`: {e}", out.join(name).display()))?;
+    }
+    Ok(seen.len())
 }

@@ -7,6 +7,8 @@ pub mod disk_cache;
 pub mod flow;
 pub mod reflect;
 pub mod reload;
+#[cfg(feature = "remote-cache")]
+pub mod remote_cache;
 pub mod sources;
 pub mod vk;
 pub mod watch;

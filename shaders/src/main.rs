@@ -46,13 +46,18 @@ struct Cli {
     /// Seed 000's include rule: `"x"` only next to the including file, `<x>` only from the root.
     #[arg(long, global = true)]
     strict_includes: bool,
-    /// The persistent shader cache (modules, reflection, translations); default `$CARGO_TARGET_DIR/shader-cache`,
-    /// or `target/shader-cache` under the current directory.
+    /// The persistent shader cache (modules, reflection, translations); default `shader-cache` in cargo's target
+    /// directory when this binary was built there, else the platform cache directory (`~/.cache/shader-builder`).
     #[arg(long, global = true, value_name = "DIR")]
     cache: Option<PathBuf>,
     /// Compile everything, reading and writing no persistent cache.
     #[arg(long, global = true, conflicts_with = "cache")]
     no_cache: bool,
+    /// A shared cache in object storage behind the local one (`s3://bucket/prefix`, `gs://…`, `az://…`,
+    /// `file:///…`; credentials and endpoint from the usual `AWS_*`, `GOOGLE_*`, `AZURE_*` variables): read on a
+    /// local miss, written after each compile. An unreachable store is said once and the build goes on locally.
+    #[arg(long, global = true, value_name = "URL", conflicts_with = "no_cache")]
+    remote_cache: Option<String>,
     /// Size limit of the persistent cache in MiB; the least recently used entries are evicted past it.
     #[arg(long, global = true, default_value_t = 1024)]
     cache_limit_mib: u64,
@@ -82,6 +87,16 @@ enum Command {
     Render(RenderArgs),
     /// Compile (and create pipelines where a device exists), then recompile on every source change.
     Watch(WatchArgs),
+    /// Merge the output directories of `build --shard I/N` runs into one, as one full run would have written it
+    /// (a file two shards both wrote must be identical).
+    Merge {
+        /// The merged output directory.
+        #[arg(long)]
+        out: PathBuf,
+        /// The shards' `--out` directories.
+        #[arg(required = true)]
+        shards: Vec<PathBuf>,
+    },
     /// Compare two PNGs pixel by pixel (max and mean absolute difference).
     Compare {
         a: PathBuf,
@@ -163,6 +178,10 @@ struct BuildArgs {
     /// Skip the independent check of each translation (glslang, spirv-val, spirv-cross, naga's WGSL front end).
     #[arg(long)]
     no_target_check: bool,
+    /// Build part I of N (1-based) of the modules, split deterministically and balanced by expected cost; merge
+    /// the parts' `--out` directories with `shader-builder merge`.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<gpu::builder::Shard>,
 }
 
 /// `--target` values: target names or `all`.
@@ -197,14 +216,18 @@ fn main() -> ExitCode {
     let disk_cache = if cli.no_cache {
         None
     } else {
-        let dir = cli.cache.unwrap_or_else(|| {
-            DiskCache::build_dir(
-                std::env::var_os("CARGO_TARGET_DIR")
-                    .map_or_else(|| PathBuf::from("target"), PathBuf::from),
-            )
-        });
+        let dir = cli.cache.unwrap_or_else(default_cache_dir);
         match DiskCache::open(&dir, cli.cache_limit_mib.saturating_mul(1 << 20)) {
-            Ok(c) => Some(Arc::new(c)),
+            Ok(c) => match &cli.remote_cache {
+                None => Some(Arc::new(c)),
+                Some(url) => match gpu::remote_cache::ObjectStoreRemote::from_url(url) {
+                    Ok(r) => Some(Arc::new(c.with_remote(Box::new(r)))),
+                    Err(e) => {
+                        eprintln!("{e}");
+                        return ExitCode::FAILURE;
+                    }
+                },
+            },
             Err(e) => {
                 eprintln!(
                     "warning: the shader cache `{}` cannot be used ({e}); compiling without it",
@@ -245,7 +268,40 @@ fn main() -> ExitCode {
         },
         Some(Command::Watch(args)) => run_watch(registry, &root, &compiler_opts, &args),
         Some(Command::Compare { a, b, tolerance }) => compare(&a, &b, tolerance),
+        Some(Command::Merge { out, shards }) => match gpu::builder::merge_outputs(&shards, &out) {
+            Ok(n) => {
+                println!(
+                    "merged {n} files from {} shards into {}",
+                    shards.len(),
+                    out.display()
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("merge: {e}");
+                ExitCode::FAILURE
+            }
+        },
         None => main_job(registry, &root, &compiler_opts),
+    }
+}
+
+/// Where the persistent cache lives by default: beside cargo's outputs when this binary is one of them
+/// (`$CARGO_TARGET_DIR/shader-cache`, or the `target/` holding this executable, which cargo marks with
+/// `CACHEDIR.TAG`); else the platform's cache directory, as for an installed tool.
+fn default_cache_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR") {
+        return DiskCache::build_dir(dir);
+    }
+    let target = std::env::current_exe().ok().and_then(|exe| {
+        let dir = exe.parent()?.parent()?.to_path_buf();
+        dir.join("CACHEDIR.TAG").is_file().then_some(dir)
+    });
+    match target {
+        Some(t) => DiskCache::build_dir(t),
+        None => {
+            DiskCache::app_dir("shader-builder").unwrap_or_else(|| DiskCache::build_dir("target"))
+        }
     }
 }
 
@@ -532,6 +588,7 @@ fn run_build(
             check: !args.no_target_check,
             ..CrossOptions::default()
         },
+        shard: args.shard,
     };
     let loader = DirLoader::new(root);
     let bar = if std::io::stderr().is_terminal() && !args.json {
@@ -598,6 +655,7 @@ fn json_report(r: &BuildReport) -> serde_json::Value {
         "targets": r.targets,
         "phases": r.phases,
         "cache": r.cache,
+        "shard": r.shard,
     })
 }
 

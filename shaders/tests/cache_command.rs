@@ -1,0 +1,437 @@
+//! `shader-builder build` with the persistent cache, shards and the remote cache, as separate processes over real
+//! directories — and, for the remote cache, a real S3-compatible server on the loopback address (moto's, started
+//! by `scripts/s3-server.py`; `SHADER_INFO_REQUIRE_S3=1` makes its absence a failure, as in CI).
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+
+fn builder() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_shader-builder"))
+}
+
+/// The JSON report and stderr of a finished build; fails the test when the build failed.
+fn report(out: Output, args: &[&str]) -> (serde_json::Value, String) {
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.success(), "build {args:?} failed:\n{stderr}");
+    let json = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("build {args:?}: not JSON ({e}):\n{stderr}"));
+    (json, stderr)
+}
+
+fn cache_count(r: &serde_json::Value, field: &str) -> u64 {
+    r["cache"][field]
+        .as_u64()
+        .unwrap_or_else(|| panic!("no cache.{field} in {}", r["cache"]))
+}
+
+/// Every file of a directory, by name, with its bytes.
+fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.file_name().to_string_lossy().to_string(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn assert_same_outputs(a: &Path, b: &Path) {
+    let (fa, fb) = (files(a), files(b));
+    assert!(!fa.is_empty());
+    assert_eq!(
+        fa.keys().collect::<Vec<_>>(),
+        fb.keys().collect::<Vec<_>>(),
+        "{} and {} hold other files",
+        a.display(),
+        b.display()
+    );
+    for (name, bytes) in &fa {
+        assert!(fb[name] == *bytes, "`{name}` differs");
+    }
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        if e.file_type().unwrap().is_dir() {
+            out.extend(walk(&e.path()));
+        } else {
+            out.push(e.path());
+        }
+    }
+    out
+}
+
+/// The infos these tests build: small enough for CI, with vertex, fragment and compute stages and every target.
+const FILTER: &str = "gpu_shader_2D";
+
+#[test]
+fn a_warm_build_compiles_nothing_and_writes_the_same_files_with_every_target() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |n: &str| dir.path().join(n);
+    let cache = p("cache");
+    let go = |global: &[&str], out: &Path| {
+        let args = [
+            global,
+            &["build", "--json", "--filter", FILTER, "--target", "all"],
+        ]
+        .concat();
+        let o = builder()
+            .args(&args)
+            .arg("--out")
+            .arg(out)
+            .output()
+            .unwrap();
+        report(o, &args).0
+    };
+    let with_cache = ["--cache", cache.to_str().unwrap()];
+    let cold = go(&with_cache, &p("cold"));
+    assert!(cache_count(&cold, "writes") > 0);
+    let warm = go(&with_cache, &p("warm"));
+    assert_eq!(
+        cache_count(&warm, "misses"),
+        0,
+        "a warm build compiled: {}",
+        warm["cache"]
+    );
+    assert_eq!(cache_count(&warm, "hits"), cache_count(&cold, "writes"));
+    assert_eq!(warm["modules"], cold["modules"]);
+    assert_same_outputs(&p("cold"), &p("warm"));
+    let plain = go(&["--no-cache"], &p("plain"));
+    assert!(plain["cache"].is_null());
+    assert_same_outputs(&p("cold"), &p("plain"));
+}
+
+#[test]
+fn damaged_reflection_and_translation_entries_are_all_refused_and_rebuilt() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let cache_s = cache.to_str().unwrap();
+    let out = |n: &str| dir.path().join(n).to_str().unwrap().to_string();
+    let args = |o: &str| {
+        vec![
+            "--cache".to_string(),
+            cache_s.to_string(),
+            "build".into(),
+            "--json".into(),
+            "--filter".into(),
+            FILTER.into(),
+            "--target".into(),
+            "wgsl,gl".into(),
+            "--out".into(),
+            o.to_string(),
+        ]
+    };
+    let run = |o: &str| {
+        let a = args(o);
+        report(builder().args(&a).output().unwrap(), &[])
+    };
+    let (cold, _) = run(&out("cold"));
+    assert!(cache_count(&cold, "writes") > 0);
+    // The other kinds are damaged in `gpu/tests/disk_cache.rs`; here, every reflection and translation entry, by
+    // the three kinds of damage in turn.
+    let damaged: Vec<PathBuf> = ["reflection", "translation"]
+        .iter()
+        .flat_map(|k| walk(&cache.join("v1").join(k)))
+        .collect();
+    assert!(damaged.len() > 10, "{} entries", damaged.len());
+    for (how, damage) in [
+        (
+            "flipped",
+            (|b: &mut Vec<u8>| b[40] ^= 4) as fn(&mut Vec<u8>),
+        ),
+        ("truncated", |b: &mut Vec<u8>| b.truncate(b.len() - 3)),
+        ("emptied", |b: &mut Vec<u8>| b.clear()),
+    ] {
+        for f in &damaged {
+            let mut b = std::fs::read(f).unwrap();
+            damage(&mut b);
+            std::fs::write(f, b).unwrap();
+        }
+        let (r, stderr) = run(&out(how));
+        assert_eq!(
+            cache_count(&r, "corrupt"),
+            damaged.len() as u64,
+            "{how}: not every damaged entry was detected"
+        );
+        assert_eq!(
+            stderr.matches("is refused").count(),
+            damaged.len(),
+            "{how}: one warning per entry"
+        );
+        assert_same_outputs(Path::new(&out("cold")), Path::new(&out(how)));
+        // Replaced: the next build hits everything.
+        let (again, _) = run(&out(&format!("{how}-again")));
+        assert_eq!(cache_count(&again, "corrupt"), 0);
+        assert_eq!(cache_count(&again, "misses"), 0);
+    }
+}
+
+#[test]
+fn shards_merged_equal_one_full_run_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |n: &str| dir.path().join(n).to_str().unwrap().to_string();
+    // The whole library (949 modules) without targets, and one family with every target.
+    for (name, extra) in [
+        ("library", vec![]),
+        (
+            "targets",
+            vec!["--filter", FILTER, "--target", "wgsl,msl,hlsl"],
+        ),
+    ] {
+        let full = path(&format!("{name}-full"));
+        let mut args = vec!["--no-cache", "build", "--json", "--out", &full];
+        args.extend(&extra);
+        let (whole, _) = report(builder().args(&args).output().unwrap(), &args);
+        let mut parts = Vec::new();
+        let mut modules = 0;
+        for i in 1..=3 {
+            let out = path(&format!("{name}-shard{i}"));
+            let shard = format!("{i}/3");
+            let mut args = vec![
+                "--no-cache",
+                "build",
+                "--json",
+                "--shard",
+                &shard,
+                "--out",
+                &out,
+            ];
+            args.extend(&extra);
+            let (r, _) = report(builder().args(&args).output().unwrap(), &args);
+            let n = r["modules"].as_u64().unwrap();
+            assert!(n > 0, "shard {i} is empty");
+            assert_eq!(r["shard"]["count"], 3);
+            modules += n;
+            parts.push(out);
+        }
+        assert_eq!(
+            modules,
+            whole["modules"].as_u64().unwrap(),
+            "{name}: every module in exactly one shard"
+        );
+        let merged = path(&format!("{name}-merged"));
+        let st = builder()
+            .args(["merge", "--out", &merged])
+            .args(&parts)
+            .status()
+            .unwrap();
+        assert!(st.success());
+        assert_same_outputs(Path::new(&full), Path::new(&merged));
+    }
+    // The split does not depend on the machine or the run: the same shard twice gives the same files.
+    let again = path("again");
+    let args = [
+        "--no-cache",
+        "build",
+        "--json",
+        "--shard",
+        "2/3",
+        "--out",
+        &again,
+    ];
+    report(builder().args(args).output().unwrap(), &args);
+    assert_same_outputs(Path::new(&path("library-shard2")), Path::new(&again));
+    // Bad shards are refused with the form to use.
+    let bad = builder()
+        .args(["--no-cache", "build", "--shard", "4/3"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("I/N"));
+    // Merging shards of different sources is refused, naming the file.
+    let a = path("conflict-a");
+    let b = path("conflict-b");
+    std::fs::create_dir_all(&a).unwrap();
+    std::fs::create_dir_all(&b).unwrap();
+    std::fs::write(Path::new(&a).join("x.spv"), b"one").unwrap();
+    std::fs::write(Path::new(&b).join("x.spv"), b"two").unwrap();
+    let m = builder()
+        .args(["merge", "--out", &path("conflict"), &a, &b])
+        .output()
+        .unwrap();
+    assert!(!m.status.success());
+    assert!(String::from_utf8_lossy(&m.stderr).contains("x.spv"));
+}
+
+/// The S3-compatible server of a test, stopped when dropped.
+struct S3Server {
+    child: Child,
+    port: u16,
+}
+
+impl Drop for S3Server {
+    fn drop(&mut self) {
+        // Closing its standard input stops it; kill in case it hangs.
+        drop(self.child.stdin.take());
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+const BUCKET: &str = "shader-cache";
+
+fn s3_server() -> Option<S3Server> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/s3-server.py");
+    let has_moto = Command::new("python3")
+        .args(["-c", "import moto.server, boto3"])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !has_moto {
+        assert!(
+            std::env::var_os("SHADER_INFO_REQUIRE_S3").is_none(),
+            "SHADER_INFO_REQUIRE_S3 is set but moto is missing: pip install 'moto[server]'"
+        );
+        eprintln!("skipped: no S3-compatible server (pip install 'moto[server]')");
+        return None;
+    }
+    let mut child = Command::new("python3")
+        .arg(script)
+        .arg(BUCKET)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let port = line
+        .trim()
+        .strip_prefix("ready ")
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("the S3 server did not start: {line:?}"));
+    Some(S3Server { child, port })
+}
+
+fn s3_env(port: u16) -> Vec<(&'static str, String)> {
+    vec![
+        ("AWS_ACCESS_KEY_ID", "test".into()),
+        ("AWS_SECRET_ACCESS_KEY", "test".into()),
+        ("AWS_REGION", "us-east-1".into()),
+        ("AWS_ENDPOINT", format!("http://127.0.0.1:{port}")),
+        ("AWS_ALLOW_HTTP", "true".into()),
+    ]
+}
+
+/// One runner: a fresh local cache, the remote cache at `prefix`.
+fn runner(port: u16, prefix: &str, local: &Path, out: &Path) -> (serde_json::Value, String) {
+    let url = format!("s3://{BUCKET}/{prefix}");
+    let args = [
+        "--cache",
+        local.to_str().unwrap(),
+        "--remote-cache",
+        &url,
+        "build",
+        "--json",
+        "--filter",
+        FILTER,
+        "--target",
+        "wgsl",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let o = builder().args(args).envs(s3_env(port)).output().unwrap();
+    report(o, &args)
+}
+
+/// Replaces the first object under `prefix/v1/module/` with garbage; returns its key.
+fn corrupt_one_module(port: u16, prefix: &str) -> String {
+    let py = format!(
+        "import boto3\n\
+         s3 = boto3.client('s3', endpoint_url='http://127.0.0.1:{port}', aws_access_key_id='test', \
+         aws_secret_access_key='test', region_name='us-east-1')\n\
+         keys = sorted(o['Key'] for o in s3.list_objects_v2(Bucket='{BUCKET}', Prefix='{prefix}/v1/module/')['Contents'])\n\
+         s3.put_object(Bucket='{BUCKET}', Key=keys[0], Body=b'not a cache entry')\n\
+         print(keys[0])\n"
+    );
+    let o = Command::new("python3").args(["-c", &py]).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).trim().to_string()
+}
+
+#[test]
+fn runners_share_a_remote_cache_on_a_real_s3_server() {
+    let Some(server) = s3_server() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let p = |n: &str| dir.path().join(n);
+
+    // A cold runner fills the remote cache.
+    let (a, _) = runner(server.port, "team", &p("a-local"), &p("a-out"));
+    let written = cache_count(&a, "writes");
+    assert!(written > 0);
+    assert_eq!(cache_count(&a, "remote_hits"), 0);
+
+    // A second runner, with an empty local cache: everything from the remote, nothing compiled.
+    let (b, stderr) = runner(server.port, "team", &p("b-local"), &p("b-out"));
+    assert_eq!(cache_count(&b, "misses"), 0, "{}\n{stderr}", b["cache"]);
+    assert_eq!(cache_count(&b, "remote_hits"), cache_count(&b, "hits"));
+    assert!(cache_count(&b, "hits") > 0);
+    assert_same_outputs(&p("a-out"), &p("b-out"));
+
+    // A corrupted object is refused (said once), compiled locally, and replaced.
+    let key = corrupt_one_module(server.port, "team");
+    let (c, stderr) = runner(server.port, "team", &p("c-local"), &p("c-out"));
+    assert_eq!(cache_count(&c, "corrupt"), 1, "{}", c["cache"]);
+    assert_eq!(stderr.matches("is refused").count(), 1, "{stderr}");
+    assert!(stderr.contains(&key), "{stderr}");
+    assert_same_outputs(&p("a-out"), &p("c-out"));
+    let (d, _) = runner(server.port, "team", &p("d-local"), &p("d-out"));
+    assert_eq!(cache_count(&d, "corrupt"), 0);
+    assert_eq!(cache_count(&d, "misses"), 0);
+
+    // Four runners writing the same keys at once, to an empty prefix: all succeed, and the result serves a fifth
+    // runner whole.
+    let url = format!("s3://{BUCKET}/concurrent");
+    let children: Vec<(PathBuf, Child)> = (0..4)
+        .map(|i| {
+            let out = p(&format!("w{i}-out"));
+            let child = builder()
+                .args(["--cache", p(&format!("w{i}-local")).to_str().unwrap()])
+                .args([
+                    "--remote-cache",
+                    &url,
+                    "build",
+                    "--json",
+                    "--filter",
+                    FILTER,
+                ])
+                .args(["--target", "wgsl", "--out", out.to_str().unwrap()])
+                .envs(s3_env(server.port))
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            (out, child)
+        })
+        .collect();
+    for (out, child) in children {
+        let o = child.wait_with_output().unwrap();
+        let (r, stderr) = report(o, &["concurrent writer"]);
+        assert_eq!(cache_count(&r, "corrupt"), 0, "{stderr}");
+        assert_same_outputs(&p("a-out"), &out);
+    }
+    let (e, _) = runner(server.port, "concurrent", &p("e-local"), &p("e-out"));
+    assert_eq!(cache_count(&e, "misses"), 0);
+    assert_eq!(cache_count(&e, "corrupt"), 0);
+
+    // An unreachable server: the build goes on with the local cache and says so once.
+    let closed = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let (f, stderr) = runner(closed, "team", &p("f-local"), &p("f-out"));
+    assert_eq!(stderr.matches("cannot be reached").count(), 1, "{stderr}");
+    assert_eq!(cache_count(&f, "remote_hits"), 0);
+    assert_same_outputs(&p("a-out"), &p("f-out"));
+    drop(server);
+}
