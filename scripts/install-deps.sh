@@ -12,12 +12,18 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+
 # The remote shader cache's tests run against moto's S3-compatible server on the loopback address (PyPI).
 install_moto() {
   if python3 -c "import moto.server, boto3" >/dev/null 2>&1; then
     return 0
   fi
   echo "installing: moto[server] (PyPI)" >&2
+  if ! python3 -m pip --version >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+    $sudo apt-get install -y -qq --no-install-recommends python3-pip >/dev/null
+  fi
   python3 -m pip install -q "moto[server]" 2>/dev/null \
     || python3 -m pip install -q --break-system-packages "moto[server]"
 }
@@ -32,8 +38,6 @@ if ! command -v apt-get >/dev/null 2>&1; then
   echo "install shaderc, glslang, SPIRV-Tools, a Vulkan loader, a Vulkan driver and the Khronos validation layer" >&2
   exit 1
 fi
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 echo "installing: ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
