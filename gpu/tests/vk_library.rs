@@ -432,3 +432,95 @@ fn a_work_group_past_the_device_limit_is_refused_before_pipeline_creation() {
     drop((lib, lib2));
     gpu::wgpu::testing::assert_quiet(&wctx);
 }
+
+#[test]
+fn warm_up_creates_every_requested_pipeline_in_parallel_and_fetches_find_them() {
+    use gpu::vk::WarmUp;
+    let Some(ctx) = test_context() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut reg = Registry::new();
+    // Eight graphics infos and a compute one, so the parallel phase has work for several threads.
+    for i in 0..8 {
+        let name = format!("test_warm_{i}");
+        std::fs::write(
+            dir.path().join(format!("{name}.vert.glsl")),
+            format!(
+                "void main() {{ gl_Position = vec4(pos * {}.0, 0.0, 1.0); }}\n",
+                i + 1
+            ),
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join(format!("{name}.frag.glsl")),
+            format!("void main() {{ frag_color = vec4({i}.0 / 8.0); }}\n"),
+        )
+        .unwrap();
+        reg.add_info(
+            ShaderCreateInfo::new(name.as_str())
+                .vertex_in(0, Type::Vec2, "pos")
+                .fragment_out(0, Type::Vec4, "frag_color")
+                .vertex_source(format!("{name}.vert.glsl").as_str())
+                .fragment_source(format!("{name}.frag.glsl").as_str()),
+        );
+    }
+    std::fs::write(
+        dir.path().join("warm.comp.glsl"),
+        "void main() { data[gl_GlobalInvocationID.x] *= 2u; }\n",
+    )
+    .unwrap();
+    reg.add_info(
+        ShaderCreateInfo::new("test_warm_compute")
+            .storage_buf(
+                0,
+                Qualifier::ReadWrite,
+                "uint",
+                "data[]",
+                Frequency::Geometry,
+            )
+            .local_group_size(64)
+            .compute_source("warm.comp.glsl"),
+    );
+    let mut lib = ShaderLibrary::new(&ctx, reg, LibraryOptions::new(dir.path())).unwrap();
+    let mut requests: Vec<WarmUp> = (0..8)
+        .map(|i| WarmUp::Graphics {
+            key: format!("test_warm_{i}"),
+            options: GraphicsOptions::default(),
+        })
+        .collect();
+    requests.push(WarmUp::Compute {
+        key: "test_warm_compute".into(),
+    });
+    // A request that cannot succeed is reported and costs the others nothing.
+    requests.push(WarmUp::Graphics {
+        key: "test_warm_missing".into(),
+        options: GraphicsOptions::default(),
+    });
+    let report = lib.warm_up(&requests);
+    assert_eq!(report.created.len(), 9, "{:?}", report.failed);
+    assert_eq!(report.failed.len(), 1);
+    assert_eq!(report.failed[0].0, "test_warm_missing");
+    assert!(report.failed[0].1.to_string().contains("test_warm_missing"));
+    assert!(report.created.iter().all(|c| c.create_ms >= 0.0));
+    let count = lib.pipeline_count();
+    assert_eq!(count, 9);
+    // Fetching returns the warmed pipeline: nothing is created again.
+    let a = lib
+        .graphics_pipeline("test_warm_3", &GraphicsOptions::default())
+        .unwrap();
+    let b = lib.compute_pipeline("test_warm_compute").unwrap();
+    assert_eq!(lib.pipeline_count(), count);
+    // A second warm-up of the same requests creates nothing.
+    let again = lib.warm_up(&requests[..9]);
+    assert!(again.created.is_empty() && again.failed.is_empty());
+    assert!(Arc::ptr_eq(
+        &a,
+        &lib.graphics_pipeline("test_warm_3", &GraphicsOptions::default())
+            .unwrap()
+    ));
+    assert!(Arc::ptr_eq(
+        &b,
+        &lib.compute_pipeline("test_warm_compute").unwrap()
+    ));
+    drop((a, b, lib));
+    assert_no_validation_messages(&ctx);
+}

@@ -4,7 +4,7 @@
 //! Order (never the order of builder calls):
 //! 1. `#version 450` (460 for ray tracing) and extensions;
 //! 2. standard defines (`GPU_SHADER`, `GPU_VULKAN`, `GPU_<STAGE>_SHADER`);
-//! 3. the info's defines, then variant defines;
+//! 3. the info's defines, then variant defines, then constants shared with Rust (`const uint N = 4u;`);
 //! 4. shared enums and structs (dependencies first, each once), then typedef source files;
 //! 5. resources (sampler, image, uniform_buf, storage_buf), branch constants, specialization constants, the
 //!    push-constant block;
@@ -471,6 +471,16 @@ pub fn generate(
             &d.declared_in,
             format!("define `{}`", d.value.name),
             d.origin,
+        );
+    }
+
+    // Constants shared with Rust: typed, after the defines, before anything that may size an array with them.
+    for c in &info.constants {
+        e.decl(
+            &c.value.glsl(),
+            &c.declared_in,
+            format!("constant `{}`", c.value.name),
+            c.origin,
         );
     }
 

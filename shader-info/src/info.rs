@@ -205,6 +205,69 @@ pub struct SpecializationConstant {
     pub id: Option<u32>,
 }
 
+/// A constant whose value lives in Rust: each info that adds it gets a typed GLSL `const` (after its defines,
+/// before any type or resource), and array sizes in its declarations may name it (`views[VIEW_COUNT]`), so the
+/// shader, the declaration's layout and the host share one value. Made by [`crate::constant!`] from a Rust
+/// `const` of the same name.
+///
+/// ```
+/// use shader_info::{constant, ConstValue, ShaderCreateInfo};
+/// const VIEW_COUNT: u32 = 4;
+/// let c = constant!(VIEW_COUNT);
+/// assert_eq!((c.name.as_str(), c.value), ("VIEW_COUNT", ConstValue::Uint(4)));
+/// let info = ShaderCreateInfo::new("views").constant(c);
+/// assert_eq!(info.constants.len(), 1);
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct SharedConstant {
+    pub name: String,
+    pub value: ConstValue,
+}
+
+impl SharedConstant {
+    /// A constant named `name` (its Rust name, normally: see [`crate::constant!`]).
+    pub fn new(name: impl Into<String>, value: impl Into<ConstValue>) -> SharedConstant {
+        SharedConstant {
+            name: name.into(),
+            value: value.into(),
+        }
+    }
+
+    /// The GLSL line that declares it: `const uint VIEW_COUNT = 4u;`.
+    pub fn glsl(&self) -> String {
+        format!(
+            "const {} {} = {};",
+            self.value.ty(),
+            self.name,
+            self.value.glsl_literal()
+        )
+    }
+
+    /// Its value as an array size, when it is a positive integer.
+    pub fn as_size(&self) -> Option<u32> {
+        match self.value {
+            ConstValue::Uint(n) if n > 0 => Some(n),
+            ConstValue::Int(n) if n > 0 => Some(n as u32),
+            _ => None,
+        }
+    }
+}
+
+/// A [`SharedConstant`] from a Rust `const` (`bool`, `i32`, `u32` or `f32`), named as in Rust: the Rust value is
+/// the source of truth, and the GLSL name cannot drift from it.
+///
+/// ```
+/// const SHADOW_MAP_SIZE: u32 = 2048;
+/// let c = shader_info::constant!(SHADOW_MAP_SIZE);
+/// assert_eq!(c.glsl(), "const uint SHADOW_MAP_SIZE = 2048u;");
+/// ```
+#[macro_export]
+macro_rules! constant {
+    ($name:ident) => {
+        $crate::SharedConstant::new(stringify!($name), $name)
+    };
+}
+
 /// A preprocessor define.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Define {
@@ -287,6 +350,8 @@ pub struct ShaderCreateInfo {
     pub resources: Vec<Item<Resource>>,
     pub specialization_constants: Vec<Item<SpecializationConstant>>,
     pub defines: Vec<Item<Define>>,
+    /// Constants shared with Rust ([`SharedConstant`]).
+    pub constants: Vec<Item<SharedConstant>>,
     pub typedef_sources: Vec<Item<String>>,
     pub additional_infos: Vec<Item<String>>,
     pub local_group_size: Option<Item<[u32; 3]>>,
@@ -569,6 +634,24 @@ impl ShaderCreateInfo {
             id: None,
         });
         self.specialization_constants.push(it);
+        self
+    }
+
+    /// A constant shared with Rust: a typed GLSL `const` in every stage, usable as an array size in this info's
+    /// declarations (`"views[VIEW_COUNT]"`) and in the infos that include it.
+    ///
+    /// ```
+    /// use shader_info::{constant, Frequency, ImageType, ShaderCreateInfo};
+    /// const VIEW_COUNT: u32 = 4;
+    /// let info = ShaderCreateInfo::new("multiview")
+    ///     .constant(constant!(VIEW_COUNT))
+    ///     .sampler(0, ImageType::Float2D, "views[VIEW_COUNT]", Frequency::Pass);
+    /// # let _ = info;
+    /// ```
+    #[track_caller]
+    pub fn constant(mut self, constant: SharedConstant) -> Self {
+        let it = self.item(constant);
+        self.constants.push(it);
         self
     }
 

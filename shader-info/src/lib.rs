@@ -60,7 +60,7 @@ pub use generate::{
 };
 pub use info::{
     ConstValue, Define, FragmentOutput, GeometryLayout, InterfaceMember, Item, PushConstant,
-    ShaderCreateInfo, SpecializationConstant, StageInterfaceInfo, VertexInput,
+    ShaderCreateInfo, SharedConstant, SpecializationConstant, StageInterfaceInfo, VertexInput,
 };
 pub use layout::{
     BlockLayout, Field, FieldArray, FieldType, LayoutError, MemberLayout, Rules, StructDef,

@@ -83,6 +83,7 @@ pub fn resolve(registry: &Registry, name: &str) -> Result<ResolvedInfo, Vec<Diag
         order: Vec::new(),
     };
     r.visit(root, &mut out);
+    size_by_constants(&mut out);
     for c in &mut out.specialization_constants {
         c.value.id = registry.constant_id(&c.declared_in, &c.value.name);
     }
@@ -93,6 +94,25 @@ pub fn resolve(registry: &Registry, name: &str) -> Result<ResolvedInfo, Vec<Diag
         })
     } else {
         Err(r.diags)
+    }
+}
+
+/// Resolves array sizes that name a shared constant (`views[VIEW_COUNT]` → `views[4]`): every later step (layouts,
+/// descriptor counts, generation) then sees a number. A name that is no positive integer constant of the info is
+/// left as written, for validation to report.
+fn size_by_constants(info: &mut ShaderCreateInfo) {
+    let constants = info.constants.clone();
+    for r in &mut info.resources {
+        let name = &r.value.name;
+        let Some(open) = name.find('[') else { continue };
+        let inner = name[open + 1..].trim_end_matches(']').trim();
+        if let Some(n) = constants
+            .iter()
+            .find(|c| c.value.name == inner)
+            .and_then(|c| c.value.as_size())
+        {
+            r.value.name = format!("{}[{n}]", &name[..open]);
+        }
     }
 }
 
@@ -296,6 +316,7 @@ impl<'a> Resolver<'a> {
             &info.specialization_constants,
         );
         merge_list(&mut out.defines, &info.defines);
+        merge_list(&mut out.constants, &info.constants);
         merge_list(&mut out.typedef_sources, &info.typedef_sources);
         merge_list(&mut out.branches, &info.branches);
         merge_list(&mut out.skipped_targets, &info.skipped_targets);

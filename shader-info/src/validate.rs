@@ -361,12 +361,14 @@ fn check_resources(c: &mut Checker) {
                 Some(base.to_string())
             }
             Err(e) => {
+                let (message, hint) = named_size_problem(info, &r.name)
+                    .unwrap_or((e, "write `name`, `name[N]` or `name[]`".to_string()));
                 c.err(
                     Code::InvalidArray,
                     format!("{} `{}`", r.kind.word(), r.name),
                     it,
-                    e,
-                    "write `name`, `name[N]` or `name[]`",
+                    message,
+                    hint,
                 );
                 None
             }
@@ -678,6 +680,23 @@ fn check_constants_and_defines(c: &mut Checker) {
     for it in &info.defines {
         c.ident("define", &it.value.name, it);
     }
+    for it in &info.constants {
+        c.ident("constant", &it.value.name, it);
+        if let ConstValue::Float(f) = it.value.value
+            && !f.is_finite()
+        {
+            c.err(
+                Code::InvalidConstant,
+                format!("constant `{}`", it.value.name),
+                it,
+                format!(
+                    "constant `{}` is {f}, which GLSL cannot write",
+                    it.value.name
+                ),
+                "give it a finite value",
+            );
+        }
+    }
     if let Some(it) = &info.local_group_size
         && it.value.contains(&0)
     {
@@ -689,6 +708,32 @@ fn check_constants_and_defines(c: &mut Checker) {
             "every dimension must be at least 1",
         );
     }
+}
+
+/// What is wrong with an array size written as a name (`views[VIEW_COUNT]`) that resolution left unresolved.
+fn named_size_problem(info: &ShaderCreateInfo, name: &str) -> Option<(String, String)> {
+    let inner = name[name.find('[')? + 1..].trim_end_matches(']').trim();
+    if !inner.starts_with(|ch: char| ch.is_ascii_alphabetic() || ch == '_') {
+        return None;
+    }
+    Some(
+        match info.constants.iter().find(|c| c.value.name == inner) {
+            Some(c) => (
+                format!(
+                    "`{name}` is sized by constant `{inner}`, which is {}: an array size must be a positive integer",
+                    c.value.value.glsl_literal()
+                ),
+                format!("give `{inner}` a positive integer value in Rust (a `u32`)"),
+            ),
+            None => (
+                format!("`{name}` is sized by `{inner}`, which is no constant of this info"),
+                format!(
+                    "declare `const {inner}: u32 = …;` in Rust and add `.constant(constant!({inner}))` to this info \
+                 or to one it includes"
+                ),
+            ),
+        },
+    )
 }
 
 fn check_names(c: &mut Checker) {
@@ -731,6 +776,9 @@ fn check_names(c: &mut Checker) {
     // A define of a declared name would rewrite that declaration's identifier.
     for it in &info.defines {
         add(&it.value.name, "define", &it.declared_in, it.origin);
+    }
+    for it in &info.constants {
+        add(&it.value.name, "constant", &it.declared_in, it.origin);
     }
     let globals = names.len();
     for list in [&info.vertex_out, &info.geometry_out] {

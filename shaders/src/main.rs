@@ -619,7 +619,13 @@ fn run_build(
         for w in cache.warnings() {
             eprintln!("warning: {w}");
         }
-        match cache.trim() {
+        // Only a build that wrote can have grown the cache past its limit; a warm one skips the directory walk.
+        let wrote = report.cache.is_some_and(|c| c.writes > 0);
+        match if wrote {
+            cache.trim()
+        } else {
+            Ok(Default::default())
+        } {
             Ok(t) if t.removed_files > 0 => eprintln!(
                 "shader cache: evicted {} entries ({} KiB) past the limit",
                 t.removed_files,

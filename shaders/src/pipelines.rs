@@ -13,7 +13,7 @@
 //! # Ok::<(), gpu::vk::VkError>(())
 //! ```
 
-use gpu::vk::{GraphicsOptions, ShaderLibrary, ValidationMessage, VkResult, raw};
+use gpu::vk::{GraphicsOptions, ShaderLibrary, ValidationMessage, VkResult, WarmUp, raw};
 pub use shader_info::PipelineKind;
 use std::time::Instant;
 
@@ -55,9 +55,10 @@ pub const DEPTH_FORMAT: raw::Format = raw::Format::D32_SFLOAT;
 pub struct CreatedPipeline {
     pub name: String,
     pub kind: PipelineKind,
-    /// Generating, compiling and checking its modules (0 when another pipeline compiled them already).
+    /// Generating, compiling and checking its modules (0 when another pipeline compiled them already, and in a
+    /// warm-up, where every module is compiled in one parallel phase: see [`LibraryPipelines::warm_up`]).
     pub compile_ms: f64,
-    /// Creating its layout and pipeline (and the shader binding table for ray tracing).
+    /// Creating its pipeline (and, outside a warm-up, its layout; the shader binding table for ray tracing).
     pub create_ms: f64,
 }
 
@@ -81,17 +82,34 @@ pub struct LibraryPipelines {
     pub failed: Vec<NoPipeline>,
     /// Wall time of the whole pass.
     pub total_ms: f64,
+    /// For a pass that warmed the pipelines up ([`create_all`] on ash): the wall times of its two parallel
+    /// phases (compiling every module, creating every pipeline) and the threads it used.
+    pub warm_up: Option<WarmUpPhases>,
+}
+
+/// The parallel phases of a warm-up, wall clock.
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct WarmUpPhases {
+    pub compile_ms: f64,
+    pub create_ms: f64,
+    pub threads: usize,
 }
 
 impl LibraryPipelines {
-    /// Sum of the compile times.
+    /// Time spent compiling: the warm-up's compile phase (wall clock), or the sum over pipelines.
     pub fn compile_ms(&self) -> f64 {
-        self.created.iter().map(|c| c.compile_ms).sum()
+        match self.warm_up {
+            Some(w) => w.compile_ms,
+            None => self.created.iter().map(|c| c.compile_ms).sum(),
+        }
     }
 
-    /// Sum of the pipeline creation times.
+    /// Time spent creating pipelines: the warm-up's create phase (wall clock), or the sum over pipelines.
     pub fn create_ms(&self) -> f64 {
-        self.created.iter().map(|c| c.create_ms).sum()
+        match self.warm_up {
+            Some(w) => w.create_ms,
+            None => self.created.iter().map(|c| c.create_ms).sum(),
+        }
     }
 
     /// Number of created pipelines of `kind`.
@@ -184,55 +202,21 @@ fn variant_bits(
 }
 
 /// Why a library has no pipeline for an info.
+#[cfg(feature = "wgpu")]
 enum NotCreated {
     /// The device or the API cannot have it (reported as skipped).
     Unsupported(String),
     Failed(String),
 }
 
-/// What [`create_every`] needs of a library: both backends' libraries fetch pipelines by name the same way.
+/// What [`create_every`] needs of a library (the wgpu one; the ash one warms up in parallel).
+#[cfg(feature = "wgpu")]
 trait Pipelines {
     fn registry(&self) -> &shader_info::Registry;
     fn kind(&mut self, name: &str) -> PipelineKind;
     /// Resolves the key of `name` and compiles its modules.
     fn compile(&mut self, name: &str) -> Result<String, NotCreated>;
     fn create(&mut self, key: &str, name: &str, kind: PipelineKind) -> Result<(), NotCreated>;
-}
-
-impl Pipelines for ShaderLibrary {
-    fn registry(&self) -> &shader_info::Registry {
-        ShaderLibrary::registry(self)
-    }
-
-    fn kind(&mut self, name: &str) -> PipelineKind {
-        self.pipeline_kind(name).unwrap_or(PipelineKind::Graphics)
-    }
-
-    fn compile(&mut self, name: &str) -> Result<String, NotCreated> {
-        let key = pipeline_key(self, name).map_err(|e| NotCreated::Failed(e.to_string()))?;
-        if self.pipeline_kind(&key).ok() == Some(PipelineKind::RayTracing)
-            && self.context().ray_tracing().is_none()
-        {
-            return Err(NotCreated::Unsupported(format!(
-                "{} has no VK_KHR_ray_tracing_pipeline",
-                self.context().device_name()
-            )));
-        }
-        self.plan(&key)
-            .map(|_| key)
-            .map_err(|e| NotCreated::Failed(e.to_string()))
-    }
-
-    fn create(&mut self, key: &str, name: &str, kind: PipelineKind) -> Result<(), NotCreated> {
-        match kind {
-            PipelineKind::Graphics => self
-                .graphics_pipeline(key, &graphics_options(name))
-                .map(drop),
-            PipelineKind::Compute => self.compute_pipeline(key).map(drop),
-            PipelineKind::RayTracing => self.ray_tracing_pipeline(key).map(drop),
-        }
-        .map_err(|e| NotCreated::Failed(e.to_string()))
-    }
 }
 
 #[cfg(feature = "wgpu")]
@@ -290,28 +274,101 @@ fn wgpu_not_created(e: gpu::wgpu::WgpuError) -> NotCreated {
 /// declared specialization defaults, and ray-tracing pipelines where the device has
 /// `VK_KHR_ray_tracing_pipeline` (skipped with the reason elsewhere). Infos listed in [`VARIANTS`] get that
 /// permutation. Never stops at a failure: each one is reported.
+///
+/// Through [`ShaderLibrary::warm_up`]: every module is compiled in parallel, then every pipeline is created in
+/// parallel into the device's pipeline cache; [`LibraryPipelines::warm_up`] has the two phases' wall times, and
+/// each created pipeline its own creation time.
 pub fn create_all(lib: &mut ShaderLibrary) -> LibraryPipelines {
-    create_every(lib)
-}
-
-/// [`create_all`] on wgpu: render pipelines with [`render_options`]; what WebGPU cannot express (ray tracing,
-/// `gl_PointSize`, …) is skipped with the reason.
-#[cfg(feature = "wgpu")]
-pub fn create_all_wgpu(lib: &mut gpu::wgpu::WgpuLibrary) -> LibraryPipelines {
-    create_every(lib)
-}
-
-fn create_every(lib: &mut impl Pipelines) -> LibraryPipelines {
     let start = Instant::now();
     let mut out = LibraryPipelines::default();
-    let mut names: Vec<String> = lib
-        .registry()
+    let mut requests = Vec::new();
+    for name in compilable_names(lib.registry()) {
+        let key = match pipeline_key(lib, &name) {
+            Ok(k) => k,
+            Err(e) => {
+                let kind = lib.pipeline_kind(&name).unwrap_or(PipelineKind::Graphics);
+                out.failed.push(NoPipeline {
+                    name,
+                    kind,
+                    reason: e.to_string(),
+                });
+                continue;
+            }
+        };
+        let kind = lib.pipeline_kind(&key).unwrap_or(PipelineKind::Graphics);
+        requests.push(match kind {
+            PipelineKind::Graphics => WarmUp::Graphics {
+                options: graphics_options(&name),
+                key,
+            },
+            PipelineKind::Compute => WarmUp::Compute { key },
+            PipelineKind::RayTracing if lib.context().ray_tracing().is_none() => {
+                out.skipped.push(NoPipeline {
+                    name,
+                    kind,
+                    reason: format!(
+                        "{} has no VK_KHR_ray_tracing_pipeline",
+                        lib.context().device_name()
+                    ),
+                });
+                continue;
+            }
+            PipelineKind::RayTracing => WarmUp::RayTracing { key },
+        });
+    }
+    let report = lib.warm_up(&requests);
+    out.created = report
+        .created
+        .iter()
+        .map(|w| CreatedPipeline {
+            name: w.key.clone(),
+            kind: w.kind,
+            compile_ms: 0.0,
+            create_ms: w.create_ms,
+        })
+        .collect();
+    out.failed.extend(report.failed.iter().map(|(key, e)| {
+        NoPipeline {
+            name: key.clone(),
+            kind: requests
+                .iter()
+                .find(|r| r.key() == key)
+                .map_or(PipelineKind::Graphics, WarmUp::kind),
+            reason: e.to_string(),
+        }
+    }));
+    out.warm_up = Some(WarmUpPhases {
+        compile_ms: report.compile_ms,
+        create_ms: report.create_ms,
+        threads: report.threads,
+    });
+    out.total_ms = ms(start);
+    out
+}
+
+/// The names of the registry's compilable infos, sorted.
+fn compilable_names(registry: &shader_info::Registry) -> Vec<String> {
+    let mut names: Vec<String> = registry
         .infos()
         .filter(|i| i.do_static_compilation)
         .map(|i| i.name.clone())
         .collect();
     names.sort();
-    for name in names {
+    names
+}
+
+/// [`create_all`] on wgpu, one pipeline after the other: render pipelines with [`render_options`]; what WebGPU
+/// cannot express (ray tracing, `gl_PointSize`, …) is skipped with the reason.
+#[cfg(feature = "wgpu")]
+pub fn create_all_wgpu(lib: &mut gpu::wgpu::WgpuLibrary) -> LibraryPipelines {
+    create_every(lib)
+}
+
+#[cfg(feature = "wgpu")]
+fn create_every(lib: &mut impl Pipelines) -> LibraryPipelines {
+    let start = Instant::now();
+    let mut out = LibraryPipelines::default();
+    for name in compilable_names(lib.registry()) {
         let kind = lib.kind(&name);
         let t = Instant::now();
         let compiled = lib.compile(&name);

@@ -4,6 +4,10 @@
 //! [`ShaderLibrary::reload`] recompiles what changed and swaps pipelines only on success, so a typo in a shader
 //! never costs the renderer a working pipeline.
 
+mod warm_up;
+
+pub use warm_up::{WarmUp, WarmUpReport, WarmedPipeline};
+
 use super::device::VkContext;
 use super::error::{VkError, VkResult};
 use super::layout::{LayoutCache, PipelineLayout, describe_layout};
@@ -251,6 +255,21 @@ impl ShaderLibrary {
         key: &str,
         spec: &SpecValues,
     ) -> VkResult<(ComputePipeline, Vec<(Stage, u64)>)> {
+        let (plan, modules, layout) = self.compute_parts(key)?;
+        let p = ComputePipeline::new(&self.ctx, &plan, &modules[0].1, layout, spec)?;
+        Ok((p, ids(&modules)))
+    }
+
+    /// The parts of a compute pipeline, its work-group size checked against the device first.
+    #[allow(clippy::type_complexity)]
+    fn compute_parts(
+        &mut self,
+        key: &str,
+    ) -> VkResult<(
+        PipelinePlan,
+        Vec<(Stage, Arc<ShaderModule>)>,
+        Arc<PipelineLayout>,
+    )> {
         // Before compiling: glslang refuses sizes past its own defaults with a less useful message, and the
         // driver must never see a size past the device's limits.
         let info = self.validated(key)?;
@@ -262,15 +281,14 @@ impl ShaderLibrary {
         if !problems.is_empty() {
             return Err(VkError::Diagnostics(problems));
         }
-        let (plan, modules, layout) = self.parts(key, |s| *s == Stage::Compute)?;
-        let Some((_, m)) = modules.first() else {
+        let parts = self.parts(key, |s| *s == Stage::Compute)?;
+        if parts.1.is_empty() {
             return Err(VkError::Declaration {
                 info: key.to_string(),
                 message: "a compute pipeline needs a compute stage".into(),
             });
-        };
-        let p = ComputePipeline::new(&self.ctx, &plan, m, layout, spec)?;
-        Ok((p, ids(&modules)))
+        }
+        Ok(parts)
     }
 
     fn build_ray_tracing(

@@ -38,7 +38,10 @@ pub use layout::{
     DescriptorBinding, DescriptorSetLayout, LayoutCache, LayoutDesc, PipelineLayout,
     describe_layout,
 };
-pub use library::{GraphicsKey, LibraryOptions, PipelineOutcome, ReloadReport, ShaderLibrary};
+pub use library::{
+    GraphicsKey, LibraryOptions, PipelineOutcome, ReloadReport, ShaderLibrary, WarmUp,
+    WarmUpReport, WarmedPipeline,
+};
 pub use module::{ShaderModule, check_spirv, spirv_from_bytes};
 pub use pipeline::{
     ComputePipeline, GraphicsOptions, GraphicsPipeline, MAX_COLOR_ATTACHMENTS, RayTracingPipeline,

@@ -101,6 +101,7 @@ impl RenderReport {
                 "compile_ms": p.compile_ms(),
                 "create_ms": p.create_ms(),
                 "total_ms": p.total_ms,
+                "warm_up": p.warm_up,
                 "each": p.created,
                 "skipped": p.skipped,
                 "failed": p.failed,
@@ -144,6 +145,13 @@ impl RenderReport {
             p.compile_ms(),
             p.create_ms()
         );
+        if let Some(w) = p.warm_up {
+            let _ = writeln!(
+                s,
+                "warm-up: every module compiled, then every pipeline created, in parallel on {} threads",
+                w.threads
+            );
+        }
         for c in &p.created {
             let _ = writeln!(
                 s,
