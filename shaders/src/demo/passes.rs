@@ -7,6 +7,9 @@
 //! let passes = shaders::demo::passes::describe(shader_info::Registry::global(), 640, 360).unwrap();
 //! assert_eq!(passes.dispatches.len(), 3);
 //! assert!(passes.display.iter().any(|d| d.info == "gpu_shader_2D_point_quad_round"));
+//! // A depth-only and a transparent technique, each with the render state of its declaration.
+//! assert!(passes.prepass.iter().all(|d| d.info == "gpu_shader_3D_depth_only"));
+//! assert!(passes.scene.iter().any(|d| d.info == "gpu_shader_3D_transparent"));
 //! ```
 
 use super::{CANVAS, PATTERN_SIZE, font, scene};
@@ -14,7 +17,8 @@ use crate::ViewData;
 use crate::infos::compute::ComputePattern;
 use crate::infos::fullscreen::FullscreenTonemap;
 use crate::infos::push::{
-    ColorMvpSrgbPush, ForwardLitPush, ImageRectPush, MvpPush, MvpSrgbPush, PointQuadRoundPush,
+    ColorMvpSrgbPush, ForwardLitPush, ImageRectPush, ModelPush, MvpPush, MvpSrgbPush,
+    PointQuadRoundPush,
 };
 use glam::{Mat4, Vec2, Vec4};
 use shader_info::{Bool32, Diagnostic, Pad, PipelinePlan, Registry, ShaderType};
@@ -85,19 +89,63 @@ pub struct Draw {
     pub push: Vec<u8>,
 }
 
-/// The whole frame: compute, then the 3D scene into `Hdr` (cleared to [`scene::SKY`], depth cleared to 1), then
-/// the display pass into the sRGB display target (cleared to [`DISPLAY_CLEAR`]).
+/// The whole frame: compute, then the depth prepass (depth cleared to 1), then the 3D scene into `Hdr` (cleared to
+/// [`scene::SKY`], the prepass's depth kept), then the display pass into the sRGB display target (cleared to
+/// [`DISPLAY_CLEAR`]). Each technique's render state (depth only, opaque, alpha blended) comes from its
+/// declaration.
 #[derive(Clone, Debug)]
 pub struct Passes {
     pub width: u32,
     pub height: u32,
     pub atlas: font::GlyphAtlas,
-    pub meshes: Vec<scene::Mesh>,
+    /// Indexed meshes, each in the vertex layout of the techniques that draw it.
+    pub meshes: Vec<MeshData>,
     /// Uniform and storage buffer contents.
     pub buffers: Vec<Vec<u8>>,
     pub dispatches: Vec<Dispatch>,
+    /// The depth prepass: every opaque object through the depth-only technique, into the depth target alone.
+    pub prepass: Vec<Draw>,
+    /// The opaque objects (depth tested against the prepass), then the transparent ones, back to front.
     pub scene: Vec<Draw>,
     pub display: Vec<Draw>,
+}
+
+/// An indexed triangle list as bytes in one technique's vertex layout.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeshData {
+    /// Interleaved vertices, as the drawing info's plan lays them out.
+    pub vertices: Vec<u8>,
+    pub indices: Vec<u32>,
+}
+
+/// The meshes of the scene in both vertex layouts: position and normal (the lit techniques), position alone (the
+/// depth-only technique, whose declaration reads nothing else); see [`mesh_of`].
+fn meshes() -> Vec<MeshData> {
+    let shapes = [scene::cube(), scene::sphere(24, 48)];
+    let lit = shapes.iter().map(|m| MeshData {
+        vertices: bytemuck::cast_slice(&m.vertices).to_vec(),
+        indices: m.indices.clone(),
+    });
+    let positions = shapes.iter().map(|m| MeshData {
+        vertices: m
+            .vertices
+            .iter()
+            .flat_map(|v| bytemuck::bytes_of(&v.pos).to_vec())
+            .collect(),
+        indices: m.indices.clone(),
+    });
+    lit.chain(positions).collect()
+}
+
+/// The mesh of `shape` in the lit layout, or in the position-only one.
+fn mesh_of(shape: scene::Shape, positions_only: bool) -> Geometry {
+    let base = if positions_only { 2 } else { 0 };
+    Geometry::Mesh(
+        base + match shape {
+            scene::Shape::Cube => 0,
+            scene::Shape::Sphere => 1,
+        },
+    )
 }
 
 /// What the display target is cleared to before the tonemap pass covers it.
@@ -178,13 +226,15 @@ pub fn describe(registry: &Registry, width: u32, height: u32) -> Result<Passes, 
         width,
         height,
         atlas,
-        meshes: vec![scene::cube(), scene::sphere(24, 48)],
+        meshes: meshes(),
         buffers: Vec::new(),
         dispatches: compute(),
+        prepass: Vec::new(),
         scene: Vec::new(),
         display: Vec::new(),
     };
     passes.scene = scene_draws(registry, &mut passes)?;
+    passes.prepass = prepass_draws(registry, passes.scene[0].resources.clone())?;
     passes.display = display_draws(registry, &mut passes, &glyphs)?;
     Ok(passes)
 }
@@ -224,15 +274,20 @@ fn compute() -> Vec<Dispatch> {
     .collect()
 }
 
-/// Lit cubes and spheres.
+/// Lit cubes and spheres, then the glass in front of them.
 fn scene_draws(registry: &Registry, passes: &mut Passes) -> Result<Vec<Draw>, Vec<Diagnostic>> {
     let view: ViewData = scene::view_data(passes.width, passes.height);
     passes.buffers.push(bytemuck::bytes_of(&view).to_vec());
     let view_buffer = passes.buffers.len() - 1;
-    let info = "gpu_shader_forward_lit";
-    scene::objects()
+    let opaque = scene::objects()
         .into_iter()
-        .map(|o| {
+        .map(|o| ("gpu_shader_forward_lit", o));
+    let glass = scene::transparent_objects()
+        .into_iter()
+        .map(|o| ("gpu_shader_3D_transparent", o));
+    opaque
+        .chain(glass)
+        .map(|(info, o)| {
             let push = ForwardLitPush {
                 base_color: o.base_color,
                 shininess: o.shininess,
@@ -242,11 +297,30 @@ fn scene_draws(registry: &Registry, passes: &mut Passes) -> Result<Vec<Draw>, Ve
             Ok(Draw {
                 info,
                 resources: vec![bound(0, 0, Resource::UniformBuffer(view_buffer))],
-                geometry: Geometry::Mesh(match o.shape {
-                    scene::Shape::Cube => 0,
-                    scene::Shape::Sphere => 1,
-                }),
+                geometry: mesh_of(o.shape, false),
                 push: typed_push(registry, info, push)?,
+            })
+        })
+        .collect()
+}
+
+/// The opaque objects' depth, drawn first so the lit pass shades each pixel once.
+fn prepass_draws(registry: &Registry, view: Vec<Bound>) -> Result<Vec<Draw>, Vec<Diagnostic>> {
+    let info = "gpu_shader_3D_depth_only";
+    scene::objects()
+        .into_iter()
+        .map(|o| {
+            Ok(Draw {
+                info,
+                resources: view.clone(),
+                geometry: mesh_of(o.shape, true),
+                push: typed_push(
+                    registry,
+                    info,
+                    ModelPush {
+                        ModelMatrix: o.model,
+                    },
+                )?,
             })
         })
         .collect()

@@ -152,6 +152,36 @@ pub fn objects() -> Vec<Object> {
     ]
 }
 
+/// The glass: drawn after the opaque objects with the transparent technique, back to front.
+pub fn transparent_objects() -> Vec<Object> {
+    let glass = |shape, model, rgba: [f32; 4]| Object {
+        shape,
+        model,
+        base_color: Vec4::from_array(rgba),
+        shininess: 96.0,
+    };
+    vec![
+        glass(
+            Shape::Cube,
+            Mat4::from_scale_rotation_translation(
+                Vec3::new(1.6, 1.1, 0.08),
+                Quat::from_rotation_y(0.25),
+                Vec3::new(-1.3, 0.55, 1.1),
+            ),
+            [0.55, 0.85, 0.75, 0.35],
+        ),
+        glass(
+            Shape::Sphere,
+            Mat4::from_scale_rotation_translation(
+                Vec3::splat(0.55),
+                Quat::IDENTITY,
+                Vec3::new(0.9, 0.55, 2.6),
+            ),
+            [0.70, 0.80, 1.00, 0.45],
+        ),
+    ]
+}
+
 /// The linear sky color the HDR target is cleared to.
 pub const SKY: [f32; 4] = [0.35, 0.50, 0.80, 1.0];
 

@@ -240,6 +240,7 @@ pub fn render_frame(lib: &mut ShaderLibrary, width: u32, height: u32) -> VkResul
             groups: d.groups,
         });
     }
+    let prepass_draws = t.draws(lib, &p.prepass)?;
     let scene_draws = t.draws(lib, &p.scene)?;
     let display_draws = t.draws(lib, &p.display)?;
     ctx.submit_and_wait(|d, cmd| {
@@ -248,6 +249,7 @@ pub fn render_frame(lib: &mut ShaderLibrary, width: u32, height: u32) -> VkResul
         // formats that match its pipelines (both come from `graphics_options`).
         unsafe {
             record_compute(d, cmd, &t, &dispatches);
+            record_prepass(d, cmd, &t, &prepass_draws);
             record_scene(d, cmd, &t, &scene_draws);
             record_display(d, cmd, &t, &display_draws);
         }
@@ -386,8 +388,53 @@ unsafe fn record_draws(
     }
 }
 
-/// The lit geometry into the HDR target (cleared to the sky color) with depth, then the HDR target becomes
-/// readable by the tonemap pass.
+/// The depth prepass: the depth target cleared to 1, then every opaque object's depth (no color attachment: the
+/// depth-only technique declares no fragment output).
+///
+/// # Safety
+/// `cmd` must be recording and everything used alive until it completes.
+unsafe fn record_prepass(
+    d: &gpu::vk::ash::Device,
+    cmd: raw::CommandBuffer,
+    t: &Targets,
+    draws: &[Draw],
+) {
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        t.depth.transition(
+            cmd,
+            L::UNDEFINED,
+            L::DEPTH_ATTACHMENT_OPTIMAL,
+            S::NONE,
+            A::NONE,
+            S::EARLY_FRAGMENT_TESTS | S::LATE_FRAGMENT_TESTS,
+            A::DEPTH_STENCIL_ATTACHMENT_READ | A::DEPTH_STENCIL_ATTACHMENT_WRITE,
+        );
+        let depth_attachment = raw::RenderingAttachmentInfo::default()
+            .image_view(t.depth.view())
+            .image_layout(L::DEPTH_ATTACHMENT_OPTIMAL)
+            .load_op(raw::AttachmentLoadOp::CLEAR)
+            .store_op(raw::AttachmentStoreOp::STORE)
+            .clear_value(raw::ClearValue {
+                depth_stencil: raw::ClearDepthStencilValue {
+                    depth: 1.0,
+                    stencil: 0,
+                },
+            });
+        d.cmd_begin_rendering(
+            cmd,
+            &raw::RenderingInfo::default()
+                .render_area(full_area(t.extent))
+                .layer_count(1)
+                .depth_attachment(&depth_attachment),
+        );
+        record_draws(d, cmd, t, draws);
+        d.cmd_end_rendering(cmd);
+    }
+}
+
+/// The lit geometry into the HDR target (cleared to the sky color), tested against the prepass's depth, then the
+/// glass blended over it; then the HDR target becomes readable by the tonemap pass.
 ///
 /// # Safety
 /// `cmd` must be recording and everything used alive until it completes.
@@ -408,12 +455,13 @@ unsafe fn record_scene(
             S::COLOR_ATTACHMENT_OUTPUT,
             A::COLOR_ATTACHMENT_WRITE,
         );
+        // The prepass's depth, written, is tested (and, for nothing here, written) by this pass.
         t.depth.transition(
             cmd,
-            L::UNDEFINED,
             L::DEPTH_ATTACHMENT_OPTIMAL,
-            S::NONE,
-            A::NONE,
+            L::DEPTH_ATTACHMENT_OPTIMAL,
+            S::EARLY_FRAGMENT_TESTS | S::LATE_FRAGMENT_TESTS,
+            A::DEPTH_STENCIL_ATTACHMENT_WRITE,
             S::EARLY_FRAGMENT_TESTS | S::LATE_FRAGMENT_TESTS,
             A::DEPTH_STENCIL_ATTACHMENT_READ | A::DEPTH_STENCIL_ATTACHMENT_WRITE,
         );
@@ -421,14 +469,8 @@ unsafe fn record_scene(
         let depth_attachment = raw::RenderingAttachmentInfo::default()
             .image_view(t.depth.view())
             .image_layout(L::DEPTH_ATTACHMENT_OPTIMAL)
-            .load_op(raw::AttachmentLoadOp::CLEAR)
-            .store_op(raw::AttachmentStoreOp::DONT_CARE)
-            .clear_value(raw::ClearValue {
-                depth_stencil: raw::ClearDepthStencilValue {
-                    depth: 1.0,
-                    stencil: 0,
-                },
-            });
+            .load_op(raw::AttachmentLoadOp::LOAD)
+            .store_op(raw::AttachmentStoreOp::DONT_CARE);
         d.cmd_begin_rendering(
             cmd,
             &raw::RenderingInfo::default()

@@ -174,11 +174,7 @@ impl Targets {
                 .iter()
                 .map(|m| {
                     (
-                        buffer(
-                            "mesh vertices",
-                            bytemuck::cast_slice(&m.vertices),
-                            w::BufferUsages::VERTEX,
-                        ),
+                        buffer("mesh vertices", &m.vertices, w::BufferUsages::VERTEX),
                         buffer(
                             "mesh indices",
                             bytemuck::cast_slice(&m.indices),
@@ -306,6 +302,7 @@ pub fn render_frame(lib: &mut WgpuLibrary, width: u32, height: u32) -> WgpuResul
             groups_xyz: d.groups,
         });
     }
+    let prepass_draws = t.draws(lib, &p.prepass)?;
     let scene_draws = t.draws(lib, &p.scene)?;
     let display_draws = t.draws(lib, &p.display)?;
 
@@ -340,18 +337,26 @@ pub fn render_frame(lib: &mut WgpuLibrary, width: u32, height: u32) -> WgpuResul
                 },
             })]
         };
+        let depth = |load, store| {
+            Some(w::RenderPassDepthStencilAttachment {
+                view: &t.depth.view,
+                depth_ops: Some(w::Operations { load, store }),
+                stencil_ops: None,
+            })
+        };
+        {
+            let mut pass = enc.begin_render_pass(&w::RenderPassDescriptor {
+                label: Some("depth prepass"),
+                depth_stencil_attachment: depth(w::LoadOp::Clear(1.0), w::StoreOp::Store),
+                ..Default::default()
+            });
+            record_draws(&mut pass, &t, &prepass_draws);
+        }
         {
             let mut pass = enc.begin_render_pass(&w::RenderPassDescriptor {
                 label: Some("scene"),
                 color_attachments: &color(&t.hdr.view, scene::SKY),
-                depth_stencil_attachment: Some(w::RenderPassDepthStencilAttachment {
-                    view: &t.depth.view,
-                    depth_ops: Some(w::Operations {
-                        load: w::LoadOp::Clear(1.0),
-                        store: w::StoreOp::Discard,
-                    }),
-                    stencil_ops: None,
-                }),
+                depth_stencil_attachment: depth(w::LoadOp::Load, w::StoreOp::Discard),
                 ..Default::default()
             });
             record_draws(&mut pass, &t, &scene_draws);

@@ -111,7 +111,24 @@ pub fn gpu_shader_3D_depth_only() -> ShaderCreateInfo {
 /// push constants: `base_color` (linear albedo, alpha), `shininess` (Blinn-Phong exponent), `ModelMatrix`.
 #[shader_info]
 pub fn gpu_shader_forward_lit() -> ShaderCreateInfo {
-    ShaderCreateInfo::new("gpu_shader_forward_lit")
+    forward_lit("gpu_shader_forward_lit")
+        .early_fragment_test(true)
+        .depth(DepthState::test_write(CompareOp::LessOrEqual))
+}
+
+/// The transparent technique of the forward shader: the same interface and code, drawn after the opaque objects
+/// with straight alpha blending (`base_color.a` is the coverage) and a depth test that does not write, so what
+/// lies behind stays visible and later transparent surfaces are not hidden by it.
+#[shader_info]
+pub fn gpu_shader_3D_transparent() -> ShaderCreateInfo {
+    forward_lit("gpu_shader_3D_transparent")
+        .blend(Blend::Alpha)
+        .depth(DepthState::test(CompareOp::LessOrEqual))
+}
+
+/// The interface and sources both forward techniques share; each adds its render state.
+fn forward_lit(name: &str) -> ShaderCreateInfo {
+    ShaderCreateInfo::new(name)
         .vertex_in(0, Type::Vec3, "pos")
         .vertex_in(1, Type::Vec3, "nor")
         .vertex_out(&lit_iface())
@@ -119,12 +136,10 @@ pub fn gpu_shader_forward_lit() -> ShaderCreateInfo {
         .push_constant(Type::Vec4, "base_color")
         .push_constant(Type::Float, "shininess")
         .builtins(BuiltinBits::FRONT_FACING)
-        .early_fragment_test(true)
         .vertex_source("3d/forward_lit.vert.glsl")
         .fragment_source("3d/forward_lit.frag.glsl")
         .additional_info("gpu_view_uniforms")
         .additional_info("gpu_modelmat")
-        .depth(DepthState::test_write(CompareOp::LessOrEqual))
         .do_static_compilation(true)
 }
 

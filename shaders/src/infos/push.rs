@@ -89,7 +89,7 @@ pub struct PointQuadRoundPush {
     pub _pad1: Pad<12>,
 }
 
-/// `gpu_shader_forward_lit`.
+/// `gpu_shader_forward_lit`, `gpu_shader_3D_transparent`.
 #[derive(Clone, Copy, Debug, ShaderStruct)]
 #[repr(C)]
 #[shader(std430)]
@@ -99,6 +99,15 @@ pub struct ForwardLitPush {
     /// Blinn-Phong exponent.
     pub shininess: f32,
     pub _pad: Pad<12>,
+    /// Object to world space.
+    pub ModelMatrix: Mat4,
+}
+
+/// `gpu_shader_3D_depth_only`.
+#[derive(Clone, Copy, Debug, ShaderStruct)]
+#[repr(C)]
+#[shader(std430)]
+pub struct ModelPush {
     /// Object to world space.
     pub ModelMatrix: Mat4,
 }
@@ -123,6 +132,8 @@ pub fn typed_block_problems(registry: &Registry) -> Vec<Diagnostic> {
         check::<PointRoundPush>(registry, "gpu_shader_2D_point_round"),
         check::<PointQuadRoundPush>(registry, "gpu_shader_2D_point_quad_round"),
         check::<ForwardLitPush>(registry, "gpu_shader_forward_lit"),
+        check::<ForwardLitPush>(registry, "gpu_shader_3D_transparent"),
+        check::<ModelPush>(registry, "gpu_shader_3D_depth_only"),
     ]
     .concat()
 }
