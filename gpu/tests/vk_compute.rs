@@ -248,3 +248,154 @@ fn specialization_constants_change_the_result_of_one_module() {
     drop((m, layout, a, cache));
     assert_no_validation_messages(&ctx);
 }
+
+/// The prefix sum with its work-group memory declared in the info (`shared_variable`, sized by a constant shared
+/// with Rust) instead of written in the source: the same exact result.
+#[test]
+fn a_declared_shared_variable_is_the_work_group_memory_of_the_shader() {
+    const GROUP: u32 = N as u32;
+    let Some(ctx) = test_context() else { return };
+    let (mut reg, loader) = registry();
+    reg.add_info(
+        ShaderCreateInfo::new("test_declared_shared")
+            .additional_info("test_buffers_in_out")
+            .constant(shader_info::constant!(GROUP))
+            .shared_variable(Type::Uint, "scan_a[GROUP]")
+            .shared_variable(Type::Uint, "scan_b[GROUP]")
+            .local_group_size(GROUP)
+            .compute_source("declared_shared.comp.glsl"),
+    );
+    let loader = loader.with(
+        "declared_shared.comp.glsl",
+        r#"
+void main() {
+  uint i = gl_LocalInvocationID.x;
+  scan_a[i] = data_in[i];
+  barrier();
+  for (uint off = 1u; off < GROUP; off <<= 1) {
+    uint v = scan_a[i];
+    if (i >= off) { v += scan_a[i - off]; }
+    barrier();
+    scan_b[i] = v;
+    barrier();
+    scan_a[i] = scan_b[i];
+    barrier();
+  }
+  data_out[i] = scan_a[i];
+}
+"#,
+    );
+    let (info, plan) = validated(&reg, "test_declared_shared");
+    assert_eq!(plan.shared_memory, 2 * 4 * u64::from(GROUP));
+    let generated = shader_info::generate(
+        &info,
+        Stage::Compute,
+        &shader_info::GenerateOptions::new(&loader, &reg),
+    )
+    .unwrap();
+    assert!(
+        generated.source.contains("shared uint scan_a[256];"),
+        "{}",
+        generated.source
+    );
+    let cache = LayoutCache::new(&ctx);
+    let p = pipeline(
+        &ctx,
+        &cache,
+        &reg,
+        &loader,
+        "test_declared_shared",
+        &SpecValues::default(),
+    );
+    let input = data(N, 11);
+    let usage = raw::BufferUsageFlags::STORAGE_BUFFER;
+    let a = Buffer::with_data(&ctx, &input, usage).unwrap();
+    let b = Buffer::new(&ctx, (N * 4) as u64, usage).unwrap();
+    dispatch(&ctx, &p, &[&a, &b], 1);
+    let expected: Vec<u32> = input
+        .iter()
+        .scan(0u32, |s, v| {
+            *s = s.wrapping_add(*v);
+            Some(*s)
+        })
+        .collect();
+    assert_eq!(b.read_vec::<u32>(), expected);
+    drop((p, a, b, cache));
+    assert_no_validation_messages(&ctx);
+}
+
+/// Shared memory past the device's limit is refused before anything is compiled, naming both numbers; past the
+/// 16 KiB every device guarantees it is a warning; on a graphics info, or unsized, an error.
+#[test]
+fn shared_memory_is_checked_against_the_guarantee_and_the_device() {
+    use gpu::vk::{LibraryOptions, ShaderLibrary};
+    let Some(ctx) = test_context() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("tile.comp.glsl"),
+        "void main() { tile[gl_LocalInvocationIndex] = vec4(1.0); barrier(); }\n",
+    )
+    .unwrap();
+    let limit = ctx.properties().limits.max_compute_shared_memory_size;
+    let elements = limit / 16 + 64;
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("test_huge_shared")
+            .shared_variable(Type::Vec4, format!("tile[{elements}]"))
+            .local_group_size(64)
+            .compute_source("tile.comp.glsl"),
+    );
+    reg.add_info(
+        ShaderCreateInfo::new("test_shared_on_graphics")
+            .vertex_in(0, Type::Vec2, "pos")
+            .shared_variable(Type::Float, "x[4]")
+            .vertex_source("a.vert.glsl")
+            .fragment_source("a.frag.glsl"),
+    );
+    reg.add_info(
+        ShaderCreateInfo::new("test_unsized_shared")
+            .shared_variable(Type::Float, "x[]")
+            .local_group_size(64)
+            .compute_source("tile.comp.glsl"),
+    );
+    let warned = reg.validated("test_huge_shared").unwrap();
+    assert!(
+        warned
+            .warnings()
+            .iter()
+            .any(|w| w.message.contains("16384")),
+        "{:?}",
+        warned.warnings()
+    );
+    let mut lib = ShaderLibrary::new(&ctx, reg.clone(), LibraryOptions::new(dir.path())).unwrap();
+    let compiled_before = lib.flow().compiler.shaderc_seconds();
+    let err = lib
+        .compute_pipeline("test_huge_shared")
+        .err()
+        .expect("past the device limit");
+    let text = err.to_string();
+    assert!(text.contains(&limit.to_string()), "{text}");
+    assert!(
+        text.contains(&(u64::from(elements) * 16).to_string()),
+        "{text}"
+    );
+    assert_eq!(
+        lib.flow().compiler.shaderc_seconds(),
+        compiled_before,
+        "nothing compiled"
+    );
+    for (name, says) in [
+        ("test_shared_on_graphics", "no compute stage"),
+        ("test_unsized_shared", "has no size"),
+    ] {
+        let d = reg.validated(name).expect_err(name);
+        assert!(
+            d.iter()
+                .any(|d| d.message.contains(says) && d.origin.line > 0),
+            "{name}: {}",
+            shader_info::render_all(&d)
+        );
+    }
+    drop(lib);
+    assert_no_validation_messages(&ctx);
+}

@@ -826,6 +826,14 @@ fn emit_layouts(e: &mut Emitter, info: &ResolvedInfo, stage: Stage) {
                     it.origin,
                 );
             }
+            for it in &info.shared_variables {
+                e.decl(
+                    &format!("shared {} {};", it.value.ty.glsl_name(), it.value.name),
+                    &it.declared_in,
+                    format!("shared_variable `{}`", it.value.name),
+                    it.origin,
+                );
+            }
         }
         Stage::Geometry => {
             if let Some(it) = &info.geometry_layout {

@@ -268,6 +268,41 @@ macro_rules! constant {
     };
 }
 
+/// A `shared` variable of the compute stage: work-group memory declared with the info, so its size is known
+/// before compiling and checked against the device's `maxComputeSharedMemorySize` (and the 16 KiB every
+/// Vulkan device guarantees). The name may carry an array size, a number or a [`SharedConstant`]'s name.
+///
+/// ```
+/// use shader_info::{ShaderCreateInfo, Type};
+/// let info = ShaderCreateInfo::new("reduce").shared_variable(Type::Vec4, "partial[64]");
+/// assert_eq!(info.shared_variables[0].value.name, "partial[64]");
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct SharedVariable {
+    pub ty: Type,
+    pub name: String,
+}
+
+impl SharedVariable {
+    /// Bytes of work-group memory it takes, counting each element at its std430 array stride (a `vec3` as 16
+    /// bytes): what drivers allocate at most. `None` while its array size is not a number.
+    pub fn bytes(&self) -> Option<u64> {
+        let count = match crate::resource::split_array_name(&self.name).ok()?.1 {
+            crate::resource::ArraySize::Single => 1,
+            crate::resource::ArraySize::Fixed(n) => u64::from(n),
+            crate::resource::ArraySize::Runtime => return None,
+        };
+        let scalar = self.ty.scalar().size();
+        let (columns, rows) = self.ty.shape();
+        let column = match rows {
+            1 => scalar,
+            2 => 2 * scalar,
+            _ => 4 * scalar,
+        };
+        Some(count * u64::from(columns * column))
+    }
+}
+
 /// A preprocessor define.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Define {
@@ -352,6 +387,8 @@ pub struct ShaderCreateInfo {
     pub defines: Vec<Item<Define>>,
     /// Constants shared with Rust ([`SharedConstant`]).
     pub constants: Vec<Item<SharedConstant>>,
+    /// Work-group memory of the compute stage ([`SharedVariable`]).
+    pub shared_variables: Vec<Item<SharedVariable>>,
     pub typedef_sources: Vec<Item<String>>,
     pub additional_infos: Vec<Item<String>>,
     pub local_group_size: Option<Item<[u32; 3]>>,
@@ -652,6 +689,27 @@ impl ShaderCreateInfo {
     pub fn constant(mut self, constant: SharedConstant) -> Self {
         let it = self.item(constant);
         self.constants.push(it);
+        self
+    }
+
+    /// A `shared` variable of the compute stage (Blender's `shared_variable`): `shared <ty> <name>;` in the
+    /// generated compute source, counted against the device's shared-memory limit before the pipeline is made.
+    ///
+    /// ```
+    /// use shader_info::{ShaderCreateInfo, Type};
+    /// let info = ShaderCreateInfo::new("histogram")
+    ///     .shared_variable(Type::Uint, "bins[256]")
+    ///     .local_group_size(256)
+    ///     .compute_source("histogram.comp.glsl");
+    /// # let _ = info;
+    /// ```
+    #[track_caller]
+    pub fn shared_variable(mut self, ty: Type, name: impl Into<String>) -> Self {
+        let it = self.item(SharedVariable {
+            ty,
+            name: name.into(),
+        });
+        self.shared_variables.push(it);
         self
     }
 

@@ -60,7 +60,8 @@ pub use generate::{
 };
 pub use info::{
     ConstValue, Define, FragmentOutput, GeometryLayout, InterfaceMember, Item, PushConstant,
-    ShaderCreateInfo, SharedConstant, SpecializationConstant, StageInterfaceInfo, VertexInput,
+    ShaderCreateInfo, SharedConstant, SharedVariable, SpecializationConstant, StageInterfaceInfo,
+    VertexInput,
 };
 pub use layout::{
     BlockLayout, Field, FieldArray, FieldType, LayoutError, MemberLayout, Rules, StructDef,

@@ -299,6 +299,9 @@ pub struct PipelinePlan {
     pub color_targets: Vec<ColorTargetPlan>,
     pub specialization_constants: Vec<SpecConstantPlan>,
     pub local_size: Option<[u32; 3]>,
+    /// Bytes of work-group memory the declared shared variables take (0: none declared).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub shared_memory: u64,
     /// The declared render state of a graphics pipeline (`None` for compute and ray tracing).
     pub render_state: Option<RenderState>,
     /// Where every binding lives on each cross-language target.
@@ -436,6 +439,11 @@ impl PipelinePlan {
             color_targets,
             specialization_constants,
             local_size: info.local_group_size.as_ref().map(|g| g.value),
+            shared_memory: info
+                .shared_variables
+                .iter()
+                .filter_map(|v| v.value.bytes())
+                .sum(),
             targets,
         }
     }
@@ -499,6 +507,36 @@ impl PipelinePlan {
             )));
         }
         out
+    }
+
+    /// Why a device whose `maxComputeSharedMemorySize` is `max_bytes` cannot run this plan's shared variables:
+    /// empty when it can. Checked before anything is compiled, like [`Self::work_group_problems`].
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// let mut reg = Registry::new();
+    /// reg.add_info(ShaderCreateInfo::new("big").shared_variable(Type::Vec4, "tile[4096]")
+    ///     .local_group_size(64).compute_source("big.comp"));
+    /// let plan = PipelinePlan::new(&reg.validated("big").unwrap(), &reg);
+    /// assert_eq!(plan.shared_memory, 65536);
+    /// assert!(plan.shared_memory_problems(32768)[0].message.contains("32768"));
+    /// ```
+    pub fn shared_memory_problems(&self, max_bytes: u32) -> Vec<Diagnostic> {
+        if self.shared_memory <= u64::from(max_bytes) {
+            return Vec::new();
+        }
+        vec![
+            Diagnostic::error(
+                Code::WorkGroupSize,
+                &self.key,
+                format!(
+                    "the shared variables take {} bytes; this device allows at most {max_bytes} per work group",
+                    self.shared_memory
+                ),
+            )
+            .item("shared_variable")
+            .hint("use smaller shared arrays (a constant of the info can size them per device class)"),
+        ]
     }
 
     /// The differences between `T` — a `#[derive(ShaderStruct)]` struct meant to be uploaded as this plan's
@@ -581,4 +619,8 @@ impl PipelinePlan {
         }
         out
     }
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }

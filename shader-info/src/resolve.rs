@@ -102,18 +102,23 @@ pub fn resolve(registry: &Registry, name: &str) -> Result<ResolvedInfo, Vec<Diag
 /// left as written, for validation to report.
 fn size_by_constants(info: &mut ShaderCreateInfo) {
     let constants = info.constants.clone();
-    for r in &mut info.resources {
-        let name = &r.value.name;
-        let Some(open) = name.find('[') else { continue };
+    let sized = |name: &mut String| {
+        let Some(open) = name.find('[') else { return };
         let inner = name[open + 1..].trim_end_matches(']').trim();
         if let Some(n) = constants
             .iter()
             .find(|c| c.value.name == inner)
             .and_then(|c| c.value.as_size())
         {
-            r.value.name = format!("{}[{n}]", &name[..open]);
+            *name = format!("{}[{n}]", &name[..open]);
         }
-    }
+    };
+    info.resources
+        .iter_mut()
+        .for_each(|r| sized(&mut r.value.name));
+    info.shared_variables
+        .iter_mut()
+        .for_each(|v| sized(&mut v.value.name));
 }
 
 fn suggest(registry: &Registry, name: &str) -> String {
@@ -317,6 +322,7 @@ impl<'a> Resolver<'a> {
         );
         merge_list(&mut out.defines, &info.defines);
         merge_list(&mut out.constants, &info.constants);
+        merge_list(&mut out.shared_variables, &info.shared_variables);
         merge_list(&mut out.typedef_sources, &info.typedef_sources);
         merge_list(&mut out.branches, &info.branches);
         merge_list(&mut out.skipped_targets, &info.skipped_targets);

@@ -7,7 +7,7 @@ use crate::layout::StructLookup;
 use crate::origin::Origin;
 use crate::registry::Registry;
 use crate::resolve::ResolvedInfo;
-use crate::resource::{ArraySize, Resource, ResourceKind};
+use crate::resource::{ArraySize, Resource, ResourceKind, split_array_name};
 use crate::rust_twin::rust_twin_problems_of;
 use crate::types::*;
 use crate::variants::VariantSet;
@@ -780,6 +780,10 @@ fn check_names(c: &mut Checker) {
     for it in &info.constants {
         add(&it.value.name, "constant", &it.declared_in, it.origin);
     }
+    for it in &info.shared_variables {
+        let base = split_array_name(&it.value.name).map_or(it.value.name.as_str(), |(b, _)| b);
+        add(base, "shared_variable", &it.declared_in, it.origin);
+    }
     let globals = names.len();
     for list in [&info.vertex_out, &info.geometry_out] {
         let mut local = names[..globals].to_vec();
@@ -1016,6 +1020,9 @@ pub const MAX_DESCRIPTOR_ARRAY: u32 = 1 << 20;
 /// pipeline creation.
 pub const GUARANTEED_WORK_GROUP_SIZE: [u32; 3] = [128, 128, 64];
 pub const GUARANTEED_WORK_GROUP_INVOCATIONS: u32 = 128;
+/// Work-group (`shared`) memory every Vulkan device guarantees (`maxComputeSharedMemorySize`): past it is a warning;
+/// past the device's own limit, an error before pipeline creation.
+pub const GUARANTEED_SHARED_MEMORY: u64 = 16 * 1024;
 /// The largest work-group axis a declaration may ask for (the compiler's limit; real devices stop near 1024).
 pub const MAX_WORK_GROUP_AXIS: u32 = u16::MAX as u32;
 
@@ -1195,6 +1202,7 @@ fn check_hostile(c: &mut Checker) {
     }
     check_kind_items(c);
     check_work_group(c);
+    check_shared_variables(c);
     let mut seen: Vec<&Item<String>> = Vec::new();
     for b in &info.branches {
         if let Some(first) = seen.iter().find(|f| f.value == b.value) {
@@ -1306,6 +1314,65 @@ fn check_kind_items(c: &mut Checker) {
 }
 
 /// Work-group sizes: an overflowing invocation count is an error; past the guaranteed minimums, a warning.
+/// Shared variables: compute only, well named and sized, and their total within what devices give.
+fn check_shared_variables(c: &mut Checker) {
+    let info = c.info;
+    let stages = info.stages();
+    let mut total = 0u64;
+    for it in &info.shared_variables {
+        let v = &it.value;
+        let item = format!("shared_variable `{}`", v.name);
+        if !stages.is_empty() && !stages.contains(&Stage::Compute) {
+            c.err(
+                Code::IncompleteInfo,
+                item.clone(),
+                it,
+                format!(
+                    "{item} is work-group memory, but `{}` has no compute stage: no stage would use it",
+                    info.name
+                ),
+                "declare it on the compute info, or on a building block only compute infos include",
+            );
+        }
+        match split_array_name(&v.name) {
+            Ok((base, size)) => {
+                c.ident("shared_variable", base, it);
+                if size == ArraySize::Runtime {
+                    c.err(
+                        Code::InvalidArray,
+                        item.clone(),
+                        it,
+                        format!("{item} has no size: work-group memory is sized when the pipeline is made"),
+                        "give it a size: `name[N]`, or `name[CONSTANT]` with a constant of the info",
+                    );
+                }
+            }
+            Err(e) => {
+                let (message, hint) = named_size_problem(info, &v.name)
+                    .unwrap_or((e, "write `name` or `name[N]`".to_string()));
+                c.err(Code::InvalidArray, item.clone(), it, message, hint);
+            }
+        }
+        total += v.bytes().unwrap_or(0);
+    }
+    if total > GUARANTEED_SHARED_MEMORY
+        && let Some(first) = info.shared_variables.first()
+    {
+        c.diags.push(
+            Diagnostic::warning(
+                Code::WorkGroupSize,
+                &info.name,
+                format!(
+                    "the shared variables take {total} bytes, past the {GUARANTEED_SHARED_MEMORY} bytes every device guarantees"
+                ),
+            )
+            .item("shared_variable")
+            .at(&first.declared_in, first.origin)
+            .hint("fine on devices that allow it (checked against the device's limit before pipeline creation); keep within the guarantee to run everywhere"),
+        );
+    }
+}
+
 fn check_work_group(c: &mut Checker) {
     let info = c.info;
     let Some(it) = &info.local_group_size else {

@@ -274,10 +274,12 @@ impl ShaderLibrary {
         // driver must never see a size past the device's limits.
         let info = self.validated(key)?;
         let limits = &self.ctx.properties().limits;
-        let problems = self.sources.flow().plan(&info).work_group_problems(
+        let plan = self.sources.flow().plan(&info);
+        let mut problems = plan.work_group_problems(
             limits.max_compute_work_group_size,
             limits.max_compute_work_group_invocations,
         );
+        problems.extend(plan.shared_memory_problems(limits.max_compute_shared_memory_size));
         if !problems.is_empty() {
             return Err(VkError::Diagnostics(problems));
         }

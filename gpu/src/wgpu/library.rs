@@ -820,6 +820,11 @@ impl WgpuLibrary {
             ],
             l.max_compute_invocations_per_workgroup,
         );
+        let problems = [
+            problems,
+            plan.shared_memory_problems(l.max_compute_workgroup_storage_size),
+        ]
+        .concat();
         if !problems.is_empty() {
             return Err(problems);
         }
