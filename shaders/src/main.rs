@@ -178,6 +178,13 @@ struct BuildArgs {
     /// Skip the independent check of each translation (glslang, spirv-val, spirv-cross, naga's WGSL front end).
     #[arg(long)]
     no_target_check: bool,
+    /// Then create every pipeline of the library on the Vulkan device, in parallel (the warm-up a renderer does
+    /// before its first frame), and report the time of each and in total.
+    #[arg(long)]
+    pipelines: bool,
+    /// With `--pipelines`: load the device's pipeline cache from this directory first and save it afterwards.
+    #[arg(long, requires = "pipelines")]
+    pipeline_cache: Option<PathBuf>,
     /// Build part I of N (1-based) of the modules, split deterministically and balanced by expected cost; merge
     /// the parts' `--out` directories with `shader-builder merge`.
     #[arg(long, value_name = "I/N")]
@@ -643,10 +650,68 @@ fn run_build(
     } else {
         print_table(&report);
     }
-    if report.success() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
+    if !report.success() {
+        return ExitCode::FAILURE;
+    }
+    if args.pipelines {
+        return warm_up(registry, root, compiler_opts, args);
+    }
+    ExitCode::SUCCESS
+}
+
+/// `build --pipelines`: the warm-up, reported on stderr (stdout keeps the build's table or JSON).
+fn warm_up(
+    registry: &Registry,
+    root: &std::path::Path,
+    compiler_opts: &CompilerOptions,
+    args: &BuildArgs,
+) -> ExitCode {
+    use shaders::demo::run::{RenderOptions, warm_up_pipelines};
+    let opts = RenderOptions {
+        pipeline_cache: args.pipeline_cache.clone(),
+        compiler: compiler_opts.clone(),
+        ..RenderOptions::default()
+    };
+    match warm_up_pipelines(registry, root, &opts) {
+        Ok(w) => {
+            let p = &w.pipelines;
+            for n in &w.notes {
+                eprintln!("note: {n}");
+            }
+            let mut each: Vec<_> = p.created.iter().collect();
+            each.sort_by(|a, b| b.create_ms.total_cmp(&a.create_ms));
+            for c in each {
+                eprintln!("  {:<40} {:>8.2} ms", c.name, c.create_ms);
+            }
+            let threads = p.warm_up.map_or(1, |w| w.threads);
+            eprintln!(
+                "pipelines on {}: {} created in {:.1} ms (compile {:.1} ms, create {:.1} ms, {threads} threads), \
+                 {} skipped, {} failed, {} validation messages",
+                w.device,
+                p.created.len(),
+                p.total_ms,
+                p.compile_ms(),
+                p.create_ms(),
+                p.skipped.len(),
+                p.failed.len(),
+                w.validation_messages.len()
+            );
+            for f in &p.failed {
+                eprintln!("failed: {}: {}", f.name, f.reason);
+            }
+            for m in &w.validation_messages {
+                eprintln!("validation: {m}");
+            }
+            if p.failed.is_empty() && w.validation_messages.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        Err(e) => {
+            eprintln!("build --pipelines: {e}");
+            ExitCode::FAILURE
+        }
     }
 }
 

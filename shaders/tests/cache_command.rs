@@ -435,3 +435,54 @@ fn runners_share_a_remote_cache_on_a_real_s3_server() {
     assert_same_outputs(&p("a-out"), &p("f-out"));
     drop(server);
 }
+
+/// `build --pipelines`: after the static pass, every pipeline of the library warmed up on the device (in
+/// parallel) and timed; a second run starts from the saved pipeline cache and the persistent shader cache.
+#[test]
+fn build_pipelines_warms_every_pipeline_up_and_starts_warm_the_second_time() {
+    if gpu::vk::testing::test_context().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (cache, pipelines) = (dir.path().join("cache"), dir.path().join("pipelines"));
+    let run = || {
+        let o = builder()
+            .arg("--cache")
+            .arg(&cache)
+            .args(["build", "--filter", "gpu_shader_2D_image", "--pipelines"])
+            .arg("--pipeline-cache")
+            .arg(&pipelines)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr).to_string();
+        assert!(o.status.success(), "{stderr}");
+        stderr
+    };
+    let cold = run();
+    assert!(cold.contains("pipeline cache: cold"), "{cold}");
+    assert!(cold.contains(" 0 failed, 0 validation messages"), "{cold}");
+    let summary = cold
+        .lines()
+        .find(|l| l.starts_with("pipelines on"))
+        .unwrap();
+    let created: usize = summary
+        .split(": ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{summary}"));
+    assert!(created >= 28, "{summary}");
+    // One line per pipeline with its creation time.
+    assert_eq!(
+        cold.lines()
+            .filter(|l| l.ends_with(" ms") && l.starts_with("  "))
+            .count(),
+        created
+    );
+    let warm = run();
+    assert!(warm.contains("pipeline cache: warm"), "{warm}");
+    assert!(
+        warm.contains(" 0 misses"),
+        "the shader cache served every module: {warm}"
+    );
+}

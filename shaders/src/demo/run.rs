@@ -233,6 +233,84 @@ fn create_context(notes: &mut Vec<String>) -> Result<VkContext, RenderError> {
     }
 }
 
+/// Loads the device's pipeline cache from `dir` (when given), saying how it went; returns its file.
+fn load_pipeline_cache(
+    ctx: &VkContext,
+    dir: Option<&Path>,
+    notes: &mut Vec<String>,
+) -> Option<PathBuf> {
+    use gpu::vk::pipeline_cache::{Loaded, load, path_in};
+    let file = path_in(ctx, dir?);
+    notes.push(match load(ctx, &file) {
+        Loaded::Warm { bytes } => format!(
+            "pipeline cache: warm, {bytes} bytes from {}",
+            file.display()
+        ),
+        Loaded::Missing => format!(
+            "pipeline cache: cold, {} does not exist yet",
+            file.display()
+        ),
+        Loaded::Refused(why) => format!("pipeline cache: cold, refused {why}"),
+    });
+    Some(file)
+}
+
+/// Saves the device's pipeline cache to `file` (when given), saying so.
+fn save_pipeline_cache(
+    ctx: &VkContext,
+    file: Option<&Path>,
+    notes: &mut Vec<String>,
+) -> Result<(), RenderError> {
+    if let Some(file) = file {
+        let saved = gpu::vk::pipeline_cache::save(ctx, file)
+            .map_err(|e| RenderError::Failed(e.to_string()))?;
+        notes.push(format!(
+            "pipeline cache: saved {saved} bytes to {}",
+            file.display()
+        ));
+    }
+    Ok(())
+}
+
+/// What [`warm_up_pipelines`] did.
+pub struct WarmedUp {
+    pub device: String,
+    pub pipelines: LibraryPipelines,
+    pub notes: Vec<String>,
+    /// Validation-layer messages (the known driver warning left out).
+    pub validation_messages: Vec<String>,
+}
+
+/// `shader-builder build --pipelines`: the library's pipelines created up front on the Vulkan device, in
+/// parallel, into the pipeline cache (`opts.pipeline_cache`), as a renderer does before its first frame; no frame
+/// is drawn.
+pub fn warm_up_pipelines(
+    registry: &Registry,
+    root: &Path,
+    opts: &RenderOptions,
+) -> Result<WarmedUp, RenderError> {
+    let mut notes = Vec::new();
+    let ctx = create_context(&mut notes)?;
+    let cache_file = load_pipeline_cache(&ctx, opts.pipeline_cache.as_deref(), &mut notes);
+    let mut lib = ShaderLibrary::new(&ctx, registry.clone(), library_options(root, opts))
+        .map_err(|e| RenderError::Failed(e.to_string()))?;
+    let pipelines = create_all(&mut lib);
+    notes.extend(disk_cache_note(opts));
+    save_pipeline_cache(&ctx, cache_file.as_deref(), &mut notes)?;
+    drop(lib);
+    Ok(WarmedUp {
+        device: ctx.device_name().to_string(),
+        pipelines,
+        notes,
+        validation_messages: ctx
+            .validation_messages()
+            .into_iter()
+            .filter(|m| !is_known_driver_warning(m))
+            .map(|m| m.to_string())
+            .collect(),
+    })
+}
+
 fn classify(e: VkError) -> RenderError {
     match e {
         VkError::NoVulkan { .. } | VkError::NoSuitableDevice { .. } => {
@@ -357,21 +435,7 @@ fn render_vulkan(
     let t = Instant::now();
     let ctx = create_context(&mut notes)?;
     let context_ms = ms(t);
-    let cache_file = pipeline_cache.map(|dir| gpu::vk::pipeline_cache::path_in(&ctx, dir));
-    if let Some(file) = &cache_file {
-        use gpu::vk::pipeline_cache::{Loaded, load};
-        notes.push(match load(&ctx, file) {
-            Loaded::Warm { bytes } => format!(
-                "pipeline cache: warm, {bytes} bytes from {}",
-                file.display()
-            ),
-            Loaded::Missing => format!(
-                "pipeline cache: cold, {} does not exist yet",
-                file.display()
-            ),
-            Loaded::Refused(why) => format!("pipeline cache: cold, refused {why}"),
-        });
-    }
+    let cache_file = load_pipeline_cache(&ctx, pipeline_cache, &mut notes);
     let mut lib = ShaderLibrary::new(&ctx, registry.clone(), library_options(root, opts))
         .map_err(|e| RenderError::Failed(e.to_string()))?;
     let pipelines = create_all(&mut lib);
@@ -380,14 +444,7 @@ fn render_vulkan(
     let frame = render_frame(&mut lib, size.0, size.1)
         .map_err(|e| RenderError::Failed(format!("rendering the demo frame failed: {e}")))?;
     let frame_ms = ms(t);
-    if let Some(file) = &cache_file {
-        let saved = gpu::vk::pipeline_cache::save(&ctx, file)
-            .map_err(|e| RenderError::Failed(e.to_string()))?;
-        notes.push(format!(
-            "pipeline cache: saved {saved} bytes to {}",
-            file.display()
-        ));
-    }
+    save_pipeline_cache(&ctx, cache_file.as_deref(), &mut notes)?;
     // Pipelines are destroyed before the messages are read, so their destruction is validated too.
     drop(lib);
     let (driver, validation): (Vec<_>, Vec<_>) = ctx
