@@ -9,6 +9,7 @@ use gpu::vk::{
 use shader_info::{
     Blend, ColorWrites, CompareOp, CullMode, DepthState, FrontFace, MemoryLoader, Registry,
     RenderState, ShaderCreateInfo, Stage, StageInterfaceInfo, Type, VertexArrangement,
+    VertexFormat,
 };
 use std::sync::Arc;
 use vk_support::{SIZE, clear_rgba8, module, render, validated};
@@ -43,6 +44,21 @@ fn registry() -> (Registry, MemoryLoader) {
             .vertex_source("vertex_color.vert.glsl")
             .fragment_source("vertex_color.frag.glsl"),
     );
+    // The same shaders reading packed vertex data: 16-bit normalized positions, 8-bit or 10:10:10:2 colors.
+    for (name, color) in [
+        ("test_packed_u8", VertexFormat::Unorm8x4),
+        ("test_packed_1010102", VertexFormat::Unorm10_10_10_2),
+    ] {
+        reg.add_info(
+            ShaderCreateInfo::new(name)
+                .vertex_in_packed(0, Type::Vec2, VertexFormat::Snorm16x2, "pos")
+                .vertex_in_packed(1, Type::Vec4, color, "col")
+                .vertex_out(&iface)
+                .fragment_out(0, Type::Vec4, "frag_color")
+                .vertex_source("vertex_color.vert.glsl")
+                .fragment_source("vertex_color.frag.glsl"),
+        );
+    }
     // The same shaders with declared render state: what each pipeline draws follows from the declaration alone.
     let uniform = |name: &str| {
         ShaderCreateInfo::new(name)
@@ -162,6 +178,69 @@ fn interleaved_and_per_attribute_vertex_layouts_render_the_same() {
     assert_eq!(a, b);
     drop((p, q, vb, positions, colors, cache));
     assert_no_validation_messages(&ctx);
+}
+
+/// Packed vertex formats, declared with the info: the pipeline's vertex layout (offsets, stride, formats) follows
+/// them, and 16-bit positions with 8-bit or 10:10:10:2 colors draw the pixels of the 32-bit float version.
+#[test]
+fn packed_vertex_formats_draw_what_the_float_version_draws() {
+    let Some(ctx) = test_context() else { return };
+    let cache = LayoutCache::new(&ctx);
+    let snorm = |v: f32| (v * 32767.0).round() as i16;
+    let pos = |p: &[f32; 2]| {
+        let mut b = snorm(p[0]).to_le_bytes().to_vec();
+        b.extend(snorm(p[1]).to_le_bytes());
+        b
+    };
+    // Color 0.2, 1.0, 0.6, 1.0: 8-bit 51, 255, 153, 255; 10-bit 205, 1023, 614 and 2-bit 3.
+    let rgba8 = [51u8, 255, 153, 255];
+    let packed_1010102: u32 = 205 | (1023 << 10) | (614 << 20) | (3 << 30);
+    for (name, color) in [
+        ("test_packed_u8", rgba8.to_vec()),
+        ("test_packed_1010102", packed_1010102.to_le_bytes().to_vec()),
+    ] {
+        let (_, plan) = validated(&registry().0, name);
+        let buffers = plan.vertex_buffers(VertexArrangement::Interleaved);
+        assert_eq!(
+            buffers[0].stride, 8,
+            "{name}: 4 bytes of position, 4 of color"
+        );
+        let p = pipeline(&ctx, &cache, name, &GraphicsOptions::default());
+        let bytes: Vec<u8> = QUAD
+            .iter()
+            .flat_map(|q| [pos(q), color.clone()].concat())
+            .collect();
+        let vb = Buffer::with_data(&ctx, &bytes, raw::BufferUsageFlags::VERTEX_BUFFER).unwrap();
+        let pixels = render(&ctx, &p, &[&vb], 6, &[]);
+        check_quad(&pixels, rgba8);
+        drop((p, vb));
+    }
+    drop(cache);
+    assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn a_packed_format_the_input_cannot_read_is_an_error_saying_which_fits() {
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("test_bad_packed")
+            .vertex_in_packed(0, Type::Vec4, VertexFormat::Uint8x4, "col")
+            .vertex_in_packed(1, Type::UVec2, VertexFormat::Unorm16x2, "ids")
+            .vertex_source("v.glsl")
+            .fragment_source("f.glsl"),
+    );
+    let d = reg
+        .validated("test_bad_packed")
+        .expect_err("two wrong formats");
+    let text = shader_info::render_all(&d);
+    assert!(
+        text.contains("`col`") && text.contains("use a float, normalized"),
+        "{text}"
+    );
+    assert!(
+        text.contains("`ids`") && text.contains("unsigned integer (Uint)"),
+        "{text}"
+    );
 }
 
 /// Renders `name` (an info with declared state over `test_uniform_color`) with push color `color`.

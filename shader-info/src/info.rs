@@ -29,6 +29,8 @@ pub struct VertexInput {
     pub location: u32,
     pub ty: Type,
     pub name: String,
+    /// The format in the vertex buffer, when it is not the input type's own (`vertex_in_packed`).
+    pub format: Option<crate::plan::VertexFormat>,
 }
 
 /// One member of a stage interface.
@@ -437,6 +439,37 @@ impl ShaderCreateInfo {
             location,
             ty,
             name: name.into(),
+            format: None,
+        });
+        self.vertex_inputs.push(it);
+        self
+    }
+
+    /// A vertex attribute stored in a packed format (normalized 8/16-bit colors, 16-bit integers, half floats,
+    /// 10:10:10:2 normals): the shader reads `ty`, the buffer holds `format`, and the pipeline's vertex layout
+    /// (offsets, stride, the Vulkan and wgpu formats) follows the format. Validation checks they fit.
+    ///
+    /// ```
+    /// use shader_info::{ShaderCreateInfo, Type, VertexFormat};
+    /// let info = ShaderCreateInfo::new("packed")
+    ///     .vertex_in(0, Type::Vec3, "pos")
+    ///     .vertex_in_packed(1, Type::Vec4, VertexFormat::Unorm8x4, "color")
+    ///     .vertex_in_packed(2, Type::Vec4, VertexFormat::Unorm10_10_10_2, "nor");
+    /// # let _ = info;
+    /// ```
+    #[track_caller]
+    pub fn vertex_in_packed(
+        mut self,
+        location: u32,
+        ty: Type,
+        format: crate::plan::VertexFormat,
+        name: impl Into<String>,
+    ) -> Self {
+        let it = self.item(VertexInput {
+            location,
+            ty,
+            name: name.into(),
+            format: Some(format),
         });
         self.vertex_inputs.push(it);
         self

@@ -425,6 +425,15 @@ fn check_vertex_inputs(c: &mut Checker) {
     for it in &info.vertex_inputs {
         let v = &it.value;
         c.ident("vertex_in", &v.name, it);
+        if let Some(problem) = v.format.and_then(|f| f.problem_with(v.ty)) {
+            c.err(
+                Code::UnknownType,
+                format!("vertex_in `{}`", v.name),
+                it,
+                format!("vertex input `{}` cannot be read from its packed format: {problem}", v.name),
+                "pick the format by what the shader reads: Unorm/Snorm/Float16 for float inputs, Uint for uint, Sint for int",
+            );
+        }
         // In u64: a location near u32::MAX must not wrap into a small range.
         let end = u64::from(v.location) + u64::from(v.ty.locations());
         if v.ty.scalar() == Scalar::Bool {

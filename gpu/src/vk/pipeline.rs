@@ -194,6 +194,28 @@ pub fn state_problems(
             "use a depth format with stencil (D24_UNORM_S8_UINT, D32_SFLOAT_S8_UINT)",
         ));
     }
+    // Packed vertex formats past the few every device must read (8-bit RGBA, …) are optional: ask the driver.
+    for a in &plan.vertex_attributes {
+        let format = map::vertex_format(a.format);
+        // SAFETY: the physical device belongs to the context's live instance.
+        let features = unsafe {
+            ctx.instance()
+                .get_physical_device_format_properties(ctx.physical_device(), format)
+        }
+        .buffer_features;
+        if !features.contains(vk::FormatFeatureFlags::VERTEX_BUFFER) {
+            out.push(problem(
+                format!(
+                    "vertex_in `{}` (location {}) is stored as {:?} ({format:?}), which {} cannot read from a vertex buffer",
+                    a.name,
+                    a.location,
+                    a.format,
+                    ctx.device_name()
+                ),
+                "declare another packed format for it (8-bit RGBA and 16-bit float formats are widely supported)",
+            ));
+        }
+    }
     let locations: Vec<u32> = plan.color_targets.iter().map(|c| c.location).collect();
     for (feature, why) in state.required_features(&locations) {
         if !ctx.feature_enabled(feature) {
