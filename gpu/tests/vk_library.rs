@@ -524,3 +524,76 @@ fn warm_up_creates_every_requested_pipeline_in_parallel_and_fetches_find_them() 
     drop((a, b, lib));
     assert_no_validation_messages(&ctx);
 }
+
+/// Vertex inputs per variant: the skinned permutation reads joints and weights (packed), the other does not;
+/// each variant's generated declarations, vertex layout and pipeline follow its own inputs.
+#[test]
+fn a_variant_adds_its_own_vertex_inputs_and_gets_its_own_layout() {
+    use shader_info::{VariantBuilder, VertexArrangement, VertexFormat};
+    fn specialize(v: &mut VariantBuilder) {
+        if v.get("SKINNING") {
+            v.vertex_in_packed(1, Type::UVec4, VertexFormat::Uint8x4, "joints");
+            v.vertex_in_packed(2, Type::Vec4, VertexFormat::Unorm8x4, "weights");
+        }
+    }
+    let Some(ctx) = test_context() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("skin.vert.glsl"),
+        "void main() {\n  vec3 p = pos;\n#if SKINNING_ON\n  p += vec3(weights.x * float(joints.x));\n#endif\n  gl_Position = vec4(p, 1.0);\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("skin.frag.glsl"),
+        "void main() { frag_color = vec4(1.0); }\n",
+    )
+    .unwrap();
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("test_skinnable")
+            .vertex_in(0, Type::Vec3, "pos")
+            .fragment_out(0, Type::Vec4, "frag_color")
+            .branch("SKINNING")
+            .specialize(|v| {
+                specialize(v);
+                if v.get("SKINNING") {
+                    v.define("SKINNING_ON", "1");
+                } else {
+                    v.define("SKINNING_ON", "0");
+                }
+            })
+            .vertex_source("skin.vert.glsl")
+            .fragment_source("skin.frag.glsl"),
+    );
+    let mut lib = ShaderLibrary::new(&ctx, reg, LibraryOptions::new(dir.path())).unwrap();
+    let rigid = lib.variant_key("test_skinnable", 0).unwrap();
+    let skinned = lib.variant_key("test_skinnable", 1).unwrap();
+    assert_ne!(rigid, skinned);
+    let stride = |lib: &mut ShaderLibrary, key: &str| {
+        let plan = lib.plan(key).unwrap();
+        (
+            plan.vertex_attributes.len(),
+            plan.vertex_buffers(VertexArrangement::Interleaved)[0].stride,
+        )
+    };
+    assert_eq!(stride(&mut lib, &rigid), (1, 12));
+    assert_eq!(stride(&mut lib, &skinned), (3, 12 + 4 + 4));
+    let (skinned_info, rigid_info) = (
+        lib.validated(&skinned).unwrap(),
+        lib.validated(&rigid).unwrap(),
+    );
+    let generated = lib.flow().generate(&skinned_info, Stage::Vertex).unwrap();
+    assert!(
+        generated.source.contains("uvec4 joints"),
+        "{}",
+        generated.source
+    );
+    let generated = lib.flow().generate(&rigid_info, Stage::Vertex).unwrap();
+    assert!(!generated.source.contains("uvec4 joints"));
+    for key in [&rigid, &skinned] {
+        lib.graphics_pipeline(key, &GraphicsOptions::default())
+            .unwrap_or_else(|e| panic!("{key}: {e}"));
+    }
+    drop(lib);
+    assert_no_validation_messages(&ctx);
+}

@@ -24,7 +24,7 @@ pub struct Item<T> {
 }
 
 /// A `vertex_in` attribute.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct VertexInput {
     pub location: u32,
     pub ty: Type,

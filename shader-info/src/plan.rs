@@ -160,7 +160,7 @@ pub struct PushConstantPlan {
 }
 
 /// A vertex attribute format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[allow(missing_docs)]
 pub enum VertexFormat {
     Float32,

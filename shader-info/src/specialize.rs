@@ -28,6 +28,7 @@ pub struct VariantBuilder<'a> {
     pub(crate) defines: Vec<(String, String)>,
     pub(crate) sources: Vec<(Stage, String)>,
     pub(crate) state: Vec<StateItem>,
+    pub(crate) vertex_inputs: Vec<crate::info::VertexInput>,
     pub(crate) never_used: bool,
 }
 
@@ -78,6 +79,48 @@ impl VariantBuilder<'_> {
     pub fn state(&mut self, item: StateItem) {
         self.state.retain(|s| s.slot() != item.slot());
         self.state.push(item);
+    }
+
+    /// Adds a vertex input to this variant only (a skinned variant reads joints and weights): its vertex layout,
+    /// pipeline and generated declarations follow, and it is validated like a declared `vertex_in`.
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// fn specialize(v: &mut VariantBuilder) {
+    ///     if v.get("SKINNING") {
+    ///         v.vertex_in_packed(5, Type::UVec4, VertexFormat::Uint8x4, "joints");
+    ///         v.vertex_in_packed(6, Type::Vec4, VertexFormat::Unorm8x4, "weights");
+    ///     }
+    /// }
+    /// ```
+    pub fn vertex_in(&mut self, location: u32, ty: crate::types::Type, name: &str) {
+        self.push_input(location, ty, None, name);
+    }
+
+    /// [`Self::vertex_in`] stored in a packed format (see [`crate::ShaderCreateInfo::vertex_in_packed`]).
+    pub fn vertex_in_packed(
+        &mut self,
+        location: u32,
+        ty: crate::types::Type,
+        format: crate::plan::VertexFormat,
+        name: &str,
+    ) {
+        self.push_input(location, ty, Some(format), name);
+    }
+
+    fn push_input(
+        &mut self,
+        location: u32,
+        ty: crate::types::Type,
+        format: Option<crate::plan::VertexFormat>,
+        name: &str,
+    ) {
+        self.vertex_inputs.push(crate::info::VertexInput {
+            location,
+            ty,
+            name: name.to_string(),
+            format,
+        });
     }
 
     /// Declares that the renderer never asks for this permutation; looking it up is an error.

@@ -56,6 +56,8 @@ pub struct Variant {
     pub sources: Vec<(Stage, String)>,
     /// Render-state changes, one per slot, sorted by slot.
     pub state: Vec<StateItem>,
+    /// Vertex inputs only this variant reads, sorted by location.
+    pub vertex_inputs: Vec<crate::info::VertexInput>,
 }
 
 impl Variant {
@@ -95,6 +97,13 @@ impl Variant {
                 i.render_state.retain(|s| s.value.slot() != item.slot());
                 i.render_state.push(crate::info::Item {
                     value: *item,
+                    declared_in: name.clone(),
+                    origin,
+                });
+            }
+            for input in &self.vertex_inputs {
+                i.vertex_inputs.push(crate::info::Item {
+                    value: input.clone(),
                     declared_in: name.clone(),
                     origin,
                 });
@@ -250,6 +259,7 @@ pub fn enumerate_variants(info: &ResolvedInfo, limit: u32) -> Result<VariantSet,
             defines: Vec::new(),
             sources: Vec::new(),
             state: Vec::new(),
+            vertex_inputs: Vec::new(),
             never_used: false,
         };
         if let Some(f) = &info.specialize
@@ -278,11 +288,13 @@ pub fn enumerate_variants(info: &ResolvedInfo, limit: u32) -> Result<VariantSet,
         vb.defines.sort();
         vb.sources.sort();
         vb.state.sort_by_key(StateItem::slot);
+        vb.vertex_inputs.sort();
         let v = Variant {
             bits: vb.bits,
             defines: vb.defines,
             sources: vb.sources,
             state: vb.state,
+            vertex_inputs: vb.vertex_inputs,
         };
         let id = *index.entry(v).or_insert_with_key(|v| {
             variants.push(v.clone());
@@ -345,6 +357,7 @@ mod tests {
                 defines: vec![],
                 sources: vec![],
                 state: vec![],
+                vertex_inputs: vec![],
                 never_used: false,
             };
             fold(&mut vb);
