@@ -12,6 +12,7 @@ mod layout_proof;
 mod shader_enum;
 mod shader_info;
 mod shader_struct;
+mod shader_vertex;
 
 use proc_macro::TokenStream;
 use syn::parse_macro_input;
@@ -59,6 +60,27 @@ fn finish(r: syn::Result<proc_macro2::TokenStream>) -> TokenStream {
 #[proc_macro_derive(ShaderStruct, attributes(shader))]
 pub fn derive_shader_struct(input: TokenStream) -> TokenStream {
     finish(shader_struct::derive(parse_macro_input!(input)))
+}
+
+/// A `#[repr(C)]` vertex struct whose fields a declaration's vertex layout is checked against
+/// (`PipelinePlan::vertex_problems`): each field's name, byte offset and vertex format. 32-bit scalars and
+/// vectors (`f32`, `[f32; 3]`, `glam::Vec4`, `u32`, `IVec2`, …) know their format; packed fields name theirs with
+/// `#[vertex(format = "Unorm8x4")]` (its size is checked against the field's at compile time).
+///
+/// ```
+/// use shader_info::ShaderVertex;
+/// #[derive(Clone, Copy, ShaderVertex)]
+/// #[repr(C)]
+/// struct Vertex {
+///     pos: [f32; 3],
+///     #[vertex(format = "Snorm16x2")]
+///     uv: [i16; 2],
+/// }
+/// assert_eq!(<Vertex as shader_info::ShaderVertex>::STRIDE, 16);
+/// ```
+#[proc_macro_derive(ShaderVertex, attributes(vertex))]
+pub fn derive_shader_vertex(input: TokenStream) -> TokenStream {
+    finish(shader_vertex::derive(parse_macro_input!(input)))
 }
 
 /// Like `#[derive(ShaderStruct)]`, but inserts the padding itself: `#[shader_struct(auto_pad)]`, with the same

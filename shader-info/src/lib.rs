@@ -52,6 +52,7 @@ mod targets;
 mod types;
 mod validate;
 mod variants;
+mod vertex;
 
 pub use diagnostic::{Code, Diagnostic, Related, Severity, render, render_all};
 pub use generate::{
@@ -85,7 +86,9 @@ pub use render_state::{
 pub use resolve::{ResolvedInfo, resolve};
 pub use resource::{ArraySize, DescriptorKind, Resource, ResourceKind, split_array_name};
 pub use rust_twin::{rust_twin_problems, rust_twin_problems_of};
-pub use shader_info_macros::{ShaderEnum, ShaderInfo, ShaderStruct, shader_info, shader_struct};
+pub use shader_info_macros::{
+    ShaderEnum, ShaderInfo, ShaderStruct, ShaderVertex, shader_info, shader_struct,
+};
 pub use shader_type::{
     __private, Binding, Bool32, GlslKind, GlslType, MAX_PUSH_CONSTANTS_SIZE, Message, Pad,
     ShaderType, StdLayout, TypeLayout, std_layout,
@@ -108,6 +111,7 @@ pub use validate::{
 pub use variants::{
     DEFAULT_BRANCH_LIMIT, MAX_BRANCH_LIMIT, Variant, VariantError, VariantSet, enumerate_variants,
 };
+pub use vertex::{ShaderVertex, VertexAttribute, VertexField};
 
 // Lets the derive macros' `::shader_info::…` paths work inside this crate's own tests too.
 extern crate self as shader_info;

@@ -217,7 +217,7 @@ impl VertexFormat {
     }
 
     /// Bytes one attribute of this format takes in a vertex buffer.
-    pub fn size(self) -> u32 {
+    pub const fn size(self) -> u32 {
         use VertexFormat::*;
         match self {
             Unorm8x2 | Snorm8x2 | Uint8x2 | Sint8x2 => 2,
@@ -595,6 +595,55 @@ impl PipelinePlan {
             out.push(problem(format!(
                 "the work group has {invocations} invocations ({}×{}×{}); this device allows at most {max_invocations}",
                 size[0], size[1], size[2]
+            )));
+        }
+        out
+    }
+
+    /// The differences between `T` — a `#[derive(ShaderVertex)]` struct meant to fill this plan's one interleaved
+    /// vertex buffer — and the plan's layout: every attribute must be a field of the same name, byte offset and
+    /// format, every field an attribute, and the struct's size the stride. Empty when `T` is the layout.
+    pub fn vertex_problems<T: crate::vertex::ShaderVertex>(&self) -> Vec<Diagnostic> {
+        let problem = |message: String| {
+            Diagnostic::error(Code::RustTwin, &self.key, message)
+                .item(format!("vertex struct `{}`", std::any::type_name::<T>()))
+                .hint("make the struct follow the info's vertex_in declarations (names, order, packed formats)")
+        };
+        let mut out = Vec::new();
+        let buffers = self.vertex_buffers(VertexArrangement::Interleaved);
+        let (stride, attributes) = match buffers.first() {
+            Some(b) => (b.stride, b.attributes.clone()),
+            None => (0, Vec::new()),
+        };
+        for (location, format, offset) in &attributes {
+            let name = self
+                .vertex_attributes
+                .iter()
+                .find(|a| a.location == *location)
+                .map_or("", |a| a.name.as_str());
+            match T::FIELDS.iter().find(|f| f.name == name) {
+                None => out.push(problem(format!(
+                    "vertex_in `{name}` (location {location}) has no field in the struct"
+                ))),
+                Some(f) if f.offset != *offset || f.format != *format => out.push(problem(format!(
+                    "field `{name}` is {:?} at byte {}, but the declaration reads {format:?} at byte {offset}",
+                    f.format, f.offset
+                ))),
+                Some(_) => {}
+            }
+        }
+        for f in T::FIELDS {
+            if !self.vertex_attributes.iter().any(|a| a.name == f.name) {
+                out.push(problem(format!(
+                    "field `{}` is no vertex_in of `{}`: the shader would not read it",
+                    f.name, self.key
+                )));
+            }
+        }
+        if T::STRIDE != stride && out.is_empty() {
+            out.push(problem(format!(
+                "the struct is {} bytes, but a vertex of the declaration takes {stride}",
+                T::STRIDE
             )));
         }
         out

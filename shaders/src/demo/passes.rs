@@ -119,22 +119,42 @@ pub struct MeshData {
 }
 
 /// The meshes of the scene in both vertex layouts: position and normal (the lit techniques), position alone (the
-/// depth-only technique, whose declaration reads nothing else); see [`mesh_of`].
-fn meshes() -> Vec<MeshData> {
+/// depth-only technique, whose declaration reads nothing else); see [`mesh_of`]. Each vertex struct is checked
+/// against the declarations that draw it first.
+fn meshes(registry: &Registry) -> Result<Vec<MeshData>, Vec<Diagnostic>> {
+    typed_vertices::<scene::LitVertex>(registry, "gpu_shader_forward_lit")?;
+    typed_vertices::<scene::LitVertex>(registry, "gpu_shader_3D_transparent")?;
+    typed_vertices::<scene::PositionVertex>(registry, "gpu_shader_3D_depth_only")?;
     let shapes = [scene::cube(), scene::sphere(24, 48)];
     let lit = shapes.iter().map(|m| MeshData {
         vertices: bytemuck::cast_slice(&m.vertices).to_vec(),
         indices: m.indices.clone(),
     });
-    let positions = shapes.iter().map(|m| MeshData {
-        vertices: m
+    let positions = shapes.iter().map(|m| {
+        let vertices: Vec<scene::PositionVertex> = m
             .vertices
             .iter()
-            .flat_map(|v| bytemuck::bytes_of(&v.pos).to_vec())
-            .collect(),
-        indices: m.indices.clone(),
+            .map(|v| scene::PositionVertex { pos: v.pos })
+            .collect();
+        MeshData {
+            vertices: bytemuck::cast_slice(&vertices).to_vec(),
+            indices: m.indices.clone(),
+        }
     });
-    lit.chain(positions).collect()
+    Ok(lit.chain(positions).collect())
+}
+
+/// Checks that `T` is the vertex layout `info` declares (names, offsets, formats, stride).
+fn typed_vertices<T: shader_info::ShaderVertex>(
+    registry: &Registry,
+    info: &str,
+) -> Result<(), Vec<Diagnostic>> {
+    let problems = PipelinePlan::new(&registry.validated(info)?, registry).vertex_problems::<T>();
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems)
+    }
 }
 
 /// The mesh of `shape` in the lit layout, or in the position-only one.
@@ -226,7 +246,7 @@ pub fn describe(registry: &Registry, width: u32, height: u32) -> Result<Passes, 
         width,
         height,
         atlas,
-        meshes: meshes(),
+        meshes: meshes(registry)?,
         buffers: Vec::new(),
         dispatches: compute(),
         prepass: Vec::new(),

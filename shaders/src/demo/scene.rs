@@ -4,12 +4,20 @@
 use crate::ViewData;
 use glam::{Mat4, Quat, Vec3, Vec4};
 
-/// One vertex of `gpu_shader_forward_lit`: `pos` at location 0, `nor` at location 1, interleaved.
-#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
+/// One vertex of `gpu_shader_forward_lit` and `gpu_shader_3D_transparent`: `pos` at location 0, `nor` at
+/// location 1, interleaved (checked against both declarations when the frame is described).
+#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable, shader_info::ShaderVertex)]
 #[repr(C)]
 pub struct LitVertex {
     pub pos: [f32; 3],
     pub nor: [f32; 3],
+}
+
+/// One vertex of `gpu_shader_3D_depth_only`: the position alone.
+#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable, shader_info::ShaderVertex)]
+#[repr(C)]
+pub struct PositionVertex {
+    pub pos: [f32; 3],
 }
 
 /// An indexed triangle list.

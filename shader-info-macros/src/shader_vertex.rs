@@ -1,0 +1,69 @@
+//! `#[derive(ShaderVertex)]`: a `#[repr(C)]` vertex struct's fields (name, byte offset, vertex format) for
+//! `PipelinePlan::vertex_problems`.
+
+use crate::attrs;
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{DeriveInput, LitStr};
+
+pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
+    attrs::require_no_generics(&input, "ShaderVertex")?;
+    let fields = attrs::named_fields(&input, "ShaderVertex", false)?;
+    attrs::require_repr_c(&input, "ShaderVertex")?;
+    let ident = &input.ident;
+    let mut entries = Vec::new();
+    for f in fields.iter().filter(|f| !attrs::is_pad(&f.ty)) {
+        let Some(name) = &f.ident else { continue };
+        let ty = &f.ty;
+        let format = match packed_format(f)? {
+            // A named format must take exactly the field's bytes (checked when the crate compiles).
+            Some(format) => {
+                let variant = syn::Ident::new(&format.value(), format.span());
+                quote_spanned! {format.span()=> {
+                    const F: ::shader_info::VertexFormat = ::shader_info::VertexFormat::#variant;
+                    const _: () = assert!(
+                        F.size() as usize == ::core::mem::size_of::<#ty>(),
+                        "the vertex format takes another number of bytes than the field"
+                    );
+                    F
+                }}
+            }
+            None => quote_spanned! {ty.span()=>
+                <#ty as ::shader_info::VertexAttribute>::FORMAT
+            },
+        };
+        let text = name.to_string();
+        entries.push(quote! {
+            ::shader_info::VertexField {
+                name: #text,
+                offset: ::core::mem::offset_of!(#ident, #name) as u32,
+                format: #format,
+            }
+        });
+    }
+    Ok(quote! {
+        impl ::shader_info::ShaderVertex for #ident {
+            const FIELDS: &'static [::shader_info::VertexField] = &[#(#entries),*];
+            const STRIDE: u32 = ::core::mem::size_of::<#ident>() as u32;
+        }
+    })
+}
+
+/// The format named by `#[vertex(format = "Unorm8x4")]`, if any.
+fn packed_format(f: &syn::Field) -> syn::Result<Option<LitStr>> {
+    let mut found = None;
+    for a in f.attrs.iter().filter(|a| a.path().is_ident("vertex")) {
+        a.parse_nested_meta(|m| {
+            if m.path.is_ident("format") {
+                found = Some(m.value()?.parse::<LitStr>()?);
+                Ok(())
+            } else {
+                Err(m.error(
+                    "expected `format = \"…\"` (a shader_info::VertexFormat, e.g. \"Unorm8x4\")",
+                ))
+            }
+        })?;
+    }
+    Ok(found)
+}
