@@ -110,20 +110,24 @@ fn pipeline(
 fn prefix_sum_matches_the_cpu_exactly() {
     let Some(ctx) = test_context() else { return };
     let (reg, loader) = registry();
-    let cache = LayoutCache::new(&ctx);
-    let p = pipeline(
-        &ctx,
-        &cache,
-        &reg,
-        &loader,
-        "test_prefix_sum",
-        &SpecValues::default(),
-    );
-    let input = data(N, 7);
+    check_prefix_sum(&ctx, &reg, &loader, "test_prefix_sum", 7);
+}
+
+/// Runs the prefix-sum info `name` over one work group of seeded data and compares with the CPU's scan.
+fn check_prefix_sum(
+    ctx: &gpu::vk::VkContext,
+    reg: &Registry,
+    loader: &MemoryLoader,
+    name: &str,
+    seed: u32,
+) {
+    let cache = LayoutCache::new(ctx);
+    let p = pipeline(ctx, &cache, reg, loader, name, &SpecValues::default());
+    let input = data(N, seed);
     let usage = raw::BufferUsageFlags::STORAGE_BUFFER;
-    let a = Buffer::with_data(&ctx, &input, usage).unwrap();
-    let b = Buffer::new(&ctx, (N * 4) as u64, usage).unwrap();
-    dispatch(&ctx, &p, &[&a, &b], 1);
+    let a = Buffer::with_data(ctx, &input, usage).unwrap();
+    let b = Buffer::new(ctx, (N * 4) as u64, usage).unwrap();
+    dispatch(ctx, &p, &[&a, &b], 1);
     let expected: Vec<u32> = input
         .iter()
         .scan(0u32, |s, v| {
@@ -131,9 +135,9 @@ fn prefix_sum_matches_the_cpu_exactly() {
             Some(*s)
         })
         .collect();
-    assert_eq!(b.read_vec::<u32>(), expected);
+    assert_eq!(b.read_vec::<u32>(), expected, "{name}");
     drop((p, a, b, cache));
-    assert_no_validation_messages(&ctx);
+    assert_no_validation_messages(ctx);
 }
 
 #[test]
@@ -298,30 +302,7 @@ void main() {
         "{}",
         generated.source
     );
-    let cache = LayoutCache::new(&ctx);
-    let p = pipeline(
-        &ctx,
-        &cache,
-        &reg,
-        &loader,
-        "test_declared_shared",
-        &SpecValues::default(),
-    );
-    let input = data(N, 11);
-    let usage = raw::BufferUsageFlags::STORAGE_BUFFER;
-    let a = Buffer::with_data(&ctx, &input, usage).unwrap();
-    let b = Buffer::new(&ctx, (N * 4) as u64, usage).unwrap();
-    dispatch(&ctx, &p, &[&a, &b], 1);
-    let expected: Vec<u32> = input
-        .iter()
-        .scan(0u32, |s, v| {
-            *s = s.wrapping_add(*v);
-            Some(*s)
-        })
-        .collect();
-    assert_eq!(b.read_vec::<u32>(), expected);
-    drop((p, a, b, cache));
-    assert_no_validation_messages(&ctx);
+    check_prefix_sum(&ctx, &reg, &loader, "test_declared_shared", 11);
 }
 
 /// Shared memory past the device's limit is refused before anything is compiled, naming both numbers; past the
