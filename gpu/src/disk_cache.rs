@@ -346,17 +346,21 @@ impl DiskCache {
         }
     }
 
+    /// The remote store, unless it is down or the kind is this machine's own (a compiler fingerprint is keyed by
+    /// the local executable: no other machine could use it).
+    fn remote_for(&self, kind: Kind) -> Option<&dyn RemoteStore> {
+        let remote = self.remote.as_deref()?;
+        (kind != Kind::Compiler && !self.remote_down.load(Ordering::Relaxed)).then_some(remote)
+    }
+
     fn read_remote(&self, kind: Kind, key: u128, path: &Path) -> Option<Vec<u8>> {
-        let remote = self.remote.as_ref()?;
-        if self.remote_down.load(Ordering::Relaxed) {
-            return None;
-        }
+        let remote = self.remote_for(kind)?;
         let name = Self::entry_name(kind, key);
         let bytes = match remote.get(&name) {
             Ok(Some(b)) => b,
             Ok(None) => return None,
             Err(e) => {
-                self.remote_unreachable(remote.as_ref(), &e);
+                self.remote_unreachable(remote, &e);
                 return None;
             }
         };
@@ -397,11 +401,10 @@ impl DiskCache {
         let bytes = seal_entry(kind, key, data);
         let path = self.entry_path(kind, key);
         self.write_local(&path, &bytes);
-        if let Some(remote) = &self.remote
-            && !self.remote_down.load(Ordering::Relaxed)
+        if let Some(remote) = self.remote_for(kind)
             && let Err(e) = remote.put(&Self::entry_name(kind, key), &bytes)
         {
-            self.remote_unreachable(remote.as_ref(), &e);
+            self.remote_unreachable(remote, &e);
         }
     }
 
