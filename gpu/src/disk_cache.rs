@@ -112,9 +112,9 @@ pub trait RemoteStore: Send + Sync {
 /// Counters of a [`DiskCache`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct DiskCacheStats {
-    /// Entries found (locally or remotely) and loaded.
+    /// Entries found (locally or remotely) and loaded (the compiler's fingerprint not counted).
     pub hits: u64,
-    /// Entries looked for and not found.
+    /// Entries looked for and not found (the compiler's fingerprint not counted).
     pub misses: u64,
     /// Of the hits, those that came from the remote store.
     pub remote_hits: u64,
@@ -291,16 +291,22 @@ impl DiskCache {
     /// and said once).
     pub fn get(&self, kind: Kind, key: u128) -> Option<Vec<u8>> {
         let path = self.entry_path(kind, key);
+        // The compiler's fingerprint is bookkeeping, not a build result: hits and misses count what was built.
+        let count = |c: &AtomicU64| {
+            if kind != Kind::Compiler {
+                c.fetch_add(1, Ordering::Relaxed);
+            }
+        };
         if let Some(data) = self.read_local(kind, key, &path) {
-            self.hits.fetch_add(1, Ordering::Relaxed);
+            count(&self.hits);
             return Some(data);
         }
         if let Some(data) = self.read_remote(kind, key, &path) {
-            self.hits.fetch_add(1, Ordering::Relaxed);
-            self.remote_hits.fetch_add(1, Ordering::Relaxed);
+            count(&self.hits);
+            count(&self.remote_hits);
             return Some(data);
         }
-        self.misses.fetch_add(1, Ordering::Relaxed);
+        count(&self.misses);
         None
     }
 
