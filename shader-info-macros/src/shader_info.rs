@@ -35,6 +35,15 @@ const TYPE: Arg = Enum("Type", "type");
 /// Builder methods accepted as entries, with their arguments.
 const METHODS: &[(&str, &[Arg])] = &[
     ("vertex_in", &[Expr("location"), TYPE, Expr("name")]),
+    (
+        "vertex_in_packed",
+        &[
+            Expr("location"),
+            TYPE,
+            Enum("VertexFormat", "vertex format"),
+            Expr("name"),
+        ],
+    ),
     ("vertex_out", &[Interface]),
     ("geometry_out", &[Interface]),
     (
@@ -96,6 +105,8 @@ const METHODS: &[(&str, &[Arg])] = &[
         &[TYPE, Expr("name"), Expr("default")],
     ),
     ("define", &[Expr("name")]),
+    ("constant", &[Expr("shared constant")]),
+    ("shared_variable", &[TYPE, Expr("name")]),
     ("define_value", &[Expr("name"), Expr("value")]),
     ("typedef_source", &[Expr("file")]),
     ("additional_info", &[Expr("info name")]),

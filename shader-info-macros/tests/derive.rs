@@ -396,3 +396,42 @@ fn builder_registered() -> ShaderCreateInfo {
         .push_constant(Type::Vec4, "color")
         .fragment_source("builder_registered.frag.glsl")
 }
+
+const TILE: u32 = 64;
+
+/// The derive takes this round's builder items too: constants shared with Rust, shared variables, packed inputs.
+#[derive(Clone, Copy, ShaderInfo)]
+#[shader(
+    constant(shader_info::constant!(TILE)),
+    shared_variable(Vec4, "tile[TILE]"),
+    compute_source("tile.comp.glsl"),
+    local_group_size(64),
+    do_static_compilation(false)
+)]
+struct TilePass;
+
+#[derive(Clone, Copy, ShaderInfo)]
+#[shader(
+    vertex_in(0, Vec3, "pos"),
+    vertex_in_packed(1, Vec4, Unorm8x4, "color"),
+    vertex_source("packed.vert.glsl"),
+    fragment_source("packed.frag.glsl"),
+    do_static_compilation(false)
+)]
+struct PackedDraw;
+
+#[test]
+fn constants_shared_variables_and_packed_inputs_in_attributes() {
+    let expected = ShaderCreateInfo::new("tile_pass")
+        .constant(shader_info::constant!(TILE))
+        .shared_variable(Type::Vec4, "tile[TILE]")
+        .compute_source("tile.comp.glsl")
+        .local_group_size(64);
+    assert_eq!(TilePass::create_info(), expected);
+    let expected = ShaderCreateInfo::new("packed_draw")
+        .vertex_in(0, Type::Vec3, "pos")
+        .vertex_in_packed(1, Type::Vec4, shader_info::VertexFormat::Unorm8x4, "color")
+        .vertex_source("packed.vert.glsl")
+        .fragment_source("packed.frag.glsl");
+    assert_eq!(PackedDraw::create_info(), expected);
+}
