@@ -42,6 +42,10 @@ pub trait ShaderVertex: Copy + 'static {
 
 /// The vertex format a Rust field type is stored as, for the types whose format is unambiguous (32-bit scalars
 /// and vectors). Packed fields (`[u8; 4]`, `[u16; 2]`, …) name theirs: `#[vertex(format = "Unorm8x4")]`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is stored in more than one vertex format (or none)",
+    label = "name its format: `#[vertex(format = \"Unorm8x4\")]` (a shader_info::VertexFormat)"
+)]
 pub trait VertexAttribute {
     const FORMAT: VertexFormat;
 }

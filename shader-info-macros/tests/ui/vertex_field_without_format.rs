@@ -1,0 +1,10 @@
+use shader_info::ShaderVertex;
+
+#[derive(Clone, Copy, ShaderVertex)]
+#[repr(C)]
+struct Vertex {
+    pos: [f32; 3],
+    color: [u8; 4],
+}
+
+fn main() {}
