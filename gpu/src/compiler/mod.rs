@@ -213,6 +213,11 @@ impl Compiler {
     /// (which changes with glslang's generator version and with the optimizer), the options version and the tool
     /// crates' versions. Computed on first use of the disk cache, and kept there by the identity of the running
     /// executable (path, size, modification time), so a warm start does not pay for glslang's first compile.
+    ///
+    /// ```no_run
+    /// let c = gpu::compiler::Compiler::new("shaders").unwrap();
+    /// assert_eq!(c.fingerprint(), c.fingerprint()); // computed once
+    /// ```
     pub fn fingerprint(&self) -> u128 {
         *self.fingerprint.get_or_init(|| {
             let exe = std::env::current_exe()

@@ -284,6 +284,14 @@ pub struct WarmedUp {
 /// `shader-builder build --pipelines`: the library's pipelines created up front on the Vulkan device, in
 /// parallel, into the pipeline cache (`opts.pipeline_cache`), as a renderer does before its first frame; no frame
 /// is drawn.
+///
+/// ```no_run
+/// use shaders::demo::run::{warm_up_pipelines, RenderOptions};
+/// let opts = RenderOptions { pipeline_cache: Some("target/pipelines".into()), ..RenderOptions::default() };
+/// let w = warm_up_pipelines(shader_info::Registry::global(), &shaders::glsl_root(), &opts)?;
+/// println!("{} pipelines in {:.1} ms on {}", w.pipelines.created.len(), w.pipelines.total_ms, w.device);
+/// # Ok::<(), shaders::demo::run::RenderError>(())
+/// ```
 pub fn warm_up_pipelines(
     registry: &Registry,
     root: &Path,
