@@ -411,6 +411,25 @@ fn build_in_pool(
         }
     }
     if let Some(shard) = opts.shard {
+        if shard.index >= shard.count {
+            // Options built by hand, not parsed: a part that does not exist would silently build nothing.
+            failed.push(Failure::new(
+                "",
+                None,
+                vec![
+                    Diagnostic::error(
+                        Code::OutOfRange,
+                        "",
+                        format!(
+                            "shard {} of {} does not exist: parts are numbered 0..{}",
+                            shard.index, shard.count, shard.count
+                        ),
+                    )
+                    .item("shard")
+                    .hint("parse it from `I/N` (1 ≤ I ≤ N), as `build --shard` does"),
+                ],
+            ));
+        }
         jobs = shard_jobs(&flow, jobs, shard);
     }
     let clock = JobClock::default();
@@ -700,4 +719,29 @@ pub fn merge_outputs(shards: &[PathBuf], out: &std::path::Path) -> Result<usize,
             .map_err(|e| format!("cannot write `{}`: {e}", out.join(name).display()))?;
     }
     Ok(seen.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_shard_past_the_count_is_a_failure_not_an_empty_build() {
+        let dir = tempfile::tempdir().unwrap();
+        let compiler = crate::compiler::Compiler::new(dir.path()).unwrap();
+        let loader = shader_info::DirLoader::new(dir.path());
+        let opts = BuildOptions {
+            shard: Some(Shard { index: 2, count: 2 }),
+            ..BuildOptions::default()
+        };
+        let report = build(&Registry::new(), &compiler, &loader, &opts, &|_| {});
+        assert!(!report.success());
+        assert!(
+            report
+                .render_failures()
+                .contains("shard 2 of 2 does not exist"),
+            "{}",
+            report.render_failures()
+        );
+    }
 }

@@ -85,6 +85,12 @@ impl Kind {
         }
     }
 
+    /// True for what a build produces; false for this machine's own bookkeeping (the compiler fingerprint, keyed
+    /// by the local executable), which no other machine could use and which the hit and miss counts leave out.
+    fn is_build_result(self) -> bool {
+        self != Kind::Compiler
+    }
+
     fn tag(self) -> u8 {
         match self {
             Kind::Manifest => b'm',
@@ -291,9 +297,8 @@ impl DiskCache {
     /// and said once).
     pub fn get(&self, kind: Kind, key: u128) -> Option<Vec<u8>> {
         let path = self.entry_path(kind, key);
-        // The compiler's fingerprint is bookkeeping, not a build result: hits and misses count what was built.
         let count = |c: &AtomicU64| {
-            if kind != Kind::Compiler {
+            if kind.is_build_result() {
                 c.fetch_add(1, Ordering::Relaxed);
             }
         };
@@ -352,11 +357,10 @@ impl DiskCache {
         }
     }
 
-    /// The remote store, unless it is down or the kind is this machine's own (a compiler fingerprint is keyed by
-    /// the local executable: no other machine could use it).
+    /// The remote store, unless it is down or the kind is this machine's own.
     fn remote_for(&self, kind: Kind) -> Option<&dyn RemoteStore> {
         let remote = self.remote.as_deref()?;
-        (kind != Kind::Compiler && !self.remote_down.load(Ordering::Relaxed)).then_some(remote)
+        (kind.is_build_result() && !self.remote_down.load(Ordering::Relaxed)).then_some(remote)
     }
 
     fn read_remote(&self, kind: Kind, key: u128, path: &Path) -> Option<Vec<u8>> {

@@ -54,52 +54,40 @@ impl ObjectStoreRemote {
             (ClientConfigKey::Timeout, "20s"),
         ];
         let path = parsed.path().trim_matches('/');
-        let (store, prefix): (Arc<dyn ObjectStore>, &str) = match parsed.scheme() {
-            "s3" | "s3a" => (
+        // The three cloud builders share these calls but no trait: one expansion per service.
+        macro_rules! cloud {
+            ($builder:ty, $key:path) => {
                 Arc::new(
                     timeouts
                         .iter()
-                        .fold(
-                            object_store::aws::AmazonS3Builder::from_env().with_url(url),
-                            |b, (k, v)| {
-                                b.with_config(object_store::aws::AmazonS3ConfigKey::Client(*k), *v)
-                            },
-                        )
+                        .fold(<$builder>::from_env().with_url(url), |b, (k, v)| {
+                            b.with_config($key(*k), *v)
+                        })
                         .with_retry(retry)
                         .build()
                         .map_err(fail)?,
+                ) as Arc<dyn ObjectStore>
+            };
+        }
+        let (store, prefix): (Arc<dyn ObjectStore>, &str) = match parsed.scheme() {
+            "s3" | "s3a" => (
+                cloud!(
+                    object_store::aws::AmazonS3Builder,
+                    object_store::aws::AmazonS3ConfigKey::Client
                 ),
                 path,
             ),
             "gs" => (
-                Arc::new(
-                    timeouts
-                        .iter()
-                        .fold(
-                            object_store::gcp::GoogleCloudStorageBuilder::from_env().with_url(url),
-                            |b, (k, v)| {
-                                b.with_config(object_store::gcp::GoogleConfigKey::Client(*k), *v)
-                            },
-                        )
-                        .with_retry(retry)
-                        .build()
-                        .map_err(fail)?,
+                cloud!(
+                    object_store::gcp::GoogleCloudStorageBuilder,
+                    object_store::gcp::GoogleConfigKey::Client
                 ),
                 path,
             ),
             "az" | "azure" | "abfs" | "abfss" | "adl" => (
-                Arc::new(
-                    timeouts
-                        .iter()
-                        .fold(
-                            object_store::azure::MicrosoftAzureBuilder::from_env().with_url(url),
-                            |b, (k, v)| {
-                                b.with_config(object_store::azure::AzureConfigKey::Client(*k), *v)
-                            },
-                        )
-                        .with_retry(retry)
-                        .build()
-                        .map_err(fail)?,
+                cloud!(
+                    object_store::azure::MicrosoftAzureBuilder,
+                    object_store::azure::AzureConfigKey::Client
                 ),
                 path,
             ),

@@ -69,17 +69,17 @@ fn process(root: &Path, cache: &Path) -> (Compiler, Arc<DiskCache>) {
     (Compiler::with_options(root, opts).unwrap(), disk)
 }
 
+/// Compiles the root-relative fragment shader `rel`; returns its SPIR-V.
+fn spirv(c: &Compiler, rel: &str) -> Vec<u32> {
+    c.compile_from_file(rel, Stage::Fragment, Profile::Release)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .spirv
+        .clone()
+}
+
 /// Compiles every unit; returns the SPIR-V of each.
 fn compile_all(c: &Compiler) -> Vec<Vec<u32>> {
-    UNITS
-        .iter()
-        .map(|u| {
-            c.compile_from_file(u, Stage::Fragment, Profile::Release)
-                .unwrap_or_else(|e| panic!("{e}"))
-                .spirv
-                .clone()
-        })
-        .collect()
+    UNITS.iter().map(|u| spirv(c, u)).collect()
 }
 
 /// shaderc runs of a compiler so far.
@@ -175,12 +175,7 @@ fn a_file_appearing_where_an_include_search_found_nothing_is_not_served_from_the
         &frag(&["lib/common.glsl"], "tint()"),
     );
     let cache = tempfile::tempdir().unwrap();
-    let compile = |c: &Compiler| {
-        c.compile_from_file("shaders/x.frag", Stage::Fragment, Profile::Release)
-            .unwrap()
-            .spirv
-            .clone()
-    };
+    let compile = |c: &Compiler| spirv(c, "shaders/x.frag");
     let (cold, _) = process(root, cache.path());
     let first = compile(&cold);
     write(

@@ -59,33 +59,12 @@ fn snorm16_positions_and_unorm8_colors_draw_on_wgpu() {
         usage: w::BufferUsages::VERTEX,
     });
     let size = 32;
-    let target = d.create_texture(&w::TextureDescriptor {
-        label: None,
-        size: w::Extent3d {
-            width: size,
-            height: size,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: w::TextureDimension::D2,
-        format: w::TextureFormat::Rgba8Unorm,
-        usage: w::TextureUsages::RENDER_ATTACHMENT | w::TextureUsages::COPY_SRC,
-        view_formats: &[],
-    });
+    let target = gpu::wgpu::testing::render_target(&ctx, size);
     let mut enc = d.create_command_encoder(&Default::default());
     {
         let view = target.create_view(&Default::default());
         let mut pass = enc.begin_render_pass(&w::RenderPassDescriptor {
-            color_attachments: &[Some(w::RenderPassColorAttachment {
-                view: &view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: w::Operations {
-                    load: w::LoadOp::Clear(w::Color::BLACK),
-                    store: w::StoreOp::Store,
-                },
-            })],
+            color_attachments: &[gpu::wgpu::testing::cleared(&view)],
             ..Default::default()
         });
         pass.set_pipeline(&pipeline.pipeline);

@@ -36,20 +36,7 @@ fn observe(
     let fill = lib
         .compute_pipeline("soak_fill")
         .expect("every info keeps a pipeline");
-    let target = ctx.device.create_texture(&w::TextureDescriptor {
-        label: None,
-        size: w::Extent3d {
-            width: SIZE,
-            height: SIZE,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: w::TextureDimension::D2,
-        format: w::TextureFormat::Rgba8Unorm,
-        usage: w::TextureUsages::RENDER_ATTACHMENT | w::TextureUsages::COPY_SRC,
-        view_formats: &[],
-    });
+    let target = gpu::wgpu::testing::render_target(ctx, SIZE);
     let view = target.create_view(&Default::default());
     let group = fill
         .bind_group(ctx, 0, &[("data", Bind::Buffer(out))])
@@ -57,15 +44,7 @@ fn observe(
     let mut enc = ctx.device.create_command_encoder(&Default::default());
     {
         let mut pass = enc.begin_render_pass(&w::RenderPassDescriptor {
-            color_attachments: &[Some(w::RenderPassColorAttachment {
-                view: &view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: w::Operations {
-                    load: w::LoadOp::Clear(w::Color::BLACK),
-                    store: w::StoreOp::Store,
-                },
-            })],
+            color_attachments: &[gpu::wgpu::testing::cleared(&view)],
             ..Default::default()
         });
         pass.set_pipeline(&quad.pipeline);

@@ -321,25 +321,24 @@ fn s3_env(port: u16) -> Vec<(&'static str, String)> {
     ]
 }
 
-/// One runner: a fresh local cache, the remote cache at `prefix`.
+/// One runner's command: its own local cache, the remote cache at `prefix`.
+fn runner_command(port: u16, prefix: &str, local: &Path, out: &Path) -> Command {
+    let mut c = builder();
+    c.arg("--cache")
+        .arg(local)
+        .args(["--remote-cache", &format!("s3://{BUCKET}/{prefix}")])
+        .args([
+            "build", "--json", "--filter", FILTER, "--target", "wgsl", "--out",
+        ])
+        .arg(out)
+        .envs(s3_env(port));
+    c
+}
+
+/// One runner, run to the end: its report and stderr.
 fn runner(port: u16, prefix: &str, local: &Path, out: &Path) -> (serde_json::Value, String) {
-    let url = format!("s3://{BUCKET}/{prefix}");
-    let args = [
-        "--cache",
-        local.to_str().unwrap(),
-        "--remote-cache",
-        &url,
-        "build",
-        "--json",
-        "--filter",
-        FILTER,
-        "--target",
-        "wgsl",
-        "--out",
-        out.to_str().unwrap(),
-    ];
-    let o = builder().args(args).envs(s3_env(port)).output().unwrap();
-    report(o, &args)
+    let o = runner_command(port, prefix, local, out).output().unwrap();
+    report(o, &[prefix])
 }
 
 /// Replaces the first object under `prefix/v1/module/` with garbage; returns its key.
@@ -391,22 +390,10 @@ fn runners_share_a_remote_cache_on_a_real_s3_server() {
 
     // Four runners writing the same keys at once, to an empty prefix: all succeed, and the result serves a fifth
     // runner whole.
-    let url = format!("s3://{BUCKET}/concurrent");
     let children: Vec<(PathBuf, Child)> = (0..4)
         .map(|i| {
             let out = p(&format!("w{i}-out"));
-            let child = builder()
-                .args(["--cache", p(&format!("w{i}-local")).to_str().unwrap()])
-                .args([
-                    "--remote-cache",
-                    &url,
-                    "build",
-                    "--json",
-                    "--filter",
-                    FILTER,
-                ])
-                .args(["--target", "wgsl", "--out", out.to_str().unwrap()])
-                .envs(s3_env(server.port))
+            let child = runner_command(server.port, "concurrent", &p(&format!("w{i}-local")), &out)
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
                 .spawn()

@@ -56,3 +56,34 @@ pub fn storage_buffer(ctx: &WgpuContext, data: &[u8]) -> w::Buffer {
 pub fn read_buffer(ctx: &WgpuContext, buffer: &w::Buffer) -> Vec<u8> {
     ctx.read_buffer(buffer).expect("read back")
 }
+
+/// A `size` × `size` RGBA8 texture to render into and read back ([`WgpuContext::read_texture`]).
+pub fn render_target(ctx: &WgpuContext, size: u32) -> w::Texture {
+    ctx.device.create_texture(&w::TextureDescriptor {
+        label: Some("test target"),
+        size: w::Extent3d {
+            width: size,
+            height: size,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: w::TextureDimension::D2,
+        format: w::TextureFormat::Rgba8Unorm,
+        usage: w::TextureUsages::RENDER_ATTACHMENT | w::TextureUsages::COPY_SRC,
+        view_formats: &[],
+    })
+}
+
+/// A color attachment of `view` cleared to opaque black and stored.
+pub fn cleared(view: &w::TextureView) -> Option<w::RenderPassColorAttachment<'_>> {
+    Some(w::RenderPassColorAttachment {
+        view,
+        depth_slice: None,
+        resolve_target: None,
+        ops: w::Operations {
+            load: w::LoadOp::Clear(w::Color::BLACK),
+            store: w::StoreOp::Store,
+        },
+    })
+}

@@ -13,7 +13,6 @@
 //! ```
 
 use super::{CANVAS, PATTERN_SIZE, font, scene};
-use crate::ViewData;
 use crate::infos::compute::ComputePattern;
 use crate::infos::fullscreen::FullscreenTonemap;
 use crate::infos::push::{
@@ -253,8 +252,15 @@ pub fn describe(registry: &Registry, width: u32, height: u32) -> Result<Passes, 
         scene: Vec::new(),
         display: Vec::new(),
     };
-    passes.scene = scene_draws(registry, &mut passes)?;
-    passes.prepass = prepass_draws(registry, passes.scene[0].resources.clone())?;
+    let view = scene::view_data(passes.width, passes.height);
+    passes.buffers.push(bytemuck::bytes_of(&view).to_vec());
+    let view = vec![bound(
+        0,
+        0,
+        Resource::UniformBuffer(passes.buffers.len() - 1),
+    )];
+    passes.prepass = prepass_draws(registry, &view)?;
+    passes.scene = scene_draws(registry, &view)?;
     passes.display = display_draws(registry, &mut passes, &glyphs)?;
     Ok(passes)
 }
@@ -295,10 +301,7 @@ fn compute() -> Vec<Dispatch> {
 }
 
 /// Lit cubes and spheres, then the glass in front of them.
-fn scene_draws(registry: &Registry, passes: &mut Passes) -> Result<Vec<Draw>, Vec<Diagnostic>> {
-    let view: ViewData = scene::view_data(passes.width, passes.height);
-    passes.buffers.push(bytemuck::bytes_of(&view).to_vec());
-    let view_buffer = passes.buffers.len() - 1;
+fn scene_draws(registry: &Registry, view: &[Bound]) -> Result<Vec<Draw>, Vec<Diagnostic>> {
     let opaque = scene::objects()
         .into_iter()
         .map(|o| ("gpu_shader_forward_lit", o));
@@ -316,7 +319,7 @@ fn scene_draws(registry: &Registry, passes: &mut Passes) -> Result<Vec<Draw>, Ve
             };
             Ok(Draw {
                 info,
-                resources: vec![bound(0, 0, Resource::UniformBuffer(view_buffer))],
+                resources: view.to_vec(),
                 geometry: mesh_of(o.shape, false),
                 push: typed_push(registry, info, push)?,
             })
@@ -325,14 +328,14 @@ fn scene_draws(registry: &Registry, passes: &mut Passes) -> Result<Vec<Draw>, Ve
 }
 
 /// The opaque objects' depth, drawn first so the lit pass shades each pixel once.
-fn prepass_draws(registry: &Registry, view: Vec<Bound>) -> Result<Vec<Draw>, Vec<Diagnostic>> {
+fn prepass_draws(registry: &Registry, view: &[Bound]) -> Result<Vec<Draw>, Vec<Diagnostic>> {
     let info = "gpu_shader_3D_depth_only";
     scene::objects()
         .into_iter()
         .map(|o| {
             Ok(Draw {
                 info,
-                resources: view.clone(),
+                resources: view.to_vec(),
                 geometry: mesh_of(o.shape, true),
                 push: typed_push(
                     registry,
