@@ -5,7 +5,8 @@ mod vk_support;
 
 use gpu::vk::testing::{assert_no_validation_messages, test_context};
 use gpu::vk::{
-    Buffer, ComputePipeline, LayoutCache, PipelineLayout, SpecValues, describe_layout, raw,
+    Buffer, ComputePipeline, LayoutCache, PipelineLayout, ShaderModule, SpecValues,
+    describe_layout, raw,
 };
 use shader_info::{Frequency, MemoryLoader, Qualifier, Registry, ShaderCreateInfo, Stage, Type};
 use std::sync::Arc;
@@ -378,4 +379,235 @@ fn shared_memory_is_checked_against_the_guarantee_and_the_device() {
     }
     drop(lib);
     assert_no_validation_messages(&ctx);
+}
+
+/// An info written the Blender way, one slot space per kind (uniform buffer 0 beside storage buffers 0 and 1):
+/// the derived bindings are distinct, the compiled module and the plan agree on them, and the shader reads and
+/// writes what the host bound at the plan's bindings.
+#[test]
+fn slots_per_kind_derive_distinct_bindings_the_device_runs() {
+    let Some(ctx) = test_context() else { return };
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("test_per_kind")
+            .slots_per_kind()
+            .storage_buf(0, Qualifier::Read, "uint", "data_in[]", Frequency::Pass)
+            .storage_buf(1, Qualifier::Write, "uint", "data_out[]", Frequency::Pass)
+            .uniform_buf(0, "uvec4", "scale", Frequency::Pass)
+            .local_group_size(64)
+            .compute_source("scale.comp.glsl"),
+    );
+    let loader = MemoryLoader::default().with(
+        "scale.comp.glsl",
+        "void main() {\n  uint i = gl_GlobalInvocationID.x;\n  data_out[i] = data_in[i] * scale.x + scale.y;\n}\n",
+    );
+    let (info, plan) = validated(&reg, "test_per_kind");
+    let binding = |name: &str| {
+        plan.bindings()
+            .find(|(_, b)| b.name == name)
+            .map(|(_, b)| b.binding)
+            .unwrap()
+    };
+    // Uniform buffers first, then storage buffers after the highest uniform slot.
+    assert_eq!(
+        [binding("scale"), binding("data_in"), binding("data_out")],
+        [0, 1, 2]
+    );
+    let spirv = vk_support::compile(&reg, &loader, &info, Stage::Compute);
+    let reflected = gpu::reflect::reflect(&spirv).unwrap();
+    let mut bound: Vec<u32> = reflected.descriptors.iter().map(|d| d.binding).collect();
+    bound.sort_unstable();
+    assert_eq!(bound, [0, 1, 2], "the module binds what the plan derived");
+
+    let cache = LayoutCache::new(&ctx);
+    let m = ShaderModule::new(&ctx, &spirv).unwrap();
+    let layout = Arc::new(PipelineLayout::new(&ctx, &cache, &describe_layout(&plan)).unwrap());
+    let p = ComputePipeline::new(&ctx, &plan, &m, layout, &SpecValues::default()).unwrap();
+    let input = data(N, 5);
+    let storage = raw::BufferUsageFlags::STORAGE_BUFFER;
+    let a = Buffer::with_data(&ctx, &input, storage).unwrap();
+    let b = Buffer::new(&ctx, (N * 4) as u64, storage).unwrap();
+    let u = Buffer::with_data(
+        &ctx,
+        &[3u32, 7, 0, 0],
+        raw::BufferUsageFlags::UNIFORM_BUFFER,
+    )
+    .unwrap();
+    let pool = gpu::vk::DescriptorPool::for_layout(&ctx, p.layout(), 1).unwrap();
+    let set = pool.allocate(&p.layout().set_layouts()[0]).unwrap();
+    pool.write_buffer(
+        set,
+        binding("scale"),
+        raw::DescriptorType::UNIFORM_BUFFER,
+        &u,
+    );
+    pool.write_buffer(
+        set,
+        binding("data_in"),
+        raw::DescriptorType::STORAGE_BUFFER,
+        &a,
+    );
+    pool.write_buffer(
+        set,
+        binding("data_out"),
+        raw::DescriptorType::STORAGE_BUFFER,
+        &b,
+    );
+    ctx.submit_and_wait(|d, cmd| {
+        // SAFETY: `cmd` is recording; everything bound lives until the wait returns.
+        unsafe {
+            d.cmd_bind_pipeline(cmd, raw::PipelineBindPoint::COMPUTE, p.handle());
+            d.cmd_bind_descriptor_sets(
+                cmd,
+                raw::PipelineBindPoint::COMPUTE,
+                p.layout().handle(),
+                0,
+                &[set],
+                &[],
+            );
+            d.cmd_dispatch(cmd, (N / 64) as u32, 1, 1);
+            let barrier = [raw::MemoryBarrier2::default()
+                .src_stage_mask(raw::PipelineStageFlags2::COMPUTE_SHADER)
+                .src_access_mask(raw::AccessFlags2::SHADER_WRITE)
+                .dst_stage_mask(raw::PipelineStageFlags2::HOST)
+                .dst_access_mask(raw::AccessFlags2::HOST_READ)];
+            d.cmd_pipeline_barrier2(
+                cmd,
+                &raw::DependencyInfo::default().memory_barriers(&barrier),
+            );
+        }
+    })
+    .unwrap();
+    let expected: Vec<u32> = input.iter().map(|v| v * 3 + 7).collect();
+    assert_eq!(b.read_vec::<u32>(), expected);
+    drop((p, a, b, u, pool, cache));
+    assert_no_validation_messages(&ctx);
+}
+
+/// An atomic image type with the atomics builtin: 256 invocations add into 4 texels of an `r32ui` image, and
+/// every texel holds exactly its share.
+#[test]
+fn an_atomic_image_counts_exactly() {
+    use gpu::vk::Image2D;
+    use shader_info::{BuiltinBits, ImageType, TextureFormat};
+    let Some(ctx) = test_context() else { return };
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("test_image_atomics")
+            .builtins(BuiltinBits::TEXTURE_ATOMIC | BuiltinBits::GLOBAL_INVOCATION_ID)
+            .image(
+                0,
+                TextureFormat::R32ui,
+                Qualifier::ReadWrite,
+                ImageType::AtomicUint2D,
+                "counts",
+                Frequency::Pass,
+            )
+            .local_group_size(64)
+            .compute_source("count.comp.glsl"),
+    );
+    let loader = MemoryLoader::default().with(
+        "count.comp.glsl",
+        "void main() {\n  uint i = gl_GlobalInvocationID.x;\n  imageAtomicAdd(counts, ivec2(int(i % 4u), 0), i);\n}\n",
+    );
+    let (info, plan) = validated(&reg, "test_image_atomics");
+    let m = module(&ctx, &reg, &loader, &info, Stage::Compute);
+    let cache = LayoutCache::new(&ctx);
+    let layout = Arc::new(PipelineLayout::new(&ctx, &cache, &describe_layout(&plan)).unwrap());
+    let p = ComputePipeline::new(&ctx, &plan, &m, layout, &SpecValues::default()).unwrap();
+    let image = Image2D::new(
+        &ctx,
+        4,
+        1,
+        raw::Format::R32_UINT,
+        raw::ImageUsageFlags::STORAGE
+            | raw::ImageUsageFlags::TRANSFER_SRC
+            | raw::ImageUsageFlags::TRANSFER_DST,
+    )
+    .unwrap();
+    let zeros = Buffer::with_data(&ctx, &[0u32; 4], raw::BufferUsageFlags::TRANSFER_SRC).unwrap();
+    let readback = Buffer::new(&ctx, 16, raw::BufferUsageFlags::TRANSFER_DST).unwrap();
+    let pool = gpu::vk::DescriptorPool::for_layout(&ctx, p.layout(), 1).unwrap();
+    let set = pool.allocate(&p.layout().set_layouts()[0]).unwrap();
+    pool.write_storage_image(set, 0, &image);
+    ctx.submit_and_wait(|d, cmd| {
+        // SAFETY: `cmd` is recording; everything used lives until the wait returns.
+        unsafe {
+            image.transition(
+                cmd,
+                raw::ImageLayout::UNDEFINED,
+                raw::ImageLayout::TRANSFER_DST_OPTIMAL,
+                raw::PipelineStageFlags2::NONE,
+                raw::AccessFlags2::NONE,
+                raw::PipelineStageFlags2::COPY,
+                raw::AccessFlags2::TRANSFER_WRITE,
+            );
+            image.copy_from_buffer(cmd, &zeros);
+            image.transition(
+                cmd,
+                raw::ImageLayout::TRANSFER_DST_OPTIMAL,
+                raw::ImageLayout::GENERAL,
+                raw::PipelineStageFlags2::COPY,
+                raw::AccessFlags2::TRANSFER_WRITE,
+                raw::PipelineStageFlags2::COMPUTE_SHADER,
+                raw::AccessFlags2::SHADER_STORAGE_READ | raw::AccessFlags2::SHADER_STORAGE_WRITE,
+            );
+            d.cmd_bind_pipeline(cmd, raw::PipelineBindPoint::COMPUTE, p.handle());
+            d.cmd_bind_descriptor_sets(
+                cmd,
+                raw::PipelineBindPoint::COMPUTE,
+                p.layout().handle(),
+                0,
+                &[set],
+                &[],
+            );
+            d.cmd_dispatch(cmd, 4, 1, 1);
+            image.transition(
+                cmd,
+                raw::ImageLayout::GENERAL,
+                raw::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                raw::PipelineStageFlags2::COMPUTE_SHADER,
+                raw::AccessFlags2::SHADER_STORAGE_WRITE,
+                raw::PipelineStageFlags2::COPY,
+                raw::AccessFlags2::TRANSFER_READ,
+            );
+            image.copy_to_buffer(cmd, &readback);
+        }
+    })
+    .unwrap();
+    let expected: Vec<u32> = (0..4u32)
+        .map(|t| (0..256u32).filter(|i| i % 4 == t).sum())
+        .collect();
+    assert_eq!(readback.read_vec::<u32>(), expected);
+    drop((p, image, zeros, readback, pool, cache));
+    assert_no_validation_messages(&ctx);
+
+    // Without the builtin, or with a format atomics do not work on, the declaration is refused.
+    let mut bad = Registry::new();
+    bad.add_info(
+        ShaderCreateInfo::new("no_builtin")
+            .sampler(0, ImageType::AtomicInt2D, "a", Frequency::Pass)
+            .image(
+                1,
+                TextureFormat::Rgba8ui,
+                Qualifier::ReadWrite,
+                ImageType::AtomicUint2D,
+                "b",
+                Frequency::Pass,
+            ),
+    );
+    let d = shader_info::validate(
+        &bad.resolve("no_builtin").unwrap(),
+        &shader_info::ValidateOptions {
+            registry: &bad,
+            extra_type_names: &[],
+            require_complete: false,
+        },
+    );
+    let text = shader_info::render_all(&d);
+    assert!(
+        text.contains("does not declare BuiltinBits::TEXTURE_ATOMIC"),
+        "{text}"
+    );
+    assert!(text.contains("TextureFormat::R32ui"), "{text}");
 }

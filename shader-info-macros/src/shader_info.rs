@@ -46,6 +46,18 @@ const METHODS: &[(&str, &[Arg])] = &[
     ),
     ("vertex_out", &[Interface]),
     ("geometry_out", &[Interface]),
+    ("tess_control_out", &[Interface]),
+    ("tess_patch_out", &[Interface]),
+    ("tess_evaluation_out", &[Interface]),
+    (
+        "tessellation_layout",
+        &[
+            Expr("control points"),
+            Enum("TessDomain", "domain"),
+            Enum("TessSpacing", "spacing"),
+            Enum("FrontFace", "winding"),
+        ],
+    ),
     (
         "geometry_layout",
         &[
@@ -140,6 +152,8 @@ const METHODS: &[(&str, &[Arg])] = &[
     ("vertex_source", &[Expr("file")]),
     ("fragment_source", &[Expr("file")]),
     ("geometry_source", &[Expr("file")]),
+    ("tess_control_source", &[Expr("file")]),
+    ("tess_evaluation_source", &[Expr("file")]),
     ("compute_source", &[Expr("file")]),
     ("raygen_source", &[Expr("file")]),
     ("miss_source", &[Expr("file")]),
@@ -254,6 +268,12 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
                     format!(
                         "write `{key}(..)`, not `{key} = ..`: every entry but `name` is a builder call"
                     ),
+                ));
+            }
+            if key == "slots_per_kind" {
+                return Err(attrs::err(
+                    entry.key.span(),
+                    "`slots_per_kind` is not available here: #[derive(ShaderInfo)] names each resource's Vulkan binding in a constant, so its slots are bindings. Declare Blender-style per-kind slots with the builder (`ShaderCreateInfo::slots_per_kind`)",
                 ));
             }
             let mut method = key.clone();
@@ -511,8 +531,14 @@ mod tests {
     /// Every builder method can be written as a `#[shader(..)]` entry: the table cannot drift from the builder.
     #[test]
     fn the_method_table_covers_every_builder_method() {
-        // Push constants are the struct's fields; the specialize function is a Rust `fn`, not an attribute value.
-        const BY_OTHER_MEANS: [&str; 3] = ["push_constant", "push_constant_array", "specialize"];
+        // Push constants are the struct's fields; the specialize function is a Rust `fn`, not an attribute value;
+        // per-kind slots would make the derive's binding constants wrong (refused with a message).
+        const BY_OTHER_MEANS: [&str; 4] = [
+            "push_constant",
+            "push_constant_array",
+            "specialize",
+            "slots_per_kind",
+        ];
         let methods = builder_methods();
         assert!(methods.len() > 30, "{methods:?}");
         for m in &methods {

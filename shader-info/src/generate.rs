@@ -17,9 +17,11 @@
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::info::*;
+use crate::interfaces::{StageBlock, stage_blocks};
 use crate::layout::{FieldType, StructLookup};
 use crate::origin::Origin;
 use crate::registry::Registry;
+use crate::render_state::FrontFace;
 use crate::resolve::ResolvedInfo;
 use crate::resource::{Resource, ResourceKind};
 use crate::types::*;
@@ -448,6 +450,9 @@ pub fn generate(
         // Outside ray-tracing stages an acceleration structure is only usable through ray queries.
         pre.push_str("#extension GL_EXT_ray_query : require\n");
     }
+    for ext in info.builtins.glsl_extensions(stage, &info.stages()) {
+        let _ = writeln!(pre, "#extension {ext} : require");
+    }
     let _ = write!(
         pre,
         "#define GPU_SHADER\n#define GPU_VULKAN\n#define {}\n",
@@ -848,6 +853,30 @@ fn emit_layouts(e: &mut Emitter, info: &ResolvedInfo, stage: Stage) {
                 e.decl(&text, &it.declared_in, "geometry_layout".into(), it.origin);
             }
         }
+        Stage::TessControl | Stage::TessEvaluation => {
+            if let Some(it) = &info.tessellation_layout {
+                let t = it.value;
+                let text = if stage == Stage::TessControl {
+                    format!("layout(vertices = {}) out;", t.control_points)
+                } else {
+                    let winding = match t.winding {
+                        FrontFace::CounterClockwise => "ccw",
+                        FrontFace::Clockwise => "cw",
+                    };
+                    format!(
+                        "layout({}, {}, {winding}) in;",
+                        t.domain.glsl_name(),
+                        t.spacing.glsl_name()
+                    )
+                };
+                e.decl(
+                    &text,
+                    &it.declared_in,
+                    "tessellation_layout".into(),
+                    it.origin,
+                );
+            }
+        }
         Stage::Fragment => {
             if let Some(it) = &info.early_fragment_test
                 && it.value
@@ -874,68 +903,38 @@ fn emit_layouts(e: &mut Emitter, info: &ResolvedInfo, stage: Stage) {
     }
 }
 
-fn interface_block(
-    iface: &StageInterfaceInfo,
-    location: u32,
-    dir: &str,
-    instance: &str,
-    array: &str,
-    member_locations: bool,
-) -> String {
-    let mut s = format!("layout(location = {location}) {dir} {} {{\n", iface.name);
-    let mut loc = location;
+fn interface_block(block: &StageBlock, member_locations: bool) -> String {
+    let iface = &block.item.value;
+    let patch = if block.patch { "patch " } else { "" };
+    let mut s = format!(
+        "layout(location = {}) {patch}{} {} {{\n",
+        block.location,
+        block.direction.glsl(),
+        iface.name
+    );
+    let mut loc = block.location;
     for m in &iface.members {
         let at = if member_locations {
             format!("layout(location = {loc}) ")
         } else {
             String::new()
         };
-        let _ = writeln!(
-            s,
-            "  {at}{} {} {};",
-            m.interpolation.glsl_name(),
-            m.ty,
-            m.name
-        );
+        // Interpolation qualifiers belong to what the rasterizer interpolates; a per-patch member has none.
+        let interpolation = if block.patch {
+            String::new()
+        } else {
+            format!("{} ", m.interpolation.glsl_name())
+        };
+        let _ = writeln!(s, "  {at}{interpolation}{} {};", m.ty, m.name);
         loc += m.ty.locations();
     }
     let _ = write!(s, "}}");
-    if !instance.is_empty() {
-        let _ = write!(s, " {instance}{array}");
+    if !block.instance.is_empty() {
+        let array = if block.arrayed { "[]" } else { "" };
+        let _ = write!(s, " {}{array}", block.instance);
     }
     s.push(';');
     s
-}
-
-fn emit_blocks(
-    e: &mut Emitter,
-    list: &[Item<StageInterfaceInfo>],
-    dir: &str,
-    arrayed: bool,
-    member_locations: bool,
-) {
-    let mut loc = 0;
-    for it in list {
-        let iface = &it.value;
-        let (instance, array) = if arrayed {
-            let inst = if iface.instance_name.is_empty() {
-                format!("{}_in", iface.name)
-            } else {
-                iface.instance_name.clone()
-            };
-            (inst, "[]")
-        } else {
-            (iface.instance_name.clone(), "")
-        };
-        let text = interface_block(iface, loc, dir, &instance, array, member_locations);
-        e.decl(
-            &text,
-            &it.declared_in,
-            format!("interface `{}`", iface.name),
-            it.origin,
-        );
-        loc += iface.locations();
-    }
 }
 
 /// Declares the portable fragment stage's inputs as one located variable per member (translators take no input
@@ -982,7 +981,8 @@ fn emit_flat_inputs(e: &mut Emitter, list: &[Item<StageInterfaceInfo>]) -> Optio
         .then(|| format!("#undef main\nvoid main() {{\n{copies}  gpu_stage_main();\n}}"))
 }
 
-/// Declares the stage's interfaces; returns the wrapping `main` the portable fragment stage may need.
+/// Declares the stage's interfaces ([`stage_blocks`]); returns the wrapping `main` the portable fragment stage
+/// may need.
 fn emit_interfaces(
     e: &mut Emitter,
     info: &ResolvedInfo,
@@ -990,54 +990,49 @@ fn emit_interfaces(
     member_locations: bool,
 ) -> Option<String> {
     let mut wrapper = None;
-    let has_geometry = info.source(Stage::Geometry).is_some();
-    match stage {
-        Stage::Vertex => {
-            for it in &info.vertex_inputs {
-                let v = &it.value;
-                e.decl(
-                    &format!("layout(location = {}) in {} {};", v.location, v.ty, v.name),
-                    &it.declared_in,
-                    format!("vertex_in `{}`", v.name),
-                    it.origin,
-                );
-            }
-            emit_blocks(e, &info.vertex_out, "out", false, member_locations);
+    if stage == Stage::Vertex {
+        for it in &info.vertex_inputs {
+            let v = &it.value;
+            e.decl(
+                &format!("layout(location = {}) in {} {};", v.location, v.ty, v.name),
+                &it.declared_in,
+                format!("vertex_in `{}`", v.name),
+                it.origin,
+            );
         }
-        Stage::Geometry => {
-            emit_blocks(e, &info.vertex_out, "in", true, member_locations);
-            emit_blocks(e, &info.geometry_out, "out", false, member_locations);
+    }
+    let blocks = stage_blocks(info, stage);
+    if stage == Stage::Fragment && member_locations {
+        let inputs: Vec<Item<StageInterfaceInfo>> = blocks.iter().map(|b| b.item.clone()).collect();
+        wrapper = emit_flat_inputs(e, &inputs);
+    } else {
+        for b in &blocks {
+            e.decl(
+                &interface_block(b, member_locations),
+                &b.item.declared_in,
+                format!("{} `{}`", b.list, b.item.value.name),
+                b.item.origin,
+            );
         }
-        Stage::Fragment => {
-            let inputs = if has_geometry && !info.geometry_out.is_empty() {
-                &info.geometry_out
-            } else {
-                &info.vertex_out
+    }
+    if stage == Stage::Fragment {
+        for it in &info.fragment_outputs {
+            let f = &it.value;
+            let index = match f.blend {
+                DualBlend::None => String::new(),
+                DualBlend::Src0 => ", index = 0".into(),
+                DualBlend::Src1 => ", index = 1".into(),
             };
-            if member_locations {
-                wrapper = emit_flat_inputs(e, inputs);
-            } else {
-                emit_blocks(e, inputs, "in", false, member_locations);
-            }
-            for it in &info.fragment_outputs {
-                let f = &it.value;
-                let index = match f.blend {
-                    DualBlend::None => String::new(),
-                    DualBlend::Src0 => ", index = 0".into(),
-                    DualBlend::Src1 => ", index = 1".into(),
-                };
-                e.decl(
-                    &format!(
-                        "layout(location = {}{index}) out {} {};",
-                        f.location, f.ty, f.name
-                    ),
-                    &it.declared_in,
-                    format!("fragment_out `{}`", f.name),
-                    it.origin,
-                );
-            }
+            e.decl(
+                &format!(
+                    "layout(location = {}{index}) out {} {};",
+                    f.location, f.ty, f.name
+                ),
+                &it.declared_in,
+                format!("fragment_out `{}`", f.name),
+                it.origin,
+            );
         }
-        _ => {}
     }
     wrapper
 }

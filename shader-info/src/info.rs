@@ -9,7 +9,7 @@ use crate::layout::{
 };
 use crate::origin::Origin;
 use crate::render_state::*;
-use crate::resource::{Resource, ResourceKind};
+use crate::resource::{Resource, ResourceKind, SlotSpace};
 use crate::specialize::{SpecializeFn, VariantBuilder};
 use crate::targets::Target;
 use crate::types::*;
@@ -321,6 +321,17 @@ pub struct GeometryLayout {
     pub invocations: u32,
 }
 
+/// The tessellation stages' patch layout: control points per patch (the pipeline's patch size too), and how the
+/// evaluation stage's domain is subdivided, spaced and wound.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TessellationLayout {
+    pub control_points: u32,
+    pub domain: TessDomain,
+    pub spacing: TessSpacing,
+    /// The winding of generated triangles (`ccw`/`cw`), which the render state's front face then sees.
+    pub winding: FrontFace,
+}
+
 /// The `<stage>_source(file)` shorthands of [`ShaderCreateInfo::stage_source`], one per stage.
 macro_rules! stage_source_shorthands {
     ($($(#[$doc:meta])* $name:ident => $stage:ident),* $(,)?) => {
@@ -341,6 +352,10 @@ stage_source_shorthands! {
     fragment_source => Fragment,
     /// The geometry stage's source file.
     geometry_source => Geometry,
+    /// The tessellation control stage's source file.
+    tess_control_source => TessControl,
+    /// The tessellation evaluation stage's source file.
+    tess_evaluation_source => TessEvaluation,
     /// The compute stage's source file.
     compute_source => Compute,
     /// The ray-generation stage's source file.
@@ -382,6 +397,14 @@ pub struct ShaderCreateInfo {
     pub vertex_out: Vec<Item<StageInterfaceInfo>>,
     pub geometry_layout: Option<Item<GeometryLayout>>,
     pub geometry_out: Vec<Item<StageInterfaceInfo>>,
+    /// The tessellation stages' patch layout.
+    pub tessellation_layout: Option<Item<TessellationLayout>>,
+    /// Per-control-point data the tessellation control stage writes and the evaluation stage reads.
+    pub tess_control_out: Vec<Item<StageInterfaceInfo>>,
+    /// Per-patch data the tessellation control stage writes and the evaluation stage reads.
+    pub tess_patch_out: Vec<Item<StageInterfaceInfo>>,
+    /// Data the tessellation evaluation stage passes on (to the geometry or fragment stage).
+    pub tess_evaluation_out: Vec<Item<StageInterfaceInfo>>,
     pub fragment_outputs: Vec<Item<FragmentOutput>>,
     pub push_constants: Vec<Item<PushConstant>>,
     pub resources: Vec<Item<Resource>>,
@@ -408,6 +431,8 @@ pub struct ShaderCreateInfo {
     pub branch_values: Vec<(String, bool)>,
     /// Cross-language targets this info opts out of, each with the reason the report gives.
     pub skipped_targets: Vec<Item<(Target, String)>>,
+    /// How resource slots are numbered ([`SlotSpace`]); `None` is [`SlotSpace::PerSet`].
+    pub slot_space: Option<Item<SlotSpace>>,
     /// Declared render state (see [`crate::render_state`]), one item per builder call.
     pub render_state: Vec<Item<StateItem>>,
 }
@@ -518,6 +543,67 @@ impl ShaderCreateInfo {
         self
     }
 
+    /// The tessellation stages' layout: `control_points` per patch (also the pipeline's patch size), and the
+    /// evaluation stage's domain, spacing and winding.
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// let v = StageInterfaceInfo::new("VertOut", "v").smooth(Type::Vec3, "pos");
+    /// let p = StageInterfaceInfo::new("PatchOut", "patch_data").smooth(Type::Float, "level");
+    /// let info = ShaderCreateInfo::new("terrain")
+    ///     .vertex_out(&v)
+    ///     .tessellation_layout(3, TessDomain::Triangles, TessSpacing::Equal, FrontFace::CounterClockwise)
+    ///     .tess_control_out(&v)
+    ///     .tess_patch_out(&p)
+    ///     .tess_evaluation_out(&v)
+    ///     .vertex_source("terrain.vert.glsl")
+    ///     .tess_control_source("terrain.tesc.glsl")
+    ///     .tess_evaluation_source("terrain.tese.glsl")
+    ///     .fragment_source("terrain.frag.glsl");
+    /// assert_eq!(info.tessellation_layout.unwrap().value.control_points, 3);
+    /// ```
+    #[track_caller]
+    pub fn tessellation_layout(
+        mut self,
+        control_points: u32,
+        domain: TessDomain,
+        spacing: TessSpacing,
+        winding: FrontFace,
+    ) -> Self {
+        self.tessellation_layout = Some(self.item(TessellationLayout {
+            control_points,
+            domain,
+            spacing,
+            winding,
+        }));
+        self
+    }
+
+    /// Per-control-point data the tessellation control stage writes (`instance[gl_InvocationID]`) and the
+    /// evaluation stage reads (`instance[i]`).
+    #[track_caller]
+    pub fn tess_control_out(mut self, interface: &StageInterfaceInfo) -> Self {
+        let it = self.item(interface.clone());
+        self.tess_control_out.push(it);
+        self
+    }
+
+    /// Per-patch data (`patch out`) the tessellation control stage writes and the evaluation stage reads.
+    #[track_caller]
+    pub fn tess_patch_out(mut self, interface: &StageInterfaceInfo) -> Self {
+        let it = self.item(interface.clone());
+        self.tess_patch_out.push(it);
+        self
+    }
+
+    /// Data the tessellation evaluation stage passes on (to the geometry or fragment stage).
+    #[track_caller]
+    pub fn tess_evaluation_out(mut self, interface: &StageInterfaceInfo) -> Self {
+        let it = self.item(interface.clone());
+        self.tess_evaluation_out.push(it);
+        self
+    }
+
     /// Data the geometry stage passes to the fragment stage.
     #[track_caller]
     pub fn geometry_out(mut self, interface: &StageInterfaceInfo) -> Self {
@@ -585,11 +671,21 @@ impl ShaderCreateInfo {
     ) -> Self {
         let it = self.item(Resource {
             slot,
+            binding: slot,
             frequency,
             name,
             kind,
         });
         self.resources.push(it);
+        self
+    }
+
+    /// Numbers this info's resource slots per kind, as Blender's create infos do (sampler 0 and uniform buffer 0
+    /// side by side); bindings are derived at resolution (see [`SlotSpace`]). Inherited through
+    /// `additional_info`: infos composed together must agree.
+    #[track_caller]
+    pub fn slots_per_kind(mut self) -> Self {
+        self.slot_space = Some(self.item(SlotSpace::PerKind));
         self
     }
 

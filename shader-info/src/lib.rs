@@ -33,10 +33,12 @@
 //! Data flows one way: declare → register → resolve `additional_info` → validate ([`ValidatedInfo`]) → variants →
 //! generate, and the [`PipelinePlan`] every backend maps; the `gpu` crate compiles and creates pipelines from there.
 
+mod builtins;
 mod diagnostic;
 mod generate;
 mod glsl_names;
 mod info;
+mod interfaces;
 pub mod layout;
 mod origin;
 mod plan;
@@ -54,6 +56,7 @@ mod validate;
 mod variants;
 mod vertex;
 
+pub use builtins::BuiltinFeature;
 pub use diagnostic::{Code, Diagnostic, Related, Severity, render, render_all};
 pub use generate::{
     DirLoader, Flavor, GenerateOptions, GeneratedStage, LineOrigin, MappedLocation, MemoryLoader,
@@ -62,8 +65,9 @@ pub use generate::{
 pub use info::{
     ConstValue, Define, FragmentOutput, GeometryLayout, InterfaceMember, Item, PushConstant,
     ShaderCreateInfo, SharedConstant, SharedVariable, SpecializationConstant, StageInterfaceInfo,
-    VertexInput,
+    TessellationLayout, VertexInput,
 };
+pub use interfaces::{Direction, StageBlock, interface_lists, stage_blocks};
 pub use layout::{
     BlockLayout, Field, FieldArray, FieldType, LayoutError, MemberLayout, Rules, StructDef,
     StructLookup, StructMap, layout_fields, round_up,
@@ -84,7 +88,9 @@ pub use render_state::{
     StencilOp, StencilState, Topology,
 };
 pub use resolve::{ResolvedInfo, resolve};
-pub use resource::{ArraySize, DescriptorKind, Resource, ResourceKind, split_array_name};
+pub use resource::{
+    ArraySize, DescriptorKind, Resource, ResourceKind, SlotSpace, derive_bindings, split_array_name,
+};
 pub use rust_twin::{rust_twin_problems, rust_twin_problems_of};
 pub use shader_info_macros::{
     ShaderEnum, ShaderInfo, ShaderStruct, ShaderVertex, shader_info, shader_struct,
@@ -101,7 +107,7 @@ pub use targets::{
 };
 pub use types::{
     BuiltinBits, DepthWrite, DualBlend, Frequency, ImageType, Interpolation, PrimitiveIn,
-    PrimitiveOut, Qualifier, Scalar, Stage, TextureFormat, Type,
+    PrimitiveOut, Qualifier, Scalar, Stage, TessDomain, TessSpacing, TextureFormat, Type,
 };
 pub use validate::{
     GUARANTEED_WORK_GROUP_INVOCATIONS, GUARANTEED_WORK_GROUP_SIZE, MAX_BINDING,

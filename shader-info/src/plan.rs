@@ -25,6 +25,7 @@
 //! assert_eq!(plan.vertex_attributes[0].format, VertexFormat::Float32x3);
 //! ```
 
+use crate::builtins::BuiltinFeature;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::info::ConstValue;
 use crate::layout::{BlockLayout, round_up};
@@ -389,6 +390,12 @@ pub struct PipelinePlan {
     /// Bytes of work-group memory the declared shared variables take (0: none declared).
     #[serde(skip_serializing_if = "is_zero")]
     pub shared_memory: u64,
+    /// Control points per patch of a tessellation pipeline, from the declared tessellation layout.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub patch_control_points: Option<u32>,
+    /// Device features the declared builtins need in this pipeline (`shaderOutputLayer`, …).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub builtin_features: Vec<BuiltinFeature>,
     /// The declared render state of a graphics pipeline (`None` for compute and ray tracing).
     pub render_state: Option<RenderState>,
     /// Where every binding lives on each cross-language target.
@@ -423,7 +430,7 @@ impl PipelinePlan {
                 _ => None,
             };
             sets[set].bindings.push(BindingPlan {
-                binding: r.slot,
+                binding: r.binding,
                 name,
                 kind: r.descriptor_kind(),
                 count: r.descriptor_count(),
@@ -495,7 +502,7 @@ impl PipelinePlan {
         let at = |set: u32, binding: u32| {
             all.iter()
                 .copied()
-                .find(move |r| r.set() == set && r.slot == binding)
+                .find(move |r| r.set() == set && r.binding == binding)
         };
         let declared: Vec<(u32, u32, &str, DescriptorKind)> = sets
             .iter()
@@ -518,6 +525,7 @@ impl PipelinePlan {
             },
         );
         let kind = PipelineKind::of(&stages);
+        let builtin_features = info.builtins.device_features(&stages);
         PipelinePlan {
             key: info.key(),
             kind,
@@ -535,6 +543,11 @@ impl PipelinePlan {
                 .iter()
                 .filter_map(|v| v.value.bytes())
                 .sum(),
+            builtin_features,
+            patch_control_points: info
+                .tessellation_layout
+                .as_ref()
+                .map(|t| t.value.control_points),
             targets,
         }
     }

@@ -9,6 +9,7 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::info::{Item, ShaderCreateInfo};
 use crate::registry::Registry;
 use crate::render_state::StateItem;
+use crate::resource::{SlotSpace, derive_bindings};
 use std::collections::HashSet;
 use std::ops::Deref;
 
@@ -84,6 +85,18 @@ pub fn resolve(registry: &Registry, name: &str) -> Result<ResolvedInfo, Vec<Diag
     };
     r.visit(root, &mut out);
     size_by_constants(&mut out);
+    let space = out
+        .slot_space
+        .as_ref()
+        .map_or_else(SlotSpace::default, |s| s.value);
+    derive_bindings(
+        &mut out
+            .resources
+            .iter_mut()
+            .map(|r| &mut r.value)
+            .collect::<Vec<_>>(),
+        space,
+    );
     for c in &mut out.specialization_constants {
         c.value.id = registry.constant_id(&c.declared_in, &c.value.name);
     }
@@ -313,6 +326,9 @@ impl<'a> Resolver<'a> {
         merge_list(&mut out.vertex_inputs, &info.vertex_inputs);
         merge_list(&mut out.vertex_out, &info.vertex_out);
         merge_list(&mut out.geometry_out, &info.geometry_out);
+        merge_list(&mut out.tess_control_out, &info.tess_control_out);
+        merge_list(&mut out.tess_patch_out, &info.tess_patch_out);
+        merge_list(&mut out.tess_evaluation_out, &info.tess_evaluation_out);
         merge_list(&mut out.fragment_outputs, &info.fragment_outputs);
         merge_list(&mut out.push_constants, &info.push_constants);
         merge_list(&mut out.resources, &info.resources);
@@ -339,6 +355,12 @@ impl<'a> Resolver<'a> {
             &info.local_group_size,
         );
         self.merge_singular("depth_write", &mut out.depth_write, &info.depth_write);
+        self.merge_singular(
+            "tessellation_layout",
+            &mut out.tessellation_layout,
+            &info.tessellation_layout,
+        );
+        self.merge_singular("slots_per_kind", &mut out.slot_space, &info.slot_space);
         self.merge_singular("specialize", &mut out.specialize, &info.specialize);
         self.merge_singular(
             "early_fragment_test",

@@ -60,12 +60,89 @@ impl ResourceKind {
 /// A descriptor-bound resource: sampler, image, uniform buffer or storage buffer.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Resource {
-    /// Binding inside the frequency's set.
+    /// The slot as declared: the binding inside the frequency's set, or, in an info that declares
+    /// [`SlotSpace::PerKind`], the slot among the resources of its kind.
     pub slot: u32,
+    /// The Vulkan binding inside the set. Equal to `slot` until resolution, which derives it from the info's
+    /// [`SlotSpace`]; everything that binds (generated GLSL, layouts, binding maps) reads this.
+    pub binding: u32,
     pub frequency: Frequency,
     /// The declared name, which may carry `[N]` or `[]`; see [`Resource::array`].
     pub name: String,
     pub kind: ResourceKind,
+}
+
+/// How an info numbers its resources' slots.
+///
+/// Vulkan has one binding space per descriptor set. Blender's create infos keep one per *kind* (sampler 0 and
+/// storage buffer 0 side by side); [`SlotSpace::PerKind`] accepts such declarations and derives distinct bindings:
+/// in each set, uniform buffers come first, then storage buffers, samplers, images and acceleration structures,
+/// each kind starting after the highest slot of the kinds before it. The bindings depend only on the resolved
+/// info, so every variant of it binds alike.
+///
+/// ```
+/// use shader_info::*;
+/// let info = ShaderCreateInfo::new("per_kind")
+///     .slots_per_kind()
+///     .sampler(0, ImageType::Float2D, "albedo", Frequency::Pass)
+///     .sampler(1, ImageType::Float2D, "normals", Frequency::Pass)
+///     .uniform_buf(0, "vec4", "tint", Frequency::Pass);
+/// let mut r = Registry::new();
+/// r.add_info(info);
+/// let resolved = r.resolve("per_kind").unwrap();
+/// let binding = |n: &str| resolved.resources.iter().find(|x| x.value.name == n).unwrap().value.binding;
+/// assert_eq!((binding("tint"), binding("albedo"), binding("normals")), (0, 1, 2));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize)]
+pub enum SlotSpace {
+    /// One binding space per set, shared by every kind (Vulkan's own rule): the slot is the binding.
+    #[default]
+    PerSet,
+    /// One slot space per kind in each set; bindings are derived.
+    PerKind,
+}
+
+impl ResourceKind {
+    /// Position of the kind in a [`SlotSpace::PerKind`] set's bindings.
+    fn binding_rank(&self) -> u8 {
+        match self {
+            ResourceKind::UniformBuffer { .. } => 0,
+            ResourceKind::StorageBuffer { .. } => 1,
+            ResourceKind::Sampler { .. } => 2,
+            ResourceKind::Image { .. } => 3,
+            ResourceKind::AccelerationStructure => 4,
+        }
+    }
+}
+
+/// Derives every resource's binding from its slot under `space` (see [`SlotSpace`]). Under `PerKind` a slot too
+/// large to be offset keeps an out-of-range binding for validation to report.
+pub fn derive_bindings(resources: &mut [&mut Resource], space: SlotSpace) {
+    if space == SlotSpace::PerSet {
+        resources.iter_mut().for_each(|r| r.binding = r.slot);
+        return;
+    }
+    let mut sets: Vec<u32> = resources.iter().map(|r| r.set()).collect();
+    sets.sort_unstable();
+    sets.dedup();
+    for set in sets {
+        let mut base = 0u32;
+        for rank in 0..=4u8 {
+            let of_kind = |r: &Resource| r.set() == set && r.kind.binding_rank() == rank;
+            let Some(highest) = resources
+                .iter()
+                .filter(|r| of_kind(r))
+                .map(|r| r.slot)
+                .max()
+            else {
+                continue;
+            };
+            for r in resources.iter_mut().filter(|r| of_kind(r)) {
+                r.binding = base.saturating_add(r.slot);
+            }
+            base = base.saturating_add(highest).saturating_add(1);
+        }
+    }
 }
 
 /// Array-ness of a resource, parsed from its declared name.
@@ -187,7 +264,7 @@ impl DescriptorKind {
 impl Resource {
     /// The GLSL declaration (Vulkan GLSL, `layout(set, binding)`).
     pub fn glsl_declaration(&self) -> String {
-        let (set, binding) = (self.set(), self.slot);
+        let (set, binding) = (self.set(), self.binding);
         let (base, size) = self.split_name().unwrap_or((&self.name, ArraySize::Single));
         let suffix = match size {
             ArraySize::Single => String::new(),
@@ -246,7 +323,7 @@ impl Resource {
             "layout(set = {set}, binding = {}) uniform {} {name}_texture;\n\
              layout(set = {set}, binding = {sampler_binding}) uniform {sampler} {name}_sampler;\n\
              #define {name} {}({name}_texture, {name}_sampler)",
-            self.slot,
+            self.binding,
             image_type.texture_glsl(),
             image_type.sampler_glsl().unwrap_or("sampler2D"),
         )
@@ -278,8 +355,10 @@ impl Resource {
             return None;
         }
         let in_set = || all.iter().filter(|r| r.frequency == self.frequency);
-        let highest = in_set().map(|r| r.slot).max()?;
-        let index = in_set().filter(|r| splits(r) && r.slot < self.slot).count() as u32;
+        let highest = in_set().map(|r| r.binding).max()?;
+        let index = in_set()
+            .filter(|r| splits(r) && r.binding < self.binding)
+            .count() as u32;
         highest.checked_add(1)?.checked_add(index)
     }
 
@@ -365,6 +444,18 @@ impl Resource {
                             "{image_type:?} is a depth/shadow type, which storage images cannot be"
                         ),
                         "use a float image type, or declare a sampler".into(),
+                    ));
+                } else if image_type.is_atomic()
+                    && !matches!(format, TextureFormat::R32ui | TextureFormat::R32i)
+                {
+                    out.push((
+                        Code::InvalidImage,
+                        format!(
+                            "{image_type:?} is an atomic image, but its format is `{}`; image atomics work on 32-bit integer texels",
+                            format.glsl_name()
+                        ),
+                        "declare it with TextureFormat::R32ui (AtomicUint*) or TextureFormat::R32i (AtomicInt*)"
+                            .into(),
                     ));
                 } else if format.component_kind() != image_type.component_kind() {
                     out.push((

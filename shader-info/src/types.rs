@@ -252,6 +252,14 @@ pub enum ImageType {
     Depth2DArray,
     DepthCube,
     DepthCubeArray,
+    /// Integer images made for atomics (`imageAtomic*`): a storage image of format `R32ui`/`R32i`, or a sampled
+    /// view of one. They need [`BuiltinBits::TEXTURE_ATOMIC`].
+    AtomicUint2D,
+    AtomicUint2DArray,
+    AtomicUint3D,
+    AtomicInt2D,
+    AtomicInt2DArray,
+    AtomicInt3D,
 }
 
 impl ImageType {
@@ -294,6 +302,40 @@ impl ImageType {
             Depth2DArray => ("", "2DArray", false),
             DepthCube => ("", "Cube", false),
             DepthCubeArray => ("", "CubeArray", false),
+            AtomicUint2D => ("u", "2D", false),
+            AtomicUint2DArray => ("u", "2DArray", false),
+            AtomicUint3D => ("u", "3D", false),
+            AtomicInt2D => ("i", "2D", false),
+            AtomicInt2DArray => ("i", "2DArray", false),
+            AtomicInt3D => ("i", "3D", false),
+        }
+    }
+
+    /// True for the atomic image types ([`ImageType::AtomicUint2D`], …).
+    pub fn is_atomic(self) -> bool {
+        use ImageType::*;
+        matches!(
+            self,
+            AtomicUint2D
+                | AtomicUint2DArray
+                | AtomicUint3D
+                | AtomicInt2D
+                | AtomicInt2DArray
+                | AtomicInt3D
+        )
+    }
+
+    /// The plain integer type an atomic type is declared as (`AtomicUint2D` → `Uint2D`); other types unchanged.
+    pub fn without_atomic(self) -> ImageType {
+        use ImageType::*;
+        match self {
+            AtomicUint2D => Uint2D,
+            AtomicUint2DArray => Uint2DArray,
+            AtomicUint3D => Uint3D,
+            AtomicInt2D => Int2D,
+            AtomicInt2DArray => Int2DArray,
+            AtomicInt3D => Int3D,
+            other => other,
         }
     }
 
@@ -311,18 +353,18 @@ impl ImageType {
             ImageType::Float2DMultisample => "sampler2DMS",
             ImageType::Int1D => "isampler1D",
             ImageType::Int1DArray => "isampler1DArray",
-            ImageType::Int2D => "isampler2D",
-            ImageType::Int2DArray => "isampler2DArray",
-            ImageType::Int3D => "isampler3D",
+            ImageType::Int2D | ImageType::AtomicInt2D => "isampler2D",
+            ImageType::Int2DArray | ImageType::AtomicInt2DArray => "isampler2DArray",
+            ImageType::Int3D | ImageType::AtomicInt3D => "isampler3D",
             ImageType::IntCube => "isamplerCube",
             ImageType::IntCubeArray => "isamplerCubeArray",
             ImageType::IntBuffer => "isamplerBuffer",
             ImageType::Int2DMultisample => "isampler2DMS",
             ImageType::Uint1D => "usampler1D",
             ImageType::Uint1DArray => "usampler1DArray",
-            ImageType::Uint2D => "usampler2D",
-            ImageType::Uint2DArray => "usampler2DArray",
-            ImageType::Uint3D => "usampler3D",
+            ImageType::Uint2D | ImageType::AtomicUint2D => "usampler2D",
+            ImageType::Uint2DArray | ImageType::AtomicUint2DArray => "usampler2DArray",
+            ImageType::Uint3D | ImageType::AtomicUint3D => "usampler3D",
             ImageType::UintCube => "usamplerCube",
             ImageType::UintCubeArray => "usamplerCubeArray",
             ImageType::UintBuffer => "usamplerBuffer",
@@ -339,7 +381,7 @@ impl ImageType {
         if self.is_depth() {
             return None;
         }
-        Some(match self {
+        Some(match self.without_atomic() {
             ImageType::Float1D => "image1D",
             ImageType::Float1DArray => "image1DArray",
             ImageType::Float2D => "image2D",
@@ -607,6 +649,29 @@ impl BuiltinBits {
     pub const LOCAL_INVOCATION_ID: BuiltinBits = BuiltinBits(1 << 12);
     pub const WORK_GROUP_ID: BuiltinBits = BuiltinBits(1 << 13);
     pub const SUBGROUP: BuiltinBits = BuiltinBits(1 << 14);
+    /// Atomic operations on images (`imageAtomicAdd`, …), which the atomic image types
+    /// ([`ImageType::AtomicUint2D`], …) require.
+    pub const TEXTURE_ATOMIC: BuiltinBits = BuiltinBits(1 << 15);
+
+    /// Every bit with its name.
+    pub const NAMED: [(BuiltinBits, &'static str); 16] = [
+        (BuiltinBits::VERTEX_ID, "VERTEX_ID"),
+        (BuiltinBits::INSTANCE_ID, "INSTANCE_ID"),
+        (BuiltinBits::POINT_SIZE, "POINT_SIZE"),
+        (BuiltinBits::POINT_COORD, "POINT_COORD"),
+        (BuiltinBits::FRAG_COORD, "FRAG_COORD"),
+        (BuiltinBits::FRONT_FACING, "FRONT_FACING"),
+        (BuiltinBits::CLIP_DISTANCES, "CLIP_DISTANCES"),
+        (BuiltinBits::LAYER, "LAYER"),
+        (BuiltinBits::VIEWPORT_INDEX, "VIEWPORT_INDEX"),
+        (BuiltinBits::PRIMITIVE_ID, "PRIMITIVE_ID"),
+        (BuiltinBits::BARYCENTRIC_COORD, "BARYCENTRIC_COORD"),
+        (BuiltinBits::GLOBAL_INVOCATION_ID, "GLOBAL_INVOCATION_ID"),
+        (BuiltinBits::LOCAL_INVOCATION_ID, "LOCAL_INVOCATION_ID"),
+        (BuiltinBits::WORK_GROUP_ID, "WORK_GROUP_ID"),
+        (BuiltinBits::SUBGROUP, "SUBGROUP"),
+        (BuiltinBits::TEXTURE_ATOMIC, "TEXTURE_ATOMIC"),
+    ];
 
     /// True when every bit of `other` is set.
     pub const fn contains(self, other: BuiltinBits) -> bool {
@@ -624,6 +689,42 @@ impl std::ops::BitOr for BuiltinBits {
 impl std::ops::BitOrAssign for BuiltinBits {
     fn bitor_assign(&mut self, rhs: BuiltinBits) {
         self.0 |= rhs.0;
+    }
+}
+
+/// The tessellator's domain: what a patch is subdivided into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TessDomain {
+    Triangles,
+    Quads,
+    Isolines,
+}
+
+impl TessDomain {
+    pub const fn glsl_name(self) -> &'static str {
+        match self {
+            TessDomain::Triangles => "triangles",
+            TessDomain::Quads => "quads",
+            TessDomain::Isolines => "isolines",
+        }
+    }
+}
+
+/// How the tessellator spaces the subdivisions along an edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TessSpacing {
+    Equal,
+    FractionalEven,
+    FractionalOdd,
+}
+
+impl TessSpacing {
+    pub const fn glsl_name(self) -> &'static str {
+        match self {
+            TessSpacing::Equal => "equal_spacing",
+            TessSpacing::FractionalEven => "fractional_even_spacing",
+            TessSpacing::FractionalOdd => "fractional_odd_spacing",
+        }
     }
 }
 

@@ -3,11 +3,12 @@
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::info::*;
+use crate::interfaces::{interface_lists, stage_blocks};
 use crate::layout::StructLookup;
 use crate::origin::Origin;
 use crate::registry::Registry;
 use crate::resolve::ResolvedInfo;
-use crate::resource::{ArraySize, Resource, ResourceKind, split_array_name};
+use crate::resource::{ArraySize, Resource, ResourceKind, SlotSpace, split_array_name};
 use crate::rust_twin::rust_twin_problems_of;
 use crate::types::*;
 use crate::variants::VariantSet;
@@ -118,6 +119,7 @@ pub fn validate(info: &ResolvedInfo, opts: &ValidateOptions) -> Vec<Diagnostic> 
     check_names(&mut c);
     check_stages(&mut c);
     check_branches(&mut c);
+    check_builtins(&mut c);
     check_hostile(&mut c);
     c.diags.extend(crate::render_state::problems(info));
     c.diags.extend(rust_twin_problems_of(opts.registry, info));
@@ -305,9 +307,9 @@ fn check_branches(c: &mut Checker) {
                     .map(|f| ("fragment_out", f.declared_in.clone(), f.origin))
             })
             .or_else(|| {
-                info.vertex_out
-                    .iter()
-                    .chain(&info.geometry_out)
+                interface_lists(info)
+                    .into_iter()
+                    .flat_map(|(_, list)| list)
                     .find(|i| {
                         i.value.name == name
                             || i.value.instance_name == name
@@ -376,35 +378,65 @@ fn check_resources(c: &mut Checker) {
         if let Some(base) = base {
             c.ident(r.kind.word(), &base, it);
         }
-        if let Some(first) = bindings.get(&(r.set(), r.slot)) {
+        if let Some(first) = bindings.get(&(r.set(), r.binding)) {
             let f = &first.value;
+            let per_kind = info
+                .slot_space
+                .as_ref()
+                .is_some_and(|s| s.value == SlotSpace::PerKind);
+            let (place, hint) = if per_kind {
+                (
+                    format!("{} slot {} of set {}", r.kind.word(), r.slot, r.set()),
+                    format!(
+                        "give one of them another slot; the info numbers slots per kind (`slots_per_kind`), so only resources of one kind share a slot space (frequency {:?} is set {})",
+                        r.frequency,
+                        r.set()
+                    ),
+                )
+            } else {
+                (
+                    format!("set {} binding {}", r.set(), r.binding),
+                    format!(
+                        "give one of them another slot; frequency {:?} is set {}, and bindings are shared by every kind of resource in a set{}",
+                        r.frequency,
+                        r.set(),
+                        if f.kind.word() == r.kind.word() {
+                            ""
+                        } else {
+                            ". Infos written with one slot space per kind (as Blender's are) can say so with `.slots_per_kind()`, and bindings are derived"
+                        }
+                    ),
+                )
+            };
             c.diags.push(
                 Diagnostic::error(
                     Code::BindingCollision,
                     &info.name,
                     format!(
-                        "{} `{}` (from `{}`) and {} `{}` (from `{}`) both use set {} binding {}",
+                        "{} `{}` (from `{}`) and {} `{}` (from `{}`) both use {place}",
                         f.kind.word(),
                         f.name,
                         first.declared_in,
                         r.kind.word(),
                         r.name,
                         it.declared_in,
-                        r.set(),
-                        r.slot
                     ),
                 )
                 .item(format!("{} `{}`", r.kind.word(), r.name))
                 .at(&it.declared_in, it.origin)
-                .related(format!("{} `{}` declared in `{}`", f.kind.word(), f.name, first.declared_in), first.origin)
-                .hint(format!(
-                    "give one of them another slot; frequency {:?} is set {}, and bindings are shared by every kind of resource in a set",
-                    r.frequency,
-                    r.set()
-                )),
+                .related(
+                    format!(
+                        "{} `{}` declared in `{}`",
+                        f.kind.word(),
+                        f.name,
+                        first.declared_in
+                    ),
+                    first.origin,
+                )
+                .hint(hint),
             );
         } else {
-            bindings.insert((r.set(), r.slot), it);
+            bindings.insert((r.set(), r.binding), it);
         }
         let known = |name: &str| c.known_type(name);
         for (code, message, hint) in r.kind_problems(&known, c.opts.registry) {
@@ -542,10 +574,7 @@ fn check_fragment_outputs(c: &mut Checker) {
 
 fn check_interfaces(c: &mut Checker) {
     let info = c.info;
-    for (dir, list) in [
-        ("vertex_out", &info.vertex_out),
-        ("geometry_out", &info.geometry_out),
-    ] {
+    for (dir, list) in interface_lists(info) {
         for it in list.iter() {
             let iface = &it.value;
             c.ident("interface", &iface.name, it);
@@ -794,7 +823,7 @@ fn check_names(c: &mut Checker) {
         add(base, "shared_variable", &it.declared_in, it.origin);
     }
     let globals = names.len();
-    for list in [&info.vertex_out, &info.geometry_out] {
+    for (_, list) in interface_lists(info) {
         let mut local = names[..globals].to_vec();
         for it in list.iter() {
             let iface = &it.value;
@@ -869,55 +898,178 @@ fn report_duplicates(
     }
 }
 
-/// The generator writes interface blocks for vertex → (geometry →) fragment only; say so where a declaration
-/// would need more, instead of letting the compiler fail on a block nobody writes.
+/// The interfaces each stage declares ([`stage_blocks`]) must make a chain: the stage before the fragment stage
+/// writes what it reads, items have their stage, both tessellation stages come together, and no two blocks of
+/// one stage share an instance name.
 fn check_stage_interfaces(c: &mut Checker, stages: &[Stage], origin: Origin) {
     let info = c.info;
     let has = |s: Stage| stages.contains(&s);
-    let mut problem = |item: &str, message: String, hint: &str| {
-        c.diags.push(
-            Diagnostic::error(Code::IncompleteInfo, &info.name, message)
-                .item(item.to_string())
-                .at(&info.name, origin)
-                .hint(hint.to_string()),
-        );
+    let problem = |item: &str, message: String, hint: &str, at: (&str, Origin)| {
+        Diagnostic::error(Code::IncompleteInfo, &info.name, message)
+            .item(item.to_string())
+            .at(at.0, at.1)
+            .hint(hint.to_string())
     };
-    if (has(Stage::TessControl) || has(Stage::TessEvaluation)) && !info.vertex_out.is_empty() {
-        problem(
-            "vertex_out",
-            "interface blocks are not generated for tessellation stages, so `vertex_out` would reach the fragment stage unwritten".into(),
-            "declare the tessellation interfaces in the stage sources and leave vertex_out empty",
-        );
+    let here = (info.name.as_str(), origin);
+    let (tesc, tese) = (has(Stage::TessControl), has(Stage::TessEvaluation));
+    if tesc != tese {
+        let (present, missing, method) = if tesc {
+            ("control", "evaluation", "tess_evaluation_source")
+        } else {
+            ("evaluation", "control", "tess_control_source")
+        };
+        c.diags.push(problem(
+            "stage sources",
+            format!("the info has a tessellation {present} stage but no {missing} stage; Vulkan takes both or neither"),
+            &format!("add `.{method}(file)`"),
+            here,
+        ));
     }
-    if has(Stage::Geometry)
-        && has(Stage::Fragment)
-        && !info.vertex_out.is_empty()
-        && info.geometry_out.is_empty()
-    {
-        problem(
-            "geometry_out",
-            "with a geometry stage the fragment stage reads `geometry_out`, which is empty".into(),
-            "declare what the geometry stage writes with `.geometry_out(&interface)`",
-        );
+    let stage_of = [
+        ("tess_control_out", Stage::TessControl),
+        ("tess_patch_out", Stage::TessControl),
+        ("tess_evaluation_out", Stage::TessEvaluation),
+        ("geometry_out", Stage::Geometry),
+    ];
+    for (list, stage) in stage_of {
+        let items = interface_lists(info)
+            .into_iter()
+            .find(|(l, _)| *l == list)
+            .map_or(&[][..], |(_, items)| items);
+        if let Some(it) = items.first()
+            && !has(stage)
+            && !stages.is_empty()
+        {
+            c.diags.push(problem(
+                &format!("{list} `{}`", it.value.name),
+                format!("`{list}` is declared but the info has no {stage} stage to write it"),
+                &format!("add the {stage} stage's source, or remove the interface"),
+                (&it.declared_in, it.origin),
+            ));
+        }
     }
-    if has(Stage::Geometry) {
-        for v in &info.vertex_out {
-            let inst = &v.value.instance_name;
-            if !inst.is_empty()
-                && info
-                    .geometry_out
-                    .iter()
-                    .any(|g| g.value.instance_name == *inst)
-            {
-                problem(
-                    "geometry_out",
-                    format!(
-                        "instance name `{inst}` is used by a vertex_out and a geometry_out interface: the geometry stage declares both"
-                    ),
-                    "give the geometry stage's output interface another instance name",
+    if let Some(it) = &info.tessellation_layout {
+        if !tesc && !tese && !stages.is_empty() {
+            c.diags.push(problem(
+                "tessellation_layout",
+                "a tessellation layout is declared but the info has no tessellation stages".into(),
+                "add `.tess_control_source(file)` and `.tess_evaluation_source(file)`, or remove the layout",
+                (&it.declared_in, it.origin),
+            ));
+        }
+        // Every implementation supports patches of 32 control points (Vulkan's minimum maxTessellationPatchSize).
+        if !(1..=32).contains(&it.value.control_points) {
+            let d = Diagnostic::error(
+                Code::OutOfRange,
+                &info.name,
+                format!(
+                    "a patch of {} control points; Vulkan guarantees 1 to 32",
+                    it.value.control_points
+                ),
+            )
+            .item("tessellation_layout")
+            .at(&it.declared_in, it.origin)
+            .hint("use between 1 and 32 control points");
+            c.diags.push(d);
+        }
+    }
+    // Data written before the fragment stage must reach it through the list it reads.
+    if has(Stage::Fragment) && !info.vertex_out.is_empty() {
+        let read = stage_blocks(info, Stage::Fragment);
+        let wanted = if has(Stage::Geometry) {
+            Some(("geometry_out", "a geometry stage", "geometry"))
+        } else if tesc || tese {
+            Some((
+                "tess_evaluation_out",
+                "tessellation",
+                "tessellation evaluation",
+            ))
+        } else {
+            None
+        };
+        if let Some((list, with, writer)) = wanted
+            && read.is_empty()
+        {
+            c.diags.push(problem(
+                list,
+                format!("with {with} the fragment stage reads `{list}`, which is empty"),
+                &format!("declare what the {writer} stage writes with `.{list}(&interface)`"),
+                here,
+            ));
+        }
+    }
+    for &stage in stages {
+        let blocks = stage_blocks(info, stage);
+        for (i, b) in blocks.iter().enumerate() {
+            if b.instance.is_empty() {
+                continue;
+            }
+            if let Some(first) = blocks[..i].iter().find(|f| f.instance == b.instance) {
+                c.diags.push(
+                    Diagnostic::error(
+                        Code::DuplicateName,
+                        &info.name,
+                        format!(
+                            "the {stage} stage declares two interface blocks with instance name `{}`: {} `{}` and {} `{}`",
+                            b.instance, first.list, first.item.value.name, b.list, b.item.value.name
+                        ),
+                    )
+                    .item(format!("{} `{}`", b.list, b.item.value.name))
+                    .at(&b.item.declared_in, b.item.origin)
+                    .related(format!("{} `{}` declared in `{}`", first.list, first.item.value.name, first.item.declared_in), first.item.origin)
+                    .hint("give one of the interfaces another instance name"),
                 );
             }
         }
+    }
+}
+
+/// Atomic image types need the atomics builtin declared, and a declared builtin that no stage can use is a slip.
+fn check_builtins(c: &mut Checker) {
+    let info = c.info;
+    for it in &info.resources {
+        let r = &it.value;
+        let image_type = match &r.kind {
+            ResourceKind::Sampler { image_type } | ResourceKind::Image { image_type, .. } => {
+                *image_type
+            }
+            _ => continue,
+        };
+        if image_type.is_atomic() && !info.builtins.contains(BuiltinBits::TEXTURE_ATOMIC) {
+            c.err(
+                Code::InvalidImage,
+                format!("{} `{}`", r.kind.word(), r.name),
+                it,
+                format!(
+                    "{} `{}` is an atomic image ({image_type:?}), but the info does not declare BuiltinBits::TEXTURE_ATOMIC",
+                    r.kind.word(),
+                    r.name
+                ),
+                "add `.builtins(BuiltinBits::TEXTURE_ATOMIC)`: backends without native image atomics need to know",
+            );
+        }
+    }
+    let stages = info.stages();
+    if stages.is_empty() {
+        return;
+    }
+    let unusable = info.builtins.unusable_in(&stages);
+    if !unusable.is_empty() {
+        let list: Vec<&str> = stages.iter().map(|s| s.short_name()).collect();
+        c.diags.push(
+            Diagnostic::warning(
+                Code::IncompleteInfo,
+                &info.name,
+                format!(
+                    "builtins {} are declared, but no stage of the info ({}) can use them",
+                    unusable.join(", "),
+                    list.join(", ")
+                ),
+            )
+            .item("builtins")
+            .at(&info.name, info.origin)
+            .hint("remove them from `.builtins(…)`, or add the stage that uses them"),
+        );
     }
 }
 
@@ -1159,16 +1311,21 @@ fn check_hostile(c: &mut Checker) {
     }
     for it in &info.resources {
         let r = &it.value;
-        if r.slot > MAX_BINDING {
+        if r.binding > MAX_BINDING {
+            let derived = if r.binding == r.slot {
+                String::new()
+            } else {
+                format!(" (derived from its slot {} per kind)", r.slot)
+            };
             c.err(
                 Code::OutOfRange,
                 format!("{} `{}`", r.kind.word(), r.name),
                 it,
                 format!(
-                    "{} `{}` is at binding {}, past {MAX_BINDING}",
+                    "{} `{}` is at binding {}{derived}, past {MAX_BINDING}",
                     r.kind.word(),
                     r.name,
-                    r.slot
+                    r.binding
                 ),
                 "use small binding numbers: a set's bindings are counted from 0 (and stay below 1000 to run on WebGPU)",
             );
@@ -1271,22 +1428,24 @@ fn check_kind_items(c: &mut Checker) {
             it.origin,
         ));
     }
-    for it in &info.vertex_out {
-        found.push((
-            format!("vertex_out `{}`", it.value.name),
-            it.declared_in.clone(),
-            it.origin,
-        ));
-    }
-    for it in &info.geometry_out {
-        found.push((
-            format!("geometry_out `{}`", it.value.name),
-            it.declared_in.clone(),
-            it.origin,
-        ));
+    for (list, items) in interface_lists(info) {
+        for it in items {
+            found.push((
+                format!("{list} `{}`", it.value.name),
+                it.declared_in.clone(),
+                it.origin,
+            ));
+        }
     }
     if let Some(it) = &info.geometry_layout {
         found.push(("geometry_layout".into(), it.declared_in.clone(), it.origin));
+    }
+    if let Some(it) = &info.tessellation_layout {
+        found.push((
+            "tessellation_layout".into(),
+            it.declared_in.clone(),
+            it.origin,
+        ));
     }
     for it in &info.fragment_outputs {
         found.push((

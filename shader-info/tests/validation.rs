@@ -87,6 +87,100 @@ fn binding_collision_names_both_resources_and_their_infos() {
         d[0].origin
     );
     assert_eq!(d[0].related.len(), 1);
+    // A sampler and a buffer on one slot is Blender's per-kind numbering: the hint names the way to declare it.
+    assert!(
+        d[0].hint
+            .as_deref()
+            .unwrap_or("")
+            .contains(".slots_per_kind()"),
+        "{:?}",
+        d[0].hint
+    );
+}
+
+/// Blender's numbering: one slot space per kind. Inherited through `additional_info`, kinds side by side are
+/// fine, the same kind twice on one slot is still a collision (said in the declared slots), and a derived binding
+/// past the limit names the slot it came from.
+#[test]
+fn slots_per_kind_separate_kinds_and_still_catch_one_kind_twice() {
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("lib")
+            .slots_per_kind()
+            .uniform_buf(0, "vec4", "globals", Frequency::Pass)
+            .uniform_buf(1, "vec4", "view", Frequency::Pass),
+    );
+    reg.add_info(
+        graphics("ok")
+            .additional_info("lib")
+            .sampler(0, ImageType::Float2D, "albedo", Frequency::Pass)
+            .sampler(1, ImageType::Float2D, "normals", Frequency::Pass)
+            .storage_buf(0, Qualifier::Read, "vec4", "lights[]", Frequency::Pass)
+            .image(
+                0,
+                TextureFormat::Rgba8,
+                Qualifier::Write,
+                ImageType::Float2D,
+                "out_img",
+                Frequency::Pass,
+            )
+            .sampler(0, ImageType::Float2D, "other_set", Frequency::Batch),
+    );
+    let d = check_with(&reg, "ok", false);
+    assert!(d.is_empty(), "{}", render_all(&d));
+    let info = reg.resolve("ok").unwrap();
+    let b = |n: &str| {
+        let r = &info
+            .resources
+            .iter()
+            .find(|r| r.value.name == n)
+            .unwrap()
+            .value;
+        (r.set(), r.binding)
+    };
+    // Set 0 (pass): uniforms 0-1, storage 2, samplers 3-4, image 5; set 1 (batch) starts over.
+    assert_eq!(
+        [
+            b("globals"),
+            b("view"),
+            b("lights[]"),
+            b("albedo"),
+            b("normals"),
+            b("out_img")
+        ],
+        [(0, 0), (0, 1), (0, 2), (0, 3), (0, 4), (0, 5)]
+    );
+    assert_eq!(b("other_set"), (1, 0));
+
+    reg.add_info(graphics("twice").additional_info("lib").uniform_buf(
+        1,
+        "vec4",
+        "params",
+        Frequency::Pass,
+    ));
+    let d = check_with(&reg, "twice", false);
+    assert_eq!(codes(&d), [Code::BindingCollision]);
+    assert!(
+        d[0].message.contains("uniform_buf slot 1 of set 0"),
+        "{}",
+        d[0].message
+    );
+    assert!(d[0].message.contains("`view`") && d[0].message.contains("`params`"));
+
+    reg.add_info(graphics("far").additional_info("lib").sampler(
+        MAX_BINDING,
+        ImageType::Float2D,
+        "far_away",
+        Frequency::Pass,
+    ));
+    let d = check_with(&reg, "far", false);
+    assert_eq!(codes(&d), [Code::OutOfRange]);
+    assert!(
+        d[0].message
+            .contains(&format!("derived from its slot {MAX_BINDING} per kind")),
+        "{}",
+        d[0].message
+    );
 }
 
 #[test]
@@ -432,33 +526,64 @@ fn fragment_outputs_must_be_attachment_types_within_eight_locations() {
 }
 
 #[test]
-fn geometry_and_tessellation_interfaces_that_cannot_be_generated() {
+fn stage_interfaces_must_chain_through_the_stages_present() {
     let vs = StageInterfaceInfo::new("vs_iface", "v").smooth(Type::Vec4, "color");
     let d = check(graphics("g").geometry_source("g.glsl").vertex_out(&vs));
     assert!(
         d.iter()
-            .any(|x| x.code == Code::IncompleteInfo && x.message.contains("geometry_out")),
+            .any(|x| x.code == Code::IncompleteInfo && x.message.contains("reads `geometry_out`")),
         "{}",
         render_all(&d)
     );
+    // One interface on both sides of the geometry stage under one instance name is fine: its input is renamed.
     let d = check(
         graphics("g2")
             .geometry_source("g.glsl")
             .vertex_out(&vs)
             .geometry_out(&vs),
     );
+    assert!(d.is_empty(), "{}", render_all(&d));
+    // Two outputs of one stage under one instance name are not.
+    let other = StageInterfaceInfo::new("other_iface", "v").smooth(Type::Vec4, "x");
+    let d = check(graphics("g3").vertex_out(&vs).vertex_out(&other));
     assert!(
-        d.iter().any(|x| x.message.contains("instance name `v`")),
+        d.iter().any(|x| x.code == Code::DuplicateName
+            && x.message.contains("instance name `v`")
+            && x.message.contains("vert stage")),
         "{}",
         render_all(&d)
     );
+    // A tessellation stage alone, and interfaces or a layout without their stage.
+    let d = check(graphics("t").tess_control_source("t.glsl").vertex_out(&vs));
+    assert!(
+        d.iter().any(|x| x.message.contains("no evaluation stage")),
+        "{}",
+        render_all(&d)
+    );
+    let d = check(graphics("t2").tess_patch_out(&vs).tessellation_layout(
+        40,
+        TessDomain::Quads,
+        TessSpacing::Equal,
+        FrontFace::Clockwise,
+    ));
+    let text = render_all(&d);
+    assert!(
+        text.contains("`tess_patch_out` is declared but the info has no tesc stage"),
+        "{text}"
+    );
+    assert!(text.contains("no tessellation stages"), "{text}");
+    assert!(text.contains("40 control points"), "{text}");
+    // With tessellation the fragment stage reads what the evaluation stage writes.
     let d = check(
-        graphics("t")
-            .stage_source(Stage::TessControl, "t.glsl")
-            .vertex_out(&vs),
+        graphics("t3")
+            .tess_control_source("t.tesc")
+            .tess_evaluation_source("t.tese")
+            .vertex_out(&vs)
+            .tess_control_out(&vs),
     );
     assert!(
-        d.iter().any(|x| x.message.contains("tessellation")),
+        d.iter()
+            .any(|x| x.message.contains("reads `tess_evaluation_out`")),
         "{}",
         render_all(&d)
     );

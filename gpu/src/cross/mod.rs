@@ -345,7 +345,7 @@ impl Portable {
             .iter()
             .filter_map(|r| {
                 let layout = r.value.block_layout(flow.registry)?.ok()?;
-                Some((r.value.set(), r.value.slot, layout))
+                Some((r.value.set(), r.value.binding, layout))
             })
             .collect();
         Ok(Portable {

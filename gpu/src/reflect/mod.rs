@@ -441,7 +441,7 @@ pub fn cross_check(
         let declared = info
             .resources
             .iter()
-            .find(|r| r.value.set() == d.set && r.value.slot == d.binding);
+            .find(|r| r.value.set() == d.set && r.value.binding == d.binding);
         let Some(r) = declared else {
             let name = d.name.clone().unwrap_or_else(|| "?".into());
             c.mismatch(

@@ -130,6 +130,8 @@ struct Inner {
     ray_tracing: Option<RayTracingSupport>,
     /// The core features enabled at device creation.
     features: vk::PhysicalDeviceFeatures,
+    /// Enabled features outside the core struct, by Vulkan name (`shaderOutputLayer`, …).
+    optional: Vec<&'static str>,
     /// Every pipeline of this device is created through it; it can be saved and loaded
     /// ([`super::pipeline_cache`]).
     pipeline_cache: vk::PipelineCache,
@@ -332,11 +334,49 @@ impl VkContext {
         let on = |f: vk::Bool32| f == vk::TRUE;
         let core = vk::PhysicalDeviceFeatures::default()
             .shader_clip_distance(on(supported.shader_clip_distance))
+            .geometry_shader(on(supported.geometry_shader))
+            .tessellation_shader(on(supported.tessellation_shader))
             .wide_lines(on(supported.wide_lines))
             .fill_mode_non_solid(on(supported.fill_mode_non_solid))
             .depth_bias_clamp(on(supported.depth_bias_clamp))
             .dual_src_blend(on(supported.dual_src_blend))
-            .independent_blend(on(supported.independent_blend));
+            .independent_blend(on(supported.independent_blend))
+            .multi_viewport(on(supported.multi_viewport));
+        // Features declared builtins may need (see `shader_info::BuiltinFeature`), enabled where supported.
+        // SAFETY: plain queries on a physical device of this instance.
+        let has_barycentric_ext =
+            unsafe { instance.enumerate_device_extension_properties(chosen.physical) }
+                .unwrap_or_default()
+                .iter()
+                .any(|e| {
+                    e.extension_name_as_c_str() == Ok(ash::khr::fragment_shader_barycentric::NAME)
+                });
+        let mut s12 = vk::PhysicalDeviceVulkan12Features::default();
+        let mut sbary = vk::PhysicalDeviceFragmentShaderBarycentricFeaturesKHR::default();
+        {
+            let mut query = vk::PhysicalDeviceFeatures2::default().push_next(&mut s12);
+            if has_barycentric_ext {
+                query = query.push_next(&mut sbary);
+            }
+            // SAFETY: the output chain points at locals alive for the call.
+            unsafe { instance.get_physical_device_features2(chosen.physical, &mut query) };
+        }
+        let mut optional: Vec<&'static str> = Vec::new();
+        if on(s12.shader_output_layer) {
+            f12 = f12.shader_output_layer(true);
+            optional.push("shaderOutputLayer");
+        }
+        if on(s12.shader_output_viewport_index) {
+            f12 = f12.shader_output_viewport_index(true);
+            optional.push("shaderOutputViewportIndex");
+        }
+        let barycentric = has_barycentric_ext && on(sbary.fragment_shader_barycentric);
+        let mut bary_features = vk::PhysicalDeviceFragmentShaderBarycentricFeaturesKHR::default()
+            .fragment_shader_barycentric(true);
+        if barycentric {
+            dev_exts.push(ash::khr::fragment_shader_barycentric::NAME.as_ptr());
+            optional.push("fragmentShaderBarycentric");
+        }
         let mut dci = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queue_info)
             .enabled_extension_names(&dev_exts)
@@ -345,6 +385,9 @@ impl VkContext {
             .push_next(&mut f12);
         if chosen.ray_tracing {
             dci = dci.push_next(&mut rt_features).push_next(&mut as_features);
+        }
+        if barycentric {
+            dci = dci.push_next(&mut bary_features);
         }
         // SAFETY: the create info and its chain point at locals alive for the call; the features were checked
         // to be supported by `choose_device`.
@@ -394,6 +437,7 @@ impl VkContext {
                 device_name: chosen.name,
                 ray_tracing,
                 features: core,
+                optional,
                 pipeline_cache,
             }),
         })
@@ -426,8 +470,9 @@ impl VkContext {
     }
 
     /// Whether an optional feature a pipeline's state may need is enabled on this device, by its Vulkan name
-    /// (`wideLines`, `fillModeNonSolid`, `depthBiasClamp`, `dualSrcBlend`, `independentBlend`; any other name:
-    /// false).
+    /// (`wideLines`, `fillModeNonSolid`, `depthBiasClamp`, `dualSrcBlend`, `independentBlend`, `geometryShader`,
+    /// `tessellationShader`, `multiViewport`, `shaderClipDistance`, and for declared builtins `shaderOutputLayer`,
+    /// `shaderOutputViewportIndex`, `fragmentShaderBarycentric`; any other name: false).
     pub fn feature_enabled(&self, name: &str) -> bool {
         let f = &self.inner.features;
         let v = match name {
@@ -436,7 +481,11 @@ impl VkContext {
             "depthBiasClamp" => f.depth_bias_clamp,
             "dualSrcBlend" => f.dual_src_blend,
             "independentBlend" => f.independent_blend,
-            _ => vk::FALSE,
+            "geometryShader" => f.geometry_shader,
+            "tessellationShader" => f.tessellation_shader,
+            "multiViewport" => f.multi_viewport,
+            "shaderClipDistance" => f.shader_clip_distance,
+            other => vk::Bool32::from(self.inner.optional.contains(&other)),
         };
         v == vk::TRUE
     }

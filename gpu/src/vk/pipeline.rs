@@ -131,8 +131,9 @@ pub struct GraphicsOptions {
     pub samples: vk::SampleCountFlags,
     /// How vertex attributes are arranged in buffers.
     pub vertex_layout: VertexArrangement,
-    /// Control points per patch when the info has tessellation stages.
-    pub patch_control_points: u32,
+    /// Control points per input patch when the info has tessellation stages; `None` takes the declared
+    /// tessellation layout's count (the usual case: as many in as out), or 3 when none is declared.
+    pub patch_control_points: Option<u32>,
     pub specialization: SpecValues,
     /// Replaces the declared render state for this pipeline.
     pub state: Option<RenderState>,
@@ -146,7 +147,7 @@ impl Default for GraphicsOptions {
             depth_format: None,
             samples: vk::SampleCountFlags::TYPE_1,
             vertex_layout: VertexArrangement::Interleaved,
-            patch_control_points: 3,
+            patch_control_points: None,
             specialization: SpecValues::default(),
             state: None,
         }
@@ -213,6 +214,53 @@ pub fn state_problems(
                     ctx.device_name()
                 ),
                 "declare another packed format for it (8-bit RGBA and 16-bit float formats are widely supported)",
+            ));
+        }
+    }
+    for (stage, feature) in [
+        (Stage::Geometry, "geometryShader"),
+        (Stage::TessControl, "tessellationShader"),
+        (Stage::TessEvaluation, "tessellationShader"),
+    ] {
+        if plan.stages.contains(&stage) && !ctx.feature_enabled(feature) {
+            out.push(problem(
+                format!(
+                    "`{}` has a {stage} stage, which needs the device feature `{feature}`; {} does not have it",
+                    plan.key,
+                    ctx.device_name()
+                ),
+                "give devices without it a variant or another info without that stage",
+            ));
+            break;
+        }
+    }
+    if plan.stages.contains(&Stage::TessControl) {
+        let points = opts
+            .patch_control_points
+            .or(plan.patch_control_points)
+            .unwrap_or(3);
+        let max = ctx.properties().limits.max_tessellation_patch_size;
+        if points == 0 || points > max {
+            out.push(problem(
+                format!(
+                    "`{}` takes patches of {points} control points; {} takes 1 to {max}",
+                    plan.key,
+                    ctx.device_name()
+                ),
+                "declare a smaller tessellation layout, or pass GraphicsOptions::patch_control_points",
+            ));
+        }
+    }
+    for need in &plan.builtin_features {
+        if !ctx.feature_enabled(need.feature) {
+            out.push(problem(
+                format!(
+                    "{} needs the device feature `{}`, which {} does not have",
+                    need.why,
+                    need.feature,
+                    ctx.device_name()
+                ),
+                "give devices without it a variant that does not declare the builtin",
             ));
         }
     }
@@ -421,8 +469,11 @@ impl GraphicsPipeline {
         let input_assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
             .topology(topology)
             .primitive_restart_enable(state.primitive_restart);
-        let tess = vk::PipelineTessellationStateCreateInfo::default()
-            .patch_control_points(opts.patch_control_points);
+        let tess = vk::PipelineTessellationStateCreateInfo::default().patch_control_points(
+            opts.patch_control_points
+                .or(plan.patch_control_points)
+                .unwrap_or(3),
+        );
         let viewport = vk::PipelineViewportStateCreateInfo::default()
             .viewport_count(1)
             .scissor_count(1);

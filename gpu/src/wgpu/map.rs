@@ -107,13 +107,15 @@ pub fn binding_type(tb: &TargetBinding, resource: &ResourceKind) -> Result<w::Bi
 fn view_dimension(t: ImageType) -> Result<(w::TextureViewDimension, bool), String> {
     use ImageType::*;
     use w::TextureViewDimension as D;
+    // An atomic image is a plain integer image to WebGPU.
     Ok(match t {
         Float1D | Int1D | Uint1D => (D::D1, false),
-        Float2D | Int2D | Uint2D | Shadow2D | Depth2D => (D::D2, false),
-        Float2DArray | Int2DArray | Uint2DArray | Shadow2DArray | Depth2DArray => {
-            (D::D2Array, false)
+        Float2D | Int2D | Uint2D | Shadow2D | Depth2D | AtomicInt2D | AtomicUint2D => {
+            (D::D2, false)
         }
-        Float3D | Int3D | Uint3D => (D::D3, false),
+        Float2DArray | Int2DArray | Uint2DArray | Shadow2DArray | Depth2DArray
+        | AtomicInt2DArray | AtomicUint2DArray => (D::D2Array, false),
+        Float3D | Int3D | Uint3D | AtomicInt3D | AtomicUint3D => (D::D3, false),
         FloatCube | IntCube | UintCube | ShadowCube | DepthCube => (D::Cube, false),
         FloatCubeArray | IntCubeArray | UintCubeArray | ShadowCubeArray | DepthCubeArray => {
             (D::CubeArray, false)

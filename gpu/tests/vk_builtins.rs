@@ -1,0 +1,130 @@
+//! Declared builtins have an effect: the stage that uses one gets its GLSL extension, the pipeline needs the
+//! device feature, and a device without it gets a diagnostic before pipeline creation instead of a driver error.
+
+mod vk_support;
+
+use gpu::vk::testing::{assert_no_validation_messages, pixel, test_context};
+use gpu::vk::{
+    Buffer, GraphicsOptions, GraphicsPipeline, LayoutCache, PipelineLayout, VkError,
+    describe_layout, raw,
+};
+use shader_info::{
+    BuiltinBits, GenerateOptions, MemoryLoader, Registry, ShaderCreateInfo, Stage, Type, generate,
+};
+use std::sync::Arc;
+use vk_support::{SIZE, clear_rgba8, module, render, validated};
+
+const FULL: [[f32; 2]; 3] = [[-1.0, -1.0], [3.0, -1.0], [-1.0, 3.0]];
+
+fn registry() -> (Registry, MemoryLoader) {
+    let mut reg = Registry::new();
+    let base = |name: &str, builtins: BuiltinBits, vert: &str, frag: &str| {
+        ShaderCreateInfo::new(name)
+            .builtins(builtins)
+            .vertex_in(0, Type::Vec2, "pos")
+            .fragment_out(0, Type::Vec4, "frag_color")
+            .vertex_source(vert.to_string())
+            .fragment_source(frag.to_string())
+    };
+    reg.add_info(base(
+        "test_layer",
+        BuiltinBits::LAYER,
+        "layer.vert",
+        "plain.frag",
+    ));
+    reg.add_info(base(
+        "test_barycentric",
+        BuiltinBits::BARYCENTRIC_COORD,
+        "plain.vert",
+        "bary.frag",
+    ));
+    let loader = MemoryLoader::default()
+        .with(
+            "layer.vert",
+            "void main() {\n  gl_Position = vec4(pos, 0.0, 1.0);\n  gl_Layer = 0;\n}\n",
+        )
+        .with(
+            "plain.vert",
+            "void main() {\n  gl_Position = vec4(pos, 0.0, 1.0);\n}\n",
+        )
+        .with(
+            "plain.frag",
+            "void main() {\n  frag_color = vec4(0.0, 1.0, 0.0, 1.0);\n}\n",
+        )
+        .with(
+            "bary.frag",
+            "void main() {\n  frag_color = vec4(gl_BaryCoordEXT, 1.0);\n}\n",
+        );
+    (reg, loader)
+}
+
+#[test]
+fn the_stage_that_uses_a_builtin_gets_its_extension_and_the_plan_its_feature() {
+    let (reg, loader) = registry();
+    let opts = GenerateOptions::new(&loader, &reg);
+    let (layer, plan) = validated(&reg, "test_layer");
+    let vert = generate(&layer, Stage::Vertex, &opts).unwrap().source;
+    let frag = generate(&layer, Stage::Fragment, &opts).unwrap().source;
+    assert!(vert.contains("#extension GL_ARB_shader_viewport_layer_array : require"));
+    assert!(!frag.contains("viewport_layer_array"));
+    let features: Vec<&str> = plan.builtin_features.iter().map(|f| f.feature).collect();
+    assert_eq!(features, ["shaderOutputLayer"]);
+    // Both compile: the extension is what lets the vertex stage write gl_Layer.
+    vk_support::compile(&reg, &loader, &layer, Stage::Vertex);
+    let (bary, plan) = validated(&reg, "test_barycentric");
+    let frag = generate(&bary, Stage::Fragment, &opts).unwrap().source;
+    assert!(frag.contains("#extension GL_EXT_fragment_shader_barycentric : require"));
+    vk_support::compile(&reg, &loader, &bary, Stage::Fragment);
+    assert_eq!(
+        plan.builtin_features[0].feature,
+        "fragmentShaderBarycentric"
+    );
+}
+
+/// On a device with the feature the pipeline draws; without it, creation is refused naming the feature and the
+/// builtin. Either way the validation layer stays silent.
+#[test]
+fn a_builtin_draws_where_the_device_has_its_feature_and_is_refused_where_not() {
+    let Some(ctx) = test_context() else { return };
+    let (reg, loader) = registry();
+    for (name, feature) in [
+        ("test_layer", "shaderOutputLayer"),
+        ("test_barycentric", "fragmentShaderBarycentric"),
+    ] {
+        let (info, plan) = validated(&reg, name);
+        let vs = module(&ctx, &reg, &loader, &info, Stage::Vertex);
+        let fs = module(&ctx, &reg, &loader, &info, Stage::Fragment);
+        let cache = LayoutCache::new(&ctx);
+        let layout = Arc::new(PipelineLayout::new(&ctx, &cache, &describe_layout(&plan)).unwrap());
+        let created = GraphicsPipeline::new(
+            &ctx,
+            &plan,
+            &[(Stage::Vertex, &vs), (Stage::Fragment, &fs)],
+            layout,
+            &GraphicsOptions::default(),
+        );
+        if ctx.feature_enabled(feature) {
+            let p = created.unwrap_or_else(|e| panic!("{name}: {e}"));
+            let vb = Buffer::with_data(&ctx, &FULL, raw::BufferUsageFlags::VERTEX_BUFFER).unwrap();
+            let pixels = render(&ctx, &p, &[&vb], 3, &[]);
+            eprintln!("{name}: `{feature}` enabled, drawn");
+            let center = pixel(&pixels, SIZE, SIZE / 2, SIZE / 2);
+            assert_ne!(center, clear_rgba8(), "{name} drew nothing");
+            assert_eq!(center[3], 255);
+        } else {
+            eprintln!("{name}: no `{feature}`, refused");
+            match created {
+                Err(VkError::Diagnostics(d)) => {
+                    let text = shader_info::render_all(&d);
+                    assert!(
+                        text.contains(feature) && text.contains("BuiltinBits::"),
+                        "{text}"
+                    );
+                }
+                Err(e) => panic!("{name}: refused, but not with a diagnostic: {e}"),
+                Ok(_) => panic!("{name}: created without `{feature}`"),
+            }
+        }
+    }
+    assert_no_validation_messages(&ctx);
+}

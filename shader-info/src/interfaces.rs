@@ -1,0 +1,180 @@
+//! Which interface blocks each stage declares: the one place that knows how `vertex_out`, the tessellation
+//! interfaces, `geometry_out` and the fragment inputs chain through the stages an info has. Generation declares
+//! exactly these blocks and validation checks exactly these, so the two cannot disagree.
+//!
+//! The chain, for the stages present:
+//!
+//! | stage | reads (in) | writes (out) |
+//! |---|---|---|
+//! | vertex | `vertex_in` | `vertex_out` |
+//! | tessellation control | `vertex_out[]` | `tess_control_out[]`, `patch tess_patch_out` |
+//! | tessellation evaluation | `tess_control_out[]`, `patch tess_patch_out` | `tess_evaluation_out` |
+//! | geometry | the previous stage's out, `[]` | `geometry_out` |
+//! | fragment | the last one's out | `fragment_out` |
+//!
+//! Arrayed blocks need an instance name: an interface without one gets `<block>_in` or `<block>_out`. An
+//! interface used on both sides of one stage under one instance name (Blender's habit with `vertex_out` and
+//! `geometry_out`) keeps the name on its output; the input is renamed `<instance>_in` in that stage.
+
+use crate::info::{Item, ShaderCreateInfo, StageInterfaceInfo};
+use crate::types::Stage;
+
+/// Whether a block is read or written by the stage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    In,
+    Out,
+}
+
+impl Direction {
+    /// The GLSL storage qualifier.
+    pub const fn glsl(self) -> &'static str {
+        match self {
+            Direction::In => "in",
+            Direction::Out => "out",
+        }
+    }
+}
+
+/// One interface block as one stage declares it.
+#[derive(Clone, Debug)]
+pub struct StageBlock<'a> {
+    pub item: &'a Item<StageInterfaceInfo>,
+    /// The builder method that declared the list the block comes from (`vertex_out`, `tess_patch_out`, …).
+    pub list: &'static str,
+    pub direction: Direction,
+    /// Declared as an array with one element per vertex (`[]`).
+    pub arrayed: bool,
+    /// A per-patch block (`patch in`/`patch out`).
+    pub patch: bool,
+    /// The instance name in this stage; empty when members are accessed directly.
+    pub instance: String,
+    /// The location of its first member.
+    pub location: u32,
+}
+
+/// The interface lists of an info with the builder word that declares each, in pipeline order.
+pub fn interface_lists(
+    info: &ShaderCreateInfo,
+) -> [(&'static str, &[Item<StageInterfaceInfo>]); 5] {
+    [
+        ("vertex_out", &info.vertex_out),
+        ("tess_control_out", &info.tess_control_out),
+        ("tess_patch_out", &info.tess_patch_out),
+        ("tess_evaluation_out", &info.tess_evaluation_out),
+        ("geometry_out", &info.geometry_out),
+    ]
+}
+
+/// The blocks `stage` of `info` declares, inputs first, each direction in declaration order.
+///
+/// ```
+/// use shader_info::*;
+/// let v = StageInterfaceInfo::new("VertOut", "v").smooth(Type::Vec3, "normal");
+/// let info = ShaderCreateInfo::new("x")
+///     .vertex_source("x.vert.glsl")
+///     .geometry_source("x.geom.glsl")
+///     .fragment_source("x.frag.glsl")
+///     .vertex_out(&v)
+///     .geometry_out(&v);
+/// let geom = stage_blocks(&info, Stage::Geometry);
+/// assert_eq!((geom[0].instance.as_str(), geom[0].arrayed), ("v_in", true));
+/// assert_eq!((geom[1].instance.as_str(), geom[1].arrayed), ("v", false));
+/// assert_eq!(stage_blocks(&info, Stage::Fragment)[0].list, "geometry_out");
+/// ```
+pub fn stage_blocks(info: &ShaderCreateInfo, stage: Stage) -> Vec<StageBlock<'_>> {
+    let has = |s: Stage| info.sources.iter().any(|x| x.value.0 == s);
+    let tessellated = has(Stage::TessControl) || has(Stage::TessEvaluation);
+    let last_before_geometry: (&'static str, &[Item<StageInterfaceInfo>]) = if tessellated {
+        ("tess_evaluation_out", &info.tess_evaluation_out)
+    } else {
+        ("vertex_out", &info.vertex_out)
+    };
+    use Direction::{In, Out};
+    // (list, direction, arrayed, patch)
+    type Part<'b> = (
+        &'static str,
+        &'b [Item<StageInterfaceInfo>],
+        Direction,
+        bool,
+        bool,
+    );
+    let parts: Vec<Part> = match stage {
+        Stage::Vertex => vec![("vertex_out", &info.vertex_out, Out, false, false)],
+        Stage::TessControl => vec![
+            ("vertex_out", &info.vertex_out, In, true, false),
+            ("tess_control_out", &info.tess_control_out, Out, true, false),
+            ("tess_patch_out", &info.tess_patch_out, Out, false, true),
+        ],
+        Stage::TessEvaluation => vec![
+            ("tess_control_out", &info.tess_control_out, In, true, false),
+            ("tess_patch_out", &info.tess_patch_out, In, false, true),
+            (
+                "tess_evaluation_out",
+                &info.tess_evaluation_out,
+                Out,
+                false,
+                false,
+            ),
+        ],
+        Stage::Geometry => vec![
+            (
+                last_before_geometry.0,
+                last_before_geometry.1,
+                In,
+                true,
+                false,
+            ),
+            ("geometry_out", &info.geometry_out, Out, false, false),
+        ],
+        Stage::Fragment => {
+            let (list, items) = if has(Stage::Geometry) {
+                ("geometry_out", info.geometry_out.as_slice())
+            } else {
+                last_before_geometry
+            };
+            vec![(list, items, In, false, false)]
+        }
+        _ => Vec::new(),
+    };
+    let out_instances: Vec<&str> = parts
+        .iter()
+        .filter(|p| p.2 == Out)
+        .flat_map(|p| p.1.iter().map(|i| i.value.instance_name.as_str()))
+        .filter(|n| !n.is_empty())
+        .collect();
+    let mut blocks = Vec::new();
+    let mut next = [0u32; 2];
+    for (list, items, direction, arrayed, patch) in parts {
+        for item in items {
+            let iface = &item.value;
+            let suffix = match direction {
+                In => "_in",
+                Out => "_out",
+            };
+            let instance = if iface.instance_name.is_empty() {
+                if arrayed {
+                    format!("{}{suffix}", iface.name)
+                } else {
+                    String::new()
+                }
+            } else if direction == In && out_instances.contains(&iface.instance_name.as_str()) {
+                format!("{}_in", iface.instance_name)
+            } else {
+                iface.instance_name.clone()
+            };
+            let at = &mut next[direction as usize];
+            blocks.push(StageBlock {
+                item,
+                list,
+                direction,
+                arrayed,
+                patch,
+                instance,
+                location: *at,
+            });
+            *at += iface.locations();
+        }
+    }
+    blocks
+}
