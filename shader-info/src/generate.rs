@@ -547,10 +547,16 @@ pub fn generate(
         );
     }
     if !info.push_constants.is_empty() {
-        e.push(
-            "layout(push_constant, std430) uniform _PushConstants {",
-            LineOrigin::Preamble,
-        );
+        let head = match crate::plan::PushConstantSpill::of(info) {
+            Some(s) => format!(
+                "layout(std430, set = {}, binding = {}) readonly buffer {} {{",
+                s.set,
+                s.binding,
+                crate::plan::PushConstantSpill::NAME
+            ),
+            None => "layout(push_constant, std430) uniform _PushConstants {".to_string(),
+        };
+        e.push(&head, LineOrigin::Preamble);
         for p in &info.push_constants {
             let v = &p.value;
             let text = match v.array_size {

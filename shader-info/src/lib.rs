@@ -75,8 +75,8 @@ pub use layout::{
 pub use origin::Origin;
 pub use plan::{
     BindingPlan, ColorTargetPlan, DescriptorSetPlan, PipelineKind, PipelinePlan, PushConstantPlan,
-    SpecConstantPlan, StageMask, VertexArrangement, VertexAttributePlan, VertexBufferPlan,
-    VertexFormat,
+    PushConstantSpill, SpecConstantPlan, StageMask, VertexArrangement, VertexAttributePlan,
+    VertexBufferPlan, VertexFormat,
 };
 pub use registry::{
     EnumDef, EnumRegistration, InfoRegistration, InterfaceRegistration, Registry, StructMeta,
@@ -111,8 +111,9 @@ pub use types::{
 };
 pub use validate::{
     GUARANTEED_WORK_GROUP_INVOCATIONS, GUARANTEED_WORK_GROUP_SIZE, MAX_BINDING,
-    MAX_DESCRIPTOR_ARRAY, MAX_FRAGMENT_OUTPUTS, MAX_PUSH_CONSTANT_BYTES, MAX_VERTEX_ATTRIBUTES,
-    ValidateOptions, ValidatedInfo, identifier_problem, unsafe_text_problem, validate,
+    MAX_DESCRIPTOR_ARRAY, MAX_FRAGMENT_OUTPUTS, MAX_PUSH_CONSTANT_BYTES,
+    MAX_SPILLED_PUSH_CONSTANT_BYTES, MAX_VERTEX_ATTRIBUTES, ValidateOptions, ValidatedInfo,
+    identifier_problem, unsafe_text_problem, validate,
 };
 pub use variants::{
     DEFAULT_BRANCH_LIMIT, MAX_BRANCH_LIMIT, Variant, VariantError, VariantSet, enumerate_variants,

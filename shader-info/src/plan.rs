@@ -27,7 +27,7 @@
 
 use crate::builtins::BuiltinFeature;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::info::ConstValue;
+use crate::info::{ConstValue, ShaderCreateInfo};
 use crate::layout::{BlockLayout, round_up};
 use crate::registry::Registry;
 use crate::render_state::RenderState;
@@ -158,6 +158,54 @@ pub struct PushConstantPlan {
     pub stages: StageMask,
     #[serde(skip)]
     pub layout: BlockLayout,
+    /// Where the block lives when it is too large to push ([`PushConstantSpill`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spill: Option<PushConstantSpill>,
+}
+
+/// A push-constant block over the 128 bytes every Vulkan device takes, spilled (as Blender's backends do) to a
+/// read-only storage buffer with the same std430 layout at [`PushConstantSpill::PLACE`]: the same bytes the host
+/// would push, so the host code does not change — the backends' push calls (`PipelineLayout::push`, wgpu's
+/// `Layouts::push`) write the buffer and bind it. A storage buffer rather than a uniform buffer because std430
+/// offsets are valid there on every target (a uniform block would need std140 or the scalar-layout extension, and
+/// WGSL's uniform rules reject std430 arrays). The plan lists it as a binding named [`PushConstantSpill::NAME`], so
+/// layouts, binding maps and the reflection check see it like any declared buffer.
+///
+/// ```
+/// use shader_info::*;
+/// let mut reg = Registry::new();
+/// reg.add_info(ShaderCreateInfo::new("wide")
+///     .push_constant(Type::Mat4, "model")
+///     .push_constant(Type::Mat4, "view")
+///     .push_constant(Type::Mat4, "projection")
+///     .local_group_size(1)
+///     .compute_source("x.comp"));
+/// let plan = PipelinePlan::new(&reg.validated("wide").unwrap(), &reg);
+/// let pc = plan.push_constants.as_ref().unwrap();
+/// assert_eq!((pc.size, pc.spill), (192, Some(PushConstantSpill { set: 3, binding: 0 })));
+/// assert!(plan.bindings().any(|(set, b)| set == 3 && b.name == PushConstantSpill::NAME));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct PushConstantSpill {
+    pub set: u32,
+    pub binding: u32,
+}
+
+impl PushConstantSpill {
+    /// Set and binding of a spilled block: one past the frequency sets (the HLSL space and the wgpu group of push
+    /// constants too), binding 0.
+    pub const PLACE: (u32, u32) = (crate::targets::PUSH_CONSTANT_SPACE, 0);
+    /// The binding's name in the plan and the block's name in the generated GLSL.
+    pub const NAME: &'static str = "_PushConstants";
+
+    /// The spill of `info`'s push constants, when their std430 block is over 128 bytes.
+    pub fn of(info: &ShaderCreateInfo) -> Option<PushConstantSpill> {
+        let layout = info.push_constant_layout()?.ok()?;
+        (layout.end > crate::validate::MAX_PUSH_CONSTANT_BYTES).then_some(PushConstantSpill {
+            set: Self::PLACE.0,
+            binding: Self::PLACE.1,
+        })
+    }
 }
 
 /// A vertex attribute format.
@@ -442,15 +490,37 @@ impl PipelinePlan {
         for s in &mut sets {
             s.bindings.sort_by_key(|b| b.binding);
         }
+        let spill = PushConstantSpill::of(info);
         let push_constants = match info.push_constant_layout() {
             Some(Ok(layout)) => Some(PushConstantPlan {
                 size: round_up(layout.end, 4),
                 stages: all,
                 layout,
+                spill,
             }),
             // Validation proved the layout; an info without push constants has none.
             _ => None,
         };
+        if let (Some(pc), Some(spill)) = (&push_constants, spill) {
+            while sets.len() <= spill.set as usize {
+                sets.push(DescriptorSetPlan {
+                    set: sets.len() as u32,
+                    bindings: Vec::new(),
+                });
+            }
+            sets[spill.set as usize].bindings.push(BindingPlan {
+                binding: spill.binding,
+                name: PushConstantSpill::NAME.to_string(),
+                kind: DescriptorKind::StorageBuffer,
+                count: 1,
+                stages: all,
+                resource: ResourceKind::StorageBuffer {
+                    qualifier: crate::types::Qualifier::Read,
+                    type_name: PushConstantSpill::NAME.to_string(),
+                },
+                min_size: Some(pc.size),
+            });
+        }
         let mut inputs: Vec<_> = info.vertex_inputs.iter().map(|i| &i.value).collect();
         inputs.sort_by_key(|i| i.location);
         let mut vertex_attributes = Vec::new();
@@ -514,7 +584,11 @@ impl PipelinePlan {
             .collect();
         let targets = TargetMap::derive(
             &declared,
-            push_constants.as_ref().map(|p| p.size),
+            // A spilled block is a binding of the map, not a push-constant block.
+            push_constants
+                .as_ref()
+                .filter(|p| p.spill.is_none())
+                .map(|p| p.size),
             &|set, binding| at(set, binding).and_then(|r| r.portable_sampler_binding(&all)),
             &|set, binding| at(set, binding).is_some_and(Resource::writable),
             &|set, binding| {

@@ -39,7 +39,7 @@ use crate::types::Type;
 use std::fmt;
 
 /// The largest push-constant block every Vulkan device accepts (`maxPushConstantsSize` minimum).
-pub const MAX_PUSH_CONSTANTS_SIZE: u32 = crate::MAX_PUSH_CONSTANT_BYTES;
+pub const MAX_PUSH_CONSTANTS_SIZE: u32 = crate::MAX_SPILLED_PUSH_CONSTANT_BYTES;
 
 /// A message built during constant evaluation (const panics cannot format numbers, so this does).
 ///
@@ -807,7 +807,7 @@ pub const fn auto_pad(fields: &[FieldInfo], index: usize, rules: Rules) -> usize
     round_up(std_end, align).saturating_sub(rust_end) as usize
 }
 
-/// The push-constant block is at most [`MAX_PUSH_CONSTANTS_SIZE`] bytes.
+/// The push-constant block is at most [`MAX_PUSH_CONSTANTS_SIZE`] bytes (past 128 it is spilled).
 pub const fn check_push_constants(name: &'static str, rust_size: usize) -> Option<Message> {
     if rust_size as u32 > MAX_PUSH_CONSTANTS_SIZE {
         return Some(
@@ -816,9 +816,9 @@ pub const fn check_push_constants(name: &'static str, rust_size: usize) -> Optio
                 .str(name)
                 .str("` are ")
                 .num(rust_size as u32)
-                .str(" bytes but Vulkan guarantees only ")
+                .str(" bytes; blocks over 128 bytes are spilled to a storage buffer, but only up to ")
                 .num(MAX_PUSH_CONSTANTS_SIZE)
-                .str(": move the larger members into a uniform buffer"),
+                .str(": move the larger members into a uniform or storage buffer"),
         );
     }
     None

@@ -17,6 +17,10 @@ use std::ops::Deref;
 
 /// Vulkan's guaranteed minimum for `maxPushConstantsSize`.
 pub const MAX_PUSH_CONSTANT_BYTES: u32 = 128;
+
+/// The largest push-constant block that is spilled (see [`crate::PushConstantSpill`]); a larger one belongs in a
+/// declared `storage_buf`. 64 KiB: far past any real block, and within every device's storage-buffer range.
+pub const MAX_SPILLED_PUSH_CONSTANT_BYTES: u32 = 65536;
 /// Vulkan's guaranteed minimum for `maxVertexInputAttributes`.
 pub const MAX_VERTEX_ATTRIBUTES: u32 = 16;
 /// Color attachments a fragment stage may write: 8, what desktop GPUs and lavapipe support (the Vulkan
@@ -672,17 +676,31 @@ fn check_push_constants(c: &mut Checker) {
             .map(|m| format!("{} at {} ({} bytes)", m.name, m.offset, m.size))
             .collect();
         let last = info.push_constants.last().expect("non-empty");
-        c.err(
-            Code::PushConstantTooLarge,
-            "push constants".to_string(),
-            last,
-            format!(
-                "the push-constant block is {} bytes in std430, over the {MAX_PUSH_CONSTANT_BYTES} bytes Vulkan guarantees: {}",
-                layout.end,
-                members.join(", ")
-            ),
-            "move the larger members (matrices, arrays) into a uniform_buf",
+        let message = format!(
+            "the push-constant block is {} bytes in std430, over the {MAX_PUSH_CONSTANT_BYTES} bytes Vulkan guarantees: {}",
+            layout.end,
+            members.join(", ")
         );
+        if layout.end > MAX_SPILLED_PUSH_CONSTANT_BYTES {
+            c.err(
+                Code::PushConstantTooLarge,
+                "push constants".to_string(),
+                last,
+                message,
+                "move the larger members (matrices, arrays) into a uniform_buf or storage_buf",
+            );
+        } else {
+            let spill = crate::plan::PushConstantSpill::PLACE;
+            c.diags.push(
+                Diagnostic::warning(Code::PushConstantTooLarge, &info.name, format!(
+                    "{message}; it is spilled to a read-only storage buffer with the same layout at set {} binding {}",
+                    spill.0, spill.1
+                ))
+                .item("push constants")
+                .at(&last.declared_in, last.origin)
+                .hint("nothing to do: the backends' push calls write the buffer. To push for real, move the larger members into a uniform_buf"),
+            );
+        }
     }
 }
 
@@ -1352,14 +1370,14 @@ fn check_hostile(c: &mut Checker) {
     }
     for it in &info.push_constants {
         if let Some(n) = it.value.array_size
-            && u64::from(n) * 4 > u64::from(MAX_PUSH_CONSTANT_BYTES)
+            && u64::from(n) * 4 > u64::from(MAX_SPILLED_PUSH_CONSTANT_BYTES)
         {
             c.err(
                 Code::PushConstantTooLarge,
                 format!("push_constant `{}`", it.value.name),
                 it,
                 format!(
-                    "push constant `{}` has {n} elements, more than fit in the {MAX_PUSH_CONSTANT_BYTES} bytes of a push-constant block",
+                    "push constant `{}` has {n} elements, more than fit in the {MAX_SPILLED_PUSH_CONSTANT_BYTES} bytes a push-constant block may spill to",
                     it.value.name
                 ),
                 "move the array into a uniform_buf or storage_buf",

@@ -32,14 +32,16 @@ fn main() -> VkResult<()> {
     let push = ComputePrefixSum {
         element_count: values.len() as u32,
     };
+    let mut pushed = Ok(());
     ctx.submit_and_wait(|d, cmd| unsafe {
         // SAFETY: everything recorded is alive until `submit_and_wait` returns.
         let compute = raw::PipelineBindPoint::COMPUTE;
         d.cmd_bind_pipeline(cmd, compute, prefix_sum.handle());
         d.cmd_bind_descriptor_sets(cmd, compute, layout.handle(), 0, &[set], &[]);
-        layout.push(cmd, bytemuck::bytes_of(&push));
+        pushed = layout.push(cmd, bytemuck::bytes_of(&push));
         d.cmd_dispatch(cmd, 1, 1, 1);
     })?;
+    pushed?;
     let out: Vec<u32> = bytemuck::pod_collect_to_vec(&sums.read());
     assert_eq!(out, [1, 3, 6, 10, 15, 21, 28, 36]);
 
@@ -75,6 +77,7 @@ fn main() -> VkResult<()> {
     let mvp = MvpPush {
         ModelViewProjectionMatrix: Mat4::IDENTITY,
     };
+    let mut pushed = Ok(());
     ctx.submit_and_wait(|d, cmd| unsafe {
         // SAFETY: everything recorded is alive until `submit_and_wait` returns; each image is transitioned
         // before use.
@@ -112,7 +115,7 @@ fn main() -> VkResult<()> {
         let graphics = raw::PipelineBindPoint::GRAPHICS;
         d.cmd_bind_pipeline(cmd, graphics, triangle.handle());
         d.cmd_bind_descriptor_sets(cmd, graphics, layout.handle(), 1, &[set], &[]);
-        layout.push(cmd, bytemuck::bytes_of(&mvp));
+        pushed = layout.push(cmd, bytemuck::bytes_of(&mvp));
         d.cmd_bind_vertex_buffers(cmd, 0, &[vertex_buffer.handle()], &[0]);
         d.cmd_draw(cmd, 3, 1, 0, 0);
         d.cmd_end_rendering(cmd);
@@ -128,6 +131,7 @@ fn main() -> VkResult<()> {
         );
         target.copy_to_buffer(cmd, &readback);
     })?;
+    pushed?;
     let pixels = readback.read();
     let at = |x: u32, y: u32| &pixels[(4 * (y * w + x)) as usize..][..4];
     // Texel (0, 0) near the first corner, texel (0, 1) higher up, the clear color outside.

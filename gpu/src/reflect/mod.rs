@@ -437,7 +437,28 @@ pub fn cross_check(
         stage,
         out: Vec::new(),
     };
+    let spill = shader_info::PushConstantSpill::of(info);
     for d in &reflection.descriptors {
+        // A spilled push-constant block is a storage buffer holding the block's members.
+        if let Some(s) = spill.filter(|s| (s.set, s.binding) == (d.set, d.binding)) {
+            let label = format!(
+                "push constants (spilled to set {} binding {})",
+                s.set, s.binding
+            );
+            if d.kind != Some(shader_info::DescriptorKind::StorageBuffer) {
+                c.mismatch(
+                    &label,
+                    None,
+                    "descriptor type",
+                    "StorageBuffer",
+                    format!("{:?}", d.kind),
+                );
+            }
+            if let Some(Ok(layout)) = info.push_constant_layout() {
+                c.compare_block(&label, "", &layout, &d.members);
+            }
+            continue;
+        }
         let declared = info
             .resources
             .iter()

@@ -5,6 +5,7 @@
 use super::device::VkContext;
 use super::error::{VkError, VkResult};
 use super::map::{descriptor_type, stage_mask};
+use super::resource::{Buffer, DescriptorPool};
 use ash::vk;
 use shader_info::PipelinePlan;
 use std::collections::HashMap;
@@ -25,6 +26,9 @@ pub struct PushConstants {
     pub stages: vk::ShaderStageFlags,
     /// Size in bytes of the std430 block (a multiple of 4).
     pub size: u32,
+    /// The set of the storage buffer the block is spilled to ([`shader_info::PushConstantSpill`]); then the
+    /// layout has no push-constant range and [`PipelineLayout::push`] writes and binds that buffer.
+    pub spill_set: Option<u32>,
 }
 
 /// A pipeline layout in `ash` types: `sets[i]` are the bindings of set `i`, sorted by binding.
@@ -72,6 +76,7 @@ pub fn describe_layout(plan: &PipelinePlan) -> LayoutDesc {
         push_constants: plan.push_constants.as_ref().map(|p| PushConstants {
             stages: stage_mask(p.stages),
             size: p.size,
+            spill_set: p.spill.map(|s| s.set),
         }),
     }
 }
@@ -195,7 +200,27 @@ pub struct PipelineLayout {
     handle: vk::PipelineLayout,
     sets: Vec<Arc<DescriptorSetLayout>>,
     desc: LayoutDesc,
+    /// Memory of spilled push-constant blocks (see [`PipelineLayout::push`]).
+    spilled: Mutex<SpillArena>,
 }
+
+/// Storage for spilled push-constant blocks: chunks of host-visible memory, each with a descriptor pool of one set
+/// per block it can hold, filled front to back and kept until [`PipelineLayout::recycle_pushed`].
+#[derive(Default)]
+struct SpillArena {
+    chunks: Vec<SpillChunk>,
+    /// Index of the chunk being filled.
+    current: usize,
+}
+
+struct SpillChunk {
+    buffer: Buffer,
+    pool: DescriptorPool,
+    used: u64,
+}
+
+/// Bytes of one spill chunk: 64 KiB holds 256 blocks of 256 bytes before another chunk is needed.
+const SPILL_CHUNK_BYTES: u64 = 64 * 1024;
 
 impl std::fmt::Debug for PipelineLayout {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -230,6 +255,7 @@ impl PipelineLayout {
         let ranges: Vec<vk::PushConstantRange> = desc
             .push_constants
             .iter()
+            .filter(|p| p.spill_set.is_none())
             .map(|p| {
                 vk::PushConstantRange::default()
                     .stage_flags(p.stages)
@@ -248,6 +274,7 @@ impl PipelineLayout {
             handle,
             sets,
             desc: desc.clone(),
+            spilled: Mutex::new(SpillArena::default()),
         })
     }
 
@@ -269,19 +296,102 @@ impl PipelineLayout {
     /// Records `vkCmdPushConstants` of a block from offset 0 with the stages of the layout's range; nothing when
     /// the layout has no push constants or `bytes` is empty.
     ///
+    /// A block spilled to a storage buffer (over 128 bytes, [`shader_info::PushConstantSpill`]) is written to
+    /// memory the layout keeps, zero-padded to the block's size, and that range is bound at the spill set: the
+    /// same call and the same bytes either way. Spilled blocks stay until [`Self::recycle_pushed`].
+    ///
     /// # Safety
-    /// `cmd` must be recording, created from the same device, and `bytes` no longer than the range.
-    pub unsafe fn push(&self, cmd: vk::CommandBuffer, bytes: &[u8]) {
-        if let Some(pc) = &self.desc.push_constants
-            && !bytes.is_empty()
-        {
+    /// `cmd` must be recording, created from the same device, with this layout's pipeline bound (for a spilled
+    /// block), and `bytes` no longer than the range.
+    pub unsafe fn push(&self, cmd: vk::CommandBuffer, bytes: &[u8]) -> VkResult<()> {
+        let Some(pc) = &self.desc.push_constants else {
+            return Ok(());
+        };
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        let Some(set_index) = pc.spill_set else {
             // SAFETY: guaranteed by the caller.
             unsafe {
                 self.ctx
                     .device()
                     .cmd_push_constants(cmd, self.handle, pc.stages, 0, bytes)
             };
+            return Ok(());
+        };
+        let d = self.ctx.device();
+        let align = self
+            .ctx
+            .properties()
+            .limits
+            .min_storage_buffer_offset_alignment
+            .max(4);
+        let size = u64::from(pc.size);
+        let slot = size.next_multiple_of(align);
+        let mut arena = self.spilled.lock().unwrap_or_else(|p| p.into_inner());
+        if arena
+            .chunks
+            .get(arena.current)
+            .is_none_or(|c| c.used + slot > c.buffer.size())
+        {
+            arena.current = arena
+                .chunks
+                .iter()
+                .position(|c| c.used + slot <= c.buffer.size())
+                .unwrap_or(arena.chunks.len());
+            if arena.current == arena.chunks.len() {
+                let capacity = SPILL_CHUNK_BYTES.max(slot);
+                let sets = (capacity / slot) as u32;
+                let buffer =
+                    Buffer::new(&self.ctx, capacity, vk::BufferUsageFlags::STORAGE_BUFFER)?;
+                let sizes = [vk::DescriptorPoolSize::default()
+                    .ty(vk::DescriptorType::STORAGE_BUFFER)
+                    .descriptor_count(sets)];
+                let pool = DescriptorPool::new(&self.ctx, sets, &sizes)?;
+                arena.chunks.push(SpillChunk {
+                    buffer,
+                    pool,
+                    used: 0,
+                });
+            }
         }
+        let current = arena.current;
+        let chunk = &mut arena.chunks[current];
+        let offset = chunk.used;
+        let mut block = bytes[..bytes.len().min(pc.size as usize)].to_vec();
+        block.resize(pc.size as usize, 0);
+        chunk.buffer.write_at(offset, &block);
+        let set = chunk.pool.allocate(&self.sets[set_index as usize])?;
+        chunk.pool.write_buffer_range(
+            set,
+            0,
+            vk::DescriptorType::STORAGE_BUFFER,
+            &chunk.buffer,
+            offset,
+            size,
+        );
+        chunk.used += slot;
+        let point = if pc.stages.contains(vk::ShaderStageFlags::COMPUTE) {
+            vk::PipelineBindPoint::COMPUTE
+        } else {
+            vk::PipelineBindPoint::GRAPHICS
+        };
+        // SAFETY: guaranteed by the caller; the set and its memory live in the arena until recycled.
+        unsafe { d.cmd_bind_descriptor_sets(cmd, point, self.handle, set_index, &[set], &[]) };
+        Ok(())
+    }
+
+    /// Makes the memory of spilled push-constant blocks reusable. Call it once the device finished every command
+    /// buffer that pushed through this layout (after the frame's fence); nothing to do for a layout whose block is
+    /// pushed for real.
+    pub fn recycle_pushed(&self) -> VkResult<()> {
+        let mut arena = self.spilled.lock().unwrap_or_else(|p| p.into_inner());
+        for chunk in &mut arena.chunks {
+            chunk.pool.reset()?;
+            chunk.used = 0;
+        }
+        arena.current = 0;
+        Ok(())
     }
 }
 

@@ -135,6 +135,16 @@ impl Buffer {
         unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), self.mapped as *mut u8, n) };
     }
 
+    /// Writes `bytes` at `offset`, clipped to the buffer's end (the same caller duty as [`Self::write`]).
+    pub fn write_at(&self, offset: u64, bytes: &[u8]) {
+        let start = offset.min(self.size) as usize;
+        let n = bytes.len().min(self.size as usize - start);
+        // SAFETY: the mapping covers `size` bytes and stays valid while `self` lives; `start + n <= size`.
+        unsafe {
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), (self.mapped as *mut u8).add(start), n)
+        };
+    }
+
     /// Writes a slice of plain values.
     pub fn write_slice<T: bytemuck::Pod>(&self, data: &[T]) {
         self.write(bytemuck::cast_slice(data));
@@ -586,6 +596,40 @@ impl DescriptorPool {
         unsafe { self.ctx.device().allocate_descriptor_sets(&info) }
             .map(|v| v[0])
             .map_err(VkError::call("vkAllocateDescriptorSets"))
+    }
+
+    /// Points `binding` of `set` at `range` bytes of `buffer` from `offset`.
+    pub fn write_buffer_range(
+        &self,
+        set: vk::DescriptorSet,
+        binding: u32,
+        ty: vk::DescriptorType,
+        buffer: &Buffer,
+        offset: u64,
+        range: u64,
+    ) {
+        let info = [vk::DescriptorBufferInfo::default()
+            .buffer(buffer.handle())
+            .offset(offset)
+            .range(range)];
+        let write = vk::WriteDescriptorSet::default()
+            .dst_set(set)
+            .dst_binding(binding)
+            .descriptor_type(ty)
+            .buffer_info(&info);
+        // SAFETY: as for `write_buffer`.
+        unsafe { self.ctx.device().update_descriptor_sets(&[write], &[]) };
+    }
+
+    /// Returns every set of the pool to it.
+    pub fn reset(&self) -> VkResult<()> {
+        // SAFETY: the caller no longer uses sets of this pool in pending commands (as for any reset).
+        unsafe {
+            self.ctx
+                .device()
+                .reset_descriptor_pool(self.handle, vk::DescriptorPoolResetFlags::empty())
+        }
+        .map_err(VkError::call("vkResetDescriptorPool"))
     }
 
     /// Points `binding` of `set` at the whole of `buffer` (uniform or storage buffer).

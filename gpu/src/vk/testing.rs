@@ -219,6 +219,7 @@ pub fn draw_offscreen(
     };
     let vertex_buffers: Vec<raw::Buffer> = draw.vertex_buffers.iter().map(|b| b.handle()).collect();
     let offsets = vec![0u64; vertex_buffers.len()];
+    let mut pushed = Ok(());
     ctx.submit_and_wait(|d, cmd| {
         // SAFETY: `cmd` is recording on `ctx`'s device; the pipeline, its layout, the target, the readback buffer,
         // the vertex buffers and the descriptor sets (borrowed by `draw`) all live until the wait returns; the
@@ -278,8 +279,8 @@ pub fn draw_offscreen(
             if !vertex_buffers.is_empty() {
                 d.cmd_bind_vertex_buffers(cmd, 0, &vertex_buffers, &offsets);
             }
-            if let Some(stages) = push_stages {
-                d.cmd_push_constants(cmd, pipeline.layout().handle(), stages, 0, draw.push);
+            if push_stages.is_some() {
+                pushed = pipeline.layout().push(cmd, draw.push);
             }
             d.cmd_draw(cmd, draw.vertex_count, 1, 0, 0);
             d.cmd_end_rendering(cmd);
@@ -296,6 +297,8 @@ pub fn draw_offscreen(
         }
     })
     .unwrap();
+    pushed.expect("push constants");
+    pipeline.layout().recycle_pushed().unwrap();
     readback.read()
 }
 

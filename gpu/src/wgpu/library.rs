@@ -502,10 +502,15 @@ impl WgpuLibrary {
                 "declare resources WebGPU can bind",
             )
         })?;
+        let spilled = plan
+            .push_constants
+            .as_ref()
+            .is_some_and(|p| p.spill.is_some());
         let push_constants = match &plan.push_constants {
             None => PushConstants::None,
             Some(pc)
-                if self.ctx.has_immediates()
+                if !spilled
+                    && self.ctx.has_immediates()
                     && pc.size <= self.ctx.device.limits().max_immediate_size =>
             {
                 PushConstants::Immediates { size: pc.size }
@@ -515,7 +520,10 @@ impl WgpuLibrary {
                 size: pc.size.next_multiple_of(16),
             },
         };
-        if let PushConstants::Buffer { size } = push_constants {
+        // A spilled block is already a binding of the plan's group: only its filling is ours.
+        if let PushConstants::Buffer { size } = push_constants
+            && !spilled
+        {
             let mut v = w::ShaderStages::NONE;
             for (s, _) in modules {
                 v |= stage_bit(*s);

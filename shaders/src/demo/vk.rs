@@ -243,17 +243,19 @@ pub fn render_frame(lib: &mut ShaderLibrary, width: u32, height: u32) -> VkResul
     let prepass_draws = t.draws(lib, &p.prepass)?;
     let scene_draws = t.draws(lib, &p.scene)?;
     let display_draws = t.draws(lib, &p.display)?;
+    let mut recorded = Ok(());
     ctx.submit_and_wait(|d, cmd| {
         // SAFETY: `cmd` is recording; every pipeline, set, buffer and image used is alive until the wait returns
         // (`t` and the prepared draws); each image is transitioned before use, and every rendering scope uses
         // formats that match its pipelines (both come from `graphics_options`).
-        unsafe {
-            record_compute(d, cmd, &t, &dispatches);
-            record_prepass(d, cmd, &t, &prepass_draws);
-            record_scene(d, cmd, &t, &scene_draws);
-            record_display(d, cmd, &t, &display_draws);
-        }
+        recorded = unsafe {
+            record_compute(d, cmd, &t, &dispatches)
+                .and_then(|()| record_prepass(d, cmd, &t, &prepass_draws))
+                .and_then(|()| record_scene(d, cmd, &t, &scene_draws))
+                .and_then(|()| record_display(d, cmd, &t, &display_draws))
+        };
     })?;
+    recorded?;
     Ok(Frame {
         width,
         height,
@@ -293,7 +295,7 @@ unsafe fn record_compute(
     cmd: raw::CommandBuffer,
     t: &Targets,
     dispatches: &[Dispatch],
-) {
+) -> VkResult<()> {
     // SAFETY: guaranteed by the caller.
     unsafe {
         for image in [&t.sharp, &t.half_blurred, &t.blurred] {
@@ -323,7 +325,7 @@ unsafe fn record_compute(
             let point = raw::PipelineBindPoint::COMPUTE;
             d.cmd_bind_pipeline(cmd, point, dispatch.pipeline.handle());
             bind_sets(d, cmd, point, layout, &dispatch.sets);
-            layout.push(cmd, &dispatch.push);
+            layout.push(cmd, &dispatch.push)?;
             let [x, y, z] = dispatch.groups;
             d.cmd_dispatch(cmd, x, y, z);
         }
@@ -339,6 +341,7 @@ unsafe fn record_compute(
             );
         }
     }
+    Ok(())
 }
 
 /// Records `draws` with a full-frame viewport and scissor, inside a rendering scope.
@@ -351,7 +354,7 @@ unsafe fn record_draws(
     cmd: raw::CommandBuffer,
     t: &Targets,
     draws: &[Draw],
-) {
+) -> VkResult<()> {
     let viewport = raw::Viewport {
         x: 0.0,
         y: 0.0,
@@ -369,7 +372,7 @@ unsafe fn record_draws(
             let layout = draw.pipeline.layout();
             d.cmd_bind_pipeline(cmd, point, draw.pipeline.handle());
             bind_sets(d, cmd, point, layout, &draw.sets);
-            layout.push(cmd, &draw.push);
+            layout.push(cmd, &draw.push)?;
             match draw.geometry {
                 Ok((vertex_buffer, count)) => {
                     if let Some(vb) = vertex_buffer {
@@ -386,6 +389,7 @@ unsafe fn record_draws(
             }
         }
     }
+    Ok(())
 }
 
 /// The depth prepass: the depth target cleared to 1, then every opaque object's depth (no color attachment: the
@@ -398,7 +402,7 @@ unsafe fn record_prepass(
     cmd: raw::CommandBuffer,
     t: &Targets,
     draws: &[Draw],
-) {
+) -> VkResult<()> {
     // SAFETY: guaranteed by the caller.
     unsafe {
         t.depth.transition(
@@ -428,9 +432,10 @@ unsafe fn record_prepass(
                 .layer_count(1)
                 .depth_attachment(&depth_attachment),
         );
-        record_draws(d, cmd, t, draws);
+        record_draws(d, cmd, t, draws)?;
         d.cmd_end_rendering(cmd);
     }
+    Ok(())
 }
 
 /// The lit geometry into the HDR target (cleared to the sky color), tested against the prepass's depth, then the
@@ -443,7 +448,7 @@ unsafe fn record_scene(
     cmd: raw::CommandBuffer,
     t: &Targets,
     draws: &[Draw],
-) {
+) -> VkResult<()> {
     // SAFETY: guaranteed by the caller.
     unsafe {
         t.hdr.transition(
@@ -479,7 +484,7 @@ unsafe fn record_scene(
                 .color_attachments(&color)
                 .depth_attachment(&depth_attachment),
         );
-        record_draws(d, cmd, t, draws);
+        record_draws(d, cmd, t, draws)?;
         d.cmd_end_rendering(cmd);
         t.hdr.transition(
             cmd,
@@ -491,6 +496,7 @@ unsafe fn record_scene(
             A::SHADER_SAMPLED_READ,
         );
     }
+    Ok(())
 }
 
 /// Tonemap and 2D into the display target, then its copy into the readback buffer.
@@ -502,7 +508,7 @@ unsafe fn record_display(
     cmd: raw::CommandBuffer,
     t: &Targets,
     draws: &[Draw],
-) {
+) -> VkResult<()> {
     // SAFETY: guaranteed by the caller.
     unsafe {
         t.display.transition(
@@ -522,7 +528,7 @@ unsafe fn record_display(
                 .layer_count(1)
                 .color_attachments(&color),
         );
-        record_draws(d, cmd, t, draws);
+        record_draws(d, cmd, t, draws)?;
         d.cmd_end_rendering(cmd);
         t.display.transition(
             cmd,
@@ -535,6 +541,7 @@ unsafe fn record_display(
         );
         t.display.copy_to_buffer(cmd, &t.readback);
     }
+    Ok(())
 }
 
 /// A color attachment cleared to `clear` and stored.
