@@ -676,25 +676,31 @@ fn check_push_constants(c: &mut Checker) {
             .map(|m| format!("{} at {} ({} bytes)", m.name, m.offset, m.size))
             .collect();
         let last = info.push_constants.last().expect("non-empty");
-        let message = format!(
-            "the push-constant block is {} bytes in std430, over the {MAX_PUSH_CONSTANT_BYTES} bytes Vulkan guarantees: {}",
-            layout.end,
-            members.join(", ")
-        );
+        let message = |limit: &str| {
+            format!(
+                "the push-constant block is {} bytes in std430, over the {limit}: {}",
+                layout.end,
+                members.join(", ")
+            )
+        };
         if layout.end > MAX_SPILLED_PUSH_CONSTANT_BYTES {
             c.err(
                 Code::PushConstantTooLarge,
                 "push constants".to_string(),
                 last,
-                message,
+                message(&format!(
+                    "{MAX_SPILLED_PUSH_CONSTANT_BYTES} bytes a spilled block may hold"
+                )),
                 "move the larger members (matrices, arrays) into a uniform_buf or storage_buf",
             );
         } else {
             let spill = crate::plan::PushConstantSpill::PLACE;
             c.diags.push(
                 Diagnostic::warning(Code::PushConstantTooLarge, &info.name, format!(
-                    "{message}; it is spilled to a read-only storage buffer with the same layout at set {} binding {}",
-                    spill.0, spill.1
+                    "{}; it is spilled to a read-only storage buffer with the same layout at set {} binding {}",
+                    message(&format!("{MAX_PUSH_CONSTANT_BYTES} bytes Vulkan guarantees")),
+                    spill.0,
+                    spill.1
                 ))
                 .item("push constants")
                 .at(&last.declared_in, last.origin)

@@ -69,7 +69,8 @@ fn rendered_diagnostics_of_broken_declarations() {
             .uniform_buf(0, "ViewData", "view", Frequency::Batch)
             .push_constant(Type::Mat4, "a")
             .push_constant(Type::Mat4, "b")
-            .push_constant(Type::Float, "c"),
+            // Past what a spilled block may hold (blocks over 128 bytes are spilled and only warned about).
+            .push_constant_array(Type::Vec4, "c", 4096),
     );
     reg.add_info(
         graphics("broken_interface")

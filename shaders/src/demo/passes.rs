@@ -17,7 +17,7 @@ use crate::infos::compute::ComputePattern;
 use crate::infos::fullscreen::FullscreenTonemap;
 use crate::infos::push::{
     ColorMvpSrgbPush, ForwardLitPush, ImageRectPush, ModelPush, MvpPush, MvpSrgbPush,
-    PointQuadRoundPush,
+    PointQuadRoundPush, WidgetPush,
 };
 use glam::{Mat4, Vec2, Vec4};
 use shader_info::{Bool32, Diagnostic, Pad, PipelinePlan, Registry, ShaderType};
@@ -395,6 +395,46 @@ fn display_draws(
             },
         )?,
     });
+
+    // Two widget boxes behind the bottom bar's text: a push block too large to push, spilled and pushed anyway.
+    let info = "gpu_shader_2D_widget_base";
+    for (i, (inner, outline)) in [
+        (
+            Vec4::new(0.28, 0.30, 0.36, 0.95),
+            Vec4::new(0.55, 0.60, 0.70, 1.0),
+        ),
+        (
+            Vec4::new(0.20, 0.42, 0.70, 0.95),
+            Vec4::new(0.45, 0.70, 1.00, 1.0),
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut parameters = [Vec4::ZERO; 12];
+        parameters[0] = Vec4::new(300.0 + 230.0 * i as f32, 84.0, 210.0, 44.0);
+        parameters[1] = Vec4::new(10.0, 1.5, 0.08, -0.08);
+        parameters[2] = inner;
+        parameters[3] = outline;
+        draws.push(Draw {
+            info,
+            resources: Vec::new(),
+            geometry: Geometry::Vertices {
+                buffer: None,
+                count: 6,
+            },
+            push: typed_push(
+                registry,
+                info,
+                WidgetPush {
+                    parameters,
+                    ModelViewProjectionMatrix: mvp,
+                    srgb_target: srgb,
+                    _pad: Pad::ZERO,
+                },
+            )?,
+        });
+    }
 
     // The sharp pattern, the blurred one tinted, and a blurred detail through the rectangle shader.
     let quad = |r: [f32; 4]| -> Vec<[f32; 4]> {

@@ -8,8 +8,8 @@
 
 use super::common::{flat_color_iface, image_iface, smooth_color_iface};
 use shader_info::{
-    Blend, BuiltinBits, Frequency, ImageType, Qualifier, ShaderCreateInfo, Topology, Type,
-    shader_info,
+    Blend, BuiltinBits, Frequency, ImageType, Qualifier, ShaderCreateInfo, StageInterfaceInfo,
+    Topology, Type, shader_info,
 };
 
 /// One color for the whole draw. Vertex buffer: `pos` (vec2) at location 0. Push: `color` (vec4, sRGB),
@@ -195,4 +195,32 @@ pub fn gpu_shader_2D_point_quad_round() -> ShaderCreateInfo {
 /// Where a fragment lies in its point's disc: 1 at the disc's edge.
 fn point_quad_iface() -> shader_info::StageInterfaceInfo {
     shader_info::StageInterfaceInfo::new("point_quad_iface", "").smooth(Type::Vec2, "disc_coord")
+}
+
+fn widget_iface() -> StageInterfaceInfo {
+    StageInterfaceInfo::new("gpu_widget_iface", "")
+        .no_perspective(Type::Vec2, "local_pos")
+        .flat(Type::Vec2, "half_size")
+}
+
+/// A UI widget box in the way of Blender's `gpu_shader_2D_widget_base`: a rounded rectangle with an outline and
+/// a vertical shade, all from `parameters[12]` in push constants; no vertex buffer (draw 6 vertices). Its push
+/// block (`parameters[12]`, `ModelViewProjectionMatrix`, `srgb_target`: 272 bytes) is over the 128 bytes every
+/// device takes, so it is spilled to a storage buffer at set 3 binding 0 — reported, and pushed like any block.
+///
+/// `parameters`: `[0]` rect (x, y, width, height), `[1]` (corner radius, outline width, shade top, shade bottom),
+/// `[2]` inner color, `[3]` outline color (sRGB, straight alpha); the rest are free for variants.
+#[shader_info]
+pub fn gpu_shader_2D_widget_base() -> ShaderCreateInfo {
+    ShaderCreateInfo::new("gpu_shader_2D_widget_base")
+        .push_constant_array(Type::Vec4, "parameters", 12)
+        .vertex_out(&widget_iface())
+        .fragment_out(0, Type::Vec4, "frag_color")
+        .builtins(BuiltinBits::VERTEX_ID)
+        .vertex_source("2d/widget_base.vert.glsl")
+        .fragment_source("2d/widget_base.frag.glsl")
+        .additional_info("gpu_mvp")
+        .additional_info("gpu_srgb_to_framebuffer_space")
+        .blend(Blend::Alpha)
+        .do_static_compilation(true)
 }

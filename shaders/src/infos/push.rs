@@ -89,6 +89,19 @@ pub struct PointQuadRoundPush {
     pub _pad1: Pad<12>,
 }
 
+/// `gpu_shader_2D_widget_base`: 272 bytes, so the block is spilled to a storage buffer (the same bytes, pushed
+/// the same way).
+#[derive(Clone, Copy, Debug, ShaderStruct)]
+#[repr(C)]
+#[shader(std430)]
+pub struct WidgetPush {
+    /// See `gpu_shader_2D_widget_base`: rect, (radius, outline, shade top, shade bottom), inner and outline color.
+    pub parameters: [Vec4; 12],
+    pub ModelViewProjectionMatrix: Mat4,
+    pub srgb_target: Bool32,
+    pub _pad: Pad<12>,
+}
+
 /// `gpu_shader_forward_lit`, `gpu_shader_3D_transparent`.
 #[derive(Clone, Copy, Debug, ShaderStruct)]
 #[repr(C)]
@@ -131,6 +144,7 @@ pub fn typed_block_problems(registry: &Registry) -> Vec<Diagnostic> {
         check::<ImageRectPush>(registry, "gpu_shader_2D_image_rect_color"),
         check::<PointRoundPush>(registry, "gpu_shader_2D_point_round"),
         check::<PointQuadRoundPush>(registry, "gpu_shader_2D_point_quad_round"),
+        check::<WidgetPush>(registry, "gpu_shader_2D_widget_base"),
         check::<ForwardLitPush>(registry, "gpu_shader_forward_lit"),
         check::<ForwardLitPush>(registry, "gpu_shader_3D_transparent"),
         check::<ModelPush>(registry, "gpu_shader_3D_depth_only"),
