@@ -74,6 +74,7 @@ fn b(
         descriptor_type: ty,
         count,
         stages,
+        immutable_sampler: None,
     }
 }
 

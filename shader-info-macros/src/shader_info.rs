@@ -90,6 +90,16 @@ const METHODS: &[(&str, &[Arg])] = &[
         &[SLOT, Enum("ImageType", "image type"), Name, FREQ],
     ),
     (
+        "sampler_with_state",
+        &[
+            SLOT,
+            Enum("ImageType", "image type"),
+            Name,
+            FREQ,
+            Expr("sampler state"),
+        ],
+    ),
+    (
         "image",
         &[
             SLOT,

@@ -10,6 +10,7 @@ use crate::layout::{
 use crate::origin::Origin;
 use crate::render_state::*;
 use crate::resource::{Resource, ResourceKind, SlotSpace};
+use crate::sampler_state::SamplerState;
 use crate::specialize::{SpecializeFn, VariantBuilder};
 use crate::targets::Target;
 use crate::types::*;
@@ -702,7 +703,32 @@ impl ShaderCreateInfo {
             slot,
             frequency,
             name.into(),
-            ResourceKind::Sampler { image_type },
+            ResourceKind::Sampler {
+                image_type,
+                state: None,
+            },
+        )
+    }
+
+    /// A combined image sampler whose sampler state the declaration fixes (see [`SamplerState`]): an immutable
+    /// sampler in the Vulkan set layout, so the host binds the image alone.
+    #[track_caller]
+    pub fn sampler_with_state(
+        self,
+        slot: u32,
+        image_type: ImageType,
+        name: impl Into<String>,
+        frequency: Frequency,
+        state: SamplerState,
+    ) -> Self {
+        self.resource(
+            slot,
+            frequency,
+            name.into(),
+            ResourceKind::Sampler {
+                image_type,
+                state: Some(state),
+            },
         )
     }
 

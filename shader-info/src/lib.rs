@@ -47,6 +47,7 @@ pub mod render_state;
 mod resolve;
 mod resource;
 mod rust_twin;
+mod sampler_state;
 mod shader_type;
 mod spec_values;
 mod specialize;
@@ -92,6 +93,7 @@ pub use resource::{
     ArraySize, DescriptorKind, Resource, ResourceKind, SlotSpace, derive_bindings, split_array_name,
 };
 pub use rust_twin::{rust_twin_problems, rust_twin_problems_of};
+pub use sampler_state::{BorderColor, SamplerState, TexelFilter, WrapMode};
 pub use shader_info_macros::{
     ShaderEnum, ShaderInfo, ShaderStruct, ShaderVertex, shader_info, shader_struct,
 };

@@ -177,7 +177,7 @@ impl std::ops::BitOr for ColorWrites {
 }
 
 /// A depth or stencil comparison.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub enum CompareOp {
     Never,
     Less,

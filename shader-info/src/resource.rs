@@ -7,14 +7,18 @@ use crate::diagnostic::Code;
 use crate::layout::{
     BlockLayout, Field, FieldArray, FieldType, LayoutError, Rules, StructLookup, layout_fields,
 };
+use crate::sampler_state::SamplerState;
 use crate::types::{Frequency, ImageType, Qualifier, TextureFormat, Type};
 use serde::Serialize;
 
 /// The kind of a bound resource and what it needs.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ResourceKind {
-    /// A combined image sampler.
-    Sampler { image_type: ImageType },
+    /// A combined image sampler, with the sampler state the declaration fixes (an immutable sampler), if any.
+    Sampler {
+        image_type: ImageType,
+        state: Option<SamplerState>,
+    },
     /// A storage image.
     Image {
         format: TextureFormat,
@@ -246,7 +250,7 @@ impl DescriptorKind {
     /// The descriptor a declared resource becomes in Vulkan GLSL.
     pub fn of(kind: &ResourceKind) -> DescriptorKind {
         match kind {
-            ResourceKind::Sampler { image_type } if image_type.is_buffer() => {
+            ResourceKind::Sampler { image_type, .. } if image_type.is_buffer() => {
                 DescriptorKind::UniformTexelBuffer
             }
             ResourceKind::Sampler { .. } => DescriptorKind::CombinedImageSampler,
@@ -272,7 +276,7 @@ impl Resource {
             ArraySize::Runtime => "[]".to_string(),
         };
         match &self.kind {
-            ResourceKind::Sampler { image_type } => format!(
+            ResourceKind::Sampler { image_type, .. } => format!(
                 "layout(set = {set}, binding = {binding}) uniform {} {base}{suffix};",
                 image_type.sampler_glsl().unwrap_or("sampler2D")
             ),
@@ -307,7 +311,7 @@ impl Resource {
     /// `name` the combined sampler again for user code. Everything else is declared as in Vulkan GLSL. `all` is every
     /// resource of the info.
     pub fn portable_glsl_declaration(&self, all: &[&Resource]) -> String {
-        let (ResourceKind::Sampler { image_type }, Some(sampler_binding)) =
+        let (ResourceKind::Sampler { image_type, .. }, Some(sampler_binding)) =
             (&self.kind, self.portable_sampler_binding(all))
         else {
             return self.glsl_declaration();
@@ -347,7 +351,7 @@ impl Resource {
     /// ```
     pub fn portable_sampler_binding(&self, all: &[&Resource]) -> Option<u32> {
         let splits = |r: &Resource| {
-            matches!(&r.kind, ResourceKind::Sampler { image_type } if !image_type.is_buffer())
+            matches!(&r.kind, ResourceKind::Sampler { image_type, .. } if !image_type.is_buffer())
                 && r.split_name()
                     .is_ok_and(|(_, size)| size == ArraySize::Single)
         };
@@ -433,7 +437,16 @@ impl Resource {
     ) -> Vec<(Code, String, String)> {
         let mut out = Vec::new();
         match &self.kind {
-            ResourceKind::Sampler { .. } | ResourceKind::AccelerationStructure => {}
+            ResourceKind::Sampler { image_type, state } => {
+                for (message, hint) in state.iter().flat_map(|s| s.problems(*image_type)) {
+                    out.push((
+                        Code::InvalidImage,
+                        format!("sampler state: {message}"),
+                        hint,
+                    ));
+                }
+            }
+            ResourceKind::AccelerationStructure => {}
             ResourceKind::Image {
                 format, image_type, ..
             } => {

@@ -1054,7 +1054,7 @@ fn check_builtins(c: &mut Checker) {
     for it in &info.resources {
         let r = &it.value;
         let image_type = match &r.kind {
-            ResourceKind::Sampler { image_type } | ResourceKind::Image { image_type, .. } => {
+            ResourceKind::Sampler { image_type, .. } | ResourceKind::Image { image_type, .. } => {
                 *image_type
             }
             _ => continue,

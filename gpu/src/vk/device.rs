@@ -341,7 +341,8 @@ impl VkContext {
             .depth_bias_clamp(on(supported.depth_bias_clamp))
             .dual_src_blend(on(supported.dual_src_blend))
             .independent_blend(on(supported.independent_blend))
-            .multi_viewport(on(supported.multi_viewport));
+            .multi_viewport(on(supported.multi_viewport))
+            .sampler_anisotropy(on(supported.sampler_anisotropy));
         // Features declared builtins may need (see `shader_info::BuiltinFeature`), enabled where supported.
         // SAFETY: plain queries on a physical device of this instance.
         let has_barycentric_ext =
@@ -471,7 +472,7 @@ impl VkContext {
 
     /// Whether an optional feature a pipeline's state may need is enabled on this device, by its Vulkan name
     /// (`wideLines`, `fillModeNonSolid`, `depthBiasClamp`, `dualSrcBlend`, `independentBlend`, `geometryShader`,
-    /// `tessellationShader`, `multiViewport`, `shaderClipDistance`, and for declared builtins `shaderOutputLayer`,
+    /// `tessellationShader`, `multiViewport`, `shaderClipDistance`, `samplerAnisotropy`, and for declared builtins `shaderOutputLayer`,
     /// `shaderOutputViewportIndex`, `fragmentShaderBarycentric`; any other name: false).
     pub fn feature_enabled(&self, name: &str) -> bool {
         let f = &self.inner.features;
@@ -485,6 +486,7 @@ impl VkContext {
             "tessellationShader" => f.tessellation_shader,
             "multiViewport" => f.multi_viewport,
             "shaderClipDistance" => f.shader_clip_distance,
+            "samplerAnisotropy" => f.sampler_anisotropy,
             other => vk::Bool32::from(self.inner.optional.contains(&other)),
         };
         v == vk::TRUE

@@ -5,9 +5,9 @@
 use super::device::VkContext;
 use super::error::{VkError, VkResult};
 use super::map::{descriptor_type, stage_mask};
-use super::resource::{Buffer, DescriptorPool};
+use super::resource::{Buffer, DescriptorPool, Sampler};
 use ash::vk;
-use shader_info::PipelinePlan;
+use shader_info::{PipelinePlan, ResourceKind, SamplerState};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -18,6 +18,8 @@ pub struct DescriptorBinding {
     pub descriptor_type: vk::DescriptorType,
     pub count: u32,
     pub stages: vk::ShaderStageFlags,
+    /// The declared sampler state of a combined image sampler: an immutable sampler of the set layout.
+    pub immutable_sampler: Option<SamplerState>,
 }
 
 /// The push-constant range of a layout.
@@ -69,6 +71,10 @@ pub fn describe_layout(plan: &PipelinePlan) -> LayoutDesc {
                         descriptor_type: descriptor_type(b.kind),
                         count: b.count,
                         stages: stage_mask(b.stages),
+                        immutable_sampler: match &b.resource {
+                            ResourceKind::Sampler { state, .. } => *state,
+                            _ => None,
+                        },
                     })
                     .collect()
             })
@@ -87,6 +93,8 @@ pub struct DescriptorSetLayout {
     ctx: VkContext,
     handle: vk::DescriptorSetLayout,
     bindings: Vec<DescriptorBinding>,
+    /// The immutable samplers baked into the layout; they live as long as it does.
+    _samplers: Vec<Sampler>,
 }
 
 impl std::fmt::Debug for DescriptorSetLayout {
@@ -101,14 +109,40 @@ impl std::fmt::Debug for DescriptorSetLayout {
 impl DescriptorSetLayout {
     /// Creates a set layout (prefer [`LayoutCache::get`], which shares identical ones).
     pub fn new(ctx: &VkContext, bindings: &[DescriptorBinding]) -> VkResult<DescriptorSetLayout> {
+        // One sampler per distinct declared state, repeated for every descriptor of an array.
+        let mut samplers: Vec<(SamplerState, Sampler)> = Vec::new();
+        for state in bindings.iter().filter_map(|b| b.immutable_sampler) {
+            if !samplers.iter().any(|(s, _)| *s == state) {
+                samplers.push((state, Sampler::with_state(ctx, &state)?));
+            }
+        }
+        let handles: Vec<Vec<vk::Sampler>> = bindings
+            .iter()
+            .map(|b| match b.immutable_sampler {
+                Some(state) => {
+                    let h = samplers
+                        .iter()
+                        .find(|(s, _)| *s == state)
+                        .map(|(_, s)| s.handle())
+                        .unwrap_or_default();
+                    vec![h; b.count as usize]
+                }
+                None => Vec::new(),
+            })
+            .collect();
         let raw: Vec<vk::DescriptorSetLayoutBinding> = bindings
             .iter()
-            .map(|b| {
-                vk::DescriptorSetLayoutBinding::default()
+            .zip(&handles)
+            .map(|(b, immutable)| {
+                let mut l = vk::DescriptorSetLayoutBinding::default()
                     .binding(b.binding)
                     .descriptor_type(b.descriptor_type)
                     .descriptor_count(b.count)
-                    .stage_flags(b.stages)
+                    .stage_flags(b.stages);
+                if !immutable.is_empty() {
+                    l = l.immutable_samplers(immutable);
+                }
+                l
             })
             .collect();
         let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&raw);
@@ -119,6 +153,7 @@ impl DescriptorSetLayout {
             ctx: ctx.clone(),
             handle,
             bindings: bindings.to_vec(),
+            _samplers: samplers.into_iter().map(|(_, s)| s).collect(),
         })
     }
 

@@ -261,3 +261,49 @@ pub fn color_writes(w: ColorWrites) -> vk::ColorComponentFlags {
     }
     f
 }
+
+/// The create info of a declared sampler state. Without mipmaps the sampler reads the base level only (`max_lod`
+/// 0); with them, every level.
+pub fn sampler_info(s: &shader_info::SamplerState) -> vk::SamplerCreateInfo<'static> {
+    use shader_info::{BorderColor, TexelFilter, WrapMode};
+    let filter = |f: TexelFilter| match f {
+        TexelFilter::Nearest => vk::Filter::NEAREST,
+        TexelFilter::Linear => vk::Filter::LINEAR,
+    };
+    let wrap = match s.wrap {
+        WrapMode::Repeat => vk::SamplerAddressMode::REPEAT,
+        WrapMode::MirroredRepeat => vk::SamplerAddressMode::MIRRORED_REPEAT,
+        WrapMode::ClampToEdge => vk::SamplerAddressMode::CLAMP_TO_EDGE,
+        WrapMode::ClampToBorder => vk::SamplerAddressMode::CLAMP_TO_BORDER,
+    };
+    let border = match s.border {
+        BorderColor::TransparentBlack => vk::BorderColor::FLOAT_TRANSPARENT_BLACK,
+        BorderColor::OpaqueBlack => vk::BorderColor::FLOAT_OPAQUE_BLACK,
+        BorderColor::OpaqueWhite => vk::BorderColor::FLOAT_OPAQUE_WHITE,
+    };
+    let mut info = vk::SamplerCreateInfo::default()
+        .mag_filter(filter(s.filter))
+        .min_filter(filter(s.filter))
+        .mipmap_mode(match s.mipmap {
+            Some(TexelFilter::Linear) => vk::SamplerMipmapMode::LINEAR,
+            _ => vk::SamplerMipmapMode::NEAREST,
+        })
+        .address_mode_u(wrap)
+        .address_mode_v(wrap)
+        .address_mode_w(wrap)
+        .border_color(border)
+        .max_lod(if s.mipmap.is_some() {
+            vk::LOD_CLAMP_NONE
+        } else {
+            0.0
+        });
+    if s.anisotropy > 1 {
+        info = info
+            .anisotropy_enable(true)
+            .max_anisotropy(f32::from(s.anisotropy));
+    }
+    if let Some(op) = s.compare {
+        info = info.compare_enable(true).compare_op(compare_op(op));
+    }
+    info
+}

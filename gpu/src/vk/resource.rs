@@ -653,6 +653,27 @@ impl DescriptorPool {
         unsafe { self.ctx.device().update_descriptor_sets(&[write], &[]) };
     }
 
+    /// Points `binding` of `set` at `image` in `layout` for a combined image sampler whose sampler is immutable
+    /// (declared with `sampler_with_state`): the set layout supplies the sampler.
+    pub fn write_image_with_immutable_sampler(
+        &self,
+        set: vk::DescriptorSet,
+        binding: u32,
+        image: &Image2D,
+        layout: vk::ImageLayout,
+    ) {
+        let info = [vk::DescriptorImageInfo::default()
+            .image_view(image.view())
+            .image_layout(layout)];
+        let write = vk::WriteDescriptorSet::default()
+            .dst_set(set)
+            .dst_binding(binding)
+            .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+            .image_info(&info);
+        // SAFETY: as for `write_buffer`; the set layout's immutable sampler fills the sampler half.
+        unsafe { self.ctx.device().update_descriptor_sets(&[write], &[]) };
+    }
+
     /// Points `binding` of `set` at `image` as a storage image in `GENERAL` layout.
     pub fn write_storage_image(&self, set: vk::DescriptorSet, binding: u32, image: &Image2D) {
         let info = [vk::DescriptorImageInfo::default()
@@ -723,6 +744,30 @@ impl Sampler {
             .address_mode_v(vk::SamplerAddressMode::CLAMP_TO_EDGE)
             .address_mode_w(vk::SamplerAddressMode::CLAMP_TO_EDGE)
             .max_lod(0.0);
+        // SAFETY: the create info is fully initialised and borrows nothing.
+        let handle = unsafe { ctx.device().create_sampler(&info, None) }
+            .map_err(VkError::call("vkCreateSampler"))?;
+        Ok(Sampler {
+            ctx: ctx.clone(),
+            handle,
+        })
+    }
+
+    /// A sampler with a declared state ([`shader_info::SamplerState`]): what an immutable sampler of a set layout
+    /// is made of, and what a renderer may create for a binding it samples the same way.
+    ///
+    /// The declared anisotropy is a ceiling, as in every engine's texture settings: it is clamped to the device's
+    /// `maxSamplerAnisotropy`, and off where the device lacks `samplerAnisotropy`.
+    pub fn with_state(ctx: &VkContext, state: &shader_info::SamplerState) -> VkResult<Sampler> {
+        let mut info = super::map::sampler_info(state);
+        if info.anisotropy_enable == vk::TRUE {
+            let max = ctx.properties().limits.max_sampler_anisotropy;
+            if ctx.feature_enabled("samplerAnisotropy") && max > 1.0 {
+                info = info.max_anisotropy(info.max_anisotropy.min(max));
+            } else {
+                info = info.anisotropy_enable(false).max_anisotropy(1.0);
+            }
+        }
         // SAFETY: the create info is fully initialised and borrows nothing.
         let handle = unsafe { ctx.device().create_sampler(&info, None) }
             .map_err(VkError::call("vkCreateSampler"))?;

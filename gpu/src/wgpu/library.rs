@@ -185,6 +185,28 @@ fn bind_group(
                 && matches!(layouts.push_constants, PushConstants::Buffer { .. }))
         })
         .ok_or_else(|| fail(format!("the pipeline layout has no group {set}")))?;
+    // WebGPU has no immutable samplers: a texture bound alone to a sampler declared with a state gets a sampler
+    // made from that state (the host may still pass its own with `Bind::Sampled`).
+    let declared_state = |name: &str| {
+        plan.bindings()
+            .find(|(s, b)| *s == set && b.name == name)
+            .and_then(|(_, b)| match &b.resource {
+                shader_info::ResourceKind::Sampler { state, .. } => *state,
+                _ => None,
+            })
+    };
+    let made: Vec<(&str, w::Sampler)> = resources
+        .iter()
+        .filter(|(_, bind)| matches!(bind, Bind::Texture(_)))
+        .filter_map(|(name, _)| {
+            let state = declared_state(name)?;
+            Some((
+                *name,
+                ctx.device
+                    .create_sampler(&super::map::sampler_descriptor(&state)),
+            ))
+        })
+        .collect();
     let mut entries = Vec::new();
     for (name, bind) in resources {
         if !declared.contains(name) {
@@ -206,6 +228,16 @@ fn bind_group(
             let resource = match (*bind, tb.part) {
                 (Bind::Sampled(_, sampler), BindingPart::Sampler) => {
                     w::BindingResource::Sampler(sampler)
+                }
+                (Bind::Texture(_), BindingPart::Sampler) => {
+                    match made.iter().find(|(n, _)| n == name) {
+                        Some((_, sampler)) => w::BindingResource::Sampler(sampler),
+                        None => {
+                            return Err(fail(format!(
+                                "`{name}` is a combined sampler without a declared state: bind it with `Bind::Sampled(view, sampler)`"
+                            )));
+                        }
+                    }
                 }
                 (Bind::Sampled(view, _) | Bind::Texture(view), _) => {
                     w::BindingResource::TextureView(view)

@@ -63,7 +63,7 @@ pub fn binding_type(tb: &TargetBinding, resource: &ResourceKind) -> Result<w::Bi
         (K::StorageBuffer, _) => buffer(w::BufferBindingType::Storage {
             read_only: !tb.writable,
         }),
-        (K::SampledImage, ResourceKind::Sampler { image_type }) => {
+        (K::SampledImage, ResourceKind::Sampler { image_type, .. }) => {
             let (view_dimension, multisampled) = view_dimension(*image_type)?;
             w::BindingType::Texture {
                 sample_type: sample_type(*image_type),
@@ -71,7 +71,7 @@ pub fn binding_type(tb: &TargetBinding, resource: &ResourceKind) -> Result<w::Bi
                 multisampled,
             }
         }
-        (K::Sampler, ResourceKind::Sampler { image_type }) => {
+        (K::Sampler, ResourceKind::Sampler { image_type, .. }) => {
             w::BindingType::Sampler(sampler_type(*image_type))
         }
         (
@@ -436,5 +436,48 @@ fn stencil_op(o: StencilOp) -> w::StencilOperation {
         StencilOp::Invert => S::Invert,
         StencilOp::IncrementWrap => S::IncrementWrap,
         StencilOp::DecrementWrap => S::DecrementWrap,
+    }
+}
+
+/// The wgpu sampler of a declared state (see [`shader_info::SamplerState`]); anisotropy needs linear filtering in
+/// WebGPU, so it is dropped on nearest samplers.
+pub fn sampler_descriptor(s: &shader_info::SamplerState) -> w::SamplerDescriptor<'static> {
+    use shader_info::{BorderColor, TexelFilter, WrapMode};
+    let filter = |f: TexelFilter| match f {
+        TexelFilter::Nearest => w::FilterMode::Nearest,
+        TexelFilter::Linear => w::FilterMode::Linear,
+    };
+    let mipmap = match s.mipmap {
+        Some(TexelFilter::Linear) => w::MipmapFilterMode::Linear,
+        _ => w::MipmapFilterMode::Nearest,
+    };
+    let wrap = match s.wrap {
+        WrapMode::Repeat => w::AddressMode::Repeat,
+        WrapMode::MirroredRepeat => w::AddressMode::MirrorRepeat,
+        WrapMode::ClampToEdge => w::AddressMode::ClampToEdge,
+        WrapMode::ClampToBorder => w::AddressMode::ClampToBorder,
+    };
+    let all_linear = s.filter == TexelFilter::Linear && s.mipmap == Some(TexelFilter::Linear);
+    w::SamplerDescriptor {
+        label: Some("declared sampler state"),
+        address_mode_u: wrap,
+        address_mode_v: wrap,
+        address_mode_w: wrap,
+        mag_filter: filter(s.filter),
+        min_filter: filter(s.filter),
+        mipmap_filter: mipmap,
+        lod_min_clamp: 0.0,
+        lod_max_clamp: if s.mipmap.is_some() { 32.0 } else { 0.0 },
+        compare: s.compare.map(compare),
+        anisotropy_clamp: if all_linear {
+            u16::from(s.anisotropy.max(1))
+        } else {
+            1
+        },
+        border_color: (s.wrap == WrapMode::ClampToBorder).then_some(match s.border {
+            BorderColor::TransparentBlack => w::SamplerBorderColor::TransparentBlack,
+            BorderColor::OpaqueBlack => w::SamplerBorderColor::OpaqueBlack,
+            BorderColor::OpaqueWhite => w::SamplerBorderColor::OpaqueWhite,
+        }),
     }
 }

@@ -8,8 +8,8 @@
 
 use super::common::{flat_color_iface, image_iface, smooth_color_iface};
 use shader_info::{
-    Blend, BuiltinBits, Frequency, ImageType, Qualifier, ShaderCreateInfo, StageInterfaceInfo,
-    Topology, Type, shader_info,
+    Blend, BuiltinBits, Frequency, ImageType, Qualifier, SamplerState, ShaderCreateInfo,
+    StageInterfaceInfo, Topology, Type, shader_info,
 };
 
 /// One color for the whole draw. Vertex buffer: `pos` (vec2) at location 0. Push: `color` (vec4, sRGB),
@@ -126,7 +126,14 @@ pub fn gpu_shader_text() -> ShaderCreateInfo {
     ShaderCreateInfo::new("gpu_shader_text")
         .vertex_out(&text_iface())
         .fragment_out(0, Type::Vec4, "frag_color")
-        .sampler(0, ImageType::Float2D, "glyph_atlas", Frequency::Batch)
+        // Glyph coverage is read texel for texel: the declaration fixes the sampler (immutable on Vulkan).
+        .sampler_with_state(
+            0,
+            ImageType::Float2D,
+            "glyph_atlas",
+            Frequency::Batch,
+            SamplerState::nearest(),
+        )
         .storage_buf(
             1,
             Qualifier::Read,
