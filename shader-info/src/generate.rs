@@ -508,8 +508,15 @@ pub fn generate(
     emit_resources(&mut e, info, opts.flavor);
     for b in &info.branches {
         let value = info.branch_values.iter().any(|(n, v)| *n == b.value && *v);
+        // The preprocessor symbol guards code that uses a conditional resource (`#if BRANCH_SKINNING`), which a
+        // folded `if` cannot: the pruned resource is not declared at all.
         e.decl(
-            &format!("const bool {} = {value};", b.value),
+            &format!(
+                "const bool {} = {value};\n#define BRANCH_{} {}",
+                b.value,
+                b.value,
+                u8::from(value)
+            ),
             &b.declared_in,
             format!("branch `{}`", b.value),
             b.origin,

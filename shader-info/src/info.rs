@@ -4,6 +4,7 @@
 //! [`crate::validate`] reports every problem at once. Each item remembers the Rust file and line that declared it
 //! (through `#[track_caller]`), so a diagnostic can point at the declaration.
 
+use crate::condition::Condition;
 use crate::layout::{
     BlockLayout, Field, FieldArray, FieldType, LayoutError, Rules, StructMap, layout_fields,
 };
@@ -333,6 +334,15 @@ pub struct TessellationLayout {
     pub winding: FrontFace,
 }
 
+/// A resource declared under a condition ([`ShaderCreateInfo::resources_if`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConditionalResource {
+    pub condition: Condition,
+    /// The resource; `Err` names something other than a resource declared under the condition, which validation
+    /// reports.
+    pub resource: Result<Resource, String>,
+}
+
 /// The `<stage>_source(file)` shorthands of [`ShaderCreateInfo::stage_source`], one per stage.
 macro_rules! stage_source_shorthands {
     ($($(#[$doc:meta])* $name:ident => $stage:ident),* $(,)?) => {
@@ -432,6 +442,9 @@ pub struct ShaderCreateInfo {
     pub branch_values: Vec<(String, bool)>,
     /// Cross-language targets this info opts out of, each with the reason the report gives.
     pub skipped_targets: Vec<Item<(Target, String)>>,
+    /// Resources present only where a condition on branches holds ([`Self::resources_if`]); `resources` holds
+    /// those whose condition holds for the info's branch values.
+    pub conditional_resources: Vec<Item<ConditionalResource>>,
     /// How resource slots are numbered ([`SlotSpace`]); `None` is [`SlotSpace::PerSet`].
     pub slot_space: Option<Item<SlotSpace>>,
     /// Declared render state (see [`crate::render_state`]), one item per builder call.
@@ -730,6 +743,63 @@ impl ShaderCreateInfo {
                 state: Some(state),
             },
         )
+    }
+
+    /// Declares the resources `declare` adds as present only where `condition` holds (Blender's conditional
+    /// resources): each variant keeps the ones whose condition its branch values (or boolean shared constants)
+    /// satisfy, so resources of mutually exclusive variants may share a slot; collisions are checked per variant.
+    /// Shader code guards their use with the preprocessor symbol every branch gets, `#if BRANCH_<NAME>`.
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// let info = ShaderCreateInfo::new("mesh")
+    ///     .branch("SKINNING")
+    ///     .resources_if(Condition::branch("SKINNING"), |i| {
+    ///         i.storage_buf(2, Qualifier::Read, "mat4", "bones[]", Frequency::Batch)
+    ///     })
+    ///     .resources_if(Condition::branch("SKINNING").not(), |i| {
+    ///         i.sampler(2, ImageType::Float2D, "baked_pose", Frequency::Batch)
+    ///     });
+    /// let mut reg = Registry::new();
+    /// reg.add_info(info);
+    /// let resolved = reg.resolve("mesh").unwrap();
+    /// // Resolved with every branch false: the sampler is there, the bones are not.
+    /// assert_eq!(resolved.resources.len(), 1);
+    /// assert_eq!(resolved.resources[0].value.name, "baked_pose");
+    /// ```
+    #[track_caller]
+    pub fn resources_if(
+        mut self,
+        condition: impl Into<Condition>,
+        declare: impl FnOnce(ShaderCreateInfo) -> ShaderCreateInfo,
+    ) -> Self {
+        let condition = condition.into();
+        let scratch = declare(ShaderCreateInfo::new(self.name.clone()));
+        let mut only_resources = ShaderCreateInfo {
+            name: scratch.name.clone(),
+            origin: scratch.origin,
+            resources: scratch.resources.clone(),
+            ..Default::default()
+        };
+        for it in scratch.resources.clone() {
+            self.conditional_resources.push(Item {
+                value: ConditionalResource {
+                    condition: condition.clone(),
+                    resource: Ok(it.value),
+                },
+                declared_in: it.declared_in,
+                origin: it.origin,
+            });
+        }
+        only_resources.origin = scratch.origin;
+        if only_resources != scratch {
+            let it = self.item(ConditionalResource {
+                condition,
+                resource: Err("something other than a resource".to_string()),
+            });
+            self.conditional_resources.push(it);
+        }
+        self
     }
 
     /// A storage image.

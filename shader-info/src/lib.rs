@@ -34,6 +34,7 @@
 //! generate, and the [`PipelinePlan`] every backend maps; the `gpu` crate compiles and creates pipelines from there.
 
 mod builtins;
+mod condition;
 mod diagnostic;
 mod generate;
 mod glsl_names;
@@ -58,15 +59,16 @@ mod variants;
 mod vertex;
 
 pub use builtins::BuiltinFeature;
+pub use condition::Condition;
 pub use diagnostic::{Code, Diagnostic, Related, Severity, render, render_all};
 pub use generate::{
     DirLoader, Flavor, GenerateOptions, GeneratedStage, LineOrigin, MappedLocation, MemoryLoader,
     SourceLoader, SourceMap, SourceMapEntry, generate, portable_spec_name,
 };
 pub use info::{
-    ConstValue, Define, FragmentOutput, GeometryLayout, InterfaceMember, Item, PushConstant,
-    ShaderCreateInfo, SharedConstant, SharedVariable, SpecializationConstant, StageInterfaceInfo,
-    TessellationLayout, VertexInput,
+    ConditionalResource, ConstValue, Define, FragmentOutput, GeometryLayout, InterfaceMember, Item,
+    PushConstant, ShaderCreateInfo, SharedConstant, SharedVariable, SpecializationConstant,
+    StageInterfaceInfo, TessellationLayout, VertexInput,
 };
 pub use interfaces::{Direction, StageBlock, interface_lists, stage_blocks};
 pub use layout::{

@@ -89,14 +89,21 @@ pub fn resolve(registry: &Registry, name: &str) -> Result<ResolvedInfo, Vec<Diag
         .slot_space
         .as_ref()
         .map_or_else(SlotSpace::default, |s| s.value);
+    // Conditional resources get their bindings with the others, so every variant binds alike.
     derive_bindings(
         &mut out
             .resources
             .iter_mut()
             .map(|r| &mut r.value)
+            .chain(
+                out.conditional_resources
+                    .iter_mut()
+                    .filter_map(|c| c.value.resource.as_mut().ok()),
+            )
             .collect::<Vec<_>>(),
         space,
     );
+    crate::condition::apply_conditions(&mut out);
     for c in &mut out.specialization_constants {
         c.value.id = registry.constant_id(&c.declared_in, &c.value.name);
     }
@@ -129,6 +136,10 @@ fn size_by_constants(info: &mut ShaderCreateInfo) {
     info.resources
         .iter_mut()
         .for_each(|r| sized(&mut r.value.name));
+    info.conditional_resources
+        .iter_mut()
+        .filter_map(|c| c.value.resource.as_mut().ok())
+        .for_each(|r| sized(&mut r.name));
     info.shared_variables
         .iter_mut()
         .for_each(|v| sized(&mut v.value.name));
@@ -332,6 +343,7 @@ impl<'a> Resolver<'a> {
         merge_list(&mut out.fragment_outputs, &info.fragment_outputs);
         merge_list(&mut out.push_constants, &info.push_constants);
         merge_list(&mut out.resources, &info.resources);
+        merge_list(&mut out.conditional_resources, &info.conditional_resources);
         merge_list(
             &mut out.specialization_constants,
             &info.specialization_constants,

@@ -124,6 +124,7 @@ pub fn validate(info: &ResolvedInfo, opts: &ValidateOptions) -> Vec<Diagnostic> 
     check_stages(&mut c);
     check_branches(&mut c);
     check_builtins(&mut c);
+    check_conditions(&mut c);
     check_hostile(&mut c);
     c.diags.extend(crate::render_state::problems(info));
     c.diags.extend(rust_twin_problems_of(opts.registry, info));
@@ -1042,6 +1043,51 @@ fn check_stage_interfaces(c: &mut Checker, stages: &[Stage], origin: Origin) {
                     .at(&b.item.declared_in, b.item.origin)
                     .related(format!("{} `{}` declared in `{}`", first.list, first.item.value.name, first.item.declared_in), first.item.origin)
                     .hint("give one of the interfaces another instance name"),
+                );
+            }
+        }
+    }
+}
+
+/// A condition reads branches and boolean shared constants of the info, and only resources are conditional.
+fn check_conditions(c: &mut Checker) {
+    let info = c.info;
+    for it in &info.conditional_resources {
+        let cr = &it.value;
+        let what = match &cr.resource {
+            Ok(r) => format!("{} `{}`", r.kind.word(), r.name),
+            Err(_) => "resources_if".to_string(),
+        };
+        if let Err(other) = &cr.resource {
+            c.err(
+                Code::Branch,
+                what.clone(),
+                it,
+                format!("`resources_if({})` declares {other}; only resources can be conditional", cr.condition),
+                "declare other items outside `resources_if`, or give variants their own with the specialize function",
+            );
+        }
+        for name in cr.condition.names() {
+            let known = info.branches.iter().any(|b| b.value == name)
+                || info
+                    .constants
+                    .iter()
+                    .any(|k| k.value.name == name && k.value.value.ty() == Type::Bool);
+            if !known {
+                let branches: Vec<&str> = info.branches.iter().map(|b| b.value.as_str()).collect();
+                c.err(
+                    Code::Branch,
+                    what.clone(),
+                    it,
+                    format!(
+                        "{what} is declared under `{}`, but `{name}` is no branch or boolean constant of the info",
+                        cr.condition
+                    ),
+                    if branches.is_empty() {
+                        "declare the branch with `.branch(..)`, or a boolean `constant!`".to_string()
+                    } else {
+                        format!("its branches: {}", branches.join(", "))
+                    },
                 );
             }
         }

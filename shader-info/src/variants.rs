@@ -77,6 +77,7 @@ impl Variant {
                 .enumerate()
                 .map(|(b, n)| (n.clone(), self.bits & (1 << b) != 0))
                 .collect();
+            crate::condition::apply_conditions(i);
             for (stage, file) in &self.sources {
                 match i.sources.iter_mut().find(|s| s.value.0 == *stage) {
                     Some(s) => s.value.1 = file.clone(),

@@ -1,0 +1,173 @@
+//! Resources present only under a condition on branches: pruned per variant, free to share a slot with the
+//! resources of the exclusive variants, guarded in GLSL by `#if BRANCH_<NAME>`, checked for collisions per
+//! evaluated variant, and run on the device in the variant that has them.
+
+mod vk_support;
+
+use gpu::compiler::{Compiler, Profile};
+use gpu::flow::Flow;
+use gpu::vk::testing::{assert_no_validation_messages, test_context};
+use gpu::vk::{
+    Buffer, ComputePipeline, LayoutCache, PipelineLayout, ShaderModule, SpecValues,
+    describe_layout, raw,
+};
+use shader_info::{
+    Code, Condition, Frequency, ImageType, PipelinePlan, Qualifier, Registry, ShaderCreateInfo,
+    Stage, render_all,
+};
+use std::sync::Arc;
+
+const SOURCE: &str = "void main() {\n  uint i = gl_GlobalInvocationID.x;\n#if BRANCH_USE_LUT\n  result[i] = lut[i] * 2.0;\n#else\n  result[i] = textureLod(lut_tex, vec2(0.5), 0.0).r;\n#endif\n}\n";
+
+fn registry() -> Registry {
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("test_lut")
+            .branch("USE_LUT")
+            .storage_buf(0, Qualifier::Write, "float", "result[]", Frequency::Pass)
+            .resources_if("USE_LUT", |i| {
+                i.storage_buf(1, Qualifier::Read, "float", "lut[]", Frequency::Pass)
+            })
+            .resources_if(Condition::branch("USE_LUT").not(), |i| {
+                i.sampler(1, ImageType::Float2D, "lut_tex", Frequency::Pass)
+            })
+            .local_group_size(64)
+            .compute_source("lut.comp.glsl"),
+    );
+    reg
+}
+
+fn binding_names(plan: &PipelinePlan) -> Vec<(u32, String)> {
+    plan.bindings()
+        .map(|(_, b)| (b.binding, b.name.clone()))
+        .collect()
+}
+
+#[test]
+fn each_variant_has_its_own_resources_at_one_slot_and_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("lut.comp.glsl"), SOURCE).unwrap();
+    let reg = registry();
+    let compiler = Compiler::new(dir.path()).unwrap();
+    let loader = shader_info::DirLoader::new(dir.path());
+    let flow = Flow::new(&reg, &loader, &compiler, Profile::Release);
+    let info = flow.validated("test_lut").unwrap();
+    let set = flow.variants(&info).unwrap();
+    assert_eq!(set.variants.len(), 2);
+    let mut lut_variant = None;
+    for i in 0..set.variants.len() {
+        let v = info
+            .variant(&set, i, &reg)
+            .unwrap_or_else(|d| panic!("{}", render_all(&d)));
+        let plan = flow.plan(&v);
+        let uses_lut = set.variants[i].value("USE_LUT", &set.branches);
+        let want = if uses_lut { "lut" } else { "lut_tex" };
+        assert_eq!(
+            binding_names(&plan),
+            [(0, "result".to_string()), (1, want.to_string())],
+            "variant {i}"
+        );
+        let g = flow.generate(&v, Stage::Compute).unwrap();
+        assert!(
+            g.source
+                .contains(&format!("#define BRANCH_USE_LUT {}", u8::from(uses_lut))),
+            "{}",
+            g.source
+        );
+        // Compiled with the reflection check: the module binds exactly what the variant declares.
+        let checked = flow
+            .compile(&v, Stage::Compute)
+            .unwrap_or_else(|d| panic!("{}", render_all(&d)));
+        if uses_lut {
+            lut_variant = Some((checked.module.spirv.clone(), plan));
+        }
+    }
+
+    let Some(ctx) = test_context() else { return };
+    let (spirv, plan) = lut_variant.unwrap();
+    let cache = LayoutCache::new(&ctx);
+    let m = ShaderModule::new(&ctx, &spirv).unwrap();
+    let layout = Arc::new(PipelineLayout::new(&ctx, &cache, &describe_layout(&plan)).unwrap());
+    let p = ComputePipeline::new(&ctx, &plan, &m, layout, &SpecValues::default()).unwrap();
+    let lut: Vec<f32> = (0..64).map(|i| i as f32 * 0.25).collect();
+    let storage = raw::BufferUsageFlags::STORAGE_BUFFER;
+    let result = Buffer::new(&ctx, 64 * 4, storage).unwrap();
+    let input = Buffer::with_data(&ctx, &lut, storage).unwrap();
+    vk_support::dispatch(&ctx, &p, &[&result, &input], 1);
+    let doubled: Vec<f32> = lut.iter().map(|v| v * 2.0).collect();
+    assert_eq!(result.read_vec::<f32>(), doubled);
+    drop((p, m, result, input, cache));
+    assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn collisions_are_checked_per_variant_and_conditions_name_known_branches() {
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("test_overlap")
+            .branch("A")
+            .branch("B")
+            .resources_if("A", |i| {
+                i.sampler(0, ImageType::Float2D, "first", Frequency::Pass)
+            })
+            .resources_if(Condition::branch("B").or(Condition::branch("A")), |i| {
+                i.sampler(0, ImageType::Float2D, "second", Frequency::Pass)
+            })
+            .resources_if("TYPO", |i| {
+                i.sampler(1, ImageType::Float2D, "third", Frequency::Pass)
+            })
+            .resources_if("B", |i| i.define("NOT_A_RESOURCE")),
+    );
+    let info = reg.resolve("test_overlap").unwrap();
+    let opts = shader_info::ValidateOptions {
+        registry: &reg,
+        extra_type_names: &[],
+        require_complete: false,
+    };
+    let d = shader_info::validate(&info, &opts);
+    let text = render_all(&d);
+    assert!(
+        text.contains("`TYPO` is no branch or boolean constant of the info")
+            && text.contains("its branches: A, B"),
+        "{text}"
+    );
+    assert!(text.contains("only resources can be conditional"), "{text}");
+    // With every branch false nothing collides; the variant with A has both samplers on slot 0.
+    assert!(
+        !d.iter().any(|d| d.code == Code::BindingCollision),
+        "{text}"
+    );
+    let mut fixed = Registry::new();
+    fixed.add_info(
+        ShaderCreateInfo::new("test_overlap")
+            .branch("A")
+            .branch("B")
+            .resources_if("A", |i| {
+                i.sampler(0, ImageType::Float2D, "first", Frequency::Pass)
+            })
+            .resources_if(Condition::branch("B").or(Condition::branch("A")), |i| {
+                i.sampler(0, ImageType::Float2D, "second", Frequency::Pass)
+            })
+            .local_group_size(1)
+            .compute_source("x.comp.glsl"),
+    );
+    let base = fixed.validated("test_overlap").unwrap();
+    let set = shader_info::enumerate_variants(&base, 20).unwrap();
+    let mut collided = Vec::new();
+    for i in 0..set.variants.len() {
+        if let Err(d) = base.variant(&set, i, &fixed) {
+            assert!(
+                d.iter().all(|d| d.code == Code::BindingCollision),
+                "{}",
+                render_all(&d)
+            );
+            collided.push(set.describe(set.variants[i].bits));
+            assert!(
+                render_all(&d).contains("{A"),
+                "the diagnostic names the variant"
+            );
+        }
+    }
+    collided.sort();
+    assert_eq!(collided, ["{A, B}", "{A}"]);
+}
