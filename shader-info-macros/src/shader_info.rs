@@ -159,6 +159,7 @@ const METHODS: &[(&str, &[Arg])] = &[
     ("alpha_to_coverage", &[Expr("enable")]),
     ("dynamic", &[Enum("DynamicStates", "dynamic states")]),
     ("stage_source", &[Enum("Stage", "stage"), Expr("file")]),
+    ("entry_point", &[Enum("Stage", "stage"), Expr("name")]),
     ("vertex_source", &[Expr("file")]),
     ("fragment_source", &[Expr("file")]),
     ("geometry_source", &[Expr("file")]),

@@ -257,6 +257,9 @@ pub struct GeneratedStage {
     pub source_map: SourceMap,
     /// Files inserted, in order (typedef sources, dependencies, the stage source).
     pub files: Vec<String>,
+    /// The entry point's name in the compiled module (`main` unless the info names it: GLSL's own function is
+    /// always `main`, and the compiler renames the SPIR-V entry point).
+    pub entry_point: String,
 }
 
 /// Which GLSL the generator writes.
@@ -444,6 +447,12 @@ pub fn generate(
         450
     };
     let mut pre = format!("#version {version}\n#extension GL_GOOGLE_include_directive : require\n");
+    // A declared entry-point name is given to the module by the compiler; recorded here so that it is part of
+    // what the module is keyed by.
+    let entry = info.entry_point_of(stage);
+    if entry != "main" {
+        let _ = writeln!(pre, "// entry point: {entry}");
+    }
     if stage.is_ray_tracing() {
         pre.push_str("#extension GL_EXT_ray_tracing : require\n");
     } else if uses_acceleration_structure {
@@ -648,6 +657,7 @@ pub fn generate(
             entries: e.map,
         },
         files,
+        entry_point: info.entry_point_of(stage).to_string(),
     })
 }
 

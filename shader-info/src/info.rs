@@ -445,6 +445,8 @@ pub struct ShaderCreateInfo {
     /// Resources present only where a condition on branches holds ([`Self::resources_if`]); `resources` holds
     /// those whose condition holds for the info's branch values.
     pub conditional_resources: Vec<Item<ConditionalResource>>,
+    /// Entry-point names other than `main`, per stage ([`Self::entry_point`]).
+    pub entry_points: Vec<Item<(Stage, String)>>,
     /// How resource slots are numbered ([`SlotSpace`]); `None` is [`SlotSpace::PerSet`].
     pub slot_space: Option<Item<SlotSpace>>,
     /// Declared render state (see [`crate::render_state`]), one item per builder call.
@@ -800,6 +802,33 @@ impl ShaderCreateInfo {
             self.conditional_resources.push(it);
         }
         self
+    }
+
+    /// Names the entry point of `stage` in the compiled module (`vs_main`, `shadow_fs`, …): what Vulkan's
+    /// `pName`, wgpu's `entry_point` and the WGSL, MSL and HLSL translations call it. The GLSL source keeps its
+    /// `void main()`; OpenGL GLSL output does too (OpenGL has no other).
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// let info = ShaderCreateInfo::new("x")
+    ///     .entry_point(Stage::Vertex, "vs_main")
+    ///     .vertex_source("x.vert.glsl");
+    /// assert_eq!(info.entry_point_of(Stage::Vertex), "vs_main");
+    /// assert_eq!(info.entry_point_of(Stage::Fragment), "main");
+    /// ```
+    #[track_caller]
+    pub fn entry_point(mut self, stage: Stage, name: impl Into<String>) -> Self {
+        let it = self.item((stage, name.into()));
+        self.entry_points.push(it);
+        self
+    }
+
+    /// The entry-point name of `stage`: the declared one, else `main`.
+    pub fn entry_point_of(&self, stage: Stage) -> &str {
+        self.entry_points
+            .iter()
+            .find(|e| e.value.0 == stage)
+            .map_or("main", |e| e.value.1.as_str())
     }
 
     /// A storage image.

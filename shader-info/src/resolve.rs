@@ -344,6 +344,7 @@ impl<'a> Resolver<'a> {
         merge_list(&mut out.push_constants, &info.push_constants);
         merge_list(&mut out.resources, &info.resources);
         merge_list(&mut out.conditional_resources, &info.conditional_resources);
+        merge_list(&mut out.entry_points, &info.entry_points);
         merge_list(
             &mut out.specialization_constants,
             &info.specialization_constants,

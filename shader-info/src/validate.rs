@@ -125,6 +125,7 @@ pub fn validate(info: &ResolvedInfo, opts: &ValidateOptions) -> Vec<Diagnostic> 
     check_branches(&mut c);
     check_builtins(&mut c);
     check_conditions(&mut c);
+    check_entry_points(&mut c);
     check_hostile(&mut c);
     c.diags.extend(crate::render_state::problems(info));
     c.diags.extend(rust_twin_problems_of(opts.registry, info));
@@ -1045,6 +1046,42 @@ fn check_stage_interfaces(c: &mut Checker, stages: &[Stage], origin: Origin) {
                     .hint("give one of the interfaces another instance name"),
                 );
             }
+        }
+    }
+}
+
+/// An entry-point name is an identifier the targets accept, declared once per stage of the info.
+fn check_entry_points(c: &mut Checker) {
+    let info = c.info;
+    let stages = info.stages();
+    for (i, it) in info.entry_points.iter().enumerate() {
+        let (stage, name) = (&it.value.0, &it.value.1);
+        let item = format!("entry_point({stage}, \"{name}\")");
+        if name != "main" {
+            c.ident("entry point", name, it);
+        }
+        if let Some(first) = info.entry_points[..i].iter().find(|e| e.value.0 == *stage) {
+            c.err(
+                Code::SingularConflict,
+                item.clone(),
+                it,
+                format!(
+                    "the {stage} stage's entry point is named twice: `{}` (in `{}`) and `{name}` (in `{}`)",
+                    first.value.1, first.declared_in, it.declared_in
+                ),
+                "name each stage's entry point once along the additional_info chain",
+            );
+        }
+        if !stages.is_empty() && !stages.contains(stage) {
+            c.err(
+                Code::UnknownStage,
+                item,
+                it,
+                format!(
+                    "an entry point is named for the {stage} stage, which the info does not have"
+                ),
+                "name entry points of the info's stages only",
+            );
         }
     }
 }

@@ -19,6 +19,7 @@
 pub(crate) mod cache;
 mod compiled;
 pub mod diagnostics;
+pub mod entry_point;
 mod error;
 mod files;
 pub mod includes;
@@ -520,11 +521,19 @@ impl Compiler {
                 } else {
                     self.locate_all(unit, diagnostics::parse_messages(&warning_text))
                 };
+                let mut spirv = artifact.as_binary().to_vec();
+                // The declared entry-point name (the generated text records it, so it is part of the key).
+                if let Some(g) = unit.generated
+                    && g.entry_point != "main"
+                    && let Some(renamed) = entry_point::rename_entry_point(&spirv, &g.entry_point)
+                {
+                    spirv = renamed;
+                }
                 let module = CompiledModule {
                     name: unit.name.to_string(),
                     stage: unit.stage,
                     profile: unit.profile,
-                    spirv: artifact.as_binary().to_vec(),
+                    spirv,
                     files: files
                         .iter()
                         .map(|f| SourceFile {

@@ -596,12 +596,18 @@ impl Portable {
                 values: baked.iter().map(|(d, v)| (d.name.clone(), *v)).collect(),
             }
         };
+        // The module's entry point: `main`, or the name the info declared (the compiler renamed it).
+        let entry = self
+            .module
+            .entry_points
+            .first()
+            .map_or_else(|| "main".to_string(), |e| e.name.clone());
         let (text, entry_point) = match target {
             Target::Wgsl => {
                 let text =
                     wgsl::write_string(&self.module, &self.module_info, wgsl::WriterFlags::empty())
                         .map_err(|e| e.to_string())?;
-                (text, "main".to_string())
+                (text, entry.clone())
             }
             Target::Msl => {
                 let (module, info) = self.with_constants(&baked)?;
@@ -620,7 +626,7 @@ impl Portable {
                 }
                 let mut per_entry_point_map = msl::EntryPointResourceMap::new();
                 per_entry_point_map.insert(
-                    "main".to_string(),
+                    entry.clone(),
                     msl::EntryPointResources {
                         resources,
                         immediates_buffer: map.push_constants.map(|p| p.msl_buffer as u8),
@@ -733,7 +739,7 @@ impl Portable {
                 };
                 let pipe = glsl::PipelineOptions {
                     shader_stage: stage,
-                    entry_point: "main".to_string(),
+                    entry_point: entry.clone(),
                     multiview: None,
                 };
                 let mut text = String::new();

@@ -129,6 +129,8 @@ pub struct ShaderModule {
     handle: vk::ShaderModule,
     id: u64,
     hash: u128,
+    /// The name of its entry point (`main` unless the info named it), for `pName`.
+    entry_point: std::ffi::CString,
 }
 
 impl std::fmt::Debug for ShaderModule {
@@ -141,6 +143,11 @@ impl std::fmt::Debug for ShaderModule {
 }
 
 impl ShaderModule {
+    /// The entry point's name, read from the module (what pipelines pass as `pName`).
+    pub fn entry_point(&self) -> &std::ffi::CStr {
+        &self.entry_point
+    }
+
     /// Creates a module from SPIR-V words after checking the valid-usage rules.
     pub fn new(ctx: &VkContext, spirv: &[u32]) -> VkResult<ShaderModule> {
         check_spirv(spirv)?;
@@ -157,6 +164,9 @@ impl ShaderModule {
             handle,
             id: NEXT_MODULE_ID.fetch_add(1, Ordering::Relaxed),
             hash: crate::flow::spirv_key(spirv),
+            entry_point: crate::compiler::entry_point::entry_point_name(spirv)
+                .and_then(|n| std::ffi::CString::new(n).ok())
+                .unwrap_or_else(|| c"main".to_owned()),
         })
     }
 

@@ -390,7 +390,7 @@ impl Drop for OwnedPipeline {
 }
 
 fn stage_infos<'a>(
-    modules: &[(Stage, &ShaderModule)],
+    modules: &[(Stage, &'a ShaderModule)],
     spec: &'a vk::SpecializationInfo<'a>,
 ) -> Vec<vk::PipelineShaderStageCreateInfo<'a>> {
     modules
@@ -399,7 +399,7 @@ fn stage_infos<'a>(
             vk::PipelineShaderStageCreateInfo::default()
                 .stage(stage_flags(*stage))
                 .module(m.handle())
-                .name(c"main")
+                .name(m.entry_point())
                 .specialization_info(spec)
         })
         .collect()
