@@ -171,3 +171,102 @@ fn collisions_are_checked_per_variant_and_conditions_name_known_branches() {
     collided.sort();
     assert_eq!(collided, ["{A, B}", "{A}"]);
 }
+
+/// Compilation constants and branches are one concept: the specialize function changes a typed constant per
+/// variant as it folds branches, the generated `const` follows, a boolean one conditions resources, and what it
+/// cannot change (an unknown name, another type, a constant that sizes an array) is refused with the permutation.
+#[test]
+fn compilation_constants_vary_per_variant_like_branches() {
+    fn specialize(v: &mut shader_info::VariantBuilder) {
+        if v.get("HIGH_QUALITY") {
+            v.set_constant("TAPS", 16u32);
+            v.set_constant("USE_NOISE", true);
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("taps.comp.glsl"),
+        "void main() {\n  float sum = 0.0;\n  for (uint i = 0u; i < TAPS; i++) { sum += float(i); }\n#if BRANCH_HIGH_QUALITY\n  sum += textureLod(noise, vec2(0.5), 0.0).r;\n#endif\n  result[gl_GlobalInvocationID.x] = sum;\n}\n",
+    )
+    .unwrap();
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("test_taps")
+            .compilation_constant("TAPS", 4u32)
+            .compilation_constant("USE_NOISE", false)
+            .branch("HIGH_QUALITY")
+            .specialize(specialize)
+            .storage_buf(0, Qualifier::Write, "float", "result[]", Frequency::Pass)
+            .resources_if("USE_NOISE", |i| {
+                i.sampler(1, ImageType::Float2D, "noise", Frequency::Pass)
+            })
+            .local_group_size(1)
+            .compute_source("taps.comp.glsl"),
+    );
+    let compiler = Compiler::new(dir.path()).unwrap();
+    let loader = shader_info::DirLoader::new(dir.path());
+    let flow = Flow::new(&reg, &loader, &compiler, Profile::Release);
+    let info = flow.validated("test_taps").unwrap();
+    let set = flow.variants(&info).unwrap();
+    assert_eq!(set.variants.len(), 2);
+    for i in 0..2 {
+        let v = info.variant(&set, i, &reg).unwrap();
+        let hq = set.variants[i].value("HIGH_QUALITY", &set.branches);
+        let g = flow.generate(&v, Stage::Compute).unwrap();
+        let taps = if hq { "16u" } else { "4u" };
+        assert!(
+            g.source.contains(&format!("const uint TAPS = {taps};")),
+            "{}",
+            g.source
+        );
+        assert!(g.source.contains(&format!("const bool USE_NOISE = {hq};")));
+        let names: Vec<String> = flow
+            .plan(&v)
+            .bindings()
+            .map(|(_, b)| b.name.clone())
+            .collect();
+        assert_eq!(names.contains(&"noise".to_string()), hq, "{names:?}");
+        flow.compile(&v, Stage::Compute)
+            .unwrap_or_else(|d| panic!("{}", render_all(&d)));
+    }
+
+    for (bad, want) in [
+        (
+            bad_name as fn(&mut shader_info::VariantBuilder),
+            "no compilation constant of that name",
+        ),
+        (bad_type, "is a `uint`, not a `float`"),
+        (bad_size, "sizes an array"),
+    ] {
+        let mut reg = Registry::new();
+        reg.add_info(
+            ShaderCreateInfo::new("test_bad_set")
+                .compilation_constant("TAPS", 4u32)
+                .shared_variable(shader_info::Type::Float, "cache[TAPS]")
+                .branch("B")
+                .specialize(bad),
+        );
+        let info = reg.resolve("test_bad_set").unwrap();
+        let d = shader_info::enumerate_variants(&info, 20).unwrap_err();
+        let text = render_all(&d);
+        assert!(
+            text.contains(want) && text.contains("permutation {B}"),
+            "{text}"
+        );
+    }
+    fn bad_name(v: &mut shader_info::VariantBuilder) {
+        if v.get("B") {
+            v.set_constant("TAPZ", 1u32);
+        }
+    }
+    fn bad_type(v: &mut shader_info::VariantBuilder) {
+        if v.get("B") {
+            v.set_constant("TAPS", 1.5f32);
+        }
+    }
+    fn bad_size(v: &mut shader_info::VariantBuilder) {
+        if v.get("B") {
+            v.set_constant("TAPS", 8u32);
+        }
+    }
+}

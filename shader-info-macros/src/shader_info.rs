@@ -160,6 +160,7 @@ const METHODS: &[(&str, &[Arg])] = &[
     ("dynamic", &[Enum("DynamicStates", "dynamic states")]),
     ("stage_source", &[Enum("Stage", "stage"), Expr("file")]),
     ("entry_point", &[Enum("Stage", "stage"), Expr("name")]),
+    ("compilation_constant", &[Expr("name"), Expr("value")]),
     ("vertex_source", &[Expr("file")]),
     ("fragment_source", &[Expr("file")]),
     ("geometry_source", &[Expr("file")]),

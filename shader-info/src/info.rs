@@ -445,6 +445,9 @@ pub struct ShaderCreateInfo {
     /// Resources present only where a condition on branches holds ([`Self::resources_if`]); `resources` holds
     /// those whose condition holds for the info's branch values.
     pub conditional_resources: Vec<Item<ConditionalResource>>,
+    /// Shared and compilation constants that size arrays (set by resolution): their value is the same in every
+    /// variant.
+    pub size_constants: Vec<String>,
     /// Entry-point names other than `main`, per stage ([`Self::entry_point`]).
     pub entry_points: Vec<Item<(Stage, String)>>,
     /// How resource slots are numbered ([`SlotSpace`]); `None` is [`SlotSpace::PerSet`].
@@ -942,6 +945,42 @@ impl ShaderCreateInfo {
     #[track_caller]
     pub fn constant(mut self, constant: SharedConstant) -> Self {
         let it = self.item(constant);
+        self.constants.push(it);
+        self
+    }
+
+    /// A compilation constant (Blender's `compilation_constant`): a value known when the shader is generated,
+    /// written as a typed GLSL `const` (the type is the Rust value's: `bool`, `i32`, `u32`, `f32`). It is the same
+    /// concept as a branch, which is a boolean compilation constant whose two values the variants enumerate: the
+    /// specialize function reads and changes both ([`VariantBuilder::get`]/[`VariantBuilder::set`] for branches,
+    /// [`VariantBuilder::constant`]/[`VariantBuilder::set_constant`] here), and `resources_if` conditions read
+    /// boolean ones. A constant used as an array size keeps its value in every variant.
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// fn specialize(v: &mut VariantBuilder) {
+    ///     if v.get("HIGH_QUALITY") {
+    ///         v.set_constant("SAMPLE_COUNT", 16u32);
+    ///     }
+    /// }
+    /// let mut reg = Registry::new();
+    /// reg.add_info(ShaderCreateInfo::new("blur")
+    ///     .compilation_constant("SAMPLE_COUNT", 4u32)
+    ///     .branch("HIGH_QUALITY")
+    ///     .specialize(specialize));
+    /// let info = reg.resolve("blur").unwrap();
+    /// let set = enumerate_variants(&info, DEFAULT_BRANCH_LIMIT).unwrap();
+    /// let hq = set.lookup(set.bits_of(&[("HIGH_QUALITY", true)]).unwrap()).unwrap();
+    /// let applied = set.variants[hq].apply(&info, &set.branches);
+    /// assert_eq!(applied.constants[0].value.glsl(), "const uint SAMPLE_COUNT = 16u;");
+    /// ```
+    #[track_caller]
+    pub fn compilation_constant(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<ConstValue>,
+    ) -> Self {
+        let it = self.item(SharedConstant::new(name, value));
         self.constants.push(it);
         self
     }

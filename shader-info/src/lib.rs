@@ -120,7 +120,8 @@ pub use validate::{
     identifier_problem, unsafe_text_problem, validate,
 };
 pub use variants::{
-    DEFAULT_BRANCH_LIMIT, MAX_BRANCH_LIMIT, Variant, VariantError, VariantSet, enumerate_variants,
+    ConstOverride, DEFAULT_BRANCH_LIMIT, MAX_BRANCH_LIMIT, Variant, VariantError, VariantSet,
+    enumerate_variants,
 };
 pub use vertex::{ShaderVertex, VertexAttribute, VertexField};
 

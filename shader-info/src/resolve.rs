@@ -122,15 +122,19 @@ pub fn resolve(registry: &Registry, name: &str) -> Result<ResolvedInfo, Vec<Diag
 /// left as written, for validation to report.
 fn size_by_constants(info: &mut ShaderCreateInfo) {
     let constants = info.constants.clone();
-    let sized = |name: &mut String| {
+    let mut used: Vec<String> = Vec::new();
+    let mut sized = |name: &mut String| {
         let Some(open) = name.find('[') else { return };
-        let inner = name[open + 1..].trim_end_matches(']').trim();
+        let inner = name[open + 1..].trim_end_matches(']').trim().to_string();
         if let Some(n) = constants
             .iter()
             .find(|c| c.value.name == inner)
             .and_then(|c| c.value.as_size())
         {
             *name = format!("{}[{n}]", &name[..open]);
+            if !used.contains(&inner) {
+                used.push(inner);
+            }
         }
     };
     info.resources
@@ -143,6 +147,7 @@ fn size_by_constants(info: &mut ShaderCreateInfo) {
     info.shared_variables
         .iter_mut()
         .for_each(|v| sized(&mut v.value.name));
+    info.size_constants = used;
 }
 
 fn suggest(registry: &Registry, name: &str) -> String {

@@ -24,6 +24,12 @@ impl fmt::Debug for SpecializeFn {
 /// What the specialize function sees and changes for one permutation.
 pub struct VariantBuilder<'a> {
     pub(crate) names: &'a [String],
+    /// The info's compilation constants with their declared values, and those used as array sizes.
+    pub(crate) declared: &'a [crate::info::SharedConstant],
+    pub(crate) sizes: &'a [String],
+    pub(crate) constants: Vec<crate::variants::ConstOverride>,
+    /// What the specialize function asked for that cannot be done, said with the permutation.
+    pub(crate) rejected: Vec<String>,
     pub(crate) bits: u64,
     pub(crate) defines: Vec<(String, String)>,
     pub(crate) sources: Vec<(Stage, String)>,
@@ -32,7 +38,29 @@ pub struct VariantBuilder<'a> {
     pub(crate) never_used: bool,
 }
 
-impl VariantBuilder<'_> {
+impl<'a> VariantBuilder<'a> {
+    /// The builder of permutation `bits` over `names`, with the info's compilation constants.
+    pub(crate) fn new(
+        names: &'a [String],
+        declared: &'a [crate::info::SharedConstant],
+        sizes: &'a [String],
+        bits: u64,
+    ) -> VariantBuilder<'a> {
+        VariantBuilder {
+            names,
+            declared,
+            sizes,
+            constants: Vec::new(),
+            rejected: Vec::new(),
+            bits,
+            defines: Vec::new(),
+            sources: Vec::new(),
+            state: Vec::new(),
+            vertex_inputs: Vec::new(),
+            never_used: false,
+        }
+    }
+
     fn index(&self, name: &str) -> Option<usize> {
         self.names.iter().position(|n| n == name)
     }
@@ -50,6 +78,58 @@ impl VariantBuilder<'_> {
             } else {
                 self.bits &= !(1 << i);
             }
+        }
+    }
+
+    /// The value of compilation constant `name` in this variant (its declared value unless changed here); `None`
+    /// for an unknown name.
+    pub fn constant(&self, name: &str) -> Option<crate::info::ConstValue> {
+        self.constants
+            .iter()
+            .find(|c| c.name == name)
+            .map(|c| c.value)
+            .or_else(|| {
+                self.declared
+                    .iter()
+                    .find(|c| c.name == name)
+                    .map(|c| c.value)
+            })
+    }
+
+    /// Gives compilation constant `name` another value in this variant. The value must have the constant's type,
+    /// and a constant that sizes an array keeps its value; anything else is reported with the permutation.
+    pub fn set_constant(&mut self, name: &str, value: impl Into<crate::info::ConstValue>) {
+        let value = value.into();
+        let Some(declared) = self.declared.iter().find(|c| c.name == name) else {
+            let known: Vec<&str> = self.declared.iter().map(|c| c.name.as_str()).collect();
+            self.rejected.push(format!(
+                "set_constant(\"{name}\"): the info has no compilation constant of that name (it has: {})",
+                if known.is_empty() { "none".to_string() } else { known.join(", ") }
+            ));
+            return;
+        };
+        if declared.value.ty() != value.ty() {
+            self.rejected.push(format!(
+                "set_constant(\"{name}\", {}): `{name}` is a `{}`, not a `{}`",
+                value.glsl_literal(),
+                declared.value.ty(),
+                value.ty()
+            ));
+            return;
+        }
+        if self.sizes.iter().any(|s| s == name) {
+            self.rejected.push(format!(
+                "set_constant(\"{name}\"): `{name}` sizes an array of the declaration, so it has one value in every variant"
+            ));
+            return;
+        }
+        self.constants.retain(|c| c.name != name);
+        // The declared value is no change: such a variant is the same as one that does not set it.
+        if declared.value.to_bits() != value.to_bits() {
+            self.constants.push(crate::variants::ConstOverride {
+                name: name.to_string(),
+                value,
+            });
         }
     }
 

@@ -58,6 +58,36 @@ pub struct Variant {
     pub state: Vec<StateItem>,
     /// Vertex inputs only this variant reads, sorted by location.
     pub vertex_inputs: Vec<crate::info::VertexInput>,
+    /// Compilation constants this variant gives another value, sorted by name.
+    pub constants: Vec<ConstOverride>,
+}
+
+/// A compilation constant's value in one variant. Compared and hashed by its bits, so variants stay hashable
+/// (a float constant has no `Eq` of its own).
+#[derive(Clone, Debug)]
+pub struct ConstOverride {
+    pub name: String,
+    pub value: crate::info::ConstValue,
+}
+
+impl ConstOverride {
+    fn key(&self) -> (&str, crate::types::Type, u32) {
+        (&self.name, self.value.ty(), self.value.to_bits())
+    }
+}
+
+impl PartialEq for ConstOverride {
+    fn eq(&self, other: &ConstOverride) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for ConstOverride {}
+
+impl std::hash::Hash for ConstOverride {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.key().hash(state);
+    }
 }
 
 impl Variant {
@@ -77,6 +107,11 @@ impl Variant {
                 .enumerate()
                 .map(|(b, n)| (n.clone(), self.bits & (1 << b) != 0))
                 .collect();
+            for c in &self.constants {
+                if let Some(it) = i.constants.iter_mut().find(|k| k.value.name == c.name) {
+                    it.value.value = c.value;
+                }
+            }
             crate::condition::apply_conditions(i);
             for (stage, file) in &self.sources {
                 match i.sources.iter_mut().find(|s| s.value.0 == *stage) {
@@ -250,19 +285,13 @@ pub fn enumerate_variants(info: &ResolvedInfo, limit: u32) -> Result<VariantSet,
         ]);
     }
     let count = 1usize << n;
+    let declared: Vec<crate::info::SharedConstant> =
+        info.constants.iter().map(|c| c.value.clone()).collect();
     let mut table = vec![u32::MAX; count];
     let mut variants: Vec<Variant> = Vec::new();
     let mut index: HashMap<Variant, u32> = HashMap::new();
     for bits in 0..count as u64 {
-        let mut vb = VariantBuilder {
-            names: &branches,
-            bits,
-            defines: Vec::new(),
-            sources: Vec::new(),
-            state: Vec::new(),
-            vertex_inputs: Vec::new(),
-            never_used: false,
-        };
+        let mut vb = VariantBuilder::new(&branches, &declared, &info.size_constants, bits);
         if let Some(f) = &info.specialize
             && catch_unwind(AssertUnwindSafe(|| (f.value.0)(&mut vb))).is_err()
         {
@@ -283,6 +312,32 @@ pub fn enumerate_variants(info: &ResolvedInfo, limit: u32) -> Result<VariantSet,
                     .hint("the function must handle every combination of branch values; declare impossible ones with `never_used()`"),
                 ]);
         }
+        if !vb.rejected.is_empty() {
+            let set = VariantSet {
+                info: info.name.clone(),
+                branches: branches.clone(),
+                variants: vec![],
+                table: vec![],
+            };
+            return Err(vb
+                .rejected
+                .iter()
+                .map(|r| {
+                    Diagnostic::error(
+                        Code::Branch,
+                        &info.name,
+                        format!(
+                            "the specialize function of `{}`, on permutation {}: {r}",
+                            info.name,
+                            set.describe(bits)
+                        ),
+                    )
+                    .item("specialize")
+                    .at(&info.name, info.origin)
+                    .hint("set compilation constants the info declares, with values of their type")
+                })
+                .collect());
+        }
         if vb.never_used {
             continue;
         }
@@ -290,12 +345,14 @@ pub fn enumerate_variants(info: &ResolvedInfo, limit: u32) -> Result<VariantSet,
         vb.sources.sort();
         vb.state.sort_by_key(StateItem::slot);
         vb.vertex_inputs.sort();
+        vb.constants.sort_by(|a, b| a.name.cmp(&b.name));
         let v = Variant {
             bits: vb.bits,
             defines: vb.defines,
             sources: vb.sources,
             state: vb.state,
             vertex_inputs: vb.vertex_inputs,
+            constants: vb.constants,
         };
         let id = *index.entry(v).or_insert_with_key(|v| {
             variants.push(v.clone());
@@ -352,15 +409,7 @@ mod tests {
         assert_eq!(s.branches, ["DEPTH_ONLY", "FOG", "SKINNING", "FOLIAGE"]);
         assert_eq!(s.permutations(), 16);
         for bits in 0..16u64 {
-            let mut vb = VariantBuilder {
-                names: &s.branches,
-                bits,
-                defines: vec![],
-                sources: vec![],
-                state: vec![],
-                vertex_inputs: vec![],
-                never_used: false,
-            };
+            let mut vb = VariantBuilder::new(&s.branches, &[], &[], bits);
             fold(&mut vb);
             match s.lookup(bits) {
                 Ok(i) => assert_eq!(s.variants[i].bits, vb.bits, "{}", s.describe(bits)),
