@@ -161,6 +161,10 @@ const METHODS: &[(&str, &[Arg])] = &[
     ("stage_source", &[Enum("Stage", "stage"), Expr("file")]),
     ("entry_point", &[Enum("Stage", "stage"), Expr("name")]),
     ("compilation_constant", &[Expr("name"), Expr("value")]),
+    (
+        "subpass_in",
+        &[Expr("attachment index"), TYPE, Expr("name")],
+    ),
     ("vertex_source", &[Expr("file")]),
     ("fragment_source", &[Expr("file")]),
     ("geometry_source", &[Expr("file")]),

@@ -515,6 +515,27 @@ pub fn generate(
 
     // 5. Resources, constants, push constants.
     emit_resources(&mut e, info, opts.flavor);
+    if stage == Stage::Fragment {
+        for it in &info.subpass_inputs {
+            let s = &it.value;
+            let swizzle = match s.ty.shape().1 {
+                1 => ".x",
+                2 => ".xy",
+                3 => ".xyz",
+                _ => "",
+            };
+            e.decl(
+                &format!(
+                    "#define {} texelFetch({}, ivec2(gl_FragCoord.xy), 0){swizzle}",
+                    s.name,
+                    s.resource_name()
+                ),
+                &it.declared_in,
+                format!("subpass_in `{}`", s.name),
+                it.origin,
+            );
+        }
+    }
     for b in &info.branches {
         let value = info.branch_values.iter().any(|(n, v)| *n == b.value && *v);
         // The preprocessor symbol guards code that uses a conditional resource (`#if BRANCH_SKINNING`), which a

@@ -343,6 +343,24 @@ pub struct ConditionalResource {
     pub resource: Result<Resource, String>,
 }
 
+/// A fragment input read from a color attachment an earlier pass wrote ([`ShaderCreateInfo::subpass_in`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SubpassInput {
+    /// The color attachment location it reads.
+    pub index: u32,
+    pub ty: Type,
+    /// The name shader code reads it by, as a value.
+    pub name: String,
+}
+
+impl SubpassInput {
+    /// The name of the sampled image that carries it (a binding of the plan; the host binds the attachment's image
+    /// there).
+    pub fn resource_name(&self) -> String {
+        format!("{}_input", self.name)
+    }
+}
+
 /// The `<stage>_source(file)` shorthands of [`ShaderCreateInfo::stage_source`], one per stage.
 macro_rules! stage_source_shorthands {
     ($($(#[$doc:meta])* $name:ident => $stage:ident),* $(,)?) => {
@@ -448,6 +466,8 @@ pub struct ShaderCreateInfo {
     /// Shared and compilation constants that size arrays (set by resolution): their value is the same in every
     /// variant.
     pub size_constants: Vec<String>,
+    /// Fragment inputs read from attachments ([`Self::subpass_in`]).
+    pub subpass_inputs: Vec<Item<SubpassInput>>,
     /// Entry-point names other than `main`, per stage ([`Self::entry_point`]).
     pub entry_points: Vec<Item<(Stage, String)>>,
     /// How resource slots are numbered ([`SlotSpace`]); `None` is [`SlotSpace::PerSet`].
@@ -832,6 +852,33 @@ impl ShaderCreateInfo {
             .iter()
             .find(|e| e.value.0 == stage)
             .map_or("main", |e| e.value.1.as_str())
+    }
+
+    /// A fragment input read from the color attachment at `index` that an earlier pass wrote (Blender's
+    /// `subpass_in`): shader code reads `name` as a value of type `ty`. On every device it is emulated by a sampled
+    /// image, `<name>_input`, read at the fragment's own pixel; its binding is derived (set 0, after the declared
+    /// bindings), and the host binds the attachment's image there once the pass that wrote it ended.
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// let info = ShaderCreateInfo::new("composite")
+    ///     .subpass_in(0, Type::Vec4, "scene_color")
+    ///     .fragment_out(0, Type::Vec4, "frag_color")
+    ///     .fragment_source("composite.frag.glsl");
+    /// let mut reg = Registry::new();
+    /// reg.add_info(info);
+    /// let resolved = reg.resolve("composite").unwrap();
+    /// assert_eq!(resolved.resources[0].value.name, "scene_color_input");
+    /// ```
+    #[track_caller]
+    pub fn subpass_in(mut self, index: u32, ty: Type, name: impl Into<String>) -> Self {
+        let it = self.item(SubpassInput {
+            index,
+            ty,
+            name: name.into(),
+        });
+        self.subpass_inputs.push(it);
+        self
     }
 
     /// A storage image.

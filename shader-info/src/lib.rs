@@ -68,7 +68,7 @@ pub use generate::{
 pub use info::{
     ConditionalResource, ConstValue, Define, FragmentOutput, GeometryLayout, InterfaceMember, Item,
     PushConstant, ShaderCreateInfo, SharedConstant, SharedVariable, SpecializationConstant,
-    StageInterfaceInfo, TessellationLayout, VertexInput,
+    StageInterfaceInfo, SubpassInput, TessellationLayout, VertexInput,
 };
 pub use interfaces::{Direction, StageBlock, interface_lists, stage_blocks};
 pub use layout::{

@@ -126,6 +126,7 @@ pub fn validate(info: &ResolvedInfo, opts: &ValidateOptions) -> Vec<Diagnostic> 
     check_builtins(&mut c);
     check_conditions(&mut c);
     check_entry_points(&mut c);
+    check_subpass_inputs(&mut c);
     check_hostile(&mut c);
     c.diags.extend(crate::render_state::problems(info));
     c.diags.extend(rust_twin_problems_of(opts.registry, info));
@@ -1046,6 +1047,57 @@ fn check_stage_interfaces(c: &mut Checker, stages: &[Stage], origin: Origin) {
                     .hint("give one of the interfaces another instance name"),
                 );
             }
+        }
+    }
+}
+
+/// A subpass input is a scalar or vector of a fragment stage, reading a color attachment that can exist.
+fn check_subpass_inputs(c: &mut Checker) {
+    let info = c.info;
+    let stages = info.stages();
+    for (i, it) in info.subpass_inputs.iter().enumerate() {
+        let s = &it.value;
+        let item = format!("subpass_in `{}`", s.name);
+        c.ident("subpass_in", &s.name, it);
+        if s.ty.shape().0 != 1 || s.ty.scalar() == Scalar::Bool || s.ty.is_double() {
+            c.err(
+                Code::UnknownType,
+                item.clone(),
+                it,
+                format!("subpass input `{}` is a `{}`; attachments hold float, int or uint scalars and vectors", s.name, s.ty),
+                "declare it as the attachment's texel type (vec4 for a color target)",
+            );
+        }
+        if s.index >= MAX_FRAGMENT_OUTPUTS {
+            c.err(
+                Code::OutOfRange,
+                item.clone(),
+                it,
+                format!("subpass input `{}` reads attachment {}, past the {MAX_FRAGMENT_OUTPUTS} color attachments", s.name, s.index),
+                "read one of the color attachments an earlier pass writes",
+            );
+        }
+        if info.subpass_inputs[..i]
+            .iter()
+            .any(|p| p.value.index == s.index)
+        {
+            c.err(
+                Code::DuplicateName,
+                item.clone(),
+                it,
+                format!("attachment {} is read by two subpass inputs", s.index),
+                "read each attachment once and use the value twice",
+            );
+        }
+        if !stages.is_empty() && !stages.contains(&Stage::Fragment) {
+            c.err(
+                Code::IncompleteInfo,
+                item,
+                it,
+                "subpass inputs are fragment inputs, but the info has no fragment stage"
+                    .to_string(),
+                "add the fragment stage, or remove the subpass input",
+            );
         }
     }
 }
