@@ -58,6 +58,19 @@ fn lookup_returns_what_specialize_folded_for_every_permutation() {
                         "{}",
                         set.describe(bits)
                     );
+                    // The depth-only (shadow) technique carries its own state: no color, slope-scaled bias.
+                    let state = RenderState::from_items(
+                        &v.state
+                            .iter()
+                            .map(|s| Item {
+                                value: *s,
+                                declared_in: String::new(),
+                                origin: Origin::default(),
+                            })
+                            .collect::<Vec<_>>(),
+                    );
+                    assert_eq!(state.color_writes_at(0), ColorWrites::NONE);
+                    assert!(state.depth_bias.is_some_and(|b| b.slope > 0.0));
                     assert!(
                         v.sources
                             .iter()

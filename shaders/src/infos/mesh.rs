@@ -9,8 +9,9 @@
 //! `normal_tex` 1, `emissive_tex` 2. Set 2: `joint_matrices[]` 0, `instance_matrices[]` 1 (mat4, std430).
 
 use shader_info::{
-    BuiltinBits, ColorWrites, CompareOp, CullMode, DepthState, Frequency, ImageType, Qualifier,
-    ShaderCreateInfo, Stage, StageInterfaceInfo, StateItem, Type, VariantBuilder, shader_info,
+    BuiltinBits, ColorWrites, CompareOp, CullMode, DepthBias, DepthState, Frequency, ImageType,
+    Qualifier, ShaderCreateInfo, Stage, StageInterfaceInfo, StateItem, Type, VariantBuilder,
+    shader_info,
 };
 
 /// The branch names, bit `i` of a permutation index being `MESH_BRANCHES[i]`.
@@ -70,8 +71,15 @@ pub fn specialize_mesh(v: &mut VariantBuilder) {
             v.set(shading, false);
         }
         v.source(Stage::Fragment, "3d/mesh_depth.frag.glsl");
-        // Depth only: the color attachment is left as it is.
+        // Depth only: the color attachment is left as it is, and depth is biased by the surface's slope, as a
+        // shadow map needs against self-shadowing acne (a prepass is drawn with this technique too: the bias only
+        // pushes depth away, so the lit pass's LessOrEqual test still passes).
         v.state(StateItem::ColorWrites(0, ColorWrites::NONE));
+        v.state(StateItem::DepthBias(Some(DepthBias {
+            constant: 1.25,
+            slope: 1.75,
+            clamp: 0.0,
+        })));
     }
 }
 
