@@ -952,6 +952,11 @@ fn check_stage_interfaces(c: &mut Checker, stages: &[Stage], origin: Origin) {
             here,
         ));
     }
+    // Items without their stage are warnings, not errors: a variant may add the stage (`VariantBuilder::source`).
+    let warning = |mut d: Diagnostic| {
+        d.severity = crate::diagnostic::Severity::Warning;
+        d
+    };
     let stage_of = [
         ("tess_control_out", Stage::TessControl),
         ("tess_patch_out", Stage::TessControl),
@@ -967,22 +972,22 @@ fn check_stage_interfaces(c: &mut Checker, stages: &[Stage], origin: Origin) {
             && !has(stage)
             && !stages.is_empty()
         {
-            c.diags.push(problem(
+            c.diags.push(warning(problem(
                 &format!("{list} `{}`", it.value.name),
                 format!("`{list}` is declared but the info has no {stage} stage to write it"),
-                &format!("add the {stage} stage's source, or remove the interface"),
+                &format!("add the {stage} stage's source (or a variant that adds it), or remove the interface"),
                 (&it.declared_in, it.origin),
-            ));
+            )));
         }
     }
     if let Some(it) = &info.tessellation_layout {
         if !tesc && !tese && !stages.is_empty() {
-            c.diags.push(problem(
+            c.diags.push(warning(problem(
                 "tessellation_layout",
                 "a tessellation layout is declared but the info has no tessellation stages".into(),
                 "add `.tess_control_source(file)` and `.tess_evaluation_source(file)`, or remove the layout",
                 (&it.declared_in, it.origin),
-            ));
+            )));
         }
         // Every implementation supports patches of 32 control points (Vulkan's minimum maxTessellationPatchSize).
         if !(1..=32).contains(&it.value.control_points) {
