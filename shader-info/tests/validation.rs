@@ -573,6 +573,18 @@ fn stage_interfaces_must_chain_through_the_stages_present() {
     );
     assert!(text.contains("no tessellation stages"), "{text}");
     assert!(text.contains("40 control points"), "{text}");
+    // Items without their stage are only warnings (a variant may add the stage); the bad patch size is an error.
+    assert!(
+        d.iter()
+            .filter(|x| x.message.contains("is declared but"))
+            .all(|x| x.severity == Severity::Warning),
+        "{text}"
+    );
+    assert!(
+        d.iter()
+            .any(|x| x.message.contains("40 control points") && x.is_error()),
+        "{text}"
+    );
     // With tessellation the fragment stage reads what the evaluation stage writes.
     let d = check(
         graphics("t3")
