@@ -8,16 +8,12 @@ use gpu::sources::LibraryOptions;
 use gpu::vk::testing::{
     OffscreenDraw, assert_no_validation_messages, draw_offscreen, test_context,
 };
-use gpu::vk::{
-    Buffer, DescriptorPool, GraphicsOptions, GraphicsPipeline, Image2D, LayoutCache,
-    PipelineLayout, describe_layout, raw,
-};
+use gpu::vk::{Buffer, DescriptorPool, Image2D, describe_layout, raw};
 use shader_info::{
     Code, CompareOp, Frequency, ImageType, MemoryLoader, Registry, SamplerState, ShaderCreateInfo,
-    Stage, StageInterfaceInfo, TexelFilter, Type, WrapMode,
+    StageInterfaceInfo, TexelFilter, Type, WrapMode,
 };
-use std::sync::Arc;
-use vk_support::{module, validated};
+use vk_support::{graphics_pipeline, validated};
 
 const VERT: &str =
     "void main() {\n  uv = pos * 0.5 + 0.5;\n  gl_Position = vec4(pos, 0.0, 1.0);\n}\n";
@@ -74,40 +70,14 @@ fn a_declared_state_is_the_sampler_on_ash_whatever_the_host_binds() {
     let loader = MemoryLoader::default()
         .with("s.vert.glsl", VERT)
         .with("s.frag.glsl", FRAG);
-    let texture = Image2D::new(
+    let texels: [[u8; 4]; 2] = [[0, 0, 0, 255], [255, 255, 255, 255]];
+    let texture = Image2D::texture(
         &ctx,
         2,
         1,
         raw::Format::R8G8B8A8_UNORM,
-        raw::ImageUsageFlags::SAMPLED | raw::ImageUsageFlags::TRANSFER_DST,
+        bytemuck::cast_slice(&texels),
     )
-    .unwrap();
-    let texels: [[u8; 4]; 2] = [[0, 0, 0, 255], [255, 255, 255, 255]];
-    let staging = Buffer::with_data(&ctx, &texels, raw::BufferUsageFlags::TRANSFER_SRC).unwrap();
-    ctx.submit_and_wait(|_, cmd| {
-        // SAFETY: `cmd` is recording; texture and staging buffer live until the wait returns.
-        unsafe {
-            texture.transition(
-                cmd,
-                raw::ImageLayout::UNDEFINED,
-                raw::ImageLayout::TRANSFER_DST_OPTIMAL,
-                raw::PipelineStageFlags2::NONE,
-                raw::AccessFlags2::NONE,
-                raw::PipelineStageFlags2::COPY,
-                raw::AccessFlags2::TRANSFER_WRITE,
-            );
-            texture.copy_from_buffer(cmd, &staging);
-            texture.transition(
-                cmd,
-                raw::ImageLayout::TRANSFER_DST_OPTIMAL,
-                raw::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
-                raw::PipelineStageFlags2::COPY,
-                raw::AccessFlags2::TRANSFER_WRITE,
-                raw::PipelineStageFlags2::FRAGMENT_SHADER,
-                raw::AccessFlags2::SHADER_SAMPLED_READ,
-            );
-        }
-    })
     .unwrap();
     let vb = Buffer::with_data(&ctx, &QUAD, raw::BufferUsageFlags::VERTEX_BUFFER).unwrap();
     // The host's own sampler is linear: ignored where the declaration fixed the sampler.
@@ -116,18 +86,7 @@ fn a_declared_state_is_the_sampler_on_ash_whatever_the_host_binds() {
         let (v, plan) = validated(&reg, name);
         let desc = describe_layout(&plan);
         assert!(desc.sets[1][0].immutable_sampler.is_some(), "{name}");
-        let vs = module(&ctx, &reg, &loader, &v, Stage::Vertex);
-        let fs = module(&ctx, &reg, &loader, &v, Stage::Fragment);
-        let cache = LayoutCache::new(&ctx);
-        let layout = Arc::new(PipelineLayout::new(&ctx, &cache, &desc).unwrap());
-        let p = GraphicsPipeline::new(
-            &ctx,
-            &plan,
-            &[(Stage::Vertex, &vs), (Stage::Fragment, &fs)],
-            layout,
-            &GraphicsOptions::default(),
-        )
-        .unwrap();
+        let p = graphics_pipeline(&ctx, &reg, &loader, &v, &plan).unwrap();
         let pool = DescriptorPool::for_layout(&ctx, p.layout(), 2).unwrap();
         for with_host_sampler in [false, true] {
             let set = pool.allocate(&p.layout().set_layouts()[1]).unwrap();
@@ -161,9 +120,9 @@ fn a_declared_state_is_the_sampler_on_ash_whatever_the_host_binds() {
             );
             check_filter(name, &pixels);
         }
-        drop((p, pool, vs, fs, cache));
+        drop((p, pool));
     }
-    drop((texture, staging, vb, host_sampler));
+    drop((texture, vb, host_sampler));
     assert_no_validation_messages(&ctx);
 }
 

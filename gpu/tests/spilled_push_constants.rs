@@ -6,15 +6,12 @@ mod vk_support;
 
 use gpu::sources::LibraryOptions;
 use gpu::vk::testing::{assert_no_validation_messages, pixel, test_context};
-use gpu::vk::{
-    Buffer, GraphicsOptions, GraphicsPipeline, LayoutCache, PipelineLayout, describe_layout, raw,
-};
+use gpu::vk::{Buffer, raw};
 use shader_info::{
     Code, GenerateOptions, MemoryLoader, PushConstantSpill, Registry, ShaderCreateInfo, Stage,
     Type, generate,
 };
-use std::sync::Arc;
-use vk_support::{SIZE, module, render, validated};
+use vk_support::{SIZE, graphics_pipeline, render, validated};
 
 const VERT: &str = "void main() {\n  gl_Position = transform * vec4(pos, 0.0, 1.0);\n}\n";
 const FRAG: &str = "void main() {\n  frag_color = tint * scale[2];\n}\n";
@@ -125,25 +122,14 @@ fn a_spilled_block_draws_with_the_pushed_bytes_on_ash() {
         .with("wide.vert.glsl", VERT)
         .with("wide.frag.glsl", FRAG);
     let (v, plan) = validated(&reg, "test_wide_push");
-    let vs = module(&ctx, &reg, &loader, &v, Stage::Vertex);
-    let fs = module(&ctx, &reg, &loader, &v, Stage::Fragment);
-    let cache = LayoutCache::new(&ctx);
-    let layout = Arc::new(PipelineLayout::new(&ctx, &cache, &describe_layout(&plan)).unwrap());
-    let p = GraphicsPipeline::new(
-        &ctx,
-        &plan,
-        &[(Stage::Vertex, &vs), (Stage::Fragment, &fs)],
-        layout,
-        &GraphicsOptions::default(),
-    )
-    .unwrap();
+    let p = graphics_pipeline(&ctx, &reg, &loader, &v, &plan).unwrap();
     let vb = Buffer::with_data(&ctx, &QUAD, raw::BufferUsageFlags::VERTEX_BUFFER).unwrap();
     for color in [[1.0, 0.0, 0.0, 1.0], [0.0, 1.0, 0.0, 1.0]] {
         let pixels = render(&ctx, &p, &[&vb], 6, &block(color));
         let want = color.map(|c| (c * 255.0) as u8);
         assert_eq!(pixel(&pixels, SIZE, 16, 16), want);
     }
-    drop((p, vb, vs, fs, cache));
+    drop((p, vb));
     assert_no_validation_messages(&ctx);
 }
 

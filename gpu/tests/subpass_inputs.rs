@@ -7,16 +7,12 @@ mod vk_support;
 use gpu::vk::testing::{
     OffscreenDraw, assert_no_validation_messages, draw_offscreen, test_context,
 };
-use gpu::vk::{
-    Buffer, DescriptorPool, GraphicsOptions, GraphicsPipeline, Image2D, LayoutCache,
-    PipelineLayout, describe_layout, raw,
-};
+use gpu::vk::{Buffer, DescriptorPool, Image2D, raw};
 use shader_info::{
     Code, GenerateOptions, MemoryLoader, Registry, ShaderCreateInfo, Stage, Type, generate,
     render_all,
 };
-use std::sync::Arc;
-use vk_support::{module, validated};
+use vk_support::{graphics_pipeline, validated};
 
 const SIZE: u32 = 16;
 const QUAD: [[f32; 2]; 6] = [
@@ -79,52 +75,15 @@ fn the_declared_name_reads_the_attachment_texel_under_the_fragment() {
             ]
         })
         .collect();
-    let texture = Image2D::new(
+    let texture = Image2D::texture(
         &ctx,
         SIZE,
         SIZE,
         raw::Format::R8G8B8A8_UNORM,
-        raw::ImageUsageFlags::SAMPLED | raw::ImageUsageFlags::TRANSFER_DST,
+        bytemuck::cast_slice(&texels),
     )
     .unwrap();
-    let staging = Buffer::with_data(&ctx, &texels, raw::BufferUsageFlags::TRANSFER_SRC).unwrap();
-    ctx.submit_and_wait(|_, cmd| {
-        // SAFETY: `cmd` is recording; texture and staging buffer live until the wait returns.
-        unsafe {
-            texture.transition(
-                cmd,
-                raw::ImageLayout::UNDEFINED,
-                raw::ImageLayout::TRANSFER_DST_OPTIMAL,
-                raw::PipelineStageFlags2::NONE,
-                raw::AccessFlags2::NONE,
-                raw::PipelineStageFlags2::COPY,
-                raw::AccessFlags2::TRANSFER_WRITE,
-            );
-            texture.copy_from_buffer(cmd, &staging);
-            texture.transition(
-                cmd,
-                raw::ImageLayout::TRANSFER_DST_OPTIMAL,
-                raw::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
-                raw::PipelineStageFlags2::COPY,
-                raw::AccessFlags2::TRANSFER_WRITE,
-                raw::PipelineStageFlags2::FRAGMENT_SHADER,
-                raw::AccessFlags2::SHADER_SAMPLED_READ,
-            );
-        }
-    })
-    .unwrap();
-    let vs = module(&ctx, &reg, &loader, &info, Stage::Vertex);
-    let fs = module(&ctx, &reg, &loader, &info, Stage::Fragment);
-    let cache = LayoutCache::new(&ctx);
-    let layout = Arc::new(PipelineLayout::new(&ctx, &cache, &describe_layout(&plan)).unwrap());
-    let p = GraphicsPipeline::new(
-        &ctx,
-        &plan,
-        &[(Stage::Vertex, &vs), (Stage::Fragment, &fs)],
-        layout,
-        &GraphicsOptions::default(),
-    )
-    .unwrap();
+    let p = graphics_pipeline(&ctx, &reg, &loader, &info, &plan).unwrap();
     let pool = DescriptorPool::for_layout(&ctx, p.layout(), 1).unwrap();
     let set = pool.allocate(&p.layout().set_layouts()[0]).unwrap();
     pool.write_image_with_immutable_sampler(
@@ -150,7 +109,7 @@ fn the_declared_name_reads_the_attachment_texel_under_the_fragment() {
         let got = &pixels[i * 4..i * 4 + 4];
         assert_eq!(got, [255 - t[0], 255 - t[1], 255 - t[2], 255], "pixel {i}");
     }
-    drop((p, pool, vs, fs, cache, vb, texture, staging));
+    drop((p, pool, vb, texture));
     assert_no_validation_messages(&ctx);
 }
 

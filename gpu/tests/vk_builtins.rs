@@ -4,15 +4,11 @@
 mod vk_support;
 
 use gpu::vk::testing::{assert_no_validation_messages, pixel, test_context};
-use gpu::vk::{
-    Buffer, GraphicsOptions, GraphicsPipeline, LayoutCache, PipelineLayout, VkError,
-    describe_layout, raw,
-};
+use gpu::vk::{Buffer, VkError, raw};
 use shader_info::{
     BuiltinBits, GenerateOptions, MemoryLoader, Registry, ShaderCreateInfo, Stage, Type, generate,
 };
-use std::sync::Arc;
-use vk_support::{SIZE, clear_rgba8, module, render, validated};
+use vk_support::{SIZE, clear_rgba8, graphics_pipeline, render, validated};
 
 const FULL: [[f32; 2]; 3] = [[-1.0, -1.0], [3.0, -1.0], [-1.0, 3.0]];
 
@@ -92,17 +88,7 @@ fn a_builtin_draws_where_the_device_has_its_feature_and_is_refused_where_not() {
         ("test_barycentric", "fragmentShaderBarycentric"),
     ] {
         let (info, plan) = validated(&reg, name);
-        let vs = module(&ctx, &reg, &loader, &info, Stage::Vertex);
-        let fs = module(&ctx, &reg, &loader, &info, Stage::Fragment);
-        let cache = LayoutCache::new(&ctx);
-        let layout = Arc::new(PipelineLayout::new(&ctx, &cache, &describe_layout(&plan)).unwrap());
-        let created = GraphicsPipeline::new(
-            &ctx,
-            &plan,
-            &[(Stage::Vertex, &vs), (Stage::Fragment, &fs)],
-            layout,
-            &GraphicsOptions::default(),
-        );
+        let created = graphics_pipeline(&ctx, &reg, &loader, &info, &plan);
         if ctx.feature_enabled(feature) {
             let p = created.unwrap_or_else(|e| panic!("{name}: {e}"));
             let vb = Buffer::with_data(&ctx, &FULL, raw::BufferUsageFlags::VERTEX_BUFFER).unwrap();

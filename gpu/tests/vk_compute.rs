@@ -433,54 +433,20 @@ fn slots_per_kind_derive_distinct_bindings_the_device_runs() {
         raw::BufferUsageFlags::UNIFORM_BUFFER,
     )
     .unwrap();
-    let pool = gpu::vk::DescriptorPool::for_layout(&ctx, p.layout(), 1).unwrap();
-    let set = pool.allocate(&p.layout().set_layouts()[0]).unwrap();
-    pool.write_buffer(
-        set,
-        binding("scale"),
-        raw::DescriptorType::UNIFORM_BUFFER,
-        &u,
+    use raw::DescriptorType as D;
+    vk_support::dispatch_bound(
+        &ctx,
+        &p,
+        &[
+            (binding("scale"), D::UNIFORM_BUFFER, &u),
+            (binding("data_in"), D::STORAGE_BUFFER, &a),
+            (binding("data_out"), D::STORAGE_BUFFER, &b),
+        ],
+        (N / 64) as u32,
     );
-    pool.write_buffer(
-        set,
-        binding("data_in"),
-        raw::DescriptorType::STORAGE_BUFFER,
-        &a,
-    );
-    pool.write_buffer(
-        set,
-        binding("data_out"),
-        raw::DescriptorType::STORAGE_BUFFER,
-        &b,
-    );
-    ctx.submit_and_wait(|d, cmd| {
-        // SAFETY: `cmd` is recording; everything bound lives until the wait returns.
-        unsafe {
-            d.cmd_bind_pipeline(cmd, raw::PipelineBindPoint::COMPUTE, p.handle());
-            d.cmd_bind_descriptor_sets(
-                cmd,
-                raw::PipelineBindPoint::COMPUTE,
-                p.layout().handle(),
-                0,
-                &[set],
-                &[],
-            );
-            d.cmd_dispatch(cmd, (N / 64) as u32, 1, 1);
-            let barrier = [raw::MemoryBarrier2::default()
-                .src_stage_mask(raw::PipelineStageFlags2::COMPUTE_SHADER)
-                .src_access_mask(raw::AccessFlags2::SHADER_WRITE)
-                .dst_stage_mask(raw::PipelineStageFlags2::HOST)
-                .dst_access_mask(raw::AccessFlags2::HOST_READ)];
-            d.cmd_pipeline_barrier2(
-                cmd,
-                &raw::DependencyInfo::default().memory_barriers(&barrier),
-            );
-        }
-    })
-    .unwrap();
     let expected: Vec<u32> = input.iter().map(|v| v * 3 + 7).collect();
     assert_eq!(b.read_vec::<u32>(), expected);
-    drop((p, a, b, u, pool, cache));
+    drop((p, a, b, u, cache));
     assert_no_validation_messages(&ctx);
 }
 

@@ -800,13 +800,15 @@ impl ShaderCreateInfo {
     ) -> Self {
         let condition = condition.into();
         let scratch = declare(ShaderCreateInfo::new(self.name.clone()));
-        let mut only_resources = ShaderCreateInfo {
+        // Anything but resources declared in the closure is reported by validation, never silently kept.
+        let only_resources = ShaderCreateInfo {
             name: scratch.name.clone(),
             origin: scratch.origin,
             resources: scratch.resources.clone(),
             ..Default::default()
         };
-        for it in scratch.resources.clone() {
+        let declared_other = only_resources != scratch;
+        for it in scratch.resources {
             self.conditional_resources.push(Item {
                 value: ConditionalResource {
                     condition: condition.clone(),
@@ -816,8 +818,7 @@ impl ShaderCreateInfo {
                 origin: it.origin,
             });
         }
-        only_resources.origin = scratch.origin;
-        if only_resources != scratch {
+        if declared_other {
             let it = self.item(ConditionalResource {
                 condition,
                 resource: Err("something other than a resource".to_string()),

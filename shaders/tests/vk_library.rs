@@ -190,15 +190,14 @@ fn a_uniform_color_shape_and_a_sampled_image_render_at_known_pixels() {
     let texels: Vec<[u8; 4]> = (0..16u8)
         .map(|i| [i * 16, 255 - i * 16, (i % 4) * 80, 255])
         .collect();
-    let texture = Image2D::new(
+    let texture = Image2D::texture(
         &ctx,
         4,
         4,
         raw::Format::R8G8B8A8_UNORM,
-        raw::ImageUsageFlags::SAMPLED | raw::ImageUsageFlags::TRANSFER_DST,
+        bytemuck::cast_slice(&texels),
     )
     .unwrap();
-    let staging = Buffer::with_data(&ctx, &texels, raw::BufferUsageFlags::TRANSFER_SRC).unwrap();
     let sampler = Sampler::new(&ctx, raw::Filter::NEAREST).unwrap();
     let image = lib
         .graphics_pipeline("gpu_shader_2D_image", &unorm)
@@ -218,32 +217,6 @@ fn a_uniform_color_shape_and_a_sampled_image_render_at_known_pixels() {
         &quad(-1.0, 1.0, true),
         raw::BufferUsageFlags::VERTEX_BUFFER,
     )
-    .unwrap();
-    // Upload the texture and leave it ready for sampling before the draw.
-    ctx.submit_and_wait(|_, cmd| {
-        // SAFETY: `cmd` is recording; texture and staging buffer live until the wait returns.
-        unsafe {
-            texture.transition(
-                cmd,
-                raw::ImageLayout::UNDEFINED,
-                raw::ImageLayout::TRANSFER_DST_OPTIMAL,
-                raw::PipelineStageFlags2::NONE,
-                raw::AccessFlags2::NONE,
-                raw::PipelineStageFlags2::COPY,
-                raw::AccessFlags2::TRANSFER_WRITE,
-            );
-            texture.copy_from_buffer(cmd, &staging);
-            texture.transition(
-                cmd,
-                raw::ImageLayout::TRANSFER_DST_OPTIMAL,
-                raw::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
-                raw::PipelineStageFlags2::COPY,
-                raw::AccessFlags2::TRANSFER_WRITE,
-                raw::PipelineStageFlags2::FRAGMENT_SHADER,
-                raw::AccessFlags2::SHADER_SAMPLED_READ,
-            );
-        }
-    })
     .unwrap();
     let draw = OffscreenDraw {
         size: SIZE,
@@ -270,7 +243,7 @@ fn a_uniform_color_shape_and_a_sampled_image_render_at_known_pixels() {
             }
         }
     }
-    drop((p, image, pool, texture, staging, sampler, vb, lib));
+    drop((p, image, pool, texture, sampler, vb, lib));
     assert_quiet(&ctx);
 }
 

@@ -117,6 +117,9 @@ pub struct Layouts {
     pub bind_group_layouts: Vec<w::BindGroupLayout>,
     pub layout: w::PipelineLayout,
     pub push_constants: PushConstants,
+    /// `(set, name, sampler)` for every combined sampler declared with a state: made once with the layout, used
+    /// when the host binds the texture alone (WebGPU has no immutable samplers).
+    declared_samplers: Vec<(u32, String, w::Sampler)>,
 }
 
 impl Layouts {
@@ -185,28 +188,6 @@ fn bind_group(
                 && matches!(layouts.push_constants, PushConstants::Buffer { .. }))
         })
         .ok_or_else(|| fail(format!("the pipeline layout has no group {set}")))?;
-    // WebGPU has no immutable samplers: a texture bound alone to a sampler declared with a state gets a sampler
-    // made from that state (the host may still pass its own with `Bind::Sampled`).
-    let declared_state = |name: &str| {
-        plan.bindings()
-            .find(|(s, b)| *s == set && b.name == name)
-            .and_then(|(_, b)| match &b.resource {
-                shader_info::ResourceKind::Sampler { state, .. } => *state,
-                _ => None,
-            })
-    };
-    let made: Vec<(&str, w::Sampler)> = resources
-        .iter()
-        .filter(|(_, bind)| matches!(bind, Bind::Texture(_)))
-        .filter_map(|(name, _)| {
-            let state = declared_state(name)?;
-            Some((
-                *name,
-                ctx.device
-                    .create_sampler(&super::map::sampler_descriptor(&state)),
-            ))
-        })
-        .collect();
     let mut entries = Vec::new();
     for (name, bind) in resources {
         if !declared.contains(name) {
@@ -229,9 +210,15 @@ fn bind_group(
                 (Bind::Sampled(_, sampler), BindingPart::Sampler) => {
                     w::BindingResource::Sampler(sampler)
                 }
+                // WebGPU has no immutable samplers: a texture bound alone to a sampler declared with a state gets
+                // the sampler made from that state (the host may still pass its own with `Bind::Sampled`).
                 (Bind::Texture(_), BindingPart::Sampler) => {
-                    match made.iter().find(|(n, _)| n == name) {
-                        Some((_, sampler)) => w::BindingResource::Sampler(sampler),
+                    match layouts
+                        .declared_samplers
+                        .iter()
+                        .find(|(s, n, _)| *s == set && n == name)
+                    {
+                        Some((_, _, sampler)) => w::BindingResource::Sampler(sampler),
                         None => {
                             return Err(fail(format!(
                                 "`{name}` is a combined sampler without a declared state: bind it with `Bind::Sampled(view, sampler)`"
@@ -607,10 +594,24 @@ impl WgpuLibrary {
                 "check the declaration's resources against the device's limits",
             ));
         }
+        let declared_samplers = plan
+            .bindings()
+            .filter_map(|(set, b)| match &b.resource {
+                shader_info::ResourceKind::Sampler {
+                    state: Some(state), ..
+                } => Some((
+                    set,
+                    b.name.clone(),
+                    device.create_sampler(&super::map::sampler_descriptor(state)),
+                )),
+                _ => None,
+            })
+            .collect();
         Ok(Layouts {
             bind_group_layouts,
             layout,
             push_constants,
+            declared_samplers,
         })
     }
 

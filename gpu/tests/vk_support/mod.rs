@@ -59,10 +59,25 @@ pub fn module(
 
 /// Binds `buffers` as storage buffers 0.. of set 0, dispatches `groups` workgroups and waits.
 pub fn dispatch(ctx: &VkContext, p: &ComputePipeline, buffers: &[&Buffer], groups: u32) {
+    let bound: Vec<(u32, raw::DescriptorType, &Buffer)> = buffers
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (i as u32, raw::DescriptorType::STORAGE_BUFFER, *b))
+        .collect();
+    dispatch_bound(ctx, p, &bound, groups);
+}
+
+/// Binds each `(binding, type, buffer)` in set 0, dispatches `groups` workgroups and waits.
+pub fn dispatch_bound(
+    ctx: &VkContext,
+    p: &ComputePipeline,
+    buffers: &[(u32, raw::DescriptorType, &Buffer)],
+    groups: u32,
+) {
     let pool = DescriptorPool::for_layout(ctx, p.layout(), 1).unwrap();
     let set = pool.allocate(&p.layout().set_layouts()[0]).unwrap();
-    for (i, b) in buffers.iter().enumerate() {
-        pool.write_buffer(set, i as u32, raw::DescriptorType::STORAGE_BUFFER, b);
+    for (binding, ty, b) in buffers {
+        pool.write_buffer(set, *binding, *ty, b);
     }
     ctx.submit_and_wait(|d, cmd| {
         // SAFETY: `cmd` is recording; pipeline, layout and set are alive until the wait returns.
@@ -117,4 +132,30 @@ pub fn render(
 /// CLEAR as RGBA8.
 pub fn clear_rgba8() -> [u8; 4] {
     CLEAR.map(|c| (c * 255.0).round() as u8)
+}
+
+/// The vertex + fragment pipeline of `info` with the default graphics options (its modules compiled from `loader`,
+/// its layout from `plan`); an error is the backend's, e.g. a device feature the declaration needs.
+pub fn graphics_pipeline(
+    ctx: &VkContext,
+    reg: &Registry,
+    loader: &MemoryLoader,
+    info: &ValidatedInfo,
+    plan: &PipelinePlan,
+) -> gpu::vk::VkResult<GraphicsPipeline> {
+    let vs = module(ctx, reg, loader, info, Stage::Vertex);
+    let fs = module(ctx, reg, loader, info, Stage::Fragment);
+    let cache = gpu::vk::LayoutCache::new(ctx);
+    let layout = std::sync::Arc::new(gpu::vk::PipelineLayout::new(
+        ctx,
+        &cache,
+        &gpu::vk::describe_layout(plan),
+    )?);
+    GraphicsPipeline::new(
+        ctx,
+        plan,
+        &[(Stage::Vertex, &vs), (Stage::Fragment, &fs)],
+        layout,
+        &gpu::vk::GraphicsOptions::default(),
+    )
 }
