@@ -27,7 +27,7 @@ use shader_info::{
 };
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::time::Instant;
 
 /// Anything that turns a generated stage into SPIR-V: the runtime [`Compiler`] (shaderc, include-aware cache), or
@@ -81,6 +81,9 @@ pub struct CheckedModule {
     pub reflection: Arc<ModuleReflection>,
 }
 
+/// The verdicts of one translated module on the targets asked for, made once.
+pub(crate) type TranslationCell = Arc<OnceLock<Vec<(crate::cross::Target, crate::cross::Verdict)>>>;
+
 /// The steps of the flow over one registry, one source tree and one compiler.
 pub struct Flow<'a> {
     pub registry: &'a Registry,
@@ -92,6 +95,10 @@ pub struct Flow<'a> {
     /// Reflection of each distinct SPIR-V module (keyed by a hash of its words): variants that compile to the
     /// same code are reflected once.
     reflections: RwLock<HashMap<u128, Arc<ModuleReflection>>>,
+    /// Verdicts of translated modules by content (see `cross::translate_module`): variants whose modules are the
+    /// same code with the same binding map (a transparent variant differs from the opaque one only in render
+    /// state) are translated and checked once per pass.
+    pub(crate) translations: Mutex<HashMap<u128, TranslationCell>>,
     /// Time spent in each phase, summed over every thread (see [`Flow::phases`]).
     clock: PhaseClock,
 }
@@ -140,6 +147,7 @@ impl<'a> Flow<'a> {
             profile,
             branch_limit: DEFAULT_BRANCH_LIMIT,
             reflections: RwLock::new(HashMap::new()),
+            translations: Mutex::new(HashMap::new()),
             clock: PhaseClock::default(),
         }
     }

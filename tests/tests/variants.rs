@@ -13,22 +13,78 @@ fn mesh_set() -> (ResolvedInfo, VariantSet) {
     (info, set)
 }
 
+/// The render state a variant carries, as the pipeline sees it.
+fn state_of(v: &Variant) -> RenderState {
+    RenderState::from_items(
+        &v.state
+            .iter()
+            .map(|s| Item {
+                value: *s,
+                declared_in: String::new(),
+                origin: Origin::default(),
+            })
+            .collect::<Vec<_>>(),
+    )
+}
+
+/// What makes a variant's modules: everything but its render state.
+type ModuleIdentity<'a> = (
+    u64,
+    &'a Vec<(String, String)>,
+    &'a Vec<(Stage, String)>,
+    &'a Vec<VertexInput>,
+);
+
+fn modules_of(v: &Variant) -> ModuleIdentity<'_> {
+    (v.bits, &v.defines, &v.sources, &v.vertex_inputs)
+}
+
 #[test]
 fn mesh_permutation_and_unique_counts() {
     let (_, set) = mesh_set();
     assert_eq!(set.branches, MESH_BRANCHES);
-    assert_eq!(set.permutations(), 4096);
-    // The folding rules cut 4096 permutations to 448 unique (modules, render state) pairs (1024 permutations
-    // are never used: skinned and instanced at once). Twelve pairs differ only in state (a double-sided surface
-    // is not culled), so they share their modules: 436 distinct sets of modules.
-    assert_eq!(set.variants.len(), 448);
-    let modules: std::collections::HashSet<_> = set
-        .variants
-        .iter()
-        .map(|v| (v.bits, &v.defines, &v.sources))
-        .collect();
+    assert_eq!(set.permutations(), 8192);
+    // The folding rules cut 8192 permutations to 808 unique (modules, render state) pairs (2048 permutations
+    // are never used: skinned and instanced at once). They need only 436 distinct sets of modules: a
+    // double-sided surface differs only in culling, a transparent one only in blending and depth writes.
+    assert_eq!(set.variants.len(), 808);
+    let modules: std::collections::HashSet<_> = set.variants.iter().map(modules_of).collect();
     assert_eq!(modules.len(), 436);
-    assert_eq!(set.table.iter().filter(|i| **i == u32::MAX).count(), 1024);
+    assert_eq!(set.table.iter().filter(|i| **i == u32::MAX).count(), 2048);
+}
+
+#[test]
+fn transparent_variants_blend_and_share_the_opaque_modules() {
+    let (_, set) = mesh_set();
+    let transparent = set.bits_of(&[("TRANSPARENT", true)]).unwrap();
+    let mut blended = 0;
+    for bits in 0..set.permutations() as u64 {
+        if bits & transparent == 0 {
+            continue;
+        }
+        let (Ok(t), Ok(o)) = (set.lookup(bits), set.lookup(bits & !transparent)) else {
+            continue;
+        };
+        let (t, o) = (&set.variants[t], &set.variants[o]);
+        assert_eq!(modules_of(t), modules_of(o), "{}", set.describe(bits));
+        let (ts, os) = (state_of(t), state_of(o));
+        let cut_out_or_depth =
+            o.value("FOLIAGE", &set.branches) || o.value("DEPTH_ONLY", &set.branches);
+        if cut_out_or_depth {
+            // Foliage is cut out, and a depth pass ignores transparency: the opaque variant itself.
+            assert_eq!(t, o, "{}", set.describe(bits));
+            continue;
+        }
+        blended += 1;
+        assert_eq!(ts.blend_at(0), Blend::Alpha, "{}", set.describe(bits));
+        assert_eq!(os.blend_at(0), Blend::Opaque, "{}", set.describe(bits));
+        let depth = ts.depth.expect("a transparent surface still tests depth");
+        assert!(!depth.write, "{}", set.describe(bits));
+        assert!(os.depth.is_none_or(|d| d.write));
+        // Everything else (culling of a double-sided surface) is the opaque variant's.
+        assert_eq!(ts.cull, os.cull, "{}", set.describe(bits));
+    }
+    assert!(blended > 0);
 }
 
 #[test]
@@ -59,16 +115,7 @@ fn lookup_returns_what_specialize_folded_for_every_permutation() {
                         set.describe(bits)
                     );
                     // The depth-only (shadow) technique carries its own state: no color, slope-scaled bias.
-                    let state = RenderState::from_items(
-                        &v.state
-                            .iter()
-                            .map(|s| Item {
-                                value: *s,
-                                declared_in: String::new(),
-                                origin: Origin::default(),
-                            })
-                            .collect::<Vec<_>>(),
-                    );
+                    let state = state_of(v);
                     assert_eq!(state.color_writes_at(0), ColorWrites::NONE);
                     assert!(state.depth_bias.is_some_and(|b| b.slope > 0.0));
                     assert!(
@@ -96,7 +143,7 @@ fn lookup_returns_what_specialize_folded_for_every_permutation() {
         }
     }
     assert!(matches!(
-        set.lookup(1 << 12),
+        set.lookup(1 << 13),
         Err(VariantError::OutOfRange { .. })
     ));
 }

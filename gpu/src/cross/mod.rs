@@ -99,6 +99,22 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// This verdict as one of `info`'s: a verdict shared between variants with the same module names the variant
+    /// it is reported for.
+    fn for_info(&self, info: &ValidatedInfo) -> Verdict {
+        let mut v = self.clone();
+        match &mut v {
+            Verdict::Translated(t) => t.key = info.key(),
+            Verdict::Failed(diags) => {
+                for d in diags {
+                    d.variant = info.variant_label().map(str::to_string);
+                }
+            }
+            Verdict::Unsupported(_) | Verdict::Skipped(_) => {}
+        }
+        v
+    }
+
     /// A word for tables and `--json`.
     pub fn word(&self) -> &'static str {
         match self {
@@ -172,51 +188,89 @@ pub fn translate_module(
     };
     let plan = flow.plan(info);
     let everywhere = unsupported_everywhere(info, &plan, stage);
-    // With a disk cache, the verdicts kept for this exact module: when every target has one, naga and the
-    // checkers do not run at all.
-    let disk = flow.compiler.disk_cache();
-    let kept_key = match disk {
-        Some(_) if everywhere.is_empty() => flow
-            .portable(info, stage)
-            .ok()
-            .map(|(g, m)| persist::module_key(&info.key(), stage, &g, &m.spirv, &plan, opts)),
-        _ => None,
-    };
-    let mut verdicts: Vec<(Target, Option<Verdict>)> = opts
+    let wanted: Vec<Target> = opts
         .targets
         .iter()
+        .copied()
+        .filter(|t| skipped(*t).is_none())
+        .collect();
+    // What the translations read, not whose they are: variants that compile to the same code with the same
+    // binding map share one set of verdicts, in this pass and on disk.
+    let module_key = everywhere
+        .is_empty()
+        .then(|| flow.portable(info, stage).ok())
+        .flatten()
+        .map(|(g, m)| persist::module_key(stage, &g, &m.spirv, &plan, opts));
+    let translated = match module_key {
+        Some(k) => {
+            let names: Vec<&[u8]> = wanted.iter().map(|t| t.name().as_bytes()).collect();
+            let memo_key = crate::disk_cache::key_of(&[&k.to_le_bytes(), &names.concat()]);
+            // One translation per module and pass, even when two variants of it are being built at once (a
+            // transparent variant and its opaque twin): the second waits for the first, as the compiler's
+            // cache does.
+            let cell = flow
+                .translations
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .entry(memo_key)
+                .or_default()
+                .clone();
+            let shared = cell
+                .get_or_init(|| translate_targets(flow, info, stage, opts, &wanted, Some(k), &[]));
+            shared.iter().map(|(t, v)| (*t, v.for_info(info))).collect()
+        }
+        None => translate_targets(flow, info, stage, opts, &wanted, None, &everywhere),
+    };
+    opts.targets
+        .iter()
+        .filter_map(|&t| {
+            let v = skipped(t).or_else(|| {
+                translated
+                    .iter()
+                    .find(|(w, _)| *w == t)
+                    .map(|(_, v)| v.clone())
+            })?;
+            Some((t, v))
+        })
+        .collect()
+}
+
+/// The verdicts of `targets`, each kept on disk (under `module_key`, when the module has one) or made now.
+/// `everywhere`: why no target can express this module at all, if that is so.
+fn translate_targets(
+    flow: &Flow,
+    info: &ValidatedInfo,
+    stage: Stage,
+    opts: &CrossOptions,
+    targets: &[Target],
+    module_key: Option<u128>,
+    everywhere: &[String],
+) -> Vec<(Target, Verdict)> {
+    let disk = flow.compiler.disk_cache();
+    let mut verdicts: Vec<(Target, Option<Verdict>)> = targets
+        .iter()
         .map(|&t| {
-            let kept = skipped(t).or_else(|| {
-                let (d, k) = disk.zip(kept_key)?;
-                persist::load(d, k, t, &info.key(), stage)
-            });
+            let kept = disk
+                .zip(module_key)
+                .and_then(|(d, k)| persist::load(d, k, t, &info.key(), stage));
             (t, kept)
         })
         .collect();
-    if verdicts.iter().all(|(_, v)| v.is_some()) {
-        return verdicts
-            .into_iter()
-            .filter_map(|(t, v)| Some((t, v?)))
-            .collect();
-    }
-    let portable = if everywhere.is_empty() {
-        Some(Portable::new(flow, info, stage))
-    } else {
-        None
-    };
+    let portable = (verdicts.iter().any(|(_, v)| v.is_none()) && everywhere.is_empty())
+        .then(|| Portable::new(flow, info, stage));
     for (t, v) in &mut verdicts {
         if v.is_some() {
             continue;
         }
         let verdict = match &portable {
-            None => Verdict::Unsupported(everywhere.clone()),
+            None => Verdict::Unsupported(everywhere.to_vec()),
             Some(Err(d)) => match portable_limit(d) {
                 Some(reason) => Verdict::Unsupported(vec![reason]),
                 None => Verdict::Failed(d.clone()),
             },
             Some(Ok(p)) => p.verdict(*t, opts),
         };
-        if let (Some(d), Some(k), Some(Ok(_))) = (disk, kept_key, &portable) {
+        if let (Some(d), Some(k), Some(Ok(_))) = (disk, module_key, &portable) {
             persist::store(d, k, *t, &verdict);
         }
         *v = Some(verdict);

@@ -33,9 +33,10 @@ enum CachedSpec {
     Baked(Vec<(String, char, u32)>),
 }
 
-/// The part of a verdict's key shared by every target of one module.
+/// The part of a verdict's key shared by every target of one module. It is made of what the translation reads
+/// (the generated text, the portable SPIR-V, the binding map and the options), not of the info's name: variants
+/// that differ only in render state share their verdicts.
 pub(super) fn module_key(
-    key: &str,
     stage: Stage,
     generated: &GeneratedStage,
     spirv: &[u32],
@@ -45,7 +46,6 @@ pub(super) fn module_key(
     key_of(&[
         b"translation",
         TOOL_VERSIONS.as_bytes(),
-        key.as_bytes(),
         stage.short_name().as_bytes(),
         generated.source.as_bytes(),
         bytemuck::cast_slice(spirv),
@@ -55,7 +55,7 @@ pub(super) fn module_key(
     ])
 }
 
-fn verdict_key(module: u128, target: Target) -> u128 {
+pub(super) fn verdict_key(module: u128, target: Target) -> u128 {
     key_of(&[&module.to_le_bytes(), target.name().as_bytes()])
 }
 

@@ -1,6 +1,11 @@
-//! `gpu_shader_mesh`: the library's ubershader. Twelve static branches give 4096 permutations; the specialize
+//! `gpu_shader_mesh`: the library's ubershader. Thirteen static branches give 8192 permutations; the specialize
 //! function applies the folding rules a renderer actually has (a depth-only pass has no shading features, skinned
 //! meshes do not sway, foliage is alpha-tested and two-sided, …) so only the unique variants are compiled.
+//!
+//! Three branches carry render state of their own: `DEPTH_ONLY` (no color writes, slope-scaled depth bias),
+//! `DOUBLE_SIDED` (no culling) and `TRANSPARENT` (alpha blending, depth tested but not written). `TRANSPARENT` is
+//! state only: the shading code already writes the surface's alpha, so the bit is folded away once its state is
+//! set and a transparent variant shares its SPIR-V modules with the opaque one.
 //!
 //! Inputs (every variant declares all of them; folded branches leave them unused): vertex buffer `pos` (vec3) 0,
 //! `nor` (vec3) 1, `tangent` (vec4, w = handedness) 2, `uv` (vec2) 3, `color` (vec4) 4, `joints` (uvec4) 5,
@@ -9,13 +14,13 @@
 //! `normal_tex` 1, `emissive_tex` 2. Set 2: `joint_matrices[]` 0, `instance_matrices[]` 1 (mat4, std430).
 
 use shader_info::{
-    BuiltinBits, ColorWrites, CompareOp, CullMode, DepthBias, DepthState, Frequency, ImageType,
-    Qualifier, ShaderCreateInfo, Stage, StageInterfaceInfo, StateItem, Type, VariantBuilder,
-    shader_info,
+    Blend, BuiltinBits, ColorWrites, CompareOp, CullMode, DepthBias, DepthState, Frequency,
+    ImageType, Qualifier, ShaderCreateInfo, Stage, StageInterfaceInfo, StateItem, Type,
+    VariantBuilder, shader_info,
 };
 
 /// The branch names, bit `i` of a permutation index being `MESH_BRANCHES[i]`.
-pub const MESH_BRANCHES: [&str; 12] = [
+pub const MESH_BRANCHES: [&str; 13] = [
     "DEPTH_ONLY",
     "SKINNING",
     "INSTANCING",
@@ -28,6 +33,7 @@ pub const MESH_BRANCHES: [&str; 12] = [
     "SHADOW_RECEIVE",
     "CLIP_PLANE",
     "DOUBLE_SIDED",
+    "TRANSPARENT",
 ];
 
 /// Folding rules of the mesh ubershader.
@@ -40,10 +46,11 @@ pub fn specialize_mesh(v: &mut VariantBuilder) {
     if v.get("SKINNING") {
         v.set("FOLIAGE", false);
     }
-    // Foliage cards are cut-out and seen from both sides.
+    // Foliage cards are cut-out (not blended) and seen from both sides.
     if v.get("FOLIAGE") {
         v.set("ALPHA_TEST", true);
         v.set("DOUBLE_SIDED", true);
+        v.set("TRANSPARENT", false);
     }
     // Two-sided surfaces are not culled (the info culls back faces).
     if v.get("DOUBLE_SIDED") {
@@ -67,6 +74,7 @@ pub fn specialize_mesh(v: &mut VariantBuilder) {
             "FOG",
             "SHADOW_RECEIVE",
             "DOUBLE_SIDED",
+            "TRANSPARENT",
         ] {
             v.set(shading, false);
         }
@@ -80,6 +88,16 @@ pub fn specialize_mesh(v: &mut VariantBuilder) {
             slope: 1.75,
             clamp: 0.0,
         })));
+    }
+    // A transparent surface is drawn after the opaque ones, blended over them by its alpha; it tests depth against
+    // them but does not write it, so transparent surfaces behind it stay visible. Its code is the opaque variant's,
+    // so the bit is folded away once the state is set: the two share their modules.
+    if v.get("TRANSPARENT") {
+        v.state(StateItem::Blend(Blend::Alpha));
+        v.state(StateItem::Depth(Some(DepthState::test(
+            CompareOp::LessOrEqual,
+        ))));
+        v.set("TRANSPARENT", false);
     }
 }
 
