@@ -21,9 +21,9 @@ use crate::disk_cache::{DiskCache, Kind, TOOL_VERSIONS, key_of};
 use crate::reflect::{ModuleReflection, cross_check, reflect};
 use rayon::prelude::*;
 use shader_info::{
-    Code, DEFAULT_BRANCH_LIMIT, Diagnostic, Flavor, GenerateOptions, GeneratedStage, PipelinePlan,
-    Registry, SourceLoader, Stage, ValidateOptions, ValidatedInfo, VariantSet, enumerate_variants,
-    generate,
+    BuiltinBits, Code, DEFAULT_BRANCH_LIMIT, Diagnostic, Flavor, GenerateOptions, GeneratedStage,
+    PipelinePlan, Registry, SourceLoader, Stage, ValidateOptions, ValidatedInfo, VariantSet,
+    enumerate_variants, generate,
 };
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -250,7 +250,7 @@ impl<'a> Flow<'a> {
             let diags = e
                 .diagnostics
                 .into_iter()
-                .map(|d| d.for_info(&info.name, Some(stage)))
+                .map(|d| undeclared_builtin_hint(d.for_info(&info.name, Some(stage)), info))
                 .collect();
             with_variant(diags, info)
         })?;
@@ -272,22 +272,24 @@ impl<'a> Flow<'a> {
             let diags = e
                 .diagnostics
                 .into_iter()
-                .map(|d| d.for_info(&info.name, Some(stage)))
+                .map(|d| undeclared_builtin_hint(d.for_info(&info.name, Some(stage)), info))
                 .collect();
             with_variant(diags, info)
         })?;
         Ok((generated, module))
     }
 
-    /// Reflects compiled SPIR-V (once per distinct module) and cross-checks it against the declaration of `stage`
-    /// of `info`: a binding written by hand in the source, or a block whose offsets differ from the declared
-    /// layout, never reaches a pipeline layout that does not describe it.
+    /// Reflects compiled SPIR-V (once per distinct module) and cross-checks it against the declaration of the stage
+    /// of `info` it was `generated` from: a binding written by hand in the source, a block whose offsets differ
+    /// from the declared layout, or a builtin with an effect the info does not declare never reaches a pipeline
+    /// that does not describe it.
     pub fn check(
         &self,
         info: &ValidatedInfo,
-        stage: Stage,
+        generated: &GeneratedStage,
         spirv: &[u32],
     ) -> Result<Arc<ModuleReflection>, Vec<Diagnostic>> {
+        let stage = generated.stage;
         let key = spirv_key(spirv);
         let cached = self
             .reflections
@@ -316,7 +318,13 @@ impl<'a> Flow<'a> {
             }
         };
         let mismatches = timed(&self.clock.cross_check, || {
-            cross_check(&reflection, info, stage, self.registry)
+            let mut m = cross_check(&reflection, info, stage, self.registry);
+            m.extend(crate::reflect::undeclared_builtins(
+                &reflection,
+                info,
+                generated,
+            ));
+            m
         });
         if mismatches.is_empty() {
             Ok(reflection)
@@ -334,7 +342,11 @@ impl<'a> Flow<'a> {
         let Some(disk) = self.compiler.disk_cache() else {
             return reflect(spirv);
         };
-        let disk_key = key_of(&[b"reflection", TOOL_VERSIONS.as_bytes(), &key.to_le_bytes()]);
+        let disk_key = key_of(&[
+            b"reflection-2",
+            TOOL_VERSIONS.as_bytes(),
+            &key.to_le_bytes(),
+        ]);
         if let Some(r) = disk
             .get(Kind::Reflection, disk_key)
             .and_then(|d| serde_json::from_slice(&d).ok())
@@ -355,7 +367,7 @@ impl<'a> Flow<'a> {
         stage: Stage,
     ) -> Result<CheckedModule, Vec<Diagnostic>> {
         let (generated, module) = self.compiled(info, stage)?;
-        let reflection = self.check(info, stage, &module.spirv)?;
+        let reflection = self.check(info, &generated, &module.spirv)?;
         Ok(CheckedModule {
             key: info.key(),
             stage,
@@ -375,6 +387,22 @@ impl<'a> Flow<'a> {
 pub fn parse_variant_key(key: &str) -> Option<(&str, usize)> {
     let (base, index) = key.rsplit_once("#v")?;
     Some((base, index.parse().ok()?))
+}
+
+/// A compiler error about a builtin the info does not declare (`'gl_Layer' : undeclared identifier` in a vertex
+/// stage, which needs an extension the declaration would have written) says how to declare it.
+fn undeclared_builtin_hint(d: Diagnostic, info: &ValidatedInfo) -> Diagnostic {
+    let named = BuiltinBits::NAMED
+        .iter()
+        .filter(|(bit, _)| !info.builtins.contains(*bit))
+        .find_map(|(bit, name)| Some((bit.first_use(&d.message)?.1, name)));
+    match named {
+        Some((used, name)) => d.hint(format!(
+            "`{used}` is a builtin the info does not declare: declare it with `.builtins(BuiltinBits::{name})`, \
+             which writes the extensions the stage needs and enables what the device needs"
+        )),
+        None => d,
+    }
 }
 
 /// The diagnostics, each naming the variant when `info` is one.

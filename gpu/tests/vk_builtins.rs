@@ -4,10 +4,14 @@
 mod vk_support;
 
 use gpu::vk::testing::{assert_no_validation_messages, pixel, test_context};
-use gpu::vk::{Buffer, VkError, raw};
+use gpu::vk::{
+    Buffer, ComputePipeline, LayoutCache, PipelineLayout, SpecValues, VkError, describe_layout, raw,
+};
 use shader_info::{
     BuiltinBits, GenerateOptions, MemoryLoader, Registry, ShaderCreateInfo, Stage, Type, generate,
 };
+use shader_info::{Frequency, Qualifier};
+use std::sync::Arc;
 use vk_support::{SIZE, clear_rgba8, graphics_pipeline, render, validated};
 
 const FULL: [[f32; 2]; 3] = [[-1.0, -1.0], [3.0, -1.0], [-1.0, 3.0]];
@@ -111,6 +115,132 @@ fn a_builtin_draws_where_the_device_has_its_feature_and_is_refused_where_not() {
                 Ok(_) => panic!("{name}: created without `{feature}`"),
             }
         }
+    }
+    assert_no_validation_messages(&ctx);
+}
+
+/// Subgroup operations run where the device supports their class in the compute stage, with the result the
+/// subgroup size implies, and are refused before pipeline creation, naming the class, where it does not.
+#[test]
+fn subgroup_operations_run_where_supported_and_are_refused_where_not() {
+    let Some(ctx) = test_context() else { return };
+    let support = ctx.subgroup();
+    eprintln!(
+        "subgroups: size {}, stages {:?}, operations {:?}",
+        support.size, support.stages, support.operations
+    );
+    let mut reg = Registry::new();
+    let sum = |name: &str, file: &str| {
+        ShaderCreateInfo::new(name)
+            .builtins(BuiltinBits::SUBGROUP)
+            .storage_buf(0, Qualifier::Write, "uint", "data[]", Frequency::Pass)
+            .local_group_size(64)
+            .compute_source(file.to_string())
+    };
+    reg.add_info(sum("test_subgroup_add", "add.comp"));
+    reg.add_info(sum("test_subgroup_clustered", "clustered.comp"));
+    reg.add_info(sum("test_subgroup_quad", "quad.comp"));
+    let loader = MemoryLoader::default()
+        .with(
+            "add.comp",
+            "void main() {\n  data[gl_GlobalInvocationID.x] = subgroupAdd(1u);\n}\n",
+        )
+        .with(
+            "clustered.comp",
+            "void main() {\n  data[gl_GlobalInvocationID.x] = subgroupClusteredAdd(1u, 4u);\n}\n",
+        )
+        .with(
+            "quad.comp",
+            "void main() {\n  data[gl_GlobalInvocationID.x] = subgroupQuadBroadcast(gl_SubgroupInvocationID, 2u) + 100u;\n}\n",
+        );
+    let cache = LayoutCache::new(&ctx);
+    let size = support.size.min(64);
+    for (name, class, bit, expect) in [
+        (
+            "test_subgroup_add",
+            "ARITHMETIC",
+            raw::SubgroupFeatureFlags::ARITHMETIC,
+            Box::new(move |_: u32| size) as Box<dyn Fn(u32) -> u32>,
+        ),
+        (
+            "test_subgroup_clustered",
+            "CLUSTERED",
+            raw::SubgroupFeatureFlags::CLUSTERED,
+            Box::new(|_| 4),
+        ),
+        (
+            "test_subgroup_quad",
+            "QUAD",
+            raw::SubgroupFeatureFlags::QUAD,
+            // Every invocation reads lane 2 of its quad: its subgroup index rounded down to the quad, plus 2.
+            Box::new(move |i| (i % size) / 4 * 4 + 2 + 100),
+        ),
+    ] {
+        let (info, plan) = validated(&reg, name);
+        let m = vk_support::module(&ctx, &reg, &loader, &info, Stage::Compute);
+        assert!(m.subgroup_ops().missing_from(0).contains(&class), "{name}");
+        let layout = Arc::new(PipelineLayout::new(&ctx, &cache, &describe_layout(&plan)).unwrap());
+        let created = ComputePipeline::new(&ctx, &plan, &m, layout, &SpecValues::default());
+        let usable = support.stages.contains(raw::ShaderStageFlags::COMPUTE)
+            && support
+                .operations
+                .contains(bit | raw::SubgroupFeatureFlags::BASIC);
+        if usable {
+            let p = created.unwrap_or_else(|e| panic!("{name}: {e}"));
+            let data = Buffer::new(&ctx, 64 * 4, raw::BufferUsageFlags::STORAGE_BUFFER).unwrap();
+            vk_support::dispatch(&ctx, &p, &[&data], 1);
+            let got = data.read_vec::<u32>();
+            let want: Vec<u32> = (0..64).map(&expect).collect();
+            assert_eq!(got, want, "{name}");
+            eprintln!("{name}: {class} supported, ran");
+        } else {
+            eprintln!("{name}: no {class}, refused");
+            match created {
+                Err(VkError::Diagnostics(d)) => {
+                    let text = shader_info::render_all(&d);
+                    assert!(text.contains(class) && text.contains(name), "{text}");
+                }
+                Err(e) => panic!("{name}: refused, but not with a diagnostic: {e}"),
+                Ok(_) => panic!("{name}: created without subgroup {class} support"),
+            }
+        }
+    }
+    drop(cache);
+
+    // The stage counts too: lavapipe runs subgroup operations only in fragment and compute stages.
+    reg.add_info(
+        ShaderCreateInfo::new("test_subgroup_vertex")
+            .builtins(BuiltinBits::SUBGROUP)
+            .vertex_in(0, Type::Vec2, "pos")
+            .fragment_out(0, Type::Vec4, "frag_color")
+            .vertex_source("sg.vert")
+            .fragment_source("plain.frag"),
+    );
+    let loader = loader
+        .with(
+            "sg.vert",
+            "void main() {\n  gl_Position = vec4(pos * float(subgroupAdd(1u) > 0u), 0.0, 1.0);\n}\n",
+        )
+        .with(
+            "plain.frag",
+            "void main() {\n  frag_color = vec4(0.0, 1.0, 0.0, 1.0);\n}\n",
+        );
+    let (info, plan) = validated(&reg, "test_subgroup_vertex");
+    let created = graphics_pipeline(&ctx, &reg, &loader, &info, &plan);
+    if support.stages.contains(raw::ShaderStageFlags::VERTEX) {
+        let p = created.unwrap();
+        let vb = Buffer::with_data(&ctx, &FULL, raw::BufferUsageFlags::VERTEX_BUFFER).unwrap();
+        let pixels = render(&ctx, &p, &[&vb], 3, &[]);
+        assert_eq!(pixel(&pixels, SIZE, SIZE / 2, SIZE / 2), [0, 255, 0, 255]);
+    } else {
+        let Err(VkError::Diagnostics(d)) = created else {
+            panic!("a vertex stage with subgroup operations was not refused");
+        };
+        let text = shader_info::render_all(&d);
+        assert!(
+            text.contains("vert stage") && text.contains("supports them only in"),
+            "{text}"
+        );
     }
     assert_no_validation_messages(&ctx);
 }

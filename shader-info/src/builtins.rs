@@ -21,6 +21,106 @@ fn last_pre_raster(stages: &[Stage]) -> Option<Stage> {
 }
 
 impl BuiltinBits {
+    /// The GLSL names through which shader code uses a builtin (prefixes: `subgroup` covers `subgroupAdd`, …).
+    ///
+    /// ```
+    /// use shader_info::BuiltinBits;
+    /// assert_eq!(BuiltinBits::LAYER.glsl_identifiers(), ["gl_Layer"]);
+    /// ```
+    pub fn glsl_identifiers(self) -> &'static [&'static str] {
+        match self {
+            BuiltinBits::VERTEX_ID => &["gl_VertexIndex", "gl_VertexID"],
+            BuiltinBits::INSTANCE_ID => &["gl_InstanceIndex", "gl_InstanceID"],
+            BuiltinBits::POINT_SIZE => &["gl_PointSize"],
+            BuiltinBits::POINT_COORD => &["gl_PointCoord"],
+            BuiltinBits::FRAG_COORD => &["gl_FragCoord"],
+            BuiltinBits::FRONT_FACING => &["gl_FrontFacing"],
+            BuiltinBits::CLIP_DISTANCES => &["gl_ClipDistance"],
+            BuiltinBits::LAYER => &["gl_Layer"],
+            BuiltinBits::VIEWPORT_INDEX => &["gl_ViewportIndex"],
+            BuiltinBits::PRIMITIVE_ID => &["gl_PrimitiveID"],
+            BuiltinBits::BARYCENTRIC_COORD => &["gl_BaryCoord"],
+            BuiltinBits::GLOBAL_INVOCATION_ID => &["gl_GlobalInvocationID"],
+            BuiltinBits::LOCAL_INVOCATION_ID => {
+                &["gl_LocalInvocationID", "gl_LocalInvocationIndex"]
+            }
+            BuiltinBits::WORK_GROUP_ID => &["gl_WorkGroupID"],
+            BuiltinBits::SUBGROUP => &["gl_Subgroup", "gl_NumSubgroups", "subgroup"],
+            BuiltinBits::TEXTURE_ATOMIC => &["imageAtomic"],
+            _ => &[],
+        }
+    }
+
+    /// The first line of `text` (1-based) where code uses one of these builtins, and the word that uses it there
+    /// (`subgroupAdd` for [`BuiltinBits::SUBGROUP`]). Comments are skipped, and a name counts only where it starts
+    /// a word.
+    ///
+    /// ```
+    /// use shader_info::BuiltinBits;
+    /// let text = "// gl_Layer is set below\nvoid main() {\n  gl_Layer = 1;\n}";
+    /// assert_eq!(BuiltinBits::LAYER.first_use(text), Some((3, "gl_Layer".to_string())));
+    /// let sum = "uint s = subgroupAdd(x);";
+    /// assert_eq!(BuiltinBits::SUBGROUP.first_use(sum), Some((1, "subgroupAdd".to_string())));
+    /// assert_eq!(BuiltinBits::LAYER.first_use("int my_gl_Layer;"), None);
+    /// ```
+    pub fn first_use(self, text: &str) -> Option<(u32, String)> {
+        let names: Vec<&'static str> = BuiltinBits::NAMED
+            .iter()
+            .filter(|(bit, _)| self.contains(*bit))
+            .flat_map(|(bit, _)| bit.glsl_identifiers().iter().copied())
+            .collect();
+        let mut in_block_comment = false;
+        for (i, line) in text.lines().enumerate() {
+            let mut code = String::new();
+            let mut rest = line;
+            loop {
+                if in_block_comment {
+                    match rest.find("*/") {
+                        Some(end) => {
+                            in_block_comment = false;
+                            rest = &rest[end + 2..];
+                        }
+                        None => break,
+                    }
+                } else {
+                    let block = rest.find("/*");
+                    let single = rest.find("//");
+                    match (block, single) {
+                        (Some(b), s) if s.is_none_or(|s| b < s) => {
+                            code.push_str(&rest[..b]);
+                            in_block_comment = true;
+                            rest = &rest[b + 2..];
+                        }
+                        (_, Some(s)) => {
+                            code.push_str(&rest[..s]);
+                            break;
+                        }
+                        _ => {
+                            code.push_str(rest);
+                            break;
+                        }
+                    }
+                }
+            }
+            for name in &names {
+                let word = code.match_indices(name).find_map(|(at, _)| {
+                    let before = code[..at].chars().next_back();
+                    if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
+                        return None;
+                    }
+                    let len = code[at..]
+                        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                        .unwrap_or(code.len() - at);
+                    Some(code[at..at + len].to_string())
+                });
+                if let Some(word) = word {
+                    return Some((i as u32 + 1, word));
+                }
+            }
+        }
+        None
+    }
+
     /// The names of the set bits, for messages (`LAYER`, `BARYCENTRIC_COORD`, …).
     pub fn names(self) -> Vec<&'static str> {
         BuiltinBits::NAMED
@@ -58,6 +158,9 @@ impl BuiltinBits {
                 "GL_KHR_shader_subgroup_ballot",
                 "GL_KHR_shader_subgroup_arithmetic",
                 "GL_KHR_shader_subgroup_shuffle",
+                "GL_KHR_shader_subgroup_shuffle_relative",
+                "GL_KHR_shader_subgroup_clustered",
+                "GL_KHR_shader_subgroup_quad",
             ]);
         }
         out

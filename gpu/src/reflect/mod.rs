@@ -15,7 +15,10 @@ use shader_info::{
 use spirv::{Module, Scalar, Storage, Ty};
 use std::fmt;
 
+mod builtins;
 mod spirv;
+
+pub use builtins::{SubgroupOps, undeclared_builtins, used_builtins};
 
 /// The descriptor kind and count of a variable in a descriptor storage class (`None` for what is not a
 /// descriptor, or a kind no declaration produces).
@@ -100,6 +103,10 @@ pub struct ModuleReflection {
     /// `(constant_id, name)`.
     pub specialization_constants: Vec<(u32, Option<String>)>,
     pub local_size: Option<[u32; 3]>,
+    /// The SPIR-V capabilities the module declares (`OpCapability` numbers), sorted.
+    pub capabilities: Vec<u32>,
+    /// The `BuiltIn` decorations (SPIR-V numbers) of the builtin variables the entry point uses, sorted.
+    pub builtins: Vec<u32>,
 }
 
 /// Reflection failed (the SPIR-V could not be parsed).
@@ -269,6 +276,16 @@ pub fn reflect(spirv: &[u32]) -> Result<ModuleReflection, ReflectError> {
             _ => {}
         }
     }
+    out.capabilities = m.capabilities.clone();
+    out.capabilities.sort_unstable();
+    out.capabilities.dedup();
+    out.builtins = m
+        .used_variables()
+        .into_iter()
+        .filter_map(|id| m.builtin(id))
+        .collect();
+    out.builtins.sort_unstable();
+    out.builtins.dedup();
     for id in &m.spec_constants {
         if let Some(spec_id) = m.spec_id(*id) {
             out.specialization_constants

@@ -16,6 +16,7 @@ pub(crate) const MAGIC: u32 = 0x0723_0203;
 const OP_NAME: u16 = 5;
 const OP_MEMBER_NAME: u16 = 6;
 const OP_ENTRY_POINT: u16 = 15;
+const OP_CAPABILITY: u16 = 17;
 const OP_EXECUTION_MODE: u16 = 16;
 const OP_TYPE_BOOL: u16 = 20;
 const OP_TYPE_INT: u16 = 21;
@@ -166,6 +167,8 @@ pub(crate) struct Module {
     pub variables: Vec<Var>,
     /// The first entry point: (function id, name, interface ids).
     pub entry_point: Option<(u32, String, Vec<u32>)>,
+    /// `OpCapability` operands, in module order.
+    pub capabilities: Vec<u32>,
     /// Execution modes of the first entry point: (mode, operands).
     pub execution_modes: Vec<(u32, Vec<u32>, bool)>,
     functions: HashMap<u32, Function>,
@@ -286,6 +289,10 @@ impl Module {
                         let interface = ops.get(2 + used..).unwrap_or_default().to_vec();
                         m.entry_point = Some((ops[1], name, interface));
                     }
+                }
+                OP_CAPABILITY => {
+                    need(1)?;
+                    m.capabilities.push(ops[0]);
                 }
                 OP_EXECUTION_MODE | OP_EXECUTION_MODE_ID => {
                     need(2)?;
@@ -512,6 +519,11 @@ impl Module {
                 .any(|i| self.member_decoration(var.ty, i, BUILT_IN).is_some()),
             _ => false,
         }
+    }
+
+    /// The `BuiltIn` of a variable decorated as one (not of a block whose members are).
+    pub(crate) fn builtin(&self, id: u32) -> Option<u32> {
+        self.decoration(id, BUILT_IN)
     }
 
     pub(crate) fn location(&self, id: u32) -> Option<u32> {

@@ -128,6 +128,7 @@ struct Inner {
     queue: Mutex<vk::Queue>,
     device_name: String,
     ray_tracing: Option<RayTracingSupport>,
+    subgroup: SubgroupSupport,
     /// The core features enabled at device creation.
     features: vk::PhysicalDeviceFeatures,
     /// Enabled features outside the core struct, by Vulkan name (`shaderOutputLayer`, …).
@@ -144,6 +145,19 @@ pub struct RayTracingSupport {
     pub shader_group_handle_alignment: u32,
     pub shader_group_base_alignment: u32,
     pub max_ray_recursion_depth: u32,
+}
+
+/// What the device's subgroups can do (`VkPhysicalDeviceSubgroupProperties`, core in Vulkan 1.1): a module using
+/// subgroup operations is checked against it before its pipeline is created.
+#[derive(Clone, Copy, Debug)]
+pub struct SubgroupSupport {
+    /// Invocations per subgroup.
+    pub size: u32,
+    /// The stages subgroup operations may be used in.
+    pub stages: vk::ShaderStageFlags,
+    /// The classes of operations supported, as `VkSubgroupFeatureFlags` bits (see
+    /// [`crate::reflect::SubgroupOps`]).
+    pub operations: vk::SubgroupFeatureFlags,
 }
 
 impl Drop for Inner {
@@ -410,6 +424,18 @@ impl VkContext {
             }
         });
 
+        let subgroup = {
+            let mut sg = vk::PhysicalDeviceSubgroupProperties::default();
+            let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut sg);
+            // SAFETY: plain query into a properly chained output struct.
+            unsafe { instance.get_physical_device_properties2(chosen.physical, &mut p2) };
+            SubgroupSupport {
+                size: sg.subgroup_size,
+                stages: sg.supported_stages,
+                operations: sg.supported_operations,
+            }
+        };
+
         // SAFETY: a plain create call on the new device; the create info borrows nothing.
         let pipeline_cache = match unsafe {
             device.create_pipeline_cache(&vk::PipelineCacheCreateInfo::default(), None)
@@ -437,6 +463,7 @@ impl VkContext {
                 queue: Mutex::new(queue),
                 device_name: chosen.name,
                 ray_tracing,
+                subgroup,
                 features: core,
                 optional,
                 pipeline_cache,
@@ -510,6 +537,11 @@ impl VkContext {
     /// Ray-tracing facts, when the device supports `VK_KHR_ray_tracing_pipeline` (enabled then).
     pub fn ray_tracing(&self) -> Option<RayTracingSupport> {
         self.inner.ray_tracing
+    }
+
+    /// What the device's subgroups support.
+    pub fn subgroup(&self) -> SubgroupSupport {
+        self.inner.subgroup
     }
 
     /// True when validation is on.

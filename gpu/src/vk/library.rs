@@ -400,12 +400,13 @@ impl ShaderLibrary {
         for mkey in keys {
             let outcome = self.validated(&mkey.0).and_then(|info| {
                 let flow = self.sources.flow();
-                let (_, compiled) = flow.compiled(&info, mkey.1).map_err(VkError::Diagnostics)?;
+                let (generated, compiled) =
+                    flow.compiled(&info, mkey.1).map_err(VkError::Diagnostics)?;
                 let current = self.modules.get(&mkey).map(|e| e.module.spirv_hash());
                 if current == Some(spirv_key(&compiled.spirv)) {
                     return Ok(None);
                 }
-                flow.check(&info, mkey.1, &compiled.spirv)
+                flow.check(&info, &generated, &compiled.spirv)
                     .map_err(VkError::Diagnostics)?;
                 let module = ShaderModule::new(&self.ctx, &compiled.spirv)?;
                 Ok(Some(ModuleEntry::new(module, &compiled.spirv)))

@@ -32,7 +32,7 @@ pub mod testing;
 
 pub use ash;
 pub use ash::vk as raw;
-pub use device::{ContextOptions, ValidationMessage, VkContext};
+pub use device::{ContextOptions, SubgroupSupport, ValidationMessage, VkContext};
 pub use error::{ModuleError, SPIRV_MAGIC, VkError, VkResult};
 pub use layout::{
     DescriptorBinding, DescriptorSetLayout, LayoutCache, LayoutDesc, PipelineLayout,
@@ -45,6 +45,7 @@ pub use library::{
 pub use module::{ShaderModule, check_spirv, spirv_from_bytes};
 pub use pipeline::{
     ComputePipeline, GraphicsOptions, GraphicsPipeline, MAX_COLOR_ATTACHMENTS, RayTracingPipeline,
-    ShaderBindingTable, SpecValues, Specialization, VertexInputDesc, color_formats, vertex_input,
+    ShaderBindingTable, SpecValues, Specialization, VertexInputDesc, color_formats,
+    module_problems, vertex_input,
 };
 pub use resource::{Buffer, DescriptorPool, Image2D};

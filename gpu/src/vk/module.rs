@@ -131,6 +131,8 @@ pub struct ShaderModule {
     hash: u128,
     /// The name of its entry point (`main` unless the info named it), for `pName`.
     entry_point: std::ffi::CString,
+    /// The subgroup operations it uses, checked against the device before a pipeline takes it.
+    subgroup_ops: crate::reflect::SubgroupOps,
 }
 
 impl std::fmt::Debug for ShaderModule {
@@ -167,7 +169,13 @@ impl ShaderModule {
             entry_point: crate::compiler::entry_point::entry_point_name(spirv)
                 .and_then(|n| std::ffi::CString::new(n).ok())
                 .unwrap_or_else(|| c"main".to_owned()),
+            subgroup_ops: crate::reflect::SubgroupOps::of_spirv(spirv),
         })
+    }
+
+    /// The classes of subgroup operations the module uses (none for most).
+    pub fn subgroup_ops(&self) -> crate::reflect::SubgroupOps {
+        self.subgroup_ops
     }
 
     /// Creates a module from the bytes of a `.spv` file after checking the valid-usage rules.

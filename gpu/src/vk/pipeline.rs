@@ -164,6 +164,52 @@ impl GraphicsOptions {
     }
 }
 
+/// What the device must support for the modules themselves: the subgroup operations each one uses, in its stage
+/// (`VkPhysicalDeviceSubgroupProperties`). Each problem names the info, the stage and the missing support.
+pub fn module_problems(
+    ctx: &VkContext,
+    plan: &PipelinePlan,
+    modules: &[(Stage, &ShaderModule)],
+) -> Vec<Diagnostic> {
+    let support = ctx.subgroup();
+    let supported = crate::reflect::SubgroupOps(support.operations.as_raw());
+    let mut out = Vec::new();
+    for (stage, module) in modules {
+        let ops = module.subgroup_ops();
+        if ops.is_empty() {
+            continue;
+        }
+        let problem = |message: String| {
+            Diagnostic::error(Code::Unsupported, &plan.key, message)
+                .stage(*stage)
+                .item("builtin SUBGROUP")
+                .hint(
+                    "give devices without it a variant whose code does not use subgroup operations",
+                )
+        };
+        if !support.stages.contains(map::stage_flags(*stage)) {
+            out.push(problem(format!(
+                "the {stage} stage of `{}` uses subgroup operations; {} supports them only in {:?}",
+                plan.key,
+                ctx.device_name(),
+                support.stages
+            )));
+        }
+        let missing = ops.missing_from(supported.0);
+        if !missing.is_empty() {
+            out.push(problem(format!(
+                "the {stage} stage of `{}` uses subgroup operations of class {}, which {} does not support (it \
+                 supports {})",
+                plan.key,
+                missing.join(", "),
+                ctx.device_name(),
+                supported.missing_from(0).join(", ")
+            )));
+        }
+    }
+    out
+}
+
 /// What the pipeline's attachments and device must have for `state`: a depth attachment for a depth test, a
 /// stencil aspect for a stencil test, and every optional device feature the state uses. Each problem names the
 /// info, the state and what to do.
@@ -457,7 +503,8 @@ impl GraphicsPipeline {
         let has_tess = modules.iter().any(|(s, _)| *s == Stage::TessControl);
         let declared = plan.render_state.clone().unwrap_or_default();
         let state = opts.state.as_ref().unwrap_or(&declared);
-        let problems = state_problems(ctx, plan, state, opts);
+        let mut problems = state_problems(ctx, plan, state, opts);
+        problems.extend(module_problems(ctx, plan, modules));
         if !problems.is_empty() {
             return Err(VkError::Diagnostics(problems));
         }
@@ -643,6 +690,10 @@ impl ComputePipeline {
         layout: Arc<PipelineLayout>,
         specialization: &SpecValues,
     ) -> VkResult<ComputePipeline> {
+        let problems = module_problems(ctx, plan, &[(Stage::Compute, module)]);
+        if !problems.is_empty() {
+            return Err(VkError::Diagnostics(problems));
+        }
         let spec = Specialization::new(plan, specialization)?;
         let spec_info = spec.info();
         let stage = stage_infos(&[(Stage::Compute, module)], &spec_info)[0];
@@ -725,6 +776,10 @@ impl RayTracingPipeline {
                 ),
             });
         };
+        let problems = module_problems(ctx, plan, modules);
+        if !problems.is_empty() {
+            return Err(VkError::Diagnostics(problems));
+        }
         let spec = Specialization::new(plan, specialization)?;
         let spec_info = spec.info();
         let stages = stage_infos(modules, &spec_info);
