@@ -208,6 +208,14 @@ impl BuiltinBits {
                 "BuiltinBits::BARYCENTRIC_COORD".into(),
             );
         }
+        if let Some(w) = writer.filter(|w| *w != Stage::Vertex)
+            && self.contains(BuiltinBits::POINT_SIZE)
+        {
+            need(
+                "shaderTessellationAndGeometryPointSize",
+                format!("BuiltinBits::POINT_SIZE written by the {w} stage"),
+            );
+        }
         if self.contains(BuiltinBits::CLIP_DISTANCES) && writer.is_some() {
             need("shaderClipDistance", "BuiltinBits::CLIP_DISTANCES".into());
         }

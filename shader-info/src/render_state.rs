@@ -721,6 +721,25 @@ pub(crate) fn problems(info: &ShaderCreateInfo) -> Vec<Diagnostic> {
             }
         }
     }
+    // Vulkan leaves a point's size undefined unless the last stage before the rasterizer writes `gl_PointSize`
+    // (and the validation layer refuses the pipeline): rasterized points need the builtin declared.
+    // (A geometry stage's output primitive is checked with its layout.)
+    if state.topology == Topology::PointList
+        && info.geometry_layout.is_none()
+        && !has_tessellation
+        && !info
+            .builtins
+            .contains(crate::types::BuiltinBits::POINT_SIZE)
+        && let Some(it) = item_of((0, 0))
+    {
+        error(
+            it,
+            "points are rasterized, but no stage declares BuiltinBits::POINT_SIZE: a point's size is undefined \
+             unless the last stage before the rasterizer writes gl_PointSize"
+                .to_string(),
+            "declare .builtins(BuiltinBits::POINT_SIZE) and write gl_PointSize (1.0 for one pixel) in that stage",
+        );
+    }
     if let Some(it) = item_of((5, 0)) {
         let w = state.line_width();
         if !w.is_finite() || w <= 0.0 {

@@ -1318,6 +1318,24 @@ fn check_stages(c: &mut Checker) {
             .hint("add `.geometry_layout(PrimitiveIn::…, PrimitiveOut::…, max_vertices)`"),
         );
     }
+    if let Some(g) = &info.geometry_layout
+        && has(Stage::Geometry)
+        && g.value.primitive_out == crate::types::PrimitiveOut::Points
+        && !info.builtins.contains(BuiltinBits::POINT_SIZE)
+    {
+        c.diags.push(
+            Diagnostic::error(
+                Code::RenderState,
+                &info.name,
+                "the geometry stage emits points, but no stage declares BuiltinBits::POINT_SIZE: a point's size is \
+                 undefined unless the geometry stage writes gl_PointSize",
+            )
+            .item("geometry_layout")
+            .at(&g.declared_in, g.origin)
+            .hint("declare .builtins(BuiltinBits::POINT_SIZE) and write gl_PointSize in the geometry stage (the \
+                   device needs shaderTessellationAndGeometryPointSize, which the plan asks for)"),
+        );
+    }
     if rt && !has(Stage::RayGen) {
         c.diags.push(
             Diagnostic::error(

@@ -236,6 +236,43 @@ fn contradictions_are_refused_with_the_call_and_a_hint() {
     }
     let t = render_state_errors(graphics("bias").dynamic(DynamicStates::DEPTH_BIAS));
     assert!(t.contains("no depth bias is declared"), "{t}");
+
+    // Rasterized points need a size: the vertex stage's, or the geometry stage's when it emits points.
+    let t = render_state_errors(graphics("points").topology(Topology::PointList));
+    assert!(
+        t.contains("BuiltinBits::POINT_SIZE") && t.contains("topology(PointList)"),
+        "{t}"
+    );
+    assert!(
+        only(
+            graphics("sized_points")
+                .topology(Topology::PointList)
+                .builtins(BuiltinBits::POINT_SIZE)
+        )
+        .is_empty()
+    );
+    let sprites = |name: &str| {
+        graphics(name)
+            .geometry_layout(PrimitiveIn::Triangles, PrimitiveOut::Points, 3)
+            .geometry_source("g.glsl")
+    };
+    let t = render_state_errors(sprites("sprites"));
+    assert!(
+        t.contains("geometry stage emits points") && t.contains("geometry_layout"),
+        "{t}"
+    );
+    let sized = sprites("sized_sprites").builtins(BuiltinBits::POINT_SIZE);
+    assert!(only(sized.clone()).is_empty());
+    let stages = [Stage::Vertex, Stage::Geometry, Stage::Fragment];
+    assert_eq!(
+        BuiltinBits::POINT_SIZE.device_features(&stages)[0].feature,
+        "shaderTessellationAndGeometryPointSize"
+    );
+    assert!(
+        BuiltinBits::POINT_SIZE
+            .device_features(&[Stage::Vertex, Stage::Fragment])
+            .is_empty()
+    );
 }
 
 #[test]

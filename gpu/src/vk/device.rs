@@ -356,6 +356,9 @@ impl VkContext {
             .dual_src_blend(on(supported.dual_src_blend))
             .independent_blend(on(supported.independent_blend))
             .multi_viewport(on(supported.multi_viewport))
+            .shader_tessellation_and_geometry_point_size(on(
+                supported.shader_tessellation_and_geometry_point_size
+            ))
             .sampler_anisotropy(on(supported.sampler_anisotropy));
         // Features declared builtins may need (see `shader_info::BuiltinFeature`), enabled where supported.
         // SAFETY: plain queries on a physical device of this instance.
@@ -513,6 +516,9 @@ impl VkContext {
             "tessellationShader" => f.tessellation_shader,
             "multiViewport" => f.multi_viewport,
             "shaderClipDistance" => f.shader_clip_distance,
+            "shaderTessellationAndGeometryPointSize" => {
+                f.shader_tessellation_and_geometry_point_size
+            }
             "samplerAnisotropy" => f.sampler_anisotropy,
             other => vk::Bool32::from(self.inner.optional.contains(&other)),
         };

@@ -256,6 +256,17 @@ pub fn render_frame(lib: &mut ShaderLibrary, width: u32, height: u32) -> VkResul
         };
     })?;
     recorded?;
+    // The frame has completed: the memory its spilled push-constant blocks were written to (the widgets' 260-byte
+    // block) can be written again by the next frame.
+    let layouts = dispatches.iter().map(|d| d.pipeline.layout()).chain(
+        [&prepass_draws, &scene_draws, &display_draws]
+            .into_iter()
+            .flatten()
+            .map(|d| d.pipeline.layout()),
+    );
+    for layout in layouts {
+        layout.recycle_pushed()?;
+    }
     Ok(Frame {
         width,
         height,
