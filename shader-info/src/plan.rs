@@ -597,6 +597,10 @@ impl PipelinePlan {
                         .is_ok_and(|(_, size)| size == crate::resource::ArraySize::Runtime)
                 })
             },
+            &|set, binding| match at(set, binding)?.kind {
+                crate::resource::ResourceKind::Sampler { state, .. } => state,
+                _ => None,
+            },
         );
         let kind = PipelineKind::of(&stages);
         let builtin_features = info.builtins.device_features(&stages);

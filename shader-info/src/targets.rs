@@ -122,6 +122,9 @@ pub enum MslClass {
     Buffer,
     Texture,
     Sampler,
+    /// A sampler whose state the declaration fixes: a `constexpr sampler` inside the function, no argument; the
+    /// index is its place in the translation's list of inline samplers.
+    InlineSampler,
 }
 
 /// An MSL argument index.
@@ -164,6 +167,10 @@ pub struct TargetBinding {
     pub msl: MslSlot,
     /// `None` for a sampler: OpenGL binds it to its texture's unit.
     pub gl: Option<GlSlot>,
+    /// The state a sampler's declaration fixes ([`crate::ShaderCreateInfo::sampler_with_state`]): MSL writes it
+    /// as an inline sampler; an HLSL host gives it to a static sampler of its root signature.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sampler_state: Option<crate::SamplerState>,
 }
 
 /// Where the push-constant block lives.
@@ -199,16 +206,27 @@ impl TargetMap {
     /// Derives the map from a plan's bindings (`(set, binding, name, kind)`) and push-constant size.
     /// `sampler_binding(set, binding)` is the portable
     /// sampler binding of the combined sampler there (`None`: it stays whole); `writable(set, binding)` says whether
-    /// a storage resource there may be written; `runtime_array(set, binding)` whether a buffer there ends in one.
+    /// a storage resource there may be written; `runtime_array(set, binding)` whether a buffer there ends in one;
+    /// `sampler_state(set, binding)` the state a sampler there declares.
     pub(crate) fn derive(
         declared: &[(u32, u32, &str, DescriptorKind)],
         push_constant_size: Option<u32>,
         sampler_binding: &dyn Fn(u32, u32) -> Option<u32>,
         writable: &dyn Fn(u32, u32) -> bool,
         runtime_array: &dyn Fn(u32, u32) -> bool,
+        sampler_state: &dyn Fn(u32, u32) -> Option<crate::SamplerState>,
     ) -> TargetMap {
-        // The portable descriptors, in (set, binding) order.
-        let mut portable: Vec<(String, BindingPart, u32, u32, DescriptorKind, bool)> = Vec::new();
+        // The portable descriptors, in (set, binding) order, with the declared sampler state of a sampler part.
+        type Portable = (
+            String,
+            BindingPart,
+            u32,
+            u32,
+            DescriptorKind,
+            bool,
+            Option<crate::SamplerState>,
+        );
+        let mut portable: Vec<Portable> = Vec::new();
         for &(set, binding, name, kind) in declared {
             let name = name.to_string();
             match (kind, sampler_binding(set, binding)) {
@@ -221,22 +239,24 @@ impl TargetMap {
                         binding,
                         texture,
                         false,
+                        None,
                     ));
                     let sampler = DescriptorKind::Sampler;
-                    portable.push((name, BindingPart::Sampler, set, sb, sampler, false));
+                    let state = sampler_state(set, binding);
+                    portable.push((name, BindingPart::Sampler, set, sb, sampler, false, state));
                 }
                 (kind, _) => {
                     let w = writable(set, binding);
-                    portable.push((name, BindingPart::Whole, set, binding, kind, w))
+                    portable.push((name, BindingPart::Whole, set, binding, kind, w, None))
                 }
             }
         }
         portable.sort_by_key(|p| (p.2, p.3));
-        let mut msl_next = [0u32; 3];
+        let mut msl_next = [0u32; 4];
         let mut gl_next = [0u32; 4];
         let mut sizes_needed = false;
         let mut bindings = Vec::with_capacity(portable.len());
-        for (name, part, set, binding, kind, writable) in portable {
+        for (name, part, set, binding, kind, writable, sampler_state) in portable {
             use DescriptorKind as K;
             let hlsl_class = match kind {
                 K::UniformBuffer => 'b',
@@ -256,6 +276,10 @@ impl TargetMap {
             };
             let msl_class = match kind {
                 K::UniformBuffer | K::StorageBuffer => MslClass::Buffer,
+                // naga writes no anisotropy into an inline sampler: such a state stays an argument the host binds.
+                K::Sampler if sampler_state.is_some_and(|s| s.anisotropy <= 1) => {
+                    MslClass::InlineSampler
+                }
                 K::Sampler => MslClass::Sampler,
                 _ => MslClass::Texture,
             };
@@ -297,6 +321,7 @@ impl TargetMap {
                 },
                 msl,
                 gl,
+                sampler_state,
             });
         }
         let buffers = msl_next[MslClass::Buffer as usize];

@@ -164,6 +164,47 @@ fn translated_outputs_of_a_few_infos() {
     );
 }
 
+/// A sampler whose declaration fixes its state (the text shader's glyph atlas: nearest) is an MSL `constexpr
+/// sampler` with that state instead of an argument, and the binding map carries the state for the other targets'
+/// hosts (an HLSL root signature's static sampler).
+#[test]
+fn a_declared_sampler_state_is_an_msl_inline_sampler_and_in_the_map() {
+    let text = portable("gpu_shader_text", Stage::Fragment);
+    let atlas = text
+        .plan
+        .targets
+        .bindings
+        .iter()
+        .find(|b| b.part == BindingPart::Sampler)
+        .expect("the atlas is split into texture and sampler");
+    assert_eq!(atlas.msl.class, MslClass::InlineSampler);
+    assert_eq!(atlas.sampler_state, Some(SamplerState::nearest()));
+    let json = serde_json::to_value(&text.plan.targets).unwrap();
+    let sampler = json["bindings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["part"] == "sampler")
+        .unwrap();
+    assert_eq!(sampler["sampler_state"]["filter"], "Nearest", "{json:#}");
+    assert_eq!(sampler["msl"]["class"], "inline_sampler", "{json:#}");
+    let msl = translate(&text, Target::Msl).text;
+    assert!(
+        msl.contains("constexpr metal::sampler ")
+            && msl.contains("metal::min_filter::nearest")
+            && msl.contains("metal::s_address::clamp_to_edge"),
+        "{msl}"
+    );
+    assert!(!msl.contains("[[sampler("), "{msl}");
+    // The checks see it: an inline sampler turned back into linear filtering is caught.
+    let t = translate(&text, Target::Msl);
+    check_fails(
+        &text,
+        &tampered(&t, "min_filter::nearest", "min_filter::linear"),
+        &["lacks its declared `min_filter::nearest`"],
+    );
+}
+
 /// A translation whose text a test edits, to see the check catch it.
 fn tampered(t: &Translation, from: &str, to: &str) -> Translation {
     assert!(t.text.contains(from), "`{from}` is not in:\n{}", t.text);

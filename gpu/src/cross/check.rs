@@ -986,10 +986,39 @@ fn msl_slots(text: &str) -> Vec<(MslClass, u32)> {
 fn check_msl(p: &Portable, text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let map = &p.plan.targets;
-    let mut expected: Vec<(MslClass, u32)> = used_bindings(p)
+    let used = used_bindings(p);
+    let mut expected: Vec<(MslClass, u32)> = used
         .iter()
+        .filter(|b| b.msl.class != MslClass::InlineSampler)
         .map(|b| (b.msl.class, b.msl.index))
         .collect();
+    // A sampler with a declared state is a `constexpr sampler` in the function with that state, not an argument.
+    let inline: Vec<&TargetBinding> = used
+        .iter()
+        .filter(|b| b.msl.class == MslClass::InlineSampler)
+        .copied()
+        .collect();
+    let written = text.matches("constexpr metal::sampler ").count();
+    if written != inline.len() {
+        out.push(format!(
+            "the MSL has {written} inline sampler(s), the map {} used by this stage",
+            inline.len()
+        ));
+    }
+    for b in &inline {
+        if let Some(state) = b.sampler_state {
+            let filter = match state.filter {
+                shader_info::TexelFilter::Nearest => "min_filter::nearest",
+                shader_info::TexelFilter::Linear => "min_filter::linear",
+            };
+            if !text.contains(filter) {
+                out.push(format!(
+                    "the inline sampler of `{}` lacks its declared `{filter}`",
+                    b.name
+                ));
+            }
+        }
+    }
     let uses_immediates = p
         .module()
         .global_variables
@@ -1039,7 +1068,8 @@ fn check_msl(p: &Portable, text: &str) -> Vec<String> {
                 ),
                 (
                     MslClass::Sampler,
-                    count(&expected, MslClass::Sampler),
+                    // SPIRV-Cross, given no state, makes every sampler an argument.
+                    count(&expected, MslClass::Sampler) + inline.len(),
                     count(&theirs, MslClass::Sampler),
                 ),
             ] {

@@ -281,6 +281,47 @@ fn translate_targets(
         .collect()
 }
 
+/// A declared sampler state as an MSL `constexpr sampler` (anisotropy excepted: naga does not write it, so such
+/// states are never inline, see [`shader_info::MslClass::InlineSampler`]).
+fn inline_sampler(s: &shader_info::SamplerState) -> msl::sampler::InlineSampler {
+    use msl::sampler as m;
+    use shader_info::{BorderColor, CompareOp, TexelFilter, WrapMode};
+    let filter = |f: TexelFilter| match f {
+        TexelFilter::Nearest => m::Filter::Nearest,
+        TexelFilter::Linear => m::Filter::Linear,
+    };
+    let address = match s.wrap {
+        WrapMode::Repeat => m::Address::Repeat,
+        WrapMode::MirroredRepeat => m::Address::MirroredRepeat,
+        WrapMode::ClampToEdge => m::Address::ClampToEdge,
+        WrapMode::ClampToBorder => m::Address::ClampToBorder,
+    };
+    m::InlineSampler {
+        coord: m::Coord::Normalized,
+        address: [address; 3],
+        border_color: match s.border {
+            BorderColor::TransparentBlack => m::BorderColor::TransparentBlack,
+            BorderColor::OpaqueBlack => m::BorderColor::OpaqueBlack,
+            BorderColor::OpaqueWhite => m::BorderColor::OpaqueWhite,
+        },
+        mag_filter: filter(s.filter),
+        min_filter: filter(s.filter),
+        mip_filter: s.mipmap.map(filter),
+        lod_clamp: None,
+        max_anisotropy: None,
+        compare_func: match s.compare {
+            None | Some(CompareOp::Never) => m::CompareFunc::Never,
+            Some(CompareOp::Less) => m::CompareFunc::Less,
+            Some(CompareOp::Equal) => m::CompareFunc::Equal,
+            Some(CompareOp::LessOrEqual) => m::CompareFunc::LessEqual,
+            Some(CompareOp::Greater) => m::CompareFunc::Greater,
+            Some(CompareOp::NotEqual) => m::CompareFunc::NotEqual,
+            Some(CompareOp::GreaterOrEqual) => m::CompareFunc::GreaterEqual,
+            Some(CompareOp::Always) => m::CompareFunc::Always,
+        },
+    }
+}
+
 /// The reason, when naga refused the portable module for something valid in Vulkan that the portable targets
 /// cannot express (a limit of the targets, not a bug): found by the declaration fuzzer.
 fn portable_limit(d: &[Diagnostic]) -> Option<String> {
@@ -666,6 +707,7 @@ impl Portable {
             Target::Msl => {
                 let (module, info) = self.with_constants(&baked)?;
                 let mut resources = msl::BindingMap::new();
+                let mut inline_samplers = Vec::new();
                 for b in &map.bindings {
                     let slot = b.msl.index as u8;
                     let mut t = msl::BindTarget::default();
@@ -674,6 +716,12 @@ impl Portable {
                         MslClass::Texture => t.texture = Some(slot),
                         MslClass::Sampler => {
                             t.sampler = Some(msl::BindSamplerTarget::Resource(slot))
+                        }
+                        MslClass::InlineSampler => {
+                            let state =
+                                b.sampler_state.ok_or("an inline sampler without a state")?;
+                            t.sampler = Some(msl::BindSamplerTarget::Inline(slot));
+                            inline_samplers.push(inline_sampler(&state));
                         }
                     }
                     resources.insert(rb(b.set, b.binding), t);
@@ -690,6 +738,7 @@ impl Portable {
                 let opts = msl::Options {
                     lang_version: (2, 1),
                     per_entry_point_map,
+                    inline_samplers,
                     fake_missing_bindings: false,
                     ..Default::default()
                 };
