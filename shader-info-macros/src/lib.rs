@@ -133,7 +133,10 @@ pub fn derive_shader_enum(input: TokenStream) -> TokenStream {
 /// A whole shader declaration: `#[shader(..)]` entries are `ShaderCreateInfo` builder calls (same names, same
 /// arguments, same order; enum arguments may be bare variant names), plus `name = ".."` (default: the struct name
 /// in snake_case). Bare `do_static_compilation` and `early_fragment_test` mean `(true)`; `local_group_size` takes
-/// one to three sizes. The struct's own fields are the push-constant block: std430 layout proven, at most 128 bytes.
+/// one to three sizes. `resources_if(condition, resource calls..)` declares resources present only where the
+/// condition holds (`branch("X")` is short for `Condition::branch("X")`; any `Condition` expression works), so
+/// resources of exclusive conditions may share a binding. The struct's own fields are the push-constant block:
+/// std430 layout proven; a block over 128 bytes is spilled to a storage buffer, as with the builder.
 ///
 /// Generates `create_info()`, its `inventory` registration, `NAME`, a `Binding` constant per resource (named after
 /// the resource, in SCREAMING_SNAKE_CASE), and the struct is the push-constant value (`bytemuck::bytes_of`).
@@ -157,6 +160,8 @@ pub fn derive_shader_enum(input: TokenStream) -> TokenStream {
 ///     sampler(0, Float2D, "color_tex", Batch),
 ///     uniform_buf(1, "vec4", "tint", Pass),
 ///     define_value("GAMMA", "2.2"),
+///     branch("DETAIL"),
+///     resources_if(branch("DETAIL"), sampler(2, Float2D, "detail_tex", Batch)),
 ///     vertex_source("textured.vert.glsl"),
 ///     fragment_source("textured.frag.glsl"),
 ///     do_static_compilation,

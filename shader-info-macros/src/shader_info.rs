@@ -237,6 +237,131 @@ struct Resource {
     slot: TokenStream,
     frequency: TokenStream,
     span: Span,
+    /// Declared under `resources_if`: present only in some variants, so it may share a slot with a resource of
+    /// other variants (validation checks each variant).
+    conditional: bool,
+}
+
+/// The builder call of one entry `key(args)`, and the resource it declares, if any.
+fn builder_call(
+    key: &Ident,
+    args: Vec<Expr>,
+    conditional: bool,
+) -> syn::Result<(TokenStream, Option<Resource>)> {
+    let name = key.to_string();
+    let mut method = name.clone();
+    // `local_group_size(x, y[, z])`, like the seed's 1-3 parameter form.
+    if name == "local_group_size" && (args.len() == 2 || args.len() == 3) {
+        method = format!("local_group_size_{}d", args.len());
+    }
+    let Some((_, spec)) = METHODS.iter().find(|(m, _)| *m == method) else {
+        let known: Vec<&str> = METHODS.iter().map(|(m, _)| *m).collect();
+        return Err(attrs::err(
+            key.span(),
+            format!(
+                "unknown #[shader] entry `{name}`: expected `name = \"..\"`, `resources_if(condition, resource calls..)` or a ShaderCreateInfo builder call: {}",
+                known.join(", ")
+            ),
+        ));
+    };
+    if args.len() != spec.len() {
+        let names: Vec<&str> = spec
+            .iter()
+            .map(|a| match a {
+                Expr(n) | Enum(_, n) => n,
+                Name => "name",
+                Interface => "interface",
+            })
+            .collect();
+        return Err(attrs::err(
+            key.span(),
+            format!(
+                "`{name}` takes {} argument{} ({}), found {}",
+                spec.len(),
+                if spec.len() == 1 { "" } else { "s" },
+                names.join(", "),
+                args.len()
+            ),
+        ));
+    }
+    let mut toks = Vec::new();
+    let mut res_name = None;
+    for (arg, e) in spec.iter().zip(&args) {
+        if let Name = arg {
+            match e {
+                Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(s),
+                    ..
+                }) => res_name = Some(s.clone()),
+                _ => {
+                    return Err(attrs::err(
+                        e.span(),
+                        "write the resource name as a string literal: it names the binding constant",
+                    ));
+                }
+            }
+        }
+        toks.push(arg_tokens(*arg, e));
+    }
+    let resource = res_name.map(|n| Resource {
+        name: n,
+        slot: toks[0].clone(),
+        frequency: toks[toks.len() - 1].clone(),
+        span: key.span(),
+        conditional,
+    });
+    let m = Ident::new(&method, key.span());
+    Ok((quote!(.#m(#(#toks),*)), resource))
+}
+
+/// `resources_if(condition, resource(..), ..)`: the resource calls declared under the condition. The condition
+/// is a `Condition` expression; `branch("X")` alone is short for `Condition::branch("X")`.
+fn resources_if(
+    key: &Ident,
+    args: &[Expr],
+    resources: &mut Vec<Resource>,
+) -> syn::Result<TokenStream> {
+    let Some((condition, declared)) = args.split_first().filter(|(_, rest)| !rest.is_empty())
+    else {
+        return Err(attrs::err(
+            key.span(),
+            "write `resources_if(condition, resource calls..)`, e.g. `resources_if(branch(\"SKINNING\"), storage_buf(2, Read, \"mat4\", \"bones[]\", Batch))`",
+        ));
+    };
+    let condition = match condition {
+        Expr::Call(c) if matches!(&*c.func, Expr::Path(p) if p.path.is_ident("branch")) => {
+            let args = &c.args;
+            quote_spanned!(c.span()=> ::shader_info::Condition::branch(#args))
+        }
+        e => quote!(#e),
+    };
+    let mut calls = Vec::new();
+    for d in declared {
+        let call = match d {
+            Expr::Call(c) => match &*c.func {
+                Expr::Path(p) if p.path.get_ident().is_some() => {
+                    let m = p.path.get_ident().expect("ident");
+                    Some((m.clone(), c.args.iter().cloned().collect::<Vec<_>>()))
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some((method, args)) = call.filter(|(m, _)| {
+            METHODS
+                .iter()
+                .any(|(n, spec)| m == n && spec.iter().any(|a| matches!(a, Name)))
+        }) else {
+            return Err(attrs::err(
+                d.span(),
+                "only resources may be conditional: write a resource call (`sampler(..)`, `sampler_with_state(..)`, `image(..)`, `uniform_buf(..)`, `storage_buf(..)`, `acceleration_structure(..)`)",
+            ));
+        };
+        let (call, resource) = builder_call(&method, args, true)?;
+        resources.extend(resource);
+        calls.push(call);
+    }
+    Ok(quote_spanned!(key.span()=> .resources_if(#condition, |__i| __i #(#calls)*)))
 }
 
 pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
@@ -292,7 +417,6 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
                     "`slots_per_kind` is not available here: #[derive(ShaderInfo)] names each resource's Vulkan binding in a constant, so its slots are bindings. Declare Blender-style per-kind slots with the builder (`ShaderCreateInfo::slots_per_kind`)",
                 ));
             }
-            let mut method = key.clone();
             let args: Vec<Expr> = match entry.args {
                 Some(a) => a.into_iter().collect(),
                 // Bare flags: `do_static_compilation`, `early_fragment_test`.
@@ -301,69 +425,13 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
                 }
                 None => Vec::new(),
             };
-            // `local_group_size(x, y[, z])`, like the seed's 1-3 parameter form.
-            if key == "local_group_size" && (args.len() == 2 || args.len() == 3) {
-                method = format!("local_group_size_{}d", args.len());
+            if key == "resources_if" {
+                calls.push(resources_if(&entry.key, &args, &mut resources)?);
+                continue;
             }
-            let Some((_, spec)) = METHODS.iter().find(|(m, _)| *m == method) else {
-                let known: Vec<&str> = METHODS.iter().map(|(m, _)| *m).collect();
-                return Err(attrs::err(
-                    entry.key.span(),
-                    format!(
-                        "unknown #[shader] entry `{key}`: expected `name = \"..\"` or a ShaderCreateInfo builder call: {}",
-                        known.join(", ")
-                    ),
-                ));
-            };
-            if args.len() != spec.len() {
-                let names: Vec<&str> = spec
-                    .iter()
-                    .map(|a| match a {
-                        Expr(n) | Enum(_, n) => n,
-                        Name => "name",
-                        Interface => "interface",
-                    })
-                    .collect();
-                return Err(attrs::err(
-                    entry.key.span(),
-                    format!(
-                        "`{key}` takes {} argument{} ({}), found {}",
-                        spec.len(),
-                        if spec.len() == 1 { "" } else { "s" },
-                        names.join(", "),
-                        args.len()
-                    ),
-                ));
-            }
-            let mut toks = Vec::new();
-            let mut res_name = None;
-            for (arg, e) in spec.iter().zip(&args) {
-                if let Name = arg {
-                    match e {
-                        Expr::Lit(syn::ExprLit {
-                            lit: syn::Lit::Str(s),
-                            ..
-                        }) => res_name = Some(s.clone()),
-                        _ => {
-                            return Err(attrs::err(
-                                e.span(),
-                                "write the resource name as a string literal: it names the binding constant",
-                            ));
-                        }
-                    }
-                }
-                toks.push(arg_tokens(*arg, e));
-            }
-            if let Some(n) = res_name {
-                resources.push(Resource {
-                    name: n,
-                    slot: toks[0].clone(),
-                    frequency: toks[toks.len() - 1].clone(),
-                    span: entry.key.span(),
-                });
-            }
-            let m = Ident::new(&method, entry.key.span());
-            calls.push(quote!(.#m(#(#toks),*)));
+            let (call, resource) = builder_call(&entry.key, args, false)?;
+            resources.extend(resource);
+            calls.push(call);
         }
     }
     let name = name.unwrap_or_else(|| LitStr::new(&attrs::snake(&ident.to_string()), ident.span()));
@@ -382,7 +450,7 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
     let mut binding_consts = Vec::new();
     let mut binding_rows = Vec::new();
     let mut binding_checks = Vec::new();
-    for (i, r) in resources.iter().enumerate() {
+    for r in &resources {
         let base = r.name.value();
         let base = base.split('[').next().unwrap_or_default();
         let cname = format_ident!("{}", attrs::screaming_snake(base), span = r.name.span());
@@ -392,11 +460,16 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
             #[doc = #doc]
             pub const #cname: ::shader_info::Binding = ::shader_info::Binding::new(#freq, #slot);
         });
-        binding_rows.push(quote!((::shader_info::Binding::new(#freq, #slot), #base)));
-        binding_checks.push(layout_proof::const_check(
-            r.span,
-            quote!(__si::check_binding(__BINDINGS, #i)),
-        ));
+        // Resources present in every variant must not share a binding; conditional ones are checked per variant
+        // by validation, which names the variant.
+        if !r.conditional {
+            let i = binding_rows.len();
+            binding_rows.push(quote!((::shader_info::Binding::new(#freq, #slot), #base)));
+            binding_checks.push(layout_proof::const_check(
+                r.span,
+                quote!(__si::check_binding(__BINDINGS, #i)),
+            ));
+        }
     }
     let name_doc = "The info's name in the registry.".to_string();
     let fn_doc = format!(
@@ -548,7 +621,8 @@ mod tests {
     #[test]
     fn the_method_table_covers_every_builder_method() {
         // Push constants are the struct's fields; the specialize function is a Rust `fn`, not an attribute value;
-        // per-kind slots would make the derive's binding constants wrong (refused with a message).
+        // per-kind slots would make the derive's binding constants wrong (refused with a message);
+        // `resources_if` takes a closure in the builder and its own entry form here.
         const BY_OTHER_MEANS: [&str; 5] = [
             "push_constant",
             "push_constant_array",

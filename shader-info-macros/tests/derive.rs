@@ -435,3 +435,55 @@ fn constants_shared_variables_and_packed_inputs_in_attributes() {
         .fragment_source("packed.frag.glsl");
     assert_eq!(PackedDraw::create_info(), expected);
 }
+
+/// Conditional resources in attributes: `resources_if(condition, resource calls..)`, with `branch("X")` short for
+/// `Condition::branch("X")`. Resources of exclusive conditions may share a binding (checked per variant).
+#[derive(Clone, Copy, ShaderInfo)]
+#[shader(
+    name = "derive_conditional",
+    branch("SKINNING"),
+    storage_buf(0, Write, "vec4", "positions[]", Pass),
+    resources_if(branch("SKINNING"), storage_buf(1, Read, "mat4", "bones[]", Batch)),
+    resources_if(
+        Condition::branch("SKINNING").not(),
+        sampler(1, Float2D, "baked_pose", Batch),
+        uniform_buf(2, "mat4", "rest", Batch)
+    ),
+    compute_source("skin.comp.glsl"),
+    local_group_size(64)
+)]
+struct ConditionalSkin;
+
+#[test]
+fn conditional_resources_in_attributes() {
+    let builder = ShaderCreateInfo::new("derive_conditional")
+        .branch("SKINNING")
+        .storage_buf(0, Qualifier::Write, "vec4", "positions[]", Frequency::Pass)
+        .resources_if(Condition::branch("SKINNING"), |i| {
+            i.storage_buf(1, Qualifier::Read, "mat4", "bones[]", Frequency::Batch)
+        })
+        .resources_if(Condition::branch("SKINNING").not(), |i| {
+            i.sampler(1, ImageType::Float2D, "baked_pose", Frequency::Batch)
+                .uniform_buf(2, "mat4", "rest", Frequency::Batch)
+        })
+        .compute_source("skin.comp.glsl")
+        .local_group_size(64);
+    assert_eq!(ConditionalSkin::create_info(), builder);
+    // Exclusive resources share set 1 binding 1, and each has its constant.
+    assert_eq!(ConditionalSkin::BONES, ConditionalSkin::BAKED_POSE);
+    assert_eq!(ConditionalSkin::REST, Binding { set: 1, binding: 2 });
+
+    let mut reg = Registry::new();
+    reg.add_info(ConditionalSkin::create_info());
+    let info = reg.validated("derive_conditional").unwrap();
+    let set = enumerate_variants(&info, DEFAULT_BRANCH_LIMIT).unwrap();
+    for (skinning, want) in [
+        (false, vec!["positions[]", "baked_pose", "rest"]),
+        (true, vec!["positions[]", "bones[]"]),
+    ] {
+        let i = set.lookup(set.bits_of(&[("SKINNING", skinning)]).unwrap()).unwrap();
+        let v = info.variant(&set, i, &reg).unwrap();
+        let names: Vec<&str> = v.resources.iter().map(|r| r.value.name.as_str()).collect();
+        assert_eq!(names, want, "SKINNING = {skinning}");
+    }
+}
