@@ -481,7 +481,9 @@ fn conditional_resources_in_attributes() {
         (false, vec!["positions[]", "baked_pose", "rest"]),
         (true, vec!["positions[]", "bones[]"]),
     ] {
-        let i = set.lookup(set.bits_of(&[("SKINNING", skinning)]).unwrap()).unwrap();
+        let i = set
+            .lookup(set.bits_of(&[("SKINNING", skinning)]).unwrap())
+            .unwrap();
         let v = info.variant(&set, i, &reg).unwrap();
         let names: Vec<&str> = v.resources.iter().map(|r| r.value.name.as_str()).collect();
         assert_eq!(names, want, "SKINNING = {skinning}");

@@ -546,3 +546,44 @@ fn a_translator_error_names_the_info_stage_and_target() {
         assert!(text.contains("naga"), "{text}");
     }
 }
+
+/// Variants whose modules are the same code (the mesh ubershader's transparent variant and its opaque twin) share
+/// one translation per pass; what that sharing must not change is checked here: the same text, and each verdict
+/// naming its own variant.
+#[test]
+fn state_only_variants_translate_alike_and_each_verdict_names_its_variant() {
+    let root = shaders::glsl_root();
+    let (compiler, loader) = (compiler(&root), DirLoader::new(&root));
+    let flow = Flow::new(Registry::global(), &loader, &compiler, Profile::Release);
+    let mesh = flow.validated("gpu_shader_mesh").unwrap();
+    let set = flow.variants(&mesh).unwrap();
+    let opaque = set.lookup(set.bits_of(&[("FOG", true)]).unwrap()).unwrap();
+    let transparent = set
+        .lookup(
+            set.bits_of(&[("FOG", true), ("TRANSPARENT", true)])
+                .unwrap(),
+        )
+        .unwrap();
+    assert_ne!(opaque, transparent, "the two differ in state");
+    let opts = CrossOptions {
+        targets: vec![Target::Wgsl, Target::Msl],
+        check: false,
+        ..CrossOptions::default()
+    };
+    let verdicts = |i: usize| {
+        let v = flow
+            .validated_key(&format!("gpu_shader_mesh#v{i}"))
+            .unwrap();
+        translate_module(&flow, &v, Stage::Fragment, &opts)
+    };
+    let (a, b) = (verdicts(opaque), verdicts(transparent));
+    for ((ta, va), (tb, vb)) in a.iter().zip(&b) {
+        assert_eq!(ta, tb);
+        let (Verdict::Translated(x), Verdict::Translated(y)) = (va, vb) else {
+            panic!("{ta}: {va:?} / {vb:?}");
+        };
+        assert_eq!(x.text, y.text, "{ta}: one code, one translation");
+        assert_eq!(x.key, format!("gpu_shader_mesh#v{opaque}"));
+        assert_eq!(y.key, format!("gpu_shader_mesh#v{transparent}"));
+    }
+}
