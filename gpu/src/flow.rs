@@ -250,7 +250,7 @@ impl<'a> Flow<'a> {
             let diags = e
                 .diagnostics
                 .into_iter()
-                .map(|d| undeclared_builtin_hint(d.for_info(&info.name, Some(stage)), info))
+                .map(|d| undeclared_builtin_hint(d.for_info(&info.name, Some(stage)), info, stage))
                 .collect();
             with_variant(diags, info)
         })?;
@@ -272,7 +272,7 @@ impl<'a> Flow<'a> {
             let diags = e
                 .diagnostics
                 .into_iter()
-                .map(|d| undeclared_builtin_hint(d.for_info(&info.name, Some(stage)), info))
+                .map(|d| undeclared_builtin_hint(d.for_info(&info.name, Some(stage)), info, stage))
                 .collect();
             with_variant(diags, info)
         })?;
@@ -390,11 +390,14 @@ pub fn parse_variant_key(key: &str) -> Option<(&str, usize)> {
 }
 
 /// A compiler error about a builtin the info does not declare (`'gl_Layer' : undeclared identifier` in a vertex
-/// stage, which needs an extension the declaration would have written) says how to declare it.
-fn undeclared_builtin_hint(d: Diagnostic, info: &ValidatedInfo) -> Diagnostic {
+/// stage) says how to declare it, when declaring it would give `stage` the extension it lacks.
+fn undeclared_builtin_hint(d: Diagnostic, info: &ValidatedInfo, stage: Stage) -> Diagnostic {
+    let stages = info.stages();
     let named = BuiltinBits::NAMED
         .iter()
-        .filter(|(bit, _)| !info.builtins.contains(*bit))
+        .filter(|(bit, _)| {
+            !info.builtins.contains(*bit) && !bit.glsl_extensions(stage, &stages).is_empty()
+        })
         .find_map(|(bit, name)| Some((bit.first_use(&d.message)?.1, name)));
     match named {
         Some((used, name)) => d.hint(format!(
