@@ -52,8 +52,8 @@ impl BuiltinBits {
     }
 
     /// The first line of `text` (1-based) where code uses one of these builtins, and the word that uses it there
-    /// (`subgroupAdd` for [`BuiltinBits::SUBGROUP`]). Comments are skipped, and a name counts only where it starts
-    /// a word.
+    /// (`subgroupAdd` for [`BuiltinBits::SUBGROUP`]). Comments are skipped, and a name counts only as a whole word
+    /// or, for a family, followed by the next camel-case part.
     ///
     /// ```
     /// use shader_info::BuiltinBits;
@@ -62,6 +62,7 @@ impl BuiltinBits {
     /// let sum = "uint s = subgroupAdd(x);";
     /// assert_eq!(BuiltinBits::SUBGROUP.first_use(sum), Some((1, "subgroupAdd".to_string())));
     /// assert_eq!(BuiltinBits::LAYER.first_use("int my_gl_Layer;"), None);
+    /// assert_eq!(BuiltinBits::SUBGROUP.first_use("uint subgroup_count = 4u;"), None);
     /// ```
     pub fn first_use(self, text: &str) -> Option<(u32, String)> {
         let names: Vec<&'static str> = BuiltinBits::NAMED
@@ -111,7 +112,12 @@ impl BuiltinBits {
                     let len = code[at..]
                         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
                         .unwrap_or(code.len() - at);
-                    Some(code[at..at + len].to_string())
+                    let word = &code[at..at + len];
+                    // A prefix names a family (`subgroupAdd`, `gl_BaryCoordEXT`): what follows it starts a new
+                    // camel-case word, so `subgroup_count` or `gl_Layers` is someone else's identifier.
+                    let rest = &word[name.len()..];
+                    (rest.is_empty() || rest.starts_with(|c: char| c.is_ascii_uppercase()))
+                        .then(|| word.to_string())
                 });
                 if let Some(word) = word {
                     return Some((i as u32 + 1, word));
