@@ -110,9 +110,8 @@ fn the_module_the_translations_and_the_device_use_the_declared_names() {
 
 #[test]
 fn wgpu_draws_with_the_translated_names() {
-    use gpu::wgpu::testing::{assert_quiet, cleared, render_target};
-    use gpu::wgpu::{RenderOptions, WgpuLibrary, raw as w};
-    use w::util::DeviceExt;
+    use gpu::wgpu::testing::{Draw, assert_quiet, draw, vertex_buffer};
+    use gpu::wgpu::{RenderOptions, WgpuLibrary};
     let Some(ctx) = gpu::wgpu::testing::test_context(true) else {
         return;
     };
@@ -121,27 +120,18 @@ fn wgpu_draws_with_the_translated_names() {
     let pipeline = lib
         .render_pipeline("test_named_entries", &RenderOptions::default())
         .unwrap_or_else(|e| panic!("{e}"));
-    let vb = ctx
-        .device
-        .create_buffer_init(&w::util::BufferInitDescriptor {
-            label: None,
-            contents: bytemuck::cast_slice(&QUAD),
-            usage: w::BufferUsages::VERTEX,
-        });
-    let target = render_target(&ctx, 32);
-    let mut enc = ctx.device.create_command_encoder(&Default::default());
-    {
-        let view = target.create_view(&Default::default());
-        let mut pass = enc.begin_render_pass(&w::RenderPassDescriptor {
-            color_attachments: &[cleared(&view)],
-            ..Default::default()
-        });
-        pass.set_pipeline(&pipeline.pipeline);
-        pass.set_vertex_buffer(0, vb.slice(..));
-        pass.draw(0..6, 0..1);
-    }
-    ctx.queue.submit([enc.finish()]);
-    let pixels = ctx.read_texture(&target).unwrap();
+    let vb = vertex_buffer(&ctx, bytemuck::cast_slice(&QUAD));
+    let pixels = draw(
+        &ctx,
+        &pipeline,
+        &Draw {
+            size: 32,
+            vertex_buffer: &vb,
+            vertex_count: 6,
+            groups: &[],
+            push: &[],
+        },
+    );
     assert_eq!(
         pixels[(4 * (16 * 32 + 16)) as usize..][..4],
         [0, 255, 0, 255]

@@ -128,7 +128,7 @@ fn a_declared_state_is_the_sampler_on_ash_whatever_the_host_binds() {
 
 #[test]
 fn a_declared_state_makes_the_sampler_on_wgpu() {
-    use gpu::wgpu::testing::{assert_quiet, cleared, render_target};
+    use gpu::wgpu::testing::{Draw, assert_quiet, draw, vertex_buffer};
     use gpu::wgpu::{Bind, RenderOptions, WgpuLibrary, raw as w};
     use w::util::DeviceExt;
     let Some(ctx) = gpu::wgpu::testing::test_context(true) else {
@@ -158,13 +158,7 @@ fn a_declared_state_makes_the_sampler_on_wgpu() {
         &[0, 0, 0, 255, 255, 255, 255, 255],
     );
     let view = texture.create_view(&Default::default());
-    let vb = ctx
-        .device
-        .create_buffer_init(&w::util::BufferInitDescriptor {
-            label: None,
-            contents: bytemuck::cast_slice(&QUAD),
-            usage: w::BufferUsages::VERTEX,
-        });
+    let vb = vertex_buffer(&ctx, bytemuck::cast_slice(&QUAD));
     for name in ["test_nearest", "test_linear"] {
         let pipeline = lib
             .render_pipeline(name, &RenderOptions::default())
@@ -172,21 +166,18 @@ fn a_declared_state_makes_the_sampler_on_wgpu() {
         let group = pipeline
             .bind_group(&ctx, 1, &[("image", Bind::Texture(&view))])
             .unwrap_or_else(|e| panic!("{e}"));
-        let target = render_target(&ctx, SIZE);
-        let mut enc = ctx.device.create_command_encoder(&Default::default());
-        {
-            let target_view = target.create_view(&Default::default());
-            let mut pass = enc.begin_render_pass(&w::RenderPassDescriptor {
-                color_attachments: &[cleared(&target_view)],
-                ..Default::default()
-            });
-            pass.set_pipeline(&pipeline.pipeline);
-            pass.set_bind_group(1, &group, &[]);
-            pass.set_vertex_buffer(0, vb.slice(..));
-            pass.draw(0..6, 0..1);
-        }
-        ctx.queue.submit([enc.finish()]);
-        check_filter(name, &ctx.read_texture(&target).unwrap());
+        let pixels = draw(
+            &ctx,
+            &pipeline,
+            &Draw {
+                size: SIZE,
+                vertex_buffer: &vb,
+                vertex_count: 6,
+                groups: &[(1, &group)],
+                push: &[],
+            },
+        );
+        check_filter(name, &pixels);
     }
     drop(lib);
     assert_quiet(&ctx);

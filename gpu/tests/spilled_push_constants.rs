@@ -135,8 +135,8 @@ fn a_spilled_block_draws_with_the_pushed_bytes_on_ash() {
 
 #[test]
 fn a_spilled_block_draws_with_the_pushed_bytes_on_wgpu() {
-    use gpu::wgpu::testing::{assert_quiet, cleared, render_target};
-    use gpu::wgpu::{RenderOptions, WgpuLibrary, raw as w};
+    use gpu::wgpu::testing::{Draw, assert_quiet, draw, vertex_buffer};
+    use gpu::wgpu::{RenderOptions, WgpuLibrary};
     let Some(ctx) = gpu::wgpu::testing::test_context(true) else {
         return;
     };
@@ -149,31 +149,19 @@ fn a_spilled_block_draws_with_the_pushed_bytes_on_wgpu() {
     let pipeline = lib
         .render_pipeline("test_wide_push", &RenderOptions::default())
         .unwrap_or_else(|e| panic!("{e}"));
-    use w::util::DeviceExt;
-    let vb = ctx
-        .device
-        .create_buffer_init(&w::util::BufferInitDescriptor {
-            label: None,
-            contents: bytemuck::cast_slice(&QUAD),
-            usage: w::BufferUsages::VERTEX,
-        });
+    let vb = vertex_buffer(&ctx, bytemuck::cast_slice(&QUAD));
     let size = 32;
-    let target = render_target(&ctx, size);
-    let push = pipeline.push(&ctx, &block([0.0, 0.0, 1.0, 1.0]));
-    let mut enc = ctx.device.create_command_encoder(&Default::default());
-    {
-        let view = target.create_view(&Default::default());
-        let mut pass = enc.begin_render_pass(&w::RenderPassDescriptor {
-            color_attachments: &[cleared(&view)],
-            ..Default::default()
-        });
-        pass.set_pipeline(&pipeline.pipeline);
-        push.set_render(&mut pass);
-        pass.set_vertex_buffer(0, vb.slice(..));
-        pass.draw(0..6, 0..1);
-    }
-    ctx.queue.submit([enc.finish()]);
-    let pixels = ctx.read_texture(&target).unwrap();
+    let pixels = draw(
+        &ctx,
+        &pipeline,
+        &Draw {
+            size,
+            vertex_buffer: &vb,
+            vertex_count: 6,
+            groups: &[],
+            push: &block([0.0, 0.0, 1.0, 1.0]),
+        },
+    );
     let at = |x: u32, y: u32| pixels[(4 * (y * size + x)) as usize..][..4].to_vec();
     assert_eq!(at(16, 16), [0, 0, 255, 255], "inside the quad");
     drop((pipeline, lib));

@@ -3,7 +3,7 @@
 
 use gpu::sources::LibraryOptions;
 use gpu::wgpu::testing::{assert_quiet, test_context};
-use gpu::wgpu::{RenderOptions, WgpuLibrary, raw as w};
+use gpu::wgpu::{RenderOptions, WgpuLibrary};
 use shader_info::{Registry, ShaderCreateInfo, StageInterfaceInfo, Type, VertexFormat};
 
 #[test]
@@ -51,28 +51,19 @@ fn snorm16_positions_and_unorm8_colors_draw_on_wgpu() {
         .iter()
         .flat_map(|p| [snorm(p[0]).to_vec(), snorm(p[1]).to_vec(), rgba8.to_vec()].concat())
         .collect();
-    let d = &ctx.device;
-    use w::util::DeviceExt;
-    let vb = d.create_buffer_init(&w::util::BufferInitDescriptor {
-        label: None,
-        contents: &bytes,
-        usage: w::BufferUsages::VERTEX,
-    });
+    let vb = gpu::wgpu::testing::vertex_buffer(&ctx, &bytes);
     let size = 32;
-    let target = gpu::wgpu::testing::render_target(&ctx, size);
-    let mut enc = d.create_command_encoder(&Default::default());
-    {
-        let view = target.create_view(&Default::default());
-        let mut pass = enc.begin_render_pass(&w::RenderPassDescriptor {
-            color_attachments: &[gpu::wgpu::testing::cleared(&view)],
-            ..Default::default()
-        });
-        pass.set_pipeline(&pipeline.pipeline);
-        pass.set_vertex_buffer(0, vb.slice(..));
-        pass.draw(0..6, 0..1);
-    }
-    ctx.queue.submit([enc.finish()]);
-    let pixels = ctx.read_texture(&target).unwrap();
+    let pixels = gpu::wgpu::testing::draw(
+        &ctx,
+        &pipeline,
+        &gpu::wgpu::testing::Draw {
+            size,
+            vertex_buffer: &vb,
+            vertex_count: 6,
+            groups: &[],
+            push: &[],
+        },
+    );
     let at = |x: u32, y: u32| pixels[(4 * (y * size + x)) as usize..][..4].to_vec();
     assert_eq!(at(16, 16), rgba8, "inside the quad");
     assert_eq!(at(1, 1), [0, 0, 0, 255], "outside the quad");

@@ -87,3 +87,61 @@ pub fn cleared(view: &w::TextureView) -> Option<w::RenderPassColorAttachment<'_>
         },
     })
 }
+
+/// A vertex buffer holding `data`.
+pub fn vertex_buffer(ctx: &WgpuContext, data: &[u8]) -> w::Buffer {
+    use w::util::DeviceExt;
+    ctx.device
+        .create_buffer_init(&w::util::BufferInitDescriptor {
+            label: Some("test vertices"),
+            contents: data,
+            usage: w::BufferUsages::VERTEX,
+        })
+}
+
+/// What [`draw`] binds and draws.
+pub struct Draw<'a> {
+    /// The render target is `size` × `size` RGBA8, cleared to opaque black.
+    pub size: u32,
+    pub vertex_buffer: &'a w::Buffer,
+    pub vertex_count: u32,
+    /// `(group index, group)` pairs.
+    pub groups: &'a [(u32, &'a w::BindGroup)],
+    /// The push-constant bytes ([`super::RenderPipeline::push`]); empty: none pushed.
+    pub push: &'a [u8],
+}
+
+/// Draws `d` with `pipeline` into a fresh target, waits, and returns its RGBA8 pixels, row by row.
+///
+/// ```no_run
+/// # use gpu::wgpu::{WgpuLibrary, RenderOptions, testing::*};
+/// # fn f(ctx: &gpu::wgpu::WgpuContext, lib: &mut WgpuLibrary) {
+/// let p = lib.render_pipeline("gpu_shader_2D_uniform_color", &RenderOptions::default()).unwrap();
+/// let vb = vertex_buffer(ctx, bytemuck::cast_slice(&[[-1.0f32, -1.0], [3.0, -1.0], [-1.0, 3.0]]));
+/// let pixels = draw(ctx, &p, &Draw { size: 32, vertex_buffer: &vb, vertex_count: 3, groups: &[], push: &[] });
+/// assert_eq!(pixels.len(), 32 * 32 * 4);
+/// # }
+/// ```
+pub fn draw(ctx: &WgpuContext, pipeline: &super::RenderPipeline, d: &Draw) -> Vec<u8> {
+    let target = render_target(ctx, d.size);
+    let push = (!d.push.is_empty()).then(|| pipeline.push(ctx, d.push));
+    let mut enc = ctx.device.create_command_encoder(&Default::default());
+    {
+        let view = target.create_view(&Default::default());
+        let mut pass = enc.begin_render_pass(&w::RenderPassDescriptor {
+            color_attachments: &[cleared(&view)],
+            ..Default::default()
+        });
+        pass.set_pipeline(&pipeline.pipeline);
+        for (index, group) in d.groups {
+            pass.set_bind_group(*index, *group, &[]);
+        }
+        if let Some(push) = &push {
+            push.set_render(&mut pass);
+        }
+        pass.set_vertex_buffer(0, d.vertex_buffer.slice(..));
+        pass.draw(0..d.vertex_count, 0..1);
+    }
+    ctx.queue.submit([enc.finish()]);
+    ctx.read_texture(&target).expect("read back the target")
+}
