@@ -7,15 +7,11 @@ mod vk_support;
 use gpu::compiler::{Compiler, Profile};
 use gpu::flow::Flow;
 use gpu::vk::testing::{assert_no_validation_messages, test_context};
-use gpu::vk::{
-    Buffer, ComputePipeline, LayoutCache, PipelineLayout, ShaderModule, SpecValues,
-    describe_layout, raw,
-};
+use gpu::vk::{Buffer, ShaderModule, raw};
 use shader_info::{
     Code, Condition, Frequency, ImageType, PipelinePlan, Qualifier, Registry, ShaderCreateInfo,
     Stage, render_all,
 };
-use std::sync::Arc;
 
 const SOURCE: &str = "void main() {\n  uint i = gl_GlobalInvocationID.x;\n#if BRANCH_USE_LUT\n  result[i] = lut[i] * 2.0;\n#else\n  result[i] = textureLod(lut_tex, vec2(0.5), 0.0).r;\n#endif\n}\n";
 
@@ -85,10 +81,8 @@ fn each_variant_has_its_own_resources_at_one_slot_and_runs() {
 
     let Some(ctx) = test_context() else { return };
     let (spirv, plan) = lut_variant.unwrap();
-    let cache = LayoutCache::new(&ctx);
     let m = ShaderModule::new(&ctx, &spirv).unwrap();
-    let layout = Arc::new(PipelineLayout::new(&ctx, &cache, &describe_layout(&plan)).unwrap());
-    let p = ComputePipeline::new(&ctx, &plan, &m, layout, &SpecValues::default()).unwrap();
+    let p = vk_support::compute_pipeline(&ctx, &plan, &m).unwrap();
     let lut: Vec<f32> = (0..64).map(|i| i as f32 * 0.25).collect();
     let storage = raw::BufferUsageFlags::STORAGE_BUFFER;
     let result = Buffer::new(&ctx, 64 * 4, storage).unwrap();
@@ -96,7 +90,7 @@ fn each_variant_has_its_own_resources_at_one_slot_and_runs() {
     vk_support::dispatch(&ctx, &p, &[&result, &input], 1);
     let doubled: Vec<f32> = lut.iter().map(|v| v * 2.0).collect();
     assert_eq!(result.read_vec::<f32>(), doubled);
-    drop((p, m, result, input, cache));
+    drop((p, m, result, input));
     assert_no_validation_messages(&ctx);
 }
 

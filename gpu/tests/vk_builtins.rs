@@ -4,14 +4,11 @@
 mod vk_support;
 
 use gpu::vk::testing::{assert_no_validation_messages, pixel, test_context};
-use gpu::vk::{
-    Buffer, ComputePipeline, LayoutCache, PipelineLayout, SpecValues, VkError, describe_layout, raw,
-};
+use gpu::vk::{Buffer, VkError, raw};
 use shader_info::{
-    BuiltinBits, GenerateOptions, MemoryLoader, Registry, ShaderCreateInfo, Stage, Type, generate,
+    BuiltinBits, Frequency, GenerateOptions, MemoryLoader, Qualifier, Registry, ShaderCreateInfo,
+    Stage, Type, generate,
 };
-use shader_info::{Frequency, Qualifier};
-use std::sync::Arc;
 use vk_support::{SIZE, clear_rgba8, graphics_pipeline, render, validated};
 
 const FULL: [[f32; 2]; 3] = [[-1.0, -1.0], [3.0, -1.0], [-1.0, 3.0]];
@@ -153,7 +150,6 @@ fn subgroup_operations_run_where_supported_and_are_refused_where_not() {
             "quad.comp",
             "void main() {\n  data[gl_GlobalInvocationID.x] = subgroupQuadBroadcast(gl_SubgroupInvocationID, 2u) + 100u;\n}\n",
         );
-    let cache = LayoutCache::new(&ctx);
     let size = support.size.min(64);
     for (name, class, bit, expect) in [
         (
@@ -179,8 +175,7 @@ fn subgroup_operations_run_where_supported_and_are_refused_where_not() {
         let (info, plan) = validated(&reg, name);
         let m = vk_support::module(&ctx, &reg, &loader, &info, Stage::Compute);
         assert!(m.subgroup_ops().missing_from(0).contains(&class), "{name}");
-        let layout = Arc::new(PipelineLayout::new(&ctx, &cache, &describe_layout(&plan)).unwrap());
-        let created = ComputePipeline::new(&ctx, &plan, &m, layout, &SpecValues::default());
+        let created = vk_support::compute_pipeline(&ctx, &plan, &m);
         let usable = support.stages.contains(raw::ShaderStageFlags::COMPUTE)
             && support
                 .operations
@@ -205,7 +200,6 @@ fn subgroup_operations_run_where_supported_and_are_refused_where_not() {
             }
         }
     }
-    drop(cache);
 
     // The stage counts too: lavapipe runs subgroup operations only in fragment and compute stages.
     reg.add_info(

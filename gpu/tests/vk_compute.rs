@@ -419,10 +419,8 @@ fn slots_per_kind_derive_distinct_bindings_the_device_runs() {
     bound.sort_unstable();
     assert_eq!(bound, [0, 1, 2], "the module binds what the plan derived");
 
-    let cache = LayoutCache::new(&ctx);
     let m = ShaderModule::new(&ctx, &spirv).unwrap();
-    let layout = Arc::new(PipelineLayout::new(&ctx, &cache, &describe_layout(&plan)).unwrap());
-    let p = ComputePipeline::new(&ctx, &plan, &m, layout, &SpecValues::default()).unwrap();
+    let p = vk_support::compute_pipeline(&ctx, &plan, &m).unwrap();
     let input = data(N, 5);
     let storage = raw::BufferUsageFlags::STORAGE_BUFFER;
     let a = Buffer::with_data(&ctx, &input, storage).unwrap();
@@ -446,7 +444,7 @@ fn slots_per_kind_derive_distinct_bindings_the_device_runs() {
     );
     let expected: Vec<u32> = input.iter().map(|v| v * 3 + 7).collect();
     assert_eq!(b.read_vec::<u32>(), expected);
-    drop((p, a, b, u, cache));
+    drop((p, a, b, u));
     assert_no_validation_messages(&ctx);
 }
 
@@ -478,9 +476,7 @@ fn an_atomic_image_counts_exactly() {
     );
     let (info, plan) = validated(&reg, "test_image_atomics");
     let m = module(&ctx, &reg, &loader, &info, Stage::Compute);
-    let cache = LayoutCache::new(&ctx);
-    let layout = Arc::new(PipelineLayout::new(&ctx, &cache, &describe_layout(&plan)).unwrap());
-    let p = ComputePipeline::new(&ctx, &plan, &m, layout, &SpecValues::default()).unwrap();
+    let p = vk_support::compute_pipeline(&ctx, &plan, &m).unwrap();
     let image = Image2D::new(
         &ctx,
         4,
@@ -545,7 +541,7 @@ fn an_atomic_image_counts_exactly() {
         .map(|t| (0..256u32).filter(|i| i % 4 == t).sum())
         .collect();
     assert_eq!(readback.read_vec::<u32>(), expected);
-    drop((p, image, zeros, readback, pool, cache));
+    drop((p, image, zeros, readback, pool));
     assert_no_validation_messages(&ctx);
 
     // Without the builtin, or with a format atomics do not work on, the declaration is refused.

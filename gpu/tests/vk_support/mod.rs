@@ -134,6 +134,22 @@ pub fn clear_rgba8() -> [u8; 4] {
     CLEAR.map(|c| (c * 255.0).round() as u8)
 }
 
+/// The compute pipeline of `module` with the layout of `plan` and default specialization; an error is the
+/// backend's (a subgroup operation the device lacks, …).
+pub fn compute_pipeline(
+    ctx: &VkContext,
+    plan: &PipelinePlan,
+    module: &ShaderModule,
+) -> gpu::vk::VkResult<ComputePipeline> {
+    let cache = gpu::vk::LayoutCache::new(ctx);
+    let layout = std::sync::Arc::new(gpu::vk::PipelineLayout::new(
+        ctx,
+        &cache,
+        &gpu::vk::describe_layout(plan),
+    )?);
+    ComputePipeline::new(ctx, plan, module, layout, &gpu::vk::SpecValues::default())
+}
+
 /// The vertex + fragment pipeline of `info` with the default graphics options (its modules compiled from `loader`,
 /// its layout from `plan`); an error is the backend's, e.g. a device feature the declaration needs.
 pub fn graphics_pipeline(
