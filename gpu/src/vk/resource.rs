@@ -612,13 +612,38 @@ impl DescriptorPool {
             .buffer(buffer.handle())
             .offset(offset)
             .range(range)];
-        let write = vk::WriteDescriptorSet::default()
-            .dst_set(set)
-            .dst_binding(binding)
-            .descriptor_type(ty)
-            .buffer_info(&info);
-        // SAFETY: as for `write_buffer`.
+        self.update(
+            vk::WriteDescriptorSet::default()
+                .dst_set(set)
+                .dst_binding(binding)
+                .descriptor_type(ty)
+                .buffer_info(&info),
+        );
+    }
+
+    /// Applies one descriptor write.
+    fn update(&self, write: vk::WriteDescriptorSet) {
+        // SAFETY: the set was allocated from this pool's device and is not in use by pending commands (the
+        // caller's responsibility, as for any descriptor update); the write's info arrays outlive the call.
         unsafe { self.ctx.device().update_descriptor_sets(&[write], &[]) };
+    }
+
+    /// Points `binding` of `set` at one image descriptor of type `ty`.
+    fn update_image(
+        &self,
+        set: vk::DescriptorSet,
+        binding: u32,
+        ty: vk::DescriptorType,
+        info: vk::DescriptorImageInfo,
+    ) {
+        let info = [info];
+        self.update(
+            vk::WriteDescriptorSet::default()
+                .dst_set(set)
+                .dst_binding(binding)
+                .descriptor_type(ty)
+                .image_info(&info),
+        );
     }
 
     /// Returns every set of the pool to it.
@@ -640,17 +665,7 @@ impl DescriptorPool {
         ty: vk::DescriptorType,
         buffer: &Buffer,
     ) {
-        let info = [vk::DescriptorBufferInfo::default()
-            .buffer(buffer.handle())
-            .range(vk::WHOLE_SIZE)];
-        let write = vk::WriteDescriptorSet::default()
-            .dst_set(set)
-            .dst_binding(binding)
-            .descriptor_type(ty)
-            .buffer_info(&info);
-        // SAFETY: the set was allocated from this pool's device and is not in use by pending commands (the
-        // caller's responsibility, as for any descriptor update).
-        unsafe { self.ctx.device().update_descriptor_sets(&[write], &[]) };
+        self.write_buffer_range(set, binding, ty, buffer, 0, vk::WHOLE_SIZE);
     }
 
     /// Points `binding` of `set` at `image` in `layout` for a combined image sampler whose sampler is immutable
@@ -662,30 +677,27 @@ impl DescriptorPool {
         image: &Image2D,
         layout: vk::ImageLayout,
     ) {
-        let info = [vk::DescriptorImageInfo::default()
-            .image_view(image.view())
-            .image_layout(layout)];
-        let write = vk::WriteDescriptorSet::default()
-            .dst_set(set)
-            .dst_binding(binding)
-            .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
-            .image_info(&info);
-        // SAFETY: as for `write_buffer`; the set layout's immutable sampler fills the sampler half.
-        unsafe { self.ctx.device().update_descriptor_sets(&[write], &[]) };
+        // The set layout's immutable sampler fills the sampler half.
+        self.update_image(
+            set,
+            binding,
+            vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+            vk::DescriptorImageInfo::default()
+                .image_view(image.view())
+                .image_layout(layout),
+        );
     }
 
     /// Points `binding` of `set` at `image` as a storage image in `GENERAL` layout.
     pub fn write_storage_image(&self, set: vk::DescriptorSet, binding: u32, image: &Image2D) {
-        let info = [vk::DescriptorImageInfo::default()
-            .image_view(image.view())
-            .image_layout(vk::ImageLayout::GENERAL)];
-        let write = vk::WriteDescriptorSet::default()
-            .dst_set(set)
-            .dst_binding(binding)
-            .descriptor_type(vk::DescriptorType::STORAGE_IMAGE)
-            .image_info(&info);
-        // SAFETY: as in `write_buffer`.
-        unsafe { self.ctx.device().update_descriptor_sets(&[write], &[]) };
+        self.update_image(
+            set,
+            binding,
+            vk::DescriptorType::STORAGE_IMAGE,
+            vk::DescriptorImageInfo::default()
+                .image_view(image.view())
+                .image_layout(vk::ImageLayout::GENERAL),
+        );
     }
 
     /// Points `binding` of `set` at `image` with `sampler` (a combined image sampler, the descriptor of a GLSL
@@ -698,17 +710,15 @@ impl DescriptorPool {
         sampler: &Sampler,
         layout: vk::ImageLayout,
     ) {
-        let info = [vk::DescriptorImageInfo::default()
-            .sampler(sampler.handle())
-            .image_view(image.view())
-            .image_layout(layout)];
-        let write = vk::WriteDescriptorSet::default()
-            .dst_set(set)
-            .dst_binding(binding)
-            .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
-            .image_info(&info);
-        // SAFETY: as in `write_buffer`.
-        unsafe { self.ctx.device().update_descriptor_sets(&[write], &[]) };
+        self.update_image(
+            set,
+            binding,
+            vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+            vk::DescriptorImageInfo::default()
+                .sampler(sampler.handle())
+                .image_view(image.view())
+                .image_layout(layout),
+        );
     }
 }
 
