@@ -96,8 +96,8 @@ fn each_variant_has_its_own_resources_at_one_slot_and_runs() {
 
 #[test]
 fn collisions_are_checked_per_variant_and_conditions_name_known_branches() {
-    let mut reg = Registry::new();
-    reg.add_info(
+    // Two samplers on slot 0: `first` with A, `second` with A or B.
+    let overlap = || {
         ShaderCreateInfo::new("test_overlap")
             .branch("A")
             .branch("B")
@@ -107,6 +107,10 @@ fn collisions_are_checked_per_variant_and_conditions_name_known_branches() {
             .resources_if(Condition::branch("B").or(Condition::branch("A")), |i| {
                 i.sampler(0, ImageType::Float2D, "second", Frequency::Pass)
             })
+    };
+    let mut reg = Registry::new();
+    reg.add_info(
+        overlap()
             .resources_if("TYPO", |i| {
                 i.sampler(1, ImageType::Float2D, "third", Frequency::Pass)
             })
@@ -132,19 +136,7 @@ fn collisions_are_checked_per_variant_and_conditions_name_known_branches() {
         "{text}"
     );
     let mut fixed = Registry::new();
-    fixed.add_info(
-        ShaderCreateInfo::new("test_overlap")
-            .branch("A")
-            .branch("B")
-            .resources_if("A", |i| {
-                i.sampler(0, ImageType::Float2D, "first", Frequency::Pass)
-            })
-            .resources_if(Condition::branch("B").or(Condition::branch("A")), |i| {
-                i.sampler(0, ImageType::Float2D, "second", Frequency::Pass)
-            })
-            .local_group_size(1)
-            .compute_source("x.comp.glsl"),
-    );
+    fixed.add_info(overlap().local_group_size(1).compute_source("x.comp.glsl"));
     let base = fixed.validated("test_overlap").unwrap();
     let set = shader_info::enumerate_variants(&base, 20).unwrap();
     let mut collided = Vec::new();
