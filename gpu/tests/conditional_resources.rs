@@ -116,13 +116,7 @@ fn collisions_are_checked_per_variant_and_conditions_name_known_branches() {
             })
             .resources_if("B", |i| i.define("NOT_A_RESOURCE")),
     );
-    let info = reg.resolve("test_overlap").unwrap();
-    let opts = shader_info::ValidateOptions {
-        registry: &reg,
-        extra_type_names: &[],
-        require_complete: false,
-    };
-    let d = shader_info::validate(&info, &opts);
+    let d = vk_support::problems(&reg, "test_overlap");
     let text = render_all(&d);
     assert!(
         text.contains("`TYPO` is no branch or boolean constant of the info")

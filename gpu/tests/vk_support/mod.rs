@@ -9,17 +9,26 @@ use shader_info::{
     ValidateOptions, ValidatedInfo, generate,
 };
 
-/// Validates `name` (completeness not required: these infos test one layer at a time) and derives its plan.
-pub fn validated(reg: &Registry, name: &str) -> (ValidatedInfo, PipelinePlan) {
-    let opts = ValidateOptions {
+/// Validation options that do not require completeness: these infos test one layer at a time.
+fn partial(reg: &Registry) -> ValidateOptions<'_> {
+    ValidateOptions {
         registry: reg,
         extra_type_names: &[],
         require_complete: false,
-    };
-    let info = ValidatedInfo::new(reg.resolve(name).unwrap(), &opts)
+    }
+}
+
+/// Validates `name` (completeness not required) and derives its plan.
+pub fn validated(reg: &Registry, name: &str) -> (ValidatedInfo, PipelinePlan) {
+    let info = ValidatedInfo::new(reg.resolve(name).unwrap(), &partial(reg))
         .unwrap_or_else(|d| panic!("{}", shader_info::render_all(&d)));
     let plan = PipelinePlan::new(&info, reg);
     (info, plan)
+}
+
+/// Every diagnostic of `name`, warnings included (completeness not required); `name` must resolve.
+pub fn problems(reg: &Registry, name: &str) -> Vec<shader_info::Diagnostic> {
+    shader_info::validate(&reg.resolve(name).unwrap(), &partial(reg))
 }
 
 /// The plan of one info on its own.
