@@ -20,14 +20,7 @@ use vk_support::{SIZE, render};
 
 const VERT: &str = "void main() {\n  gl_Position = vec4(pos, 0.0, 1.0);\n}\n";
 const FRAG: &str = "void main() {\n  frag_color = vec4(0.0, 1.0, 0.0, 1.0);\n}\n";
-const QUAD: [[f32; 2]; 6] = [
-    [-0.5, -0.5],
-    [0.5, -0.5],
-    [0.5, 0.5],
-    [-0.5, -0.5],
-    [0.5, 0.5],
-    [-0.5, 0.5],
-];
+use vk_support::HALF_QUAD as QUAD;
 
 fn info() -> ShaderCreateInfo {
     ShaderCreateInfo::new("test_named_entries")

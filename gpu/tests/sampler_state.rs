@@ -20,14 +20,7 @@ const VERT: &str =
 const FRAG: &str = "void main() {\n  frag_color = texture(image, uv);\n}\n";
 const SIZE: u32 = 32;
 /// A full-target quad.
-const QUAD: [[f32; 2]; 6] = [
-    [-1.0, -1.0],
-    [1.0, -1.0],
-    [1.0, 1.0],
-    [-1.0, -1.0],
-    [1.0, 1.0],
-    [-1.0, 1.0],
-];
+use vk_support::FULL_QUAD as QUAD;
 
 fn info(name: &str, state: SamplerState) -> ShaderCreateInfo {
     ShaderCreateInfo::new(name)

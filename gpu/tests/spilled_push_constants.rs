@@ -43,14 +43,7 @@ fn block(color: [f32; 4]) -> Vec<u8> {
     bytemuck::cast_slice(&v).to_vec()
 }
 
-const QUAD: [[f32; 2]; 6] = [
-    [-0.5, -0.5],
-    [0.5, -0.5],
-    [0.5, 0.5],
-    [-0.5, -0.5],
-    [0.5, 0.5],
-    [-0.5, 0.5],
-];
+use vk_support::HALF_QUAD as QUAD;
 
 #[test]
 fn a_wide_block_is_spilled_reported_and_declared_as_a_storage_buffer() {

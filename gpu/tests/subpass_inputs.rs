@@ -15,14 +15,7 @@ use shader_info::{
 use vk_support::{graphics_pipeline, validated};
 
 const SIZE: u32 = 16;
-const QUAD: [[f32; 2]; 6] = [
-    [-1.0, -1.0],
-    [1.0, -1.0],
-    [1.0, 1.0],
-    [-1.0, -1.0],
-    [1.0, 1.0],
-    [-1.0, 1.0],
-];
+use vk_support::FULL_QUAD as QUAD;
 
 fn registry() -> (Registry, MemoryLoader) {
     let mut reg = Registry::new();

@@ -15,14 +15,7 @@ use std::sync::Arc;
 use vk_support::{SIZE, clear_rgba8, module, render, validated};
 
 /// Two triangles covering the middle half of the target: x, y in [-0.5, 0.5].
-const QUAD: [[f32; 2]; 6] = [
-    [-0.5, -0.5],
-    [0.5, -0.5],
-    [0.5, 0.5],
-    [-0.5, -0.5],
-    [0.5, 0.5],
-    [-0.5, 0.5],
-];
+use vk_support::HALF_QUAD as QUAD;
 
 fn registry() -> (Registry, MemoryLoader) {
     let mut reg = Registry::new();

@@ -12,14 +12,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use vk_support::{SIZE, render};
 
-const QUAD: [[f32; 2]; 6] = [
-    [-0.5, -0.5],
-    [0.5, -0.5],
-    [0.5, 0.5],
-    [-0.5, -0.5],
-    [0.5, 0.5],
-    [-0.5, 0.5],
-];
+use vk_support::HALF_QUAD as QUAD;
 
 fn frag(color: &str) -> String {
     format!("void main() {{\n  frag_color = vec4({color});\n}}\n")

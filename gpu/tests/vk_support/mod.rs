@@ -9,6 +9,26 @@ use shader_info::{
     ValidateOptions, ValidatedInfo, generate,
 };
 
+/// Two triangles covering the middle half of the target (±0.5 in clip space).
+pub const HALF_QUAD: [[f32; 2]; 6] = [
+    [-0.5, -0.5],
+    [0.5, -0.5],
+    [0.5, 0.5],
+    [-0.5, -0.5],
+    [0.5, 0.5],
+    [-0.5, 0.5],
+];
+
+/// Two triangles covering the whole target.
+pub const FULL_QUAD: [[f32; 2]; 6] = [
+    [-1.0, -1.0],
+    [1.0, -1.0],
+    [1.0, 1.0],
+    [-1.0, -1.0],
+    [1.0, 1.0],
+    [-1.0, 1.0],
+];
+
 /// Validation options that do not require completeness: these infos test one layer at a time.
 fn partial(reg: &Registry) -> ValidateOptions<'_> {
     ValidateOptions {
