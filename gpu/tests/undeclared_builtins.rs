@@ -11,8 +11,12 @@ use shader_info::{
     Stage, Type,
 };
 
-/// Compiles every stage of `info` from `files` and returns the diagnostics of the first stage that fails.
-fn check(info: ShaderCreateInfo, files: &[(&str, &str)]) -> Result<(), Vec<Diagnostic>> {
+/// Compiles every stage of `info` from `files`: the checked modules, or the diagnostics of the first stage that
+/// fails.
+fn check(
+    info: ShaderCreateInfo,
+    files: &[(&str, &str)],
+) -> Result<Vec<gpu::flow::CheckedModule>, Vec<Diagnostic>> {
     let dir = tempfile::tempdir().unwrap();
     for (name, text) in files {
         std::fs::write(dir.path().join(name), text).unwrap();
@@ -24,10 +28,10 @@ fn check(info: ShaderCreateInfo, files: &[(&str, &str)]) -> Result<(), Vec<Diagn
     let loader = DirLoader::new(dir.path());
     let flow = Flow::new(&reg, &loader, &compiler, Profile::Release);
     let v = flow.validated(&name).expect("the declaration is valid");
-    for stage in v.stages() {
-        flow.compile(&v, stage)?;
-    }
-    Ok(())
+    v.stages()
+        .into_iter()
+        .map(|s| flow.compile(&v, s))
+        .collect()
 }
 
 fn layered(builtins: BuiltinBits) -> ShaderCreateInfo {
@@ -203,15 +207,7 @@ fn undeclared_subgroup_operations_are_refused_and_their_classes_read() {
     );
 
     // Declared, it compiles, and the module says which classes of operations the device must support.
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("sum.comp.glsl"), comp).unwrap();
-    let mut reg = Registry::new();
-    reg.add_info(info(BuiltinBits::SUBGROUP));
-    let compiler = Compiler::new(dir.path()).unwrap();
-    let loader = DirLoader::new(dir.path());
-    let flow = Flow::new(&reg, &loader, &compiler, Profile::Release);
-    let v = flow.validated("test_subgroup").unwrap();
-    let checked = flow.compile(&v, Stage::Compute).unwrap();
+    let checked = &check(info(BuiltinBits::SUBGROUP), &[("sum.comp.glsl", comp)]).unwrap()[0];
     assert!(used_builtins(&checked.reflection, Stage::Compute).contains(BuiltinBits::SUBGROUP));
     let ops = SubgroupOps::of(&checked.reflection);
     assert_eq!(ops.missing_from(0), ["BASIC", "ARITHMETIC", "BALLOT"]);
