@@ -514,16 +514,7 @@ fn an_atomic_image_counts_exactly() {
                 raw::PipelineStageFlags2::COMPUTE_SHADER,
                 raw::AccessFlags2::SHADER_STORAGE_READ | raw::AccessFlags2::SHADER_STORAGE_WRITE,
             );
-            d.cmd_bind_pipeline(cmd, raw::PipelineBindPoint::COMPUTE, p.handle());
-            d.cmd_bind_descriptor_sets(
-                cmd,
-                raw::PipelineBindPoint::COMPUTE,
-                p.layout().handle(),
-                0,
-                &[set],
-                &[],
-            );
-            d.cmd_dispatch(cmd, 4, 1, 1);
+            vk_support::record_dispatch(d, cmd, &p, set, 4);
             image.transition(
                 cmd,
                 raw::ImageLayout::GENERAL,

@@ -96,6 +96,32 @@ pub fn dispatch(ctx: &VkContext, p: &ComputePipeline, buffers: &[&Buffer], group
     dispatch_bound(ctx, p, &bound, groups);
 }
 
+/// Records binding `p` with `set` at set 0 and dispatching `groups` workgroups.
+///
+/// # Safety
+/// `cmd` must be recording, and `p` and `set` alive until it completes.
+pub unsafe fn record_dispatch(
+    d: &gpu::vk::ash::Device,
+    cmd: raw::CommandBuffer,
+    p: &ComputePipeline,
+    set: raw::DescriptorSet,
+    groups: u32,
+) {
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        d.cmd_bind_pipeline(cmd, raw::PipelineBindPoint::COMPUTE, p.handle());
+        d.cmd_bind_descriptor_sets(
+            cmd,
+            raw::PipelineBindPoint::COMPUTE,
+            p.layout().handle(),
+            0,
+            &[set],
+            &[],
+        );
+        d.cmd_dispatch(cmd, groups, 1, 1);
+    }
+}
+
 /// Binds each `(binding, type, buffer)` in set 0, dispatches `groups` workgroups and waits.
 pub fn dispatch_bound(
     ctx: &VkContext,
@@ -111,16 +137,7 @@ pub fn dispatch_bound(
     ctx.submit_and_wait(|d, cmd| {
         // SAFETY: `cmd` is recording; pipeline, layout and set are alive until the wait returns.
         unsafe {
-            d.cmd_bind_pipeline(cmd, raw::PipelineBindPoint::COMPUTE, p.handle());
-            d.cmd_bind_descriptor_sets(
-                cmd,
-                raw::PipelineBindPoint::COMPUTE,
-                p.layout().handle(),
-                0,
-                &[set],
-                &[],
-            );
-            d.cmd_dispatch(cmd, groups, 1, 1);
+            record_dispatch(d, cmd, p, set, groups);
             let barrier = [raw::MemoryBarrier2::default()
                 .src_stage_mask(raw::PipelineStageFlags2::COMPUTE_SHADER)
                 .src_access_mask(raw::AccessFlags2::SHADER_WRITE)
