@@ -187,13 +187,25 @@ pub fn compute_pipeline(
     plan: &PipelinePlan,
     module: &ShaderModule,
 ) -> gpu::vk::VkResult<ComputePipeline> {
-    let cache = gpu::vk::LayoutCache::new(ctx);
-    let layout = std::sync::Arc::new(gpu::vk::PipelineLayout::new(
+    ComputePipeline::new(
         ctx,
-        &cache,
-        &gpu::vk::describe_layout(plan),
-    )?);
-    ComputePipeline::new(ctx, plan, module, layout, &gpu::vk::SpecValues::default())
+        plan,
+        module,
+        plan_layout(ctx, plan)?,
+        &gpu::vk::SpecValues::default(),
+    )
+}
+
+/// The pipeline layout `plan` describes.
+fn plan_layout(
+    ctx: &VkContext,
+    plan: &PipelinePlan,
+) -> gpu::vk::VkResult<std::sync::Arc<gpu::vk::PipelineLayout>> {
+    let cache = gpu::vk::LayoutCache::new(ctx);
+    let desc = gpu::vk::describe_layout(plan);
+    Ok(std::sync::Arc::new(gpu::vk::PipelineLayout::new(
+        ctx, &cache, &desc,
+    )?))
 }
 
 /// The vertex + fragment pipeline of `info` with the default graphics options (its modules compiled from `loader`,
@@ -207,17 +219,11 @@ pub fn graphics_pipeline(
 ) -> gpu::vk::VkResult<GraphicsPipeline> {
     let vs = module(ctx, reg, loader, info, Stage::Vertex);
     let fs = module(ctx, reg, loader, info, Stage::Fragment);
-    let cache = gpu::vk::LayoutCache::new(ctx);
-    let layout = std::sync::Arc::new(gpu::vk::PipelineLayout::new(
-        ctx,
-        &cache,
-        &gpu::vk::describe_layout(plan),
-    )?);
     GraphicsPipeline::new(
         ctx,
         plan,
         &[(Stage::Vertex, &vs), (Stage::Fragment, &fs)],
-        layout,
+        plan_layout(ctx, plan)?,
         &gpu::vk::GraphicsOptions::default(),
     )
 }
