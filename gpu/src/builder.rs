@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use shader_info::{
     Code, DEFAULT_BRANCH_LIMIT, Diagnostic, Registry, ShaderCreateInfo, SourceLoader, Stage,
-    ValidatedInfo, VariantSet,
+    SubpassMode, ValidatedInfo, VariantSet,
 };
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -573,6 +573,14 @@ fn compile_one(
     let checked = flow
         .compile(info, stage)
         .map_err(|d| Failure::new(&info.name, Some(label.clone()), d))?;
+    // A device with local read builds this info's pipelines from its local-read form (`SubpassMode`): compiled
+    // and checked here too, so its errors surface in the static pass and its modules are in the cache before such
+    // a device starts.
+    if !info.subpass_inputs.is_empty() {
+        info.with_subpass_mode(SubpassMode::LocalRead)
+            .and_then(|local| flow.compile(&local, stage))
+            .map_err(|d| Failure::new(&info.name, Some(format!("{label} (local read)")), d))?;
+    }
     let base = match info.variant_index() {
         Some(v) => format!("{}.v{v}.{}", info.name, stage.short_name()),
         None => format!("{}.{}", info.name, stage.short_name()),

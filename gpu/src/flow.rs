@@ -343,7 +343,7 @@ impl<'a> Flow<'a> {
             return reflect(spirv);
         };
         let disk_key = key_of(&[
-            b"reflection-2",
+            b"reflection-3",
             TOOL_VERSIONS.as_bytes(),
             &key.to_le_bytes(),
         ]);

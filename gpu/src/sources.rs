@@ -3,7 +3,7 @@
 
 use crate::compiler::{Compiler, CompilerOptions, Profile};
 use crate::flow::{Flow, parse_variant_key};
-use shader_info::{Code, Diagnostic, DirLoader, Registry, ValidatedInfo, VariantSet};
+use shader_info::{Code, Diagnostic, DirLoader, Registry, SubpassMode, ValidatedInfo, VariantSet};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -17,6 +17,9 @@ pub struct LibraryOptions {
     pub profile: Profile,
     /// Include directories, strictness and change detection of the compiler.
     pub compiler: CompilerOptions,
+    /// How pipelines read subpass inputs. Default `None`: the device's own choice
+    /// ([`crate::vk::VkContext::subpass_mode`]: local read where supported); the wgpu library always emulates.
+    pub subpass: Option<SubpassMode>,
 }
 
 impl LibraryOptions {
@@ -31,6 +34,7 @@ impl LibraryOptions {
             shader_root: shader_root.into(),
             profile: Profile::Release,
             compiler: CompilerOptions::default(),
+            subpass: None,
         }
     }
 }
@@ -41,14 +45,24 @@ pub(crate) struct Sources {
     pub loader: DirLoader,
     pub compiler: Compiler,
     pub profile: Profile,
+    /// How the library's pipelines read subpass inputs.
+    pub subpass: SubpassMode,
     variant_sets: HashMap<String, Arc<VariantSet>>,
-    /// Validated infos by key (info name or variant key). The registry never changes under a library and
-    /// validation reads only declarations, never sources, so an entry stays valid across reloads.
+    /// Validated infos by key (info name or variant key), as declared (subpass inputs emulated). The registry
+    /// never changes under a library and validation reads only declarations, never sources, so an entry stays
+    /// valid across reloads.
     validated: HashMap<String, Arc<ValidatedInfo>>,
+    /// The same in the library's subpass mode, when that is not the declared one.
+    in_mode: HashMap<String, Arc<ValidatedInfo>>,
 }
 
 impl Sources {
-    pub fn new(registry: Registry, opts: LibraryOptions) -> Result<Sources, Vec<Diagnostic>> {
+    /// Sources whose pipelines read subpass inputs in `subpass` (the backend decides; `opts.subpass` is ignored).
+    pub fn new(
+        registry: Registry,
+        opts: LibraryOptions,
+        subpass: SubpassMode,
+    ) -> Result<Sources, Vec<Diagnostic>> {
         let compiler =
             Compiler::with_options(&opts.shader_root, opts.compiler).map_err(|e| e.diagnostics)?;
         Ok(Sources {
@@ -56,8 +70,10 @@ impl Sources {
             loader: DirLoader::new(opts.shader_root),
             compiler,
             profile: opts.profile,
+            subpass,
             variant_sets: HashMap::new(),
             validated: HashMap::new(),
+            in_mode: HashMap::new(),
         })
     }
 
@@ -65,15 +81,30 @@ impl Sources {
         Flow::new(&self.registry, &self.loader, &self.compiler, self.profile)
     }
 
-    /// Resolves and validates a key: an info name, or `name#v<index>`. Cached per key.
+    /// Resolves and validates a key (an info name, or `name#v<index>`) in the library's subpass mode: what its
+    /// modules and plans are made from. Cached per key.
     pub fn validated(&mut self, key: &str) -> Result<Arc<ValidatedInfo>, Vec<Diagnostic>> {
+        let declared = self.declared(key)?;
+        if self.subpass == SubpassMode::Emulated || declared.subpass_inputs.is_empty() {
+            return Ok(declared);
+        }
+        if let Some(info) = self.in_mode.get(key) {
+            return Ok(info.clone());
+        }
+        let info = Arc::new(declared.with_subpass_mode(self.subpass)?);
+        self.in_mode.insert(key.to_string(), info.clone());
+        Ok(info)
+    }
+
+    /// Resolves and validates a key as declared (variants are derived from this form). Cached per key.
+    fn declared(&mut self, key: &str) -> Result<Arc<ValidatedInfo>, Vec<Diagnostic>> {
         if let Some(info) = self.validated.get(key) {
             return Ok(info.clone());
         }
         let info = match parse_variant_key(key) {
             None => self.flow().validated(key)?,
             Some((base, index)) => {
-                let base_info = self.validated(base)?;
+                let base_info = self.declared(base)?;
                 // The variant table is computed once per info (2^branches permutations), not once per lookup.
                 let set = self.variants(base)?;
                 base_info.variant(&set, index, &self.registry)?
@@ -89,7 +120,7 @@ impl Sources {
         if let Some(v) = self.variant_sets.get(info_name) {
             return Ok(v.clone());
         }
-        let info = self.validated(info_name)?;
+        let info = self.declared(info_name)?;
         let set = Arc::new(self.flow().variants(&info)?);
         self.variant_sets.insert(info_name.to_string(), set.clone());
         Ok(set)

@@ -424,6 +424,25 @@ pub fn generate(
             )),
         ]);
     };
+    let local_read = info
+        .resources
+        .iter()
+        .find(|r| matches!(r.value.kind, ResourceKind::InputAttachment { .. }));
+    if let (Flavor::Portable, Some(r)) = (opts.flavor, local_read) {
+        return Err(vec![
+            Diagnostic::error(
+                Code::Unsupported,
+                &info.name,
+                format!(
+                    "`{}` is an input attachment read by dynamic-rendering local read, which only Vulkan has",
+                    r.value.name
+                ),
+            )
+            .item(format!("subpass_in `{}`", r.value.name))
+            .at(&r.declared_in, r.origin)
+            .hint("translate the info with its subpass inputs emulated (SubpassMode::Emulated, the default)"),
+        ]);
+    }
     let main_file = main_item.value.1.as_str();
     let name = format!("{}.{}.glsl", info.name, stage.short_name());
     let mut e = Emitter {
@@ -514,26 +533,23 @@ pub fn generate(
     }
 
     // 5. Resources, constants, push constants.
-    emit_resources(&mut e, info, opts.flavor);
+    emit_resources(&mut e, info, stage, opts.flavor);
     if stage == Stage::Fragment {
         for it in &info.subpass_inputs {
             let s = &it.value;
-            let swizzle = match s.ty.shape().1 {
-                1 => ".x",
-                2 => ".xy",
-                3 => ".xyz",
-                _ => "",
-            };
-            e.decl(
-                &format!(
-                    "#define {} texelFetch({}, ivec2(gl_FragCoord.xy), 0){swizzle}",
-                    s.name,
-                    s.resource_name()
-                ),
-                &it.declared_in,
-                format!("subpass_in `{}`", s.name),
-                it.origin,
-            );
+            let carrier = info
+                .resources
+                .iter()
+                .find(|r| r.value.name == s.resource_name())
+                .map(|r| &r.value.kind);
+            if let Some(carrier) = carrier {
+                e.decl(
+                    &s.value_define(carrier),
+                    &it.declared_in,
+                    format!("subpass_in `{}`", s.name),
+                    it.origin,
+                );
+            }
         }
     }
     for b in &info.branches {
@@ -840,9 +856,17 @@ fn emit_struct(
     e.decl(&def.glsl(), name, format!("shared struct `{name}`"), origin);
 }
 
-fn emit_resources(e: &mut Emitter, info: &ResolvedInfo, flavor: Flavor) {
+fn emit_resources(e: &mut Emitter, info: &ResolvedInfo, stage: Stage, flavor: Flavor) {
     // Resources come in kind order (samplers, images, uniform buffers, storage buffers), then declaration order.
-    let mut ordered: Vec<&Item<Resource>> = info.resources.iter().collect();
+    // An input attachment exists only in a fragment stage (GLSL refuses `subpassInput` elsewhere).
+    let mut ordered: Vec<&Item<Resource>> = info
+        .resources
+        .iter()
+        .filter(|r| {
+            stage == Stage::Fragment
+                || !matches!(r.value.kind, ResourceKind::InputAttachment { .. })
+        })
+        .collect();
     // Stable: within a kind, declaration order is kept.
     ordered.sort_by_key(|it| it.value.kind.order());
     let all: Vec<&Resource> = info.resources.iter().map(|r| &r.value).collect();

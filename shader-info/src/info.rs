@@ -353,14 +353,6 @@ pub struct SubpassInput {
     pub name: String,
 }
 
-impl SubpassInput {
-    /// The name of the sampled image that carries it (a binding of the plan; the host binds the attachment's image
-    /// there).
-    pub fn resource_name(&self) -> String {
-        format!("{}_input", self.name)
-    }
-}
-
 /// The `<stage>_source(file)` shorthands of [`ShaderCreateInfo::stage_source`], one per stage.
 macro_rules! stage_source_shorthands {
     ($($(#[$doc:meta])* $name:ident => $stage:ident),* $(,)?) => {

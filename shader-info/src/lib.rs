@@ -52,6 +52,7 @@ mod sampler_state;
 mod shader_type;
 mod spec_values;
 mod specialize;
+mod subpass;
 mod targets;
 mod types;
 mod validate;
@@ -105,6 +106,7 @@ pub use shader_type::{
 };
 pub use spec_values::SpecValues;
 pub use specialize::{SpecializeFn, VariantBuilder};
+pub use subpass::SubpassMode;
 pub use targets::{
     BindingPart, GL_PUSH_CONSTANT_UNIFORM, GlClass, GlSlot, HlslRegister, MslClass, MslSlot,
     PUSH_CONSTANT_SPACE, PushConstantTargets, Target, TargetBinding, TargetMap,

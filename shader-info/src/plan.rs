@@ -477,12 +477,18 @@ impl PipelinePlan {
                 Some(Ok(l)) => Some(round_up(l.end.max(1), 4)),
                 _ => None,
             };
+            let kind = r.descriptor_kind();
             sets[set].bindings.push(BindingPlan {
                 binding: r.binding,
                 name,
-                kind: r.descriptor_kind(),
+                kind,
                 count: r.descriptor_count(),
-                stages: all,
+                // Vulkan allows an input attachment in no other stage.
+                stages: if kind == DescriptorKind::InputAttachment {
+                    StageMask::of(&[Stage::Fragment])
+                } else {
+                    all
+                },
                 resource: r.kind.clone(),
                 min_size,
             });
@@ -628,6 +634,19 @@ impl PipelinePlan {
                 .map(|t| t.value.control_points),
             targets,
         }
+    }
+
+    /// The input attachments of a plan made in [`crate::SubpassMode::LocalRead`]: `(binding name, color attachment
+    /// location it reads)`, in binding order. Empty for an emulated plan.
+    pub fn input_attachments(&self) -> Vec<(&str, u32)> {
+        self.sets
+            .iter()
+            .flat_map(|s| &s.bindings)
+            .filter_map(|b| match b.resource {
+                ResourceKind::InputAttachment { index, .. } => Some((b.name.as_str(), index)),
+                _ => None,
+            })
+            .collect()
     }
 
     /// The plan with each binding's stages narrowed to `used(set, binding)` (from reflection of the compiled

@@ -103,7 +103,7 @@ pub fn resolve(registry: &Registry, name: &str) -> Result<ResolvedInfo, Vec<Diag
             .collect::<Vec<_>>(),
         space,
     );
-    subpass_resources(&mut out);
+    crate::subpass::emulating_resources(&mut out);
     crate::condition::apply_conditions(&mut out);
     for c in &mut out.specialization_constants {
         c.value.id = registry.constant_id(&c.declared_in, &c.value.name);
@@ -149,49 +149,6 @@ fn size_by_constants(info: &mut ShaderCreateInfo) {
         .iter_mut()
         .for_each(|v| sized(&mut v.value.name));
     info.size_constants = used;
-}
-
-/// Emulates each subpass input with a sampled image at set 0, bindings after every declared one (conditional ones
-/// too, so all variants bind alike), read with a nearest sampler fixed by the declaration.
-fn subpass_resources(info: &mut ShaderCreateInfo) {
-    use crate::resource::{Resource, ResourceKind};
-    use crate::types::{Frequency, ImageType, Scalar};
-    let set = Frequency::Pass.set();
-    let mut next = info
-        .resources
-        .iter()
-        .map(|r| &r.value)
-        .chain(
-            info.conditional_resources
-                .iter()
-                .filter_map(|c| c.value.resource.as_ref().ok()),
-        )
-        .filter(|r| r.set() == set)
-        .map(|r| r.binding.saturating_add(1))
-        .max()
-        .unwrap_or(0);
-    for it in &info.subpass_inputs {
-        let image_type = match it.value.ty.scalar() {
-            Scalar::Int => ImageType::Int2D,
-            Scalar::Uint => ImageType::Uint2D,
-            _ => ImageType::Float2D,
-        };
-        info.resources.push(Item {
-            value: Resource {
-                slot: next,
-                binding: next,
-                frequency: Frequency::Pass,
-                name: it.value.resource_name(),
-                kind: ResourceKind::Sampler {
-                    image_type,
-                    state: Some(crate::SamplerState::nearest()),
-                },
-            },
-            declared_in: it.declared_in.clone(),
-            origin: it.origin,
-        });
-        next = next.saturating_add(1);
-    }
 }
 
 fn suggest(registry: &Registry, name: &str) -> String {

@@ -34,6 +34,10 @@ pub enum ResourceKind {
     },
     /// A ray-tracing acceleration structure (`accelerationStructureEXT`).
     AccelerationStructure,
+    /// A color attachment read at the fragment's own pixel (`subpassInput`): a subpass input in
+    /// [`crate::SubpassMode::LocalRead`]. `index` is the attachment's location; `image_type` is `Float2D`, `Int2D`
+    /// or `Uint2D`. Never declared directly: [`crate::ValidatedInfo::with_subpass_mode`] makes it.
+    InputAttachment { index: u32, image_type: ImageType },
 }
 
 impl ResourceKind {
@@ -41,7 +45,7 @@ impl ResourceKind {
     /// acceleration structures (DESIGN.md's resource order).
     pub fn order(&self) -> u8 {
         match self {
-            ResourceKind::Sampler { .. } => 0,
+            ResourceKind::Sampler { .. } | ResourceKind::InputAttachment { .. } => 0,
             ResourceKind::Image { .. } => 1,
             ResourceKind::UniformBuffer { .. } => 2,
             ResourceKind::StorageBuffer { .. } => 3,
@@ -57,6 +61,7 @@ impl ResourceKind {
             ResourceKind::UniformBuffer { .. } => "uniform_buf",
             ResourceKind::StorageBuffer { .. } => "storage_buf",
             ResourceKind::AccelerationStructure => "acceleration_structure",
+            ResourceKind::InputAttachment { .. } => "subpass_in",
         }
     }
 }
@@ -112,7 +117,7 @@ impl ResourceKind {
         match self {
             ResourceKind::UniformBuffer { .. } => 0,
             ResourceKind::StorageBuffer { .. } => 1,
-            ResourceKind::Sampler { .. } => 2,
+            ResourceKind::Sampler { .. } | ResourceKind::InputAttachment { .. } => 2,
             ResourceKind::Image { .. } => 3,
             ResourceKind::AccelerationStructure => 4,
         }
@@ -244,6 +249,8 @@ pub enum DescriptorKind {
     UniformBuffer,
     StorageBuffer,
     AccelerationStructure,
+    /// A color attachment read at the fragment's pixel (`subpassInput`, dynamic-rendering local read).
+    InputAttachment,
 }
 
 impl DescriptorKind {
@@ -261,6 +268,7 @@ impl DescriptorKind {
             ResourceKind::UniformBuffer { .. } => DescriptorKind::UniformBuffer,
             ResourceKind::StorageBuffer { .. } => DescriptorKind::StorageBuffer,
             ResourceKind::AccelerationStructure => DescriptorKind::AccelerationStructure,
+            ResourceKind::InputAttachment { .. } => DescriptorKind::InputAttachment,
         }
     }
 }
@@ -302,6 +310,10 @@ impl Resource {
             ),
             ResourceKind::AccelerationStructure => format!(
                 "layout(set = {set}, binding = {binding}) uniform accelerationStructureEXT {base}{suffix};"
+            ),
+            ResourceKind::InputAttachment { index, image_type } => format!(
+                "layout(input_attachment_index = {index}, set = {set}, binding = {binding}) uniform {}subpassInput {base};",
+                image_type.glsl_prefix()
             ),
         }
     }
@@ -446,7 +458,7 @@ impl Resource {
                     ));
                 }
             }
-            ResourceKind::AccelerationStructure => {}
+            ResourceKind::AccelerationStructure | ResourceKind::InputAttachment { .. } => {}
             ResourceKind::Image {
                 format, image_type, ..
             } => {

@@ -311,6 +311,11 @@ impl ImageType {
         }
     }
 
+    /// The GLSL prefix of its texel kind: `""` (float), `"i"` or `"u"`.
+    pub fn glsl_prefix(self) -> &'static str {
+        self.parts().0
+    }
+
     /// True for the atomic image types ([`ImageType::AtomicUint2D`], …).
     pub fn is_atomic(self) -> bool {
         use ImageType::*;

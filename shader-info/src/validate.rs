@@ -215,6 +215,11 @@ impl ValidatedInfo {
         &self.info
     }
 
+    /// The declaration, for a transformation that keeps it valid (see [`ValidatedInfo::with_subpass_mode`]).
+    pub(crate) fn resolved_mut(&mut self) -> &mut ResolvedInfo {
+        &mut self.info
+    }
+
     /// Warnings validation found.
     pub fn warnings(&self) -> &[Diagnostic] {
         &self.warnings

@@ -18,7 +18,7 @@
 //! |---|---|
 //! | 2D (UI, sRGB colors) | `gpu_shader_2D_uniform_color`, `gpu_shader_2D_flat_color`, `gpu_shader_2D_smooth_color`, `gpu_shader_2D_image`, `gpu_shader_2D_image_color`, `gpu_shader_2D_image_rect_color`, `gpu_shader_text`, `gpu_shader_2D_point_round`, `gpu_shader_2D_point_quad_round` |
 //! | 3D (linear HDR scene) | `gpu_shader_3D_uniform_color`, `gpu_shader_3D_flat_color`, `gpu_shader_3D_smooth_color`, `gpu_shader_3D_polyline`, `gpu_shader_3D_depth_only`, `gpu_shader_forward_lit`, `gpu_shader_skybox`, `gpu_shader_3D_particles` |
-//! | fullscreen | `gpu_shader_fullscreen_tonemap`, `gpu_shader_fullscreen_blit` |
+//! | fullscreen | `gpu_shader_fullscreen_tonemap`, `gpu_shader_fullscreen_blit`, `gpu_shader_fullscreen_grade` (subpass input) |
 //! | compute | `gpu_compute_pattern`, `gpu_compute_blur_horizontal`, `gpu_compute_blur_vertical`, `gpu_compute_prefix_sum`, `gpu_compute_histogram`, `gpu_compute_downsample`, `gpu_compute_particles`, `gpu_compute_cull` |
 //! | ray tracing | `gpu_raytrace_lit`, `gpu_raytrace_barycentric` |
 //!

@@ -11,7 +11,7 @@ use gpu::flow::Flow;
 use gpu::reflect::{
     ModuleReflection, ReflectedDescriptor, ReflectedIo, ReflectedMember, reflect, used_bindings,
 };
-use shader_info::{DescriptorKind, DirLoader, Registry, SpecValues, Type};
+use shader_info::{DescriptorKind, DirLoader, Registry, SpecValues, SubpassMode, Type};
 use shaders as _;
 use spirq::constant::ConstantValue;
 use spirq::ty::{DescriptorType as SpqDescriptor, ScalarType, Type as SpqType};
@@ -28,6 +28,7 @@ fn descriptor_kind(d: &SpqDescriptor) -> Option<DescriptorKind> {
         SpqDescriptor::UniformBuffer() => DescriptorKind::UniformBuffer,
         SpqDescriptor::StorageBuffer(_) => DescriptorKind::StorageBuffer,
         SpqDescriptor::AccelStruct() => DescriptorKind::AccelerationStructure,
+        SpqDescriptor::InputAttachment(_) => DescriptorKind::InputAttachment,
         _ => return None,
     })
 }
@@ -169,6 +170,10 @@ fn spirq_reflect(spirv: &[u32]) -> Result<ModuleReflection, String> {
                 name: name.clone(),
                 kind: descriptor_kind(desc_ty),
                 count: *nbind,
+                input_attachment_index: match desc_ty {
+                    SpqDescriptor::InputAttachment(i) => Some(*i),
+                    _ => None,
+                },
                 members: members_of(ty),
             }),
             Variable::PushConstant { ty, .. } => out.push_constants = Some(members_of(ty)),
@@ -245,7 +250,13 @@ fn modules(profile: Profile) -> Vec<(String, Vec<u32>)> {
             // Every fifth variant: the mesh ubershader's 808 variants differ only in folded branches and state.
             Some((_, vs)) => vs.into_iter().flatten().step_by(5).collect(),
         };
-        for v in &variants {
+        // Infos with subpass inputs also in local read, where they are input attachments.
+        let local_read: Vec<_> = variants
+            .iter()
+            .filter(|v| profile != Profile::Translation && !v.subpass_inputs.is_empty())
+            .map(|v| v.with_subpass_mode(SubpassMode::LocalRead).unwrap())
+            .collect();
+        for v in variants.iter().chain(&local_read) {
             for stage in v.stages() {
                 // Ray tracing needs SPIR-V 1.4; the translation profile is 1.3 (no target takes it anyway).
                 if profile == Profile::Translation && stage.is_ray_tracing() {

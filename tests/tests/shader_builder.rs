@@ -258,3 +258,45 @@ fn a_rust_twin_used_with_other_layout_rules_is_named() {
         "{t}"
     );
 }
+
+#[test]
+fn a_subpass_input_only_the_emulation_can_read_fails_the_static_pass() {
+    // Devices with dynamic-rendering local read build the local-read form, so the pass compiles it too: an input
+    // reading an attachment the draw has no output at, and code that samples the emulating texture directly,
+    // both pass emulated and fail there.
+    let mut s = Scratch::new();
+    s.write(
+        "samples_carrier.frag",
+        "void main() {\n  frag_color = previous;\n  frag_color += texelFetch(previous_input, ivec2(0), 0);\n}\n",
+    );
+    for info in [
+        Scratch::info("neg_local_read_unwritten").subpass_in(1, Type::Vec4, "gbuffer"),
+        ShaderCreateInfo::new("neg_local_read_carrier")
+            .subpass_in(0, Type::Vec4, "previous")
+            .fragment_out(0, Type::Vec4, "frag_color")
+            .vertex_source("ok.vert")
+            .fragment_source("samples_carrier.frag")
+            .do_static_compilation(true),
+    ] {
+        s.registry.add_info(info);
+    }
+    let report = run(&s.registry, s.dir.path(), Some("neg_local_read"));
+    assert_eq!(report.infos_passed, 0);
+    let text = |name: &str| {
+        let f: Vec<_> = report.failed.iter().filter(|f| f.info == name).collect();
+        assert!(
+            !f.is_empty()
+                && f.iter().all(|f| f
+                    .stage
+                    .as_deref()
+                    .is_some_and(|s| s.ends_with("(local read)"))),
+            "{name}: {:?}",
+            report.failed
+        );
+        f.iter().map(|f| render(&f.diagnostics)).collect::<String>()
+    };
+    let t = text("neg_local_read_unwritten");
+    assert!(t.contains("no fragment output at location 1"), "{t}");
+    let t = text("neg_local_read_carrier");
+    assert!(t.contains("samples_carrier.frag:3"), "{t}");
+}

@@ -42,7 +42,7 @@ fn descriptor_of(m: &Module, var: &spirv::Var) -> Option<(Option<DescriptorKind>
             Some(DescriptorKind::AccelerationStructure)
         }
         (Storage::UniformConstant, Ty::Image { dim, sampled }) => match (*dim, *sampled) {
-            (6, _) => None, // subpass data: an input attachment
+            (6, _) => Some(DescriptorKind::InputAttachment), // subpass data
             (5, 2) => Some(DescriptorKind::StorageTexelBuffer),
             (5, _) => Some(DescriptorKind::UniformTexelBuffer),
             (_, 2) => Some(DescriptorKind::StorageImage),
@@ -77,9 +77,12 @@ pub struct ReflectedDescriptor {
     pub set: u32,
     pub binding: u32,
     pub name: Option<String>,
-    /// `None` for a descriptor kind no declaration produces (input attachments, …).
+    /// `None` for a descriptor kind no declaration produces (a buffer of an unknown storage class, …).
     pub kind: Option<DescriptorKind>,
     pub count: u32,
+    /// The `InputAttachmentIndex` of an input attachment: the color attachment it reads.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_attachment_index: Option<u32>,
     /// Members of the block for uniform and storage buffers.
     pub members: Vec<ReflectedMember>,
 }
@@ -249,6 +252,7 @@ pub fn reflect(spirv: &[u32]) -> Result<ModuleReflection, ReflectError> {
                     name,
                     kind,
                     count,
+                    input_attachment_index: m.input_attachment_index(var.id),
                     members: match m.types.get(&var.ty) {
                         Some(Ty::Array { element, .. } | Ty::RuntimeArray { element }) => {
                             members_of(&m, *element)
@@ -502,6 +506,18 @@ pub fn cross_check(
                 format!("{want_kind:?}"),
                 d.kind
                     .map_or("an undeclarable kind".into(), |k| format!("{k:?}")),
+            );
+        }
+        if let shader_info::ResourceKind::InputAttachment { index, .. } = r.kind
+            && d.input_attachment_index != Some(index)
+        {
+            c.mismatch(
+                &label,
+                None,
+                "input attachment index",
+                index,
+                d.input_attachment_index
+                    .map_or("none".into(), |i| i.to_string()),
             );
         }
         let want_count = r.descriptor_count();

@@ -53,6 +53,7 @@ const LOCATION: u32 = 30;
 const BINDING: u32 = 33;
 const DESCRIPTOR_SET: u32 = 34;
 const OFFSET: u32 = 35;
+const INPUT_ATTACHMENT_INDEX: u32 = 43;
 
 // Execution modes.
 const LOCAL_SIZE: u32 = 17;
@@ -535,6 +536,10 @@ impl Module {
             self.decoration(id, DESCRIPTOR_SET).unwrap_or(0),
             self.decoration(id, BINDING)?,
         ))
+    }
+
+    pub(crate) fn input_attachment_index(&self, id: u32) -> Option<u32> {
+        self.decoration(id, INPUT_ATTACHMENT_INDEX)
     }
 
     pub(crate) fn spec_id(&self, id: u32) -> Option<u32> {

@@ -3,6 +3,7 @@
 
 use super::{VkError, VkResult};
 use ash::vk;
+use shader_info::SubpassMode;
 use std::ffi::{CStr, CString, c_void};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -238,17 +239,22 @@ impl VkContext {
             reason: format!("cannot load the Vulkan loader (libvulkan.so.1): {e}"),
         })?;
 
+        // The validation layer's own header version: an extension newer than it is not validated (the layer says
+        // so and reports its structures as unknown), so a validated context leaves such extensions off.
+        let mut layer_version = None;
         if opts.validation {
             // SAFETY: plain enumeration call on a loaded entry.
             let layers = unsafe { entry.enumerate_instance_layer_properties() }
                 .map_err(VkError::call("vkEnumerateInstanceLayerProperties"))?;
-            let found = layers
+            let Some(layer) = layers
                 .iter()
-                .any(|l| l.layer_name_as_c_str().ok() == Some(VALIDATION_LAYER));
-            if !found {
+                .find(|l| l.layer_name_as_c_str().ok() == Some(VALIDATION_LAYER))
+            else {
                 return Err(VkError::NoValidationLayer);
-            }
+            };
+            layer_version = Some(layer.spec_version);
         }
+        let layer_knows = |header: u32| layer_version.is_none_or(|v| v >= header);
 
         let app_name = CString::new(opts.app_name.replace('\0', "")).unwrap_or_default();
         let app = vk::ApplicationInfo::default()
@@ -362,19 +368,27 @@ impl VkContext {
             .sampler_anisotropy(on(supported.sampler_anisotropy));
         // Features declared builtins may need (see `shader_info::BuiltinFeature`), enabled where supported.
         // SAFETY: plain queries on a physical device of this instance.
-        let has_barycentric_ext =
-            unsafe { instance.enumerate_device_extension_properties(chosen.physical) }
-                .unwrap_or_default()
+        let extensions = unsafe { instance.enumerate_device_extension_properties(chosen.physical) }
+            .unwrap_or_default();
+        let has_ext = |name: &CStr| {
+            extensions
                 .iter()
-                .any(|e| {
-                    e.extension_name_as_c_str() == Ok(ash::khr::fragment_shader_barycentric::NAME)
-                });
+                .any(|e| e.extension_name_as_c_str() == Ok(name))
+        };
+        let has_barycentric_ext = has_ext(ash::khr::fragment_shader_barycentric::NAME);
+        // VK_KHR_dynamic_rendering_local_read came with header 1.3.276.
+        let has_local_read_ext = has_ext(ash::khr::dynamic_rendering_local_read::NAME)
+            && layer_knows(vk::make_api_version(0, 1, 3, 276));
         let mut s12 = vk::PhysicalDeviceVulkan12Features::default();
         let mut sbary = vk::PhysicalDeviceFragmentShaderBarycentricFeaturesKHR::default();
+        let mut slocal = vk::PhysicalDeviceDynamicRenderingLocalReadFeaturesKHR::default();
         {
             let mut query = vk::PhysicalDeviceFeatures2::default().push_next(&mut s12);
             if has_barycentric_ext {
                 query = query.push_next(&mut sbary);
+            }
+            if has_local_read_ext {
+                query = query.push_next(&mut slocal);
             }
             // SAFETY: the output chain points at locals alive for the call.
             unsafe { instance.get_physical_device_features2(chosen.physical, &mut query) };
@@ -395,6 +409,15 @@ impl VkContext {
             dev_exts.push(ash::khr::fragment_shader_barycentric::NAME.as_ptr());
             optional.push("fragmentShaderBarycentric");
         }
+        // Subpass inputs read inside the rendering that writes them (`shader_info::SubpassMode::LocalRead`).
+        let local_read = has_local_read_ext && on(slocal.dynamic_rendering_local_read);
+        let mut local_read_features =
+            vk::PhysicalDeviceDynamicRenderingLocalReadFeaturesKHR::default()
+                .dynamic_rendering_local_read(true);
+        if local_read {
+            dev_exts.push(ash::khr::dynamic_rendering_local_read::NAME.as_ptr());
+            optional.push("dynamicRenderingLocalRead");
+        }
         let mut dci = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queue_info)
             .enabled_extension_names(&dev_exts)
@@ -406,6 +429,9 @@ impl VkContext {
         }
         if barycentric {
             dci = dci.push_next(&mut bary_features);
+        }
+        if local_read {
+            dci = dci.push_next(&mut local_read_features);
         }
         // SAFETY: the create info and its chain point at locals alive for the call; the features were checked
         // to be supported by `choose_device`.
@@ -502,8 +528,9 @@ impl VkContext {
 
     /// Whether an optional feature a pipeline's state may need is enabled on this device, by its Vulkan name
     /// (`wideLines`, `fillModeNonSolid`, `depthBiasClamp`, `dualSrcBlend`, `independentBlend`, `geometryShader`,
-    /// `tessellationShader`, `multiViewport`, `shaderClipDistance`, `samplerAnisotropy`, and for declared builtins `shaderOutputLayer`,
-    /// `shaderOutputViewportIndex`, `fragmentShaderBarycentric`; any other name: false).
+    /// `tessellationShader`, `multiViewport`, `shaderClipDistance`, `samplerAnisotropy`, for declared builtins
+    /// `shaderOutputLayer`, `shaderOutputViewportIndex`, `fragmentShaderBarycentric`, and
+    /// `dynamicRenderingLocalRead`; any other name: false).
     pub fn feature_enabled(&self, name: &str) -> bool {
         let f = &self.inner.features;
         let v = match name {
@@ -523,6 +550,23 @@ impl VkContext {
             other => vk::Bool32::from(self.inner.optional.contains(&other)),
         };
         v == vk::TRUE
+    }
+
+    /// How this device reads subpass inputs: [`SubpassMode::LocalRead`] where `VK_KHR_dynamic_rendering_local_read`
+    /// is supported (it is then enabled), else [`SubpassMode::Emulated`]. With validation on, the extension is
+    /// enabled only when the validation layer is recent enough to validate it (header 1.3.276). A [`super::ShaderLibrary`] builds its
+    /// pipelines in this mode unless told otherwise.
+    ///
+    /// ```no_run
+    /// let Some(ctx) = gpu::vk::testing::test_context() else { return };
+    /// println!("{} reads subpass inputs {:?}", ctx.device_name(), ctx.subpass_mode());
+    /// ```
+    pub fn subpass_mode(&self) -> SubpassMode {
+        if self.feature_enabled("dynamicRenderingLocalRead") {
+            SubpassMode::LocalRead
+        } else {
+            SubpassMode::Emulated
+        }
     }
 
     /// The device name, e.g. `llvmpipe (LLVM 15.0.6, 256 bits)` or `NVIDIA H200`.

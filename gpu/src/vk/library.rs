@@ -21,8 +21,8 @@ pub use crate::sources::LibraryOptions;
 use crate::sources::Sources;
 use crate::watch::ShaderWatcher;
 use shader_info::{
-    Code, Diagnostic, PipelineKind, PipelinePlan, Registry, Stage, StageMask, ValidatedInfo,
-    VariantSet,
+    Code, Diagnostic, PipelineKind, PipelinePlan, Registry, Stage, StageMask, SubpassMode,
+    ValidatedInfo, VariantSet,
 };
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -108,9 +108,10 @@ impl ShaderLibrary {
         registry: Registry,
         opts: LibraryOptions,
     ) -> VkResult<ShaderLibrary> {
+        let subpass = opts.subpass.unwrap_or_else(|| ctx.subpass_mode());
         Ok(ShaderLibrary {
             ctx: ctx.clone(),
-            sources: Sources::new(registry, opts).map_err(VkError::Diagnostics)?,
+            sources: Sources::new(registry, opts, subpass).map_err(VkError::Diagnostics)?,
             layouts: LayoutCache::new(ctx),
             modules: BTreeMap::new(),
             graphics: HashMap::new(),
@@ -128,6 +129,15 @@ impl ShaderLibrary {
     /// The registry the infos come from.
     pub fn registry(&self) -> &Registry {
         &self.sources.registry
+    }
+
+    /// How this library's pipelines read subpass inputs, and so how the host binds them: with
+    /// [`SubpassMode::LocalRead`], the attachment stays a color attachment of the rendering (in
+    /// `RENDERING_LOCAL_READ_KHR`), is bound with [`crate::vk::DescriptorPool::write_input_attachment`], and the
+    /// draws that write and read it are separated by [`crate::vk::Image2D::local_read_barrier`]; with
+    /// [`SubpassMode::Emulated`], the rendering that wrote it ends and it is bound as a texture.
+    pub fn subpass_mode(&self) -> SubpassMode {
+        self.sources.subpass
     }
 
     /// The shared descriptor-set layouts.

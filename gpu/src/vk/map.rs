@@ -58,6 +58,7 @@ pub fn descriptor_type(kind: DescriptorKind) -> vk::DescriptorType {
         DescriptorKind::UniformBuffer => T::UNIFORM_BUFFER,
         DescriptorKind::StorageBuffer => T::STORAGE_BUFFER,
         DescriptorKind::AccelerationStructure => T::ACCELERATION_STRUCTURE_KHR,
+        DescriptorKind::InputAttachment => T::INPUT_ATTACHMENT,
     }
 }
 

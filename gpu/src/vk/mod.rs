@@ -46,6 +46,6 @@ pub use module::{ShaderModule, check_spirv, spirv_from_bytes};
 pub use pipeline::{
     ComputePipeline, GraphicsOptions, GraphicsPipeline, MAX_COLOR_ATTACHMENTS, RayTracingPipeline,
     ShaderBindingTable, SpecValues, Specialization, VertexInputDesc, color_formats,
-    module_problems, vertex_input,
+    local_read_problems, module_problems, vertex_input,
 };
 pub use resource::{Buffer, DescriptorPool, Image2D};

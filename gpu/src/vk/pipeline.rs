@@ -213,6 +213,54 @@ pub fn module_problems(
 /// What the pipeline's attachments and device must have for `state`: a depth attachment for a depth test, a
 /// stencil aspect for a stencil test, and every optional device feature the state uses. Each problem names the
 /// info, the state and what to do.
+/// What stops a graphics pipeline from reading its subpass inputs with local read on this device: the device
+/// lacks `dynamicRenderingLocalRead`, an input reads a location the pipeline has no color attachment at, or the
+/// attachments are multisampled (`subpassInput` reads one sample).
+pub fn local_read_problems(
+    ctx: &VkContext,
+    plan: &PipelinePlan,
+    color_formats: &[vk::Format],
+    samples: vk::SampleCountFlags,
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for (name, index) in plan.input_attachments() {
+        let problem = |message: String, hint: &str| {
+            Diagnostic::error(Code::Unsupported, &plan.key, message)
+                .stage(Stage::Fragment)
+                .item(format!("subpass input `{name}`"))
+                .hint(hint.to_string())
+        };
+        if !ctx.feature_enabled("dynamicRenderingLocalRead") {
+            out.push(problem(
+                format!(
+                    "`{}` reads `{name}` by dynamic-rendering local read, which {} does not support",
+                    plan.key,
+                    ctx.device_name()
+                ),
+                "build the library in SubpassMode::Emulated (what ShaderLibrary picks on this device),                  and bind the attachment as a texture after the pass that writes it",
+            ));
+        }
+        if color_formats
+            .get(index as usize)
+            .is_none_or(|f| *f == vk::Format::UNDEFINED)
+        {
+            out.push(problem(
+                format!(
+                    "`{name}` reads color attachment {index}, but the pipeline has no color attachment there"
+                ),
+                "declare the fragment output at that location (or pass its format in GraphicsOptions)",
+            ));
+        }
+        if samples != vk::SampleCountFlags::TYPE_1 {
+            out.push(problem(
+                format!("`{name}` would read a multisampled attachment ({samples:?}), one sample per fragment"),
+                "read subpass inputs from single-sampled attachments (resolve first)",
+            ));
+        }
+    }
+    out
+}
+
 pub fn state_problems(
     ctx: &VkContext,
     plan: &PipelinePlan,
@@ -557,6 +605,13 @@ impl GraphicsPipeline {
                 .back(map::stencil_face(s.back, s));
         }
         let color_formats = color_formats(plan, opts)?;
+        // The pipeline keeps the default mapping of input attachments (color attachment i is
+        // `input_attachment_index = i`), which is what a subpass input's index means and the state every
+        // rendering starts with: no `VkRenderingInputAttachmentIndexInfoKHR` is needed, nor a call to set it.
+        let local_read = local_read_problems(ctx, plan, &color_formats, opts.samples);
+        if !local_read.is_empty() {
+            return Err(VkError::Diagnostics(local_read));
+        }
         let attachments: Vec<vk::PipelineColorBlendAttachmentState> = color_formats
             .iter()
             .enumerate()

@@ -457,6 +457,35 @@ impl Image2D {
         unsafe { self.ctx.device().cmd_pipeline_barrier2(cmd, &dep) };
     }
 
+    /// Records the barrier between a draw that writes this color attachment and a later draw of the same rendering
+    /// that reads it as a subpass input ([`shader_info::SubpassMode::LocalRead`]): by region, so each fragment
+    /// waits only for the writes to its own pixel. The attachment stays in `RENDERING_LOCAL_READ_KHR`, the layout
+    /// the rendering uses it in.
+    ///
+    /// # Safety
+    /// `cmd` must be recording inside a dynamic rendering that has this image as a color attachment in
+    /// `RENDERING_LOCAL_READ_KHR`, on a device with `dynamicRenderingLocalRead` enabled.
+    pub unsafe fn local_read_barrier(&self, cmd: vk::CommandBuffer) {
+        let layout = vk::ImageLayout::RENDERING_LOCAL_READ_KHR;
+        let barrier = [vk::ImageMemoryBarrier2::default()
+            .src_stage_mask(vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT)
+            .src_access_mask(vk::AccessFlags2::COLOR_ATTACHMENT_WRITE)
+            .dst_stage_mask(vk::PipelineStageFlags2::FRAGMENT_SHADER)
+            .dst_access_mask(vk::AccessFlags2::INPUT_ATTACHMENT_READ)
+            .old_layout(layout)
+            .new_layout(layout)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .image(self.handle)
+            .subresource_range(Image2D::range_of(self.format))];
+        let dep = vk::DependencyInfo::default()
+            .dependency_flags(vk::DependencyFlags::BY_REGION)
+            .image_memory_barriers(&barrier);
+        // SAFETY: the caller guarantees `cmd` is recording in a rendering that may hold this barrier; the
+        // barrier borrows locals.
+        unsafe { self.ctx.device().cmd_pipeline_barrier2(cmd, &dep) };
+    }
+
     /// A buffer ↔ image copy of the whole image, tightly packed.
     fn whole_image_region(&self) -> vk::BufferImageCopy {
         vk::BufferImageCopy::default()
@@ -685,6 +714,20 @@ impl DescriptorPool {
             vk::DescriptorImageInfo::default()
                 .image_view(image.view())
                 .image_layout(layout),
+        );
+    }
+
+    /// Points `binding` of `set` at `image` as an input attachment in `RENDERING_LOCAL_READ_KHR` layout: a subpass
+    /// input read with [`shader_info::SubpassMode::LocalRead`] (the image is a color attachment of the rendering
+    /// that reads it; see [`Image2D::local_read_barrier`]).
+    pub fn write_input_attachment(&self, set: vk::DescriptorSet, binding: u32, image: &Image2D) {
+        self.update_image(
+            set,
+            binding,
+            vk::DescriptorType::INPUT_ATTACHMENT,
+            vk::DescriptorImageInfo::default()
+                .image_view(image.view())
+                .image_layout(vk::ImageLayout::RENDERING_LOCAL_READ_KHR),
         );
     }
 

@@ -14,7 +14,8 @@ use ::wgpu as w;
 use ::wgpu::util::DeviceExt;
 use shader_info::{
     BindingPart, Code, ConstValue, Diagnostic, PUSH_CONSTANT_SPACE, PipelineKind, PipelinePlan,
-    Registry, RenderState, SpecValues, Stage, ValidatedInfo, VariantSet, VertexArrangement,
+    Registry, RenderState, SpecValues, Stage, SubpassMode, ValidatedInfo, VariantSet,
+    VertexArrangement,
 };
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
@@ -342,9 +343,20 @@ impl WgpuLibrary {
         registry: Registry,
         opts: LibraryOptions,
     ) -> WgpuResult<WgpuLibrary> {
+        if opts.subpass == Some(SubpassMode::LocalRead) {
+            return Err(WgpuError::Diagnostics(vec![
+                Diagnostic::error(
+                    Code::Unsupported,
+                    "(library)",
+                    "wgpu has no dynamic-rendering local read, so it cannot read subpass inputs that way",
+                )
+                .hint("leave LibraryOptions::subpass unset (or Emulated) for the wgpu library"),
+            ]));
+        }
         Ok(WgpuLibrary {
             ctx: ctx.clone(),
-            sources: Sources::new(registry, opts).map_err(WgpuError::Diagnostics)?,
+            sources: Sources::new(registry, opts, SubpassMode::Emulated)
+                .map_err(WgpuError::Diagnostics)?,
             modules: BTreeMap::new(),
             render: HashMap::new(),
             compute: HashMap::new(),
