@@ -847,10 +847,11 @@ impl ShaderCreateInfo {
             .map_or("main", |e| e.value.1.as_str())
     }
 
-    /// A fragment input read from the color attachment at `index` that an earlier pass wrote (Blender's
-    /// `subpass_in`): shader code reads `name` as a value of type `ty`. On every device it is emulated by a sampled
-    /// image, `<name>_input`, read at the fragment's own pixel; its binding is derived (set 0, after the declared
-    /// bindings), and the host binds the attachment's image there once the pass that wrote it ended.
+    /// A fragment input read from the color attachment at `index` under the fragment (Blender's `subpass_in`):
+    /// shader code reads `name` as a value of type `ty`. It is carried by a binding, `<name>_input`, derived at
+    /// set 0 after the declared bindings: a sampled image read at the fragment's own pixel once the pass that wrote
+    /// the attachment ended (the emulation, every device), or an input attachment read inside that pass by
+    /// dynamic-rendering local read (see [`crate::SubpassMode`]).
     ///
     /// ```
     /// use shader_info::*;

@@ -17,8 +17,8 @@ use spirq::constant::ConstantValue;
 use spirq::ty::{DescriptorType as SpqDescriptor, ScalarType, Type as SpqType};
 use spirq::var::Variable;
 
-fn descriptor_kind(d: &SpqDescriptor) -> Option<DescriptorKind> {
-    Some(match d {
+fn descriptor_kind(d: &SpqDescriptor) -> DescriptorKind {
+    match d {
         SpqDescriptor::CombinedImageSampler() => DescriptorKind::CombinedImageSampler,
         SpqDescriptor::SampledImage() => DescriptorKind::SampledImage,
         SpqDescriptor::Sampler() => DescriptorKind::Sampler,
@@ -29,8 +29,7 @@ fn descriptor_kind(d: &SpqDescriptor) -> Option<DescriptorKind> {
         SpqDescriptor::StorageBuffer(_) => DescriptorKind::StorageBuffer,
         SpqDescriptor::AccelStruct() => DescriptorKind::AccelerationStructure,
         SpqDescriptor::InputAttachment(_) => DescriptorKind::InputAttachment,
-        _ => return None,
-    })
+    }
 }
 
 fn glsl_type(ty: &SpqType) -> Option<Type> {
@@ -168,7 +167,7 @@ fn spirq_reflect(spirv: &[u32]) -> Result<ModuleReflection, String> {
                 set: desc_bind.set(),
                 binding: desc_bind.bind(),
                 name: name.clone(),
-                kind: descriptor_kind(desc_ty),
+                kind: Some(descriptor_kind(desc_ty)),
                 count: *nbind,
                 input_attachment_index: match desc_ty {
                     SpqDescriptor::InputAttachment(i) => Some(*i),
