@@ -10,7 +10,7 @@ use gpu::compiler::CompilerOptions;
 use gpu::sources::LibraryOptions;
 use gpu::vk::{ContextOptions, ShaderLibrary, VkContext, VkError};
 use gpu::wgpu::{WgpuContext, WgpuContextOptions, WgpuLibrary};
-use shader_info::Registry;
+use shader_info::{Registry, SubpassMode};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -446,6 +446,17 @@ fn render_vulkan(
     let cache_file = load_pipeline_cache(&ctx, pipeline_cache, &mut notes);
     let mut lib = ShaderLibrary::new(&ctx, registry.clone(), library_options(root, opts))
         .map_err(|e| RenderError::Failed(e.to_string()))?;
+    notes.push(
+        match lib.subpass_mode() {
+            SubpassMode::LocalRead => {
+                "subpass inputs are input attachments read by dynamic-rendering local read"
+            }
+            SubpassMode::Emulated => {
+                "subpass inputs are emulated (no dynamic-rendering local read on this device)"
+            }
+        }
+        .into(),
+    );
     let pipelines = create_all(&mut lib);
     notes.extend(disk_cache_note(opts));
     let t = Instant::now();

@@ -37,7 +37,8 @@ pub fn gpu_shader_fullscreen_blit() -> ShaderCreateInfo {
 }
 
 /// Color grading of the display target's own pixels: `scene_color` is the target's color under the fragment
-/// (`subpass_in` 0), written back desaturated by `saturation` (push constant; 1 keeps the color). Where the device
+/// (`subpass_in` 0), written back desaturated by `saturation` (push constant; 1 keeps the color) and darkened
+/// toward the corners by `vignette` (0: none). Where the device
 /// has dynamic-rendering local read the pass runs in place, in the rendering that drew the target, after a
 /// by-region barrier (`scene_color_input` is an input attachment); elsewhere `scene_color_input` is a
 /// sampler2D (set 0 binding 0) the host binds the finished target to, and the pass draws into another target.
@@ -46,6 +47,7 @@ pub fn gpu_shader_fullscreen_grade() -> ShaderCreateInfo {
     ShaderCreateInfo::new("gpu_shader_fullscreen_grade")
         .subpass_in(0, Type::Vec4, "scene_color")
         .push_constant(Type::Float, "saturation")
+        .push_constant(Type::Float, "vignette")
         .fragment_out(0, Type::Vec4, "frag_color")
         .fragment_source("fullscreen/grade.frag.glsl")
         .additional_info("gpu_fullscreen")
