@@ -4,6 +4,8 @@
 //! the device has the extension, and elsewhere the library picks the emulation and a forced local read is refused
 //! before the driver sees it.
 
+mod vk_support;
+
 use gpu::compiler::{Compiler, Profile};
 use gpu::flow::{Flow, StageCompiler};
 use gpu::sources::LibraryOptions;
@@ -16,20 +18,13 @@ use shader_info::{
     Code, DescriptorKind, Flavor, GenerateOptions, MemoryLoader, Registry, ShaderCreateInfo, Stage,
     StageMask, SubpassMode, Type, generate, render_all,
 };
+use vk_support::FULL_QUAD as QUAD;
 
 const SIZE: u32 = 16;
 const VERT: &str = "void main() {\n  gl_Position = vec4(pos, 0.0, 1.0);\n}\n";
 const GRADIENT: &str =
     "void main() {\n  frag_color = vec4(gl_FragCoord.xy / 16.0, 0.25, 1.0);\n}\n";
 const INVERT: &str = "void main() {\n  vec3 c = previous;\n  frag_color = vec4(1.0 - c, 1.0);\n}\n";
-const QUAD: [[f32; 2]; 6] = [
-    [-1.0, -1.0],
-    [1.0, -1.0],
-    [1.0, 1.0],
-    [-1.0, -1.0],
-    [1.0, 1.0],
-    [-1.0, 1.0],
-];
 
 /// A gradient, and a pass that inverts the attachment it draws into, reading it as a subpass input.
 fn registry() -> Registry {

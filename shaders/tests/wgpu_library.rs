@@ -63,7 +63,7 @@ fn every_graphics_and_compute_info_gets_a_wgpu_pipeline_or_the_reason_webgpu_can
                 n.reason
             );
         }
-        assert_eq!(created.len(), 29, "{created:?}");
+        assert_eq!(created.len(), 30, "{created:?}");
         assert!(created.iter().any(|k| k.starts_with("gpu_shader_mesh#v")));
         assert_eq!(lib.pipeline_count(), created.len());
         assert_quiet(&ctx);

@@ -554,8 +554,8 @@ impl VkContext {
 
     /// How this device reads subpass inputs: [`SubpassMode::LocalRead`] where `VK_KHR_dynamic_rendering_local_read`
     /// is supported (it is then enabled), else [`SubpassMode::Emulated`]. With validation on, the extension is
-    /// enabled only when the validation layer is recent enough to validate it (header 1.3.276). A [`super::ShaderLibrary`] builds its
-    /// pipelines in this mode unless told otherwise.
+    /// enabled only when the validation layer is recent enough to validate it (header 1.3.276). A
+    /// [`super::ShaderLibrary`] builds its pipelines in this mode unless told otherwise.
     ///
     /// ```no_run
     /// let Some(ctx) = gpu::vk::testing::test_context() else { return };

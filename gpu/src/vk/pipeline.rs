@@ -210,9 +210,6 @@ pub fn module_problems(
     out
 }
 
-/// What the pipeline's attachments and device must have for `state`: a depth attachment for a depth test, a
-/// stencil aspect for a stencil test, and every optional device feature the state uses. Each problem names the
-/// info, the state and what to do.
 /// What stops a graphics pipeline from reading its subpass inputs with local read on this device: the device
 /// lacks `dynamicRenderingLocalRead`, an input reads a location the pipeline has no color attachment at, or the
 /// attachments are multisampled (`subpassInput` reads one sample).
@@ -237,7 +234,8 @@ pub fn local_read_problems(
                     plan.key,
                     ctx.device_name()
                 ),
-                "build the library in SubpassMode::Emulated (what ShaderLibrary picks on this device),                  and bind the attachment as a texture after the pass that writes it",
+                "build the library in SubpassMode::Emulated (what ShaderLibrary picks on this device), \
+                 and bind the attachment as a texture after the pass that writes it",
             ));
         }
         if color_formats
@@ -261,6 +259,9 @@ pub fn local_read_problems(
     out
 }
 
+/// What the pipeline's attachments and device must have for `state`: a depth attachment for a depth test, a
+/// stencil aspect for a stencil test, and every optional device feature the state uses. Each problem names the
+/// info, the state and what to do.
 pub fn state_problems(
     ctx: &VkContext,
     plan: &PipelinePlan,
