@@ -481,6 +481,13 @@ pub fn generate(
     for ext in info.builtins.glsl_extensions(stage, &info.stages()) {
         let _ = writeln!(pre, "#extension {ext} : require");
     }
+    if opts.flavor == Flavor::Portable
+        && stage == Stage::Fragment
+        && !info.subpass_inputs.is_empty()
+    {
+        // The emulated subpass inputs fetch from the texture half alone (see `SubpassInput::value_define`).
+        pre.push_str("#extension GL_EXT_samplerless_texture_functions : require\n");
+    }
     let _ = write!(
         pre,
         "#define GPU_SHADER\n#define GPU_VULKAN\n#define {}\n",
@@ -544,7 +551,7 @@ pub fn generate(
                 .map(|r| &r.value.kind);
             if let Some(carrier) = carrier {
                 e.decl(
-                    &s.value_define(carrier),
+                    &s.value_define(carrier, opts.flavor),
                     &it.declared_in,
                     format!("subpass_in `{}`", s.name),
                     it.origin,

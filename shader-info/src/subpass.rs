@@ -12,6 +12,7 @@
 //! synchronizes, never by renumbering.
 
 use crate::diagnostic::{Code, Diagnostic};
+use crate::generate::Flavor;
 use crate::info::{Item, ShaderCreateInfo, SubpassInput};
 use crate::resource::{Resource, ResourceKind};
 use crate::types::{Frequency, ImageType, Scalar};
@@ -62,8 +63,10 @@ impl SubpassInput {
     }
 
     /// The `#define` that makes the declared name the attachment's value at this fragment, read through
-    /// `carrier` (the binding [`Self::resource_name`] names).
-    pub(crate) fn value_define(&self, carrier: &ResourceKind) -> String {
+    /// `carrier` (the binding [`Self::resource_name`] names). In the portable flavor the emulation fetches from
+    /// the texture half of the split sampler alone: a fetch takes no sampler, and a sampler the SPIR-V still
+    /// names would be bound by one translator and dropped by another.
+    pub(crate) fn value_define(&self, carrier: &ResourceKind, flavor: Flavor) -> String {
         let swizzle = match self.ty.shape().1 {
             1 => ".x",
             2 => ".xy",
@@ -75,8 +78,13 @@ impl SubpassInput {
                 format!("subpassLoad({})", self.resource_name())
             }
             _ => format!(
-                "texelFetch({}, ivec2(gl_FragCoord.xy), 0)",
-                self.resource_name()
+                "texelFetch({}{}, ivec2(gl_FragCoord.xy), 0)",
+                self.resource_name(),
+                if flavor == Flavor::Portable {
+                    "_texture"
+                } else {
+                    ""
+                }
             ),
         };
         format!("#define {} {read}{swizzle}", self.name)
