@@ -330,19 +330,25 @@ impl Resource {
         };
         let set = self.set();
         let name = &self.name;
+        let texture = Resource::portable_texture_name(name);
         let sampler = if image_type.is_shadow() {
             "samplerShadow"
         } else {
             "sampler"
         };
         format!(
-            "layout(set = {set}, binding = {}) uniform {} {name}_texture;\n\
+            "layout(set = {set}, binding = {}) uniform {} {texture};\n\
              layout(set = {set}, binding = {sampler_binding}) uniform {sampler} {name}_sampler;\n\
-             #define {name} {}({name}_texture, {name}_sampler)",
+             #define {name} {}({texture}, {name}_sampler)",
             self.binding,
             image_type.texture_glsl(),
             image_type.sampler_glsl().unwrap_or("sampler2D"),
         )
+    }
+
+    /// The name of the texture half of combined sampler `name` in the portable form.
+    pub(crate) fn portable_texture_name(name: &str) -> String {
+        format!("{name}_texture")
     }
 
     /// The binding of the sampler half of a combined sampler in the portable form, among `all` the resources of its

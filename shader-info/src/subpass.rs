@@ -77,15 +77,13 @@ impl SubpassInput {
             ResourceKind::InputAttachment { .. } => {
                 format!("subpassLoad({})", self.resource_name())
             }
-            _ => format!(
-                "texelFetch({}{}, ivec2(gl_FragCoord.xy), 0)",
-                self.resource_name(),
-                if flavor == Flavor::Portable {
-                    "_texture"
-                } else {
-                    ""
-                }
-            ),
+            _ => {
+                let image = match flavor {
+                    Flavor::Portable => Resource::portable_texture_name(&self.resource_name()),
+                    Flavor::Vulkan => self.resource_name(),
+                };
+                format!("texelFetch({image}, ivec2(gl_FragCoord.xy), 0)")
+            }
         };
         format!("#define {} {read}{swizzle}", self.name)
     }
