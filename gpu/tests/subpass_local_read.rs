@@ -9,7 +9,7 @@ mod vk_support;
 use gpu::compiler::{Compiler, Profile};
 use gpu::flow::{Flow, StageCompiler};
 use gpu::sources::LibraryOptions;
-use gpu::vk::testing::{assert_no_validation_messages, test_context};
+use gpu::vk::testing::{assert_no_validation_messages, begin_offscreen_rendering, test_context};
 use gpu::vk::{
     Buffer, ContextOptions, DescriptorPool, GraphicsOptions, GraphicsPipeline, Image2D,
     ShaderLibrary, VkContext, VkError, raw,
@@ -152,44 +152,13 @@ fn draw_in_one_rendering(
         raw::BufferUsageFlags::TRANSFER_DST,
     )
     .unwrap();
-    let area = raw::Rect2D {
-        offset: raw::Offset2D::default(),
-        extent: target.extent(),
-    };
     let local = raw::ImageLayout::RENDERING_LOCAL_READ_KHR;
     ctx.submit_and_wait(|d, cmd| {
         // SAFETY: `cmd` is recording on `ctx`'s device, which has local read (the caller checked); the pipelines,
         // the set, the target, the vertex and readback buffers live until the wait returns; the target is a color
         // attachment in RENDERING_LOCAL_READ_KHR for the whole rendering, then TRANSFER_SRC_OPTIMAL for the copy.
         unsafe {
-            let color = [raw::RenderingAttachmentInfo::default()
-                .image_view(target.view())
-                .image_layout(local)
-                .load_op(raw::AttachmentLoadOp::CLEAR)
-                .store_op(raw::AttachmentStoreOp::STORE)
-                .clear_value(raw::ClearValue {
-                    color: raw::ClearColorValue {
-                        float32: [0.0, 0.0, 0.0, 1.0],
-                    },
-                })];
-            d.cmd_begin_rendering(
-                cmd,
-                &raw::RenderingInfo::default()
-                    .render_area(area)
-                    .layer_count(1)
-                    .color_attachments(&color),
-            );
-            d.cmd_set_viewport(
-                cmd,
-                0,
-                &[raw::Viewport {
-                    width: SIZE as f32,
-                    height: SIZE as f32,
-                    max_depth: 1.0,
-                    ..Default::default()
-                }],
-            );
-            d.cmd_set_scissor(cmd, 0, &[area]);
+            begin_offscreen_rendering(d, cmd, target, local, [0.0, 0.0, 0.0, 1.0]);
             d.cmd_bind_vertex_buffers(cmd, 0, &[vertices.handle()], &[0]);
             d.cmd_bind_pipeline(cmd, raw::PipelineBindPoint::GRAPHICS, gradient.handle());
             d.cmd_draw(cmd, 6, 1, 0, 0);

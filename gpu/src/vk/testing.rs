@@ -213,10 +213,6 @@ pub fn draw_offscreen(
         raw::BufferUsageFlags::TRANSFER_DST,
     )
     .unwrap();
-    let area = raw::Rect2D {
-        offset: raw::Offset2D::default(),
-        extent: target.extent(),
-    };
     let vertex_buffers: Vec<raw::Buffer> = draw.vertex_buffers.iter().map(|b| b.handle()).collect();
     let offsets = vec![0u64; vertex_buffers.len()];
     let mut pushed = Ok(());
@@ -235,37 +231,14 @@ pub fn draw_offscreen(
                 raw::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT,
                 raw::AccessFlags2::COLOR_ATTACHMENT_WRITE,
             );
-            let color = [raw::RenderingAttachmentInfo::default()
-                .image_view(target.view())
-                .image_layout(raw::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
-                .load_op(raw::AttachmentLoadOp::CLEAR)
-                .store_op(raw::AttachmentStoreOp::STORE)
-                .clear_value(raw::ClearValue {
-                    color: raw::ClearColorValue {
-                        float32: draw.clear,
-                    },
-                })];
-            d.cmd_begin_rendering(
+            begin_offscreen_rendering(
+                d,
                 cmd,
-                &raw::RenderingInfo::default()
-                    .render_area(area)
-                    .layer_count(1)
-                    .color_attachments(&color),
+                &target,
+                raw::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
+                draw.clear,
             );
             d.cmd_bind_pipeline(cmd, raw::PipelineBindPoint::GRAPHICS, pipeline.handle());
-            d.cmd_set_viewport(
-                cmd,
-                0,
-                &[raw::Viewport {
-                    x: 0.0,
-                    y: 0.0,
-                    width: size as f32,
-                    height: size as f32,
-                    min_depth: 0.0,
-                    max_depth: 1.0,
-                }],
-            );
-            d.cmd_set_scissor(cmd, 0, &[area]);
             for &(index, set) in draw.sets {
                 d.cmd_bind_descriptor_sets(
                     cmd,
@@ -300,6 +273,56 @@ pub fn draw_offscreen(
     pushed.expect("push constants");
     pipeline.layout().recycle_pushed().unwrap();
     readback.read()
+}
+
+/// Begins a dynamic rendering into `target`, its one color attachment, in `layout`, cleared to `clear`, and sets
+/// the viewport and scissor over the whole target: how every offscreen test draw starts.
+///
+/// # Safety
+/// `cmd` must be recording on `target`'s device, outside any rendering, with `target` in `layout` (a layout a
+/// color attachment may be in); end the rendering with `cmd_end_rendering`.
+pub unsafe fn begin_offscreen_rendering(
+    d: &ash::Device,
+    cmd: raw::CommandBuffer,
+    target: &Image2D,
+    layout: raw::ImageLayout,
+    clear: [f32; 4],
+) {
+    let extent = target.extent();
+    let area = raw::Rect2D {
+        offset: raw::Offset2D::default(),
+        extent,
+    };
+    let color = [raw::RenderingAttachmentInfo::default()
+        .image_view(target.view())
+        .image_layout(layout)
+        .load_op(raw::AttachmentLoadOp::CLEAR)
+        .store_op(raw::AttachmentStoreOp::STORE)
+        .clear_value(raw::ClearValue {
+            color: raw::ClearColorValue { float32: clear },
+        })];
+    // SAFETY: the caller guarantees `cmd` is recording outside a rendering and `target` is in `layout`; the
+    // rendering info borrows locals for the call.
+    unsafe {
+        d.cmd_begin_rendering(
+            cmd,
+            &raw::RenderingInfo::default()
+                .render_area(area)
+                .layer_count(1)
+                .color_attachments(&color),
+        );
+        d.cmd_set_viewport(
+            cmd,
+            0,
+            &[raw::Viewport {
+                width: extent.width as f32,
+                height: extent.height as f32,
+                max_depth: 1.0,
+                ..Default::default()
+            }],
+        );
+        d.cmd_set_scissor(cmd, 0, &[area]);
+    }
 }
 
 /// The 4 bytes of pixel (`x`, `y`) in tightly packed row-major pixels `width` wide, as [`draw_offscreen`] returns.
