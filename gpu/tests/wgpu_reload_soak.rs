@@ -48,7 +48,7 @@ fn observe(
             ..Default::default()
         });
         pass.set_pipeline(&quad.pipeline);
-        quad.push(ctx, &[]).set_render(&mut pass);
+        quad.push(ctx, &[]).unwrap().set_render(&mut pass);
         pass.set_vertex_buffer(0, vb.slice(..));
         pass.draw(0..6, 0..1);
     }

@@ -85,6 +85,9 @@ pub enum Code {
     /// Text copied into the generated code that would change it beyond the item (a define value with a line
     /// break, a file name with a quote, …).
     UnsafeText,
+    /// What the host hands over does not match the declaration: push-constant bytes of the wrong length, a push or
+    /// vertex struct that drifted from the block or inputs, a resource left out, unknown or of the wrong kind.
+    HostMismatch,
 }
 
 impl Code {
@@ -127,6 +130,7 @@ impl Code {
             Code::OutOfRange => "out-of-range",
             Code::WorkGroupSize => "work-group-size",
             Code::UnsafeText => "unsafe-text",
+            Code::HostMismatch => "host-mismatch",
         }
     }
 }

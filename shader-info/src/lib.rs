@@ -80,7 +80,7 @@ pub use origin::Origin;
 pub use plan::{
     BindingPlan, ColorTargetPlan, DescriptorSetPlan, PipelineKind, PipelinePlan, PushConstantPlan,
     PushConstantSpill, SpecConstantPlan, StageMask, VertexArrangement, VertexAttributePlan,
-    VertexBufferPlan, VertexFormat,
+    VertexBufferPlan, VertexFormat, push_block_bytes,
 };
 pub use registry::{
     EnumDef, EnumRegistration, InfoRegistration, InterfaceRegistration, Registry, StructMeta,

@@ -163,6 +163,81 @@ pub struct PushConstantPlan {
     pub spill: Option<PushConstantSpill>,
 }
 
+impl PushConstantPlan {
+    /// The size of the block's Rust twin: the std430 end rounded up to the block's alignment, the size a
+    /// `#[derive(ShaderStruct)]` or `#[derive(ShaderInfo)]` struct must have (its tail padding included). It is
+    /// also what WGSL counts as the block's size (a struct's size is rounded to its alignment), so it is what a
+    /// WebGPU pipeline layout reserves for immediates.
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// let mut reg = Registry::new();
+    /// reg.add_info(ShaderCreateInfo::new("p").push_constant(Type::Float, "dt").push_constant(Type::Vec2, "gravity")
+    ///     .push_constant(Type::Uint, "count").local_group_size(1).compute_source("p.comp"));
+    /// let pc = PipelinePlan::new(&reg.validated("p").unwrap(), &reg).push_constants.unwrap();
+    /// assert_eq!((pc.size, pc.twin_size()), (20, 24));
+    /// ```
+    pub fn twin_size(&self) -> u32 {
+        self.layout.size.max(self.size)
+    }
+
+    /// The block's bytes out of what the host hands over: `bytes` must be the block itself ([`Self::size`]) or its
+    /// Rust twin with the tail padding the derives demand ([`Self::twin_size`]); the padding is cut off. Any other
+    /// length is an error naming the info and both sizes — never bytes past the range handed to a device (a
+    /// dropped draw on wgpu, undefined behaviour on Vulkan).
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// let mut reg = Registry::new();
+    /// reg.add_info(ShaderCreateInfo::new("p").push_constant(Type::Float, "dt").push_constant(Type::Vec2, "gravity")
+    ///     .push_constant(Type::Uint, "count").local_group_size(1).compute_source("p.comp"));
+    /// let pc = PipelinePlan::new(&reg.validated("p").unwrap(), &reg).push_constants.unwrap();
+    /// assert_eq!(pc.block_bytes("p", &[0u8; 24]).unwrap().len(), 20);
+    /// assert_eq!(pc.block_bytes("p", &[0u8; 20]).unwrap().len(), 20);
+    /// let e = pc.block_bytes("p", &[0u8; 16]).unwrap_err();
+    /// assert!(e[0].message.contains("16 bytes") && e[0].info == "p");
+    /// ```
+    pub fn block_bytes<'a>(
+        &self,
+        info: &str,
+        bytes: &'a [u8],
+    ) -> Result<&'a [u8], Vec<Diagnostic>> {
+        push_block_bytes(info, self.size, self.twin_size(), bytes)
+    }
+}
+
+/// [`PushConstantPlan::block_bytes`] for a backend that keeps only the two sizes (a Vulkan layout's range): the
+/// one rule both backends apply to pushed bytes.
+pub fn push_block_bytes<'a>(
+    info: &str,
+    size: u32,
+    twin_size: u32,
+    bytes: &'a [u8],
+) -> Result<&'a [u8], Vec<Diagnostic>> {
+    let (size, twin) = (size as usize, twin_size as usize);
+    if bytes.len() == size || bytes.len() == twin {
+        return Ok(&bytes[..size]);
+    }
+    let sizes = if size == twin {
+        format!("{size} bytes")
+    } else {
+        format!("{size} bytes (its std430 end) or {twin} (its Rust twin, with tail padding)")
+    };
+    Err(vec![Diagnostic::error(
+        Code::HostMismatch,
+        info,
+        format!(
+            "the push-constant block of `{info}` takes {sizes}, but {} bytes were pushed",
+            bytes.len()
+        ),
+    )
+    .item("push_constant")
+    .hint(
+        "push the block's #[derive(ShaderStruct)] twin (or the #[derive(ShaderInfo)] struct), or bytes of exactly \
+         the block's size",
+    )])
+}
+
 /// A push-constant block over the 128 bytes every Vulkan device takes, spilled (as Blender's backends do) to a
 /// read-only storage buffer with the same std430 layout at [`PushConstantSpill::PLACE`]: the same bytes the host
 /// would push, so the host code does not change — the backends' push calls (`PipelineLayout::push`, wgpu's

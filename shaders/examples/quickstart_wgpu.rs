@@ -40,7 +40,7 @@ fn main() -> WgpuResult<()> {
     // Push constants are wgpu immediates where the adapter has them, else a small storage buffer: `PushData`
     // hides which.
     let count = ComputePrefixSum { element_count: 8 };
-    let push = prefix_sum.push(&ctx, bytemuck::bytes_of(&count));
+    let push = prefix_sum.push(&ctx, bytemuck::bytes_of(&count))?;
     let mut enc = d.create_command_encoder(&Default::default());
     {
         let mut pass = enc.begin_compute_pass(&Default::default());
@@ -98,7 +98,7 @@ fn main() -> WgpuResult<()> {
     let mvp = MvpPush {
         ModelViewProjectionMatrix: Mat4::IDENTITY,
     };
-    let push = triangle.push(&ctx, bytemuck::bytes_of(&mvp));
+    let push = triangle.push(&ctx, bytemuck::bytes_of(&mvp))?;
     let mut enc = d.create_command_encoder(&Default::default());
     {
         let target_view = target.create_view(&Default::default());

@@ -93,7 +93,7 @@ fn dispatch(
         layout: &p.layouts.bind_group_layouts[0],
         entries: &entries,
     });
-    let push = p.push(ctx, push);
+    let push = p.push(ctx, push).unwrap();
     let mut enc = ctx.device.create_command_encoder(&Default::default());
     {
         let mut pass = enc.begin_compute_pass(&Default::default());

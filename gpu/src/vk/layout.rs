@@ -26,8 +26,11 @@ pub struct DescriptorBinding {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PushConstants {
     pub stages: vk::ShaderStageFlags,
-    /// Size in bytes of the std430 block (a multiple of 4).
+    /// Size in bytes of the std430 block (a multiple of 4): the range.
     pub size: u32,
+    /// The size of the block's Rust twin ([`shader_info::PushConstantPlan::twin_size`]): pushing that many bytes
+    /// pushes the block and drops the tail padding.
+    pub twin_size: u32,
     /// The set of the storage buffer the block is spilled to ([`shader_info::PushConstantSpill`]); then the
     /// layout has no push-constant range and [`PipelineLayout::push`] writes and binds that buffer.
     pub spill_set: Option<u32>,
@@ -36,6 +39,8 @@ pub struct PushConstants {
 /// A pipeline layout in `ash` types: `sets[i]` are the bindings of set `i`, sorted by binding.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct LayoutDesc {
+    /// The info (or variant key) the layout was described for: errors about what is pushed through it name it.
+    pub info: String,
     pub sets: Vec<Vec<DescriptorBinding>>,
     pub push_constants: Option<PushConstants>,
 }
@@ -60,6 +65,7 @@ pub struct LayoutDesc {
 /// ```
 pub fn describe_layout(plan: &PipelinePlan) -> LayoutDesc {
     LayoutDesc {
+        info: plan.key.clone(),
         sets: plan
             .sets
             .iter()
@@ -82,6 +88,7 @@ pub fn describe_layout(plan: &PipelinePlan) -> LayoutDesc {
         push_constants: plan.push_constants.as_ref().map(|p| PushConstants {
             stages: stage_mask(p.stages),
             size: p.size,
+            twin_size: p.twin_size(),
             spill_set: p.spill.map(|s| s.set),
         }),
     }
@@ -332,12 +339,17 @@ impl PipelineLayout {
     /// the layout has no push constants or `bytes` is empty.
     ///
     /// A block spilled to a storage buffer (over 128 bytes, [`shader_info::PushConstantSpill`]) is written to
-    /// memory the layout keeps, zero-padded to the block's size, and that range is bound at the spill set: the
+    /// memory the layout keeps, and that range is bound at the spill set: the
     /// same call and the same bytes either way. Spilled blocks stay until [`Self::recycle_pushed`].
+    ///
+    /// `bytes` must be the block ([`shader_info::PushConstantPlan::size`]) or its Rust twin with tail padding
+    /// ([`shader_info::PushConstantPlan::twin_size`], what `bytemuck::bytes_of` gives for a derived struct); the
+    /// padding is not pushed. Any other length is a [`shader_info::Code::HostMismatch`] error naming the info,
+    /// and nothing is recorded.
     ///
     /// # Safety
     /// `cmd` must be recording, created from the same device, with this layout's pipeline bound (for a spilled
-    /// block), and `bytes` no longer than the range.
+    /// block). The bytes cannot break the range: their length is checked.
     pub unsafe fn push(&self, cmd: vk::CommandBuffer, bytes: &[u8]) -> VkResult<()> {
         let Some(pc) = &self.desc.push_constants else {
             return Ok(());
@@ -345,6 +357,8 @@ impl PipelineLayout {
         if bytes.is_empty() {
             return Ok(());
         }
+        let bytes = shader_info::push_block_bytes(&self.desc.info, pc.size, pc.twin_size, bytes)
+            .map_err(VkError::Diagnostics)?;
         let Some(set_index) = pc.spill_set else {
             // SAFETY: guaranteed by the caller.
             unsafe {
@@ -393,9 +407,7 @@ impl PipelineLayout {
         let current = arena.current;
         let chunk = &mut arena.chunks[current];
         let offset = chunk.used;
-        let mut block = bytes[..bytes.len().min(pc.size as usize)].to_vec();
-        block.resize(pc.size as usize, 0);
-        chunk.buffer.write_at(offset, &block);
+        chunk.buffer.write_at(offset, bytes);
         let set = chunk.pool.allocate(&self.sets[set_index as usize])?;
         chunk.pool.write_buffer_range(
             set,

@@ -32,7 +32,9 @@ pub const PUSH_CONSTANT_FALLBACK_GROUP: u32 = PUSH_CONSTANT_SPACE;
 pub enum PushConstants {
     /// The info declares none.
     None,
-    /// wgpu immediates (`set_immediates(0, bytes)`), where the device has [`w::Features::IMMEDIATES`].
+    /// wgpu immediates (`set_immediates(0, bytes)`), where the device has [`w::Features::IMMEDIATES`]. `size` is
+    /// what the layout reserves: the block's WGSL size (its std430 end rounded up to its alignment, as WGSL
+    /// sizes a struct and WebGPU implementations count immediates), so every pushed block is padded to it.
     Immediates { size: u32 },
     /// A read-only storage buffer with the block's bytes (std430, as declared; `size` rounded up to 16 as WGSL
     /// rounds the struct) at
@@ -118,6 +120,9 @@ pub struct Layouts {
     pub bind_group_layouts: Vec<w::BindGroupLayout>,
     pub layout: w::PipelineLayout,
     pub push_constants: PushConstants,
+    /// The info (or variant key) the layouts were made for, and its push block's std430 size and twin size.
+    info: String,
+    push_block: Option<(u32, u32)>,
     /// `(set, name, sampler)` for every combined sampler declared with a state: made once with the layout, used
     /// when the host binds the texture alone (WebGPU has no immutable samplers).
     declared_samplers: Vec<(u32, String, w::Sampler)>,
@@ -125,12 +130,40 @@ pub struct Layouts {
 
 impl Layouts {
     /// Makes push-constant bytes ready for a pass: immediates, or a buffer bound at the fallback group.
-    pub fn push(&self, ctx: &WgpuContext, bytes: &[u8]) -> PushData {
-        match self.push_constants {
+    ///
+    /// `bytes` must be the block (its std430 size) or its Rust twin with the tail padding the derives demand
+    /// (what `bytemuck::bytes_of` gives for a derived struct); any other length, or bytes for an info without push
+    /// constants, is a [`shader_info::Code::HostMismatch`] error naming the info — never a draw that wgpu drops.
+    /// Empty bytes push nothing.
+    pub fn push(&self, ctx: &WgpuContext, bytes: &[u8]) -> WgpuResult<PushData> {
+        if bytes.is_empty() {
+            return Ok(PushData::None);
+        }
+        let Some((size, twin)) = self.push_block else {
+            return Err(WgpuError::Diagnostics(vec![
+                Diagnostic::error(
+                    Code::HostMismatch,
+                    &self.info,
+                    format!(
+                        "{} bytes were pushed, but `{}` declares no push constants",
+                        bytes.len(),
+                        self.info
+                    ),
+                )
+                .hint("declare the block with push_constant, or push nothing"),
+            ]));
+        };
+        let block = shader_info::push_block_bytes(&self.info, size, twin, bytes)
+            .map_err(WgpuError::Diagnostics)?;
+        Ok(match self.push_constants {
             PushConstants::None => PushData::None,
-            PushConstants::Immediates { .. } => PushData::Immediates(bytes.to_vec()),
+            PushConstants::Immediates { size } => {
+                let mut contents = block.to_vec();
+                contents.resize(size as usize, 0);
+                PushData::Immediates(contents)
+            }
             PushConstants::Buffer { size } => {
-                let mut contents = bytes.to_vec();
+                let mut contents = block.to_vec();
                 contents.resize(contents.len().max(size as usize), 0);
                 let buffer = ctx
                     .device
@@ -149,7 +182,7 @@ impl Layouts {
                     }],
                 }))
             }
-        }
+        })
     }
 }
 
@@ -262,7 +295,7 @@ pub struct RenderPipeline {
 
 impl RenderPipeline {
     /// See [`Layouts::push`].
-    pub fn push(&self, ctx: &WgpuContext, bytes: &[u8]) -> PushData {
+    pub fn push(&self, ctx: &WgpuContext, bytes: &[u8]) -> WgpuResult<PushData> {
         self.layouts.push(ctx, bytes)
     }
 
@@ -297,7 +330,7 @@ pub struct ComputePipeline {
 
 impl ComputePipeline {
     /// See [`Layouts::push`].
-    pub fn push(&self, ctx: &WgpuContext, bytes: &[u8]) -> PushData {
+    pub fn push(&self, ctx: &WgpuContext, bytes: &[u8]) -> WgpuResult<PushData> {
         self.layouts.push(ctx, bytes)
     }
 
@@ -542,9 +575,11 @@ impl WgpuLibrary {
             Some(pc)
                 if !spilled
                     && self.ctx.has_immediates()
-                    && pc.size <= self.ctx.device.limits().max_immediate_size =>
+                    && pc.twin_size() <= self.ctx.device.limits().max_immediate_size =>
             {
-                PushConstants::Immediates { size: pc.size }
+                PushConstants::Immediates {
+                    size: pc.twin_size(),
+                }
             }
             // WGSL rounds a struct's size up to its alignment (at most 16): the buffer holds the rounded size.
             Some(pc) => PushConstants::Buffer {
@@ -623,6 +658,11 @@ impl WgpuLibrary {
             bind_group_layouts,
             layout,
             push_constants,
+            info: key.to_string(),
+            push_block: plan
+                .push_constants
+                .as_ref()
+                .map(|p| (p.size, p.twin_size())),
             declared_samplers,
         })
     }

@@ -124,7 +124,9 @@ pub struct Draw<'a> {
 /// ```
 pub fn draw(ctx: &WgpuContext, pipeline: &super::RenderPipeline, d: &Draw) -> Vec<u8> {
     let target = render_target(ctx, d.size);
-    let push = (!d.push.is_empty()).then(|| pipeline.push(ctx, d.push));
+    let push = pipeline
+        .push(ctx, d.push)
+        .expect("the pushed bytes are the pipeline's block");
     let mut enc = ctx.device.create_command_encoder(&Default::default());
     {
         let view = target.create_view(&Default::default());
@@ -136,9 +138,7 @@ pub fn draw(ctx: &WgpuContext, pipeline: &super::RenderPipeline, d: &Draw) -> Ve
         for (index, group) in d.groups {
             pass.set_bind_group(*index, *group, &[]);
         }
-        if let Some(push) = &push {
-            push.set_render(&mut pass);
-        }
+        push.set_render(&mut pass);
         pass.set_vertex_buffer(0, d.vertex_buffer.slice(..));
         pass.draw(0..d.vertex_count, 0..1);
     }

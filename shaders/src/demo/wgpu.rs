@@ -265,7 +265,7 @@ impl Targets {
                 Geometry::Mesh(i) => Err(*i),
             };
             out.push(Prepared {
-                push: pipeline.push(&ctx, &d.push),
+                push: pipeline.push(&ctx, &d.push)?,
                 pipeline,
                 groups,
                 geometry,
@@ -296,7 +296,7 @@ pub fn render_frame(lib: &mut WgpuLibrary, width: u32, height: u32) -> WgpuResul
             groups: t.bind_groups(&pipeline.plan, &d.resources, |set, r| {
                 pipeline.bind_group(&ctx, set, r)
             })?,
-            push: pipeline.push(&ctx, &d.push),
+            push: pipeline.push(&ctx, &d.push)?,
             pipeline,
             geometry: Ok((None, 0)),
             groups_xyz: d.groups,

@@ -1,0 +1,229 @@
+//! Regression: a push-constant block's Rust twin is longer than the block when the derives demand tail padding
+//! (`float dt; vec2 gravity; uint count;` is 20 bytes in std430, its `#[derive(ShaderStruct)]` twin 24), and a
+//! `#[derive(ShaderInfo)]` struct is its own block's twin (36 bytes used, 48 with padding). Pushing the twin's
+//! `bytemuck::bytes_of` used to hand wgpu more bytes than the range (the dispatch was dropped with an uncaptured
+//! error) and break `PipelineLayout::push`'s contract on ash. Both backends now take the block or its twin, push
+//! the block, and refuse any other length with an error naming the info. Validation is on; any message fails.
+
+use glam::{Vec2, Vec4};
+use gpu::sources::LibraryOptions;
+use gpu::vk::{Buffer, DescriptorPool, ShaderLibrary, raw};
+use gpu::wgpu::{Bind, WgpuLibrary};
+use shader_info::{
+    Code, Frequency, Pad, Qualifier, Registry, ShaderCreateInfo, ShaderInfo, ShaderStruct, Type,
+};
+
+/// The builder info: the block is 20 bytes, its twin 24.
+fn builder_info() -> ShaderCreateInfo {
+    ShaderCreateInfo::new("test_push_twin")
+        .storage_buf(0, Qualifier::Write, "float", "result[]", Frequency::Pass)
+        .push_constant(Type::Float, "dt")
+        .push_constant(Type::Vec2, "gravity")
+        .push_constant(Type::Uint, "count")
+        .local_group_size(1)
+        .compute_source("twin.comp.glsl")
+}
+
+const TWIN_COMP: &str = "void main() {\n  result[0] = dt;\n  result[1] = gravity.x;\n  result[2] = gravity.y;\n  result[3] = float(count);\n}\n";
+
+/// The builder info's block as the derive demands it: tail padding to the block's 8-byte alignment.
+#[derive(Clone, Copy, ShaderStruct)]
+#[repr(C)]
+#[shader(std430)]
+struct TwinPush {
+    dt: f32,
+    _pad0: Pad<4>,
+    gravity: Vec2,
+    count: u32,
+    _pad1: Pad<4>,
+}
+
+/// The `#[derive(ShaderInfo)]` shape: the struct is the block (36 bytes used, 48 with its tail padding).
+#[derive(Clone, Copy, Debug, ShaderInfo)]
+#[repr(C)]
+#[shader(
+    name = "test_push_twin_derived",
+    storage_buf(0, Write, "float", "result[]", Pass),
+    local_group_size(1),
+    compute_source("derived.comp.glsl")
+)]
+struct DerivedPush {
+    a: Vec4,
+    b: Vec4,
+    n: u32,
+    _pad: Pad<12>,
+}
+
+const DERIVED_COMP: &str = "void main() {\n  result[0] = a.x;\n  result[1] = b.w;\n  result[2] = float(n);\n  result[3] = a.y + b.z;\n}\n";
+
+fn twin() -> TwinPush {
+    TwinPush {
+        dt: 0.5,
+        _pad0: Pad::default(),
+        gravity: Vec2::new(-9.75, 2.25),
+        count: 7,
+        _pad1: Pad::default(),
+    }
+}
+
+fn derived() -> DerivedPush {
+    DerivedPush {
+        a: Vec4::new(1.5, 2.0, 0.0, 0.0),
+        b: Vec4::new(0.0, 0.0, 3.0, 4.5),
+        n: 11,
+        _pad: Pad::default(),
+    }
+}
+
+/// The two cases: (info, the twin's bytes, the values the shader writes back).
+fn cases() -> [(&'static str, Vec<u8>, [f32; 4]); 2] {
+    [
+        (
+            "test_push_twin",
+            bytemuck::bytes_of(&twin()).to_vec(),
+            [0.5, -9.75, 2.25, 7.0],
+        ),
+        (
+            "test_push_twin_derived",
+            bytemuck::bytes_of(&derived()).to_vec(),
+            [1.5, 4.5, 11.0, 5.0],
+        ),
+    ]
+}
+
+fn registry() -> Registry {
+    let mut reg = Registry::global().clone();
+    reg.add_info(builder_info());
+    reg
+}
+
+fn root() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("twin.comp.glsl"), TWIN_COMP).unwrap();
+    std::fs::write(dir.path().join("derived.comp.glsl"), DERIVED_COMP).unwrap();
+    dir
+}
+
+#[test]
+fn the_twins_are_longer_than_their_blocks() {
+    let reg = registry();
+    for (key, bytes, _) in cases() {
+        let plan = shader_info::PipelinePlan::new(&reg.validated(key).unwrap(), &reg);
+        let pc = plan.push_constants.unwrap();
+        assert!(bytes.len() as u32 > pc.size, "{key}: {} bytes", bytes.len());
+        assert_eq!(bytes.len() as u32, pc.twin_size(), "{key}");
+    }
+    assert!(
+        shader_info::PipelinePlan::new(&reg.validated("test_push_twin").unwrap(), &reg)
+            .push_constant_problems::<TwinPush>(&reg)
+            .is_empty()
+    );
+}
+
+fn vk_dispatch(lib: &mut ShaderLibrary, key: &str, push: &[u8]) -> gpu::vk::VkResult<Vec<f32>> {
+    let ctx = lib.context().clone();
+    let p = lib.compute_pipeline(key)?;
+    let out = Buffer::new(&ctx, 16, raw::BufferUsageFlags::STORAGE_BUFFER)?;
+    let pool = DescriptorPool::for_layout(&ctx, p.layout(), 1)?;
+    let set = pool.allocate(&p.layout().set_layouts()[0])?;
+    pool.write_buffer(set, 0, raw::DescriptorType::STORAGE_BUFFER, &out);
+    let mut pushed = Ok(());
+    ctx.submit_and_wait(|d, cmd| {
+        // SAFETY: `cmd` is recording; the pipeline, its layout, the set and the buffer outlive the wait.
+        unsafe {
+            d.cmd_bind_pipeline(cmd, raw::PipelineBindPoint::COMPUTE, p.handle());
+            d.cmd_bind_descriptor_sets(
+                cmd,
+                raw::PipelineBindPoint::COMPUTE,
+                p.layout().handle(),
+                0,
+                &[set],
+                &[],
+            );
+            pushed = p.layout().push(cmd, push);
+            if pushed.is_ok() {
+                d.cmd_dispatch(cmd, 1, 1, 1);
+            }
+            let barrier = [raw::MemoryBarrier2::default()
+                .src_stage_mask(raw::PipelineStageFlags2::COMPUTE_SHADER)
+                .src_access_mask(raw::AccessFlags2::SHADER_WRITE)
+                .dst_stage_mask(raw::PipelineStageFlags2::HOST)
+                .dst_access_mask(raw::AccessFlags2::HOST_READ)];
+            d.cmd_pipeline_barrier2(
+                cmd,
+                &raw::DependencyInfo::default().memory_barriers(&barrier),
+            );
+        }
+    })?;
+    pushed?;
+    Ok(out.read_vec::<f32>())
+}
+
+#[test]
+fn ash_pushes_the_block_of_a_padded_twin_and_refuses_other_lengths() {
+    let Some(ctx) = gpu::vk::testing::test_context() else {
+        return;
+    };
+    let dir = root();
+    let mut lib = ShaderLibrary::new(&ctx, registry(), LibraryOptions::new(dir.path())).unwrap();
+    for (key, bytes, want) in cases() {
+        let got = vk_dispatch(&mut lib, key, &bytes).unwrap_or_else(|e| panic!("{key}: {e}"));
+        assert_eq!(got, want, "{key}");
+        // The block alone works too.
+        let size = lib.plan(key).unwrap().push_constants.unwrap().size as usize;
+        assert_eq!(vk_dispatch(&mut lib, key, &bytes[..size]).unwrap(), want);
+        // Any other length is refused, naming the info; nothing reaches the device.
+        let e = vk_dispatch(&mut lib, key, &bytes[..size - 4]).unwrap_err();
+        let d = e.into_diagnostics(key);
+        assert_eq!((d[0].code, d[0].info.as_str()), (Code::HostMismatch, key));
+        assert!(
+            d[0].message
+                .contains(&format!("{} bytes were pushed", size - 4)),
+            "{}",
+            d[0].message
+        );
+    }
+    drop(lib);
+    gpu::vk::testing::assert_no_validation_messages(&ctx);
+}
+
+fn wgpu_dispatch(lib: &mut WgpuLibrary, key: &str, push: &[u8]) -> gpu::wgpu::WgpuResult<Vec<f32>> {
+    use gpu::wgpu::raw as w;
+    let ctx = lib.context().clone();
+    let p = lib.compute_pipeline(key)?;
+    let out = gpu::wgpu::testing::storage_buffer(&ctx, &[0u8; 16]);
+    let group = p.bind_group(&ctx, 0, &[("result", Bind::Buffer(&out))])?;
+    let push = p.push(&ctx, push)?;
+    let mut enc = ctx.device.create_command_encoder(&Default::default());
+    {
+        let mut pass = enc.begin_compute_pass(&w::ComputePassDescriptor::default());
+        pass.set_pipeline(&p.pipeline);
+        pass.set_bind_group(0, &group, &[]);
+        push.set_compute(&mut pass);
+        pass.dispatch_workgroups(1, 1, 1);
+    }
+    ctx.queue.submit([enc.finish()]);
+    Ok(bytemuck::cast_slice(&gpu::wgpu::testing::read_buffer(&ctx, &out)).to_vec())
+}
+
+#[test]
+fn wgpu_pushes_the_block_of_a_padded_twin_on_both_paths_and_refuses_other_lengths() {
+    let dir = root();
+    for immediates in [true, false] {
+        let Some(ctx) = gpu::wgpu::testing::test_context(immediates) else {
+            return;
+        };
+        let mut lib = WgpuLibrary::new(&ctx, registry(), LibraryOptions::new(dir.path())).unwrap();
+        for (key, bytes, want) in cases() {
+            let got = wgpu_dispatch(&mut lib, key, &bytes)
+                .unwrap_or_else(|e| panic!("{key} (immediates {immediates}): {e}"));
+            assert_eq!(got, want, "{key} (immediates {immediates})");
+            let size = lib.plan(key).unwrap().push_constants.unwrap().size as usize;
+            assert_eq!(wgpu_dispatch(&mut lib, key, &bytes[..size]).unwrap(), want);
+            let e = wgpu_dispatch(&mut lib, key, &bytes[..size - 4]).unwrap_err();
+            let d = e.into_diagnostics(key);
+            assert_eq!((d[0].code, d[0].info.as_str()), (Code::HostMismatch, key));
+        }
+        gpu::wgpu::testing::assert_quiet(&ctx);
+    }
+}
