@@ -5,11 +5,10 @@ pub mod compiler;
 pub mod cross;
 pub mod disk_cache;
 pub mod flow;
+pub mod library;
 pub mod reflect;
-pub mod reload;
 #[cfg(feature = "remote-cache")]
 pub mod remote_cache;
-pub mod sources;
 pub mod vk;
 pub mod watch;
 #[cfg(feature = "wgpu")]

@@ -8,7 +8,7 @@ use gpu::compiler::entry_point::entry_point_name;
 use gpu::compiler::{Compiler, Profile};
 use gpu::cross::{CrossOptions, Verdict, translate_module};
 use gpu::flow::Flow;
-use gpu::sources::LibraryOptions;
+use gpu::library::LibraryOptions;
 use gpu::vk::testing::{assert_no_validation_messages, pixel, test_context};
 use gpu::vk::{
     Buffer, GraphicsOptions, GraphicsPipeline, LayoutCache, PipelineLayout, ShaderModule,
@@ -104,14 +104,14 @@ fn the_module_the_translations_and_the_device_use_the_declared_names() {
 #[test]
 fn wgpu_draws_with_the_translated_names() {
     use gpu::wgpu::testing::{Draw, assert_quiet, draw, vertex_buffer};
-    use gpu::wgpu::{RenderOptions, WgpuLibrary};
+    use gpu::wgpu::{GraphicsOptions, WgpuLibrary};
     let Some(ctx) = gpu::wgpu::testing::test_context(true) else {
         return;
     };
     let (dir, reg) = setup();
     let mut lib = WgpuLibrary::new(&ctx, reg, LibraryOptions::new(dir.path())).unwrap();
     let pipeline = lib
-        .render_pipeline("test_named_entries", &RenderOptions::default())
+        .graphics_pipeline("test_named_entries", &GraphicsOptions::default())
         .unwrap_or_else(|e| panic!("{e}"));
     let vb = vertex_buffer(&ctx, bytemuck::cast_slice(&QUAD));
     let pixels = draw(

@@ -4,7 +4,7 @@
 
 mod vk_support;
 
-use gpu::sources::LibraryOptions;
+use gpu::library::LibraryOptions;
 use gpu::vk::testing::{
     OffscreenDraw, assert_no_validation_messages, draw_offscreen, test_context,
 };
@@ -122,7 +122,7 @@ fn a_declared_state_is_the_sampler_on_ash_whatever_the_host_binds() {
 #[test]
 fn a_declared_state_makes_the_sampler_on_wgpu() {
     use gpu::wgpu::testing::{Draw, assert_quiet, draw, vertex_buffer};
-    use gpu::wgpu::{Bind, RenderOptions, WgpuLibrary, raw as w};
+    use gpu::wgpu::{Bind, GraphicsOptions, WgpuLibrary, raw as w};
     use w::util::DeviceExt;
     let Some(ctx) = gpu::wgpu::testing::test_context(true) else {
         return;
@@ -154,7 +154,7 @@ fn a_declared_state_makes_the_sampler_on_wgpu() {
     let vb = vertex_buffer(&ctx, bytemuck::cast_slice(&QUAD));
     for name in ["test_nearest", "test_linear"] {
         let pipeline = lib
-            .render_pipeline(name, &RenderOptions::default())
+            .graphics_pipeline(name, &GraphicsOptions::default())
             .unwrap_or_else(|e| panic!("{e}"));
         let group = pipeline
             .bind_group(&ctx, 1, &[("image", Bind::Texture(&view))])

@@ -4,7 +4,7 @@
 
 mod vk_support;
 
-use gpu::sources::LibraryOptions;
+use gpu::library::LibraryOptions;
 use gpu::vk::testing::{assert_no_validation_messages, pixel, test_context};
 use gpu::vk::{Buffer, raw};
 use shader_info::{
@@ -122,7 +122,7 @@ fn a_spilled_block_draws_with_the_pushed_bytes_on_ash() {
 #[test]
 fn a_spilled_block_draws_with_the_pushed_bytes_on_wgpu() {
     use gpu::wgpu::testing::{Draw, assert_quiet, draw, vertex_buffer};
-    use gpu::wgpu::{RenderOptions, WgpuLibrary};
+    use gpu::wgpu::{GraphicsOptions, WgpuLibrary};
     let Some(ctx) = gpu::wgpu::testing::test_context(true) else {
         return;
     };
@@ -133,7 +133,7 @@ fn a_spilled_block_draws_with_the_pushed_bytes_on_wgpu() {
     reg.add_info(info());
     let mut lib = WgpuLibrary::new(&ctx, reg, LibraryOptions::new(dir.path())).unwrap();
     let pipeline = lib
-        .render_pipeline("test_wide_push", &RenderOptions::default())
+        .graphics_pipeline("test_wide_push", &GraphicsOptions::default())
         .unwrap_or_else(|e| panic!("{e}"));
     let vb = vertex_buffer(&ctx, bytemuck::cast_slice(&QUAD));
     let size = 32;

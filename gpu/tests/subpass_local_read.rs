@@ -8,7 +8,7 @@ mod vk_support;
 
 use gpu::compiler::{Compiler, Profile};
 use gpu::flow::{Flow, StageCompiler};
-use gpu::sources::LibraryOptions;
+use gpu::library::LibraryOptions;
 use gpu::vk::testing::{assert_no_validation_messages, begin_offscreen_rendering, test_context};
 use gpu::vk::{
     Buffer, ContextOptions, DescriptorPool, GraphicsOptions, GraphicsPipeline, Image2D,

@@ -1,9 +1,9 @@
 //! Packed vertex formats on wgpu: the same declaration as on ash (`vertex_in_packed`), mapped to wgpu's vertex
 //! formats by the plan, draws the pixels of the 32-bit float version.
 
-use gpu::sources::LibraryOptions;
+use gpu::library::LibraryOptions;
 use gpu::wgpu::testing::{assert_quiet, test_context};
-use gpu::wgpu::{RenderOptions, WgpuLibrary};
+use gpu::wgpu::{GraphicsOptions, WgpuLibrary};
 use shader_info::{Registry, ShaderCreateInfo, StageInterfaceInfo, Type, VertexFormat};
 
 #[test]
@@ -34,7 +34,7 @@ fn snorm16_positions_and_unorm8_colors_draw_on_wgpu() {
     );
     let mut lib = WgpuLibrary::new(&ctx, reg, LibraryOptions::new(dir.path())).unwrap();
     let pipeline = lib
-        .render_pipeline("test_wgpu_packed", &RenderOptions::default())
+        .graphics_pipeline("test_wgpu_packed", &GraphicsOptions::default())
         .unwrap_or_else(|e| panic!("{e}"));
     // A quad over the middle half of the target, color 0.2, 1.0, 0.6, 1.0 in 8 bits.
     let snorm = |v: f32| ((v * 32767.0).round() as i16).to_le_bytes();

@@ -7,10 +7,10 @@
 
 mod soak_support;
 
-use gpu::reload::ReloadReport;
-use gpu::sources::LibraryOptions;
+use gpu::library::LibraryOptions;
+use gpu::library::reload::ReloadReport;
 use gpu::wgpu::testing::{assert_quiet, storage_buffer, test_context};
-use gpu::wgpu::{Bind, RenderOptions, WgpuContext, WgpuLibrary, raw as w};
+use gpu::wgpu::{Bind, GraphicsOptions, WgpuContext, WgpuLibrary, raw as w};
 use soak_support::*;
 use w::util::DeviceExt;
 
@@ -31,7 +31,7 @@ fn observe(
     out: &w::Buffer,
 ) -> ([u8; 4], u32) {
     let quad = lib
-        .render_pipeline("soak_quad", &RenderOptions::default())
+        .graphics_pipeline("soak_quad", &GraphicsOptions::default())
         .expect("every info keeps a pipeline");
     let fill = lib
         .compute_pipeline("soak_fill")

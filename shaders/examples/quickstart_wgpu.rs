@@ -6,8 +6,8 @@
 //! take resources by their declared names. `cargo test --example quickstart_wgpu --features wgpu` runs it as a
 //! test.
 use glam::Mat4;
-use gpu::sources::LibraryOptions;
-use gpu::wgpu::{Bind, RenderOptions, WgpuContext, WgpuLibrary, WgpuResult, raw as w};
+use gpu::library::LibraryOptions;
+use gpu::wgpu::{Bind, GraphicsOptions, WgpuContext, WgpuLibrary, WgpuResult, raw as w};
 use shaders::infos::{compute::ComputePrefixSum, push::MvpPush};
 use w::util::DeviceExt;
 
@@ -92,7 +92,7 @@ fn main() -> WgpuResult<()> {
     ];
     let vertex_buffer = buffer(bytemuck::cast_slice(&vertices), B::VERTEX);
     // The render state (alpha blending) comes from the declaration; the options say what the renderer draws into.
-    let triangle = lib.render_pipeline("gpu_shader_2D_image", &RenderOptions::default())?;
+    let triangle = lib.graphics_pipeline("gpu_shader_2D_image", &GraphicsOptions::default())?;
     let view = texture.create_view(&Default::default());
     let group = triangle.bind_group(&ctx, 1, &[("image", Bind::Sampled(&view, &sampler))])?;
     let mvp = MvpPush {

@@ -358,8 +358,8 @@ fn run_render(
     compiler_opts: &CompilerOptions,
     args: &RenderArgs,
 ) -> RenderStatus {
-    use shaders::demo::run::{RenderError, RenderOptions, render_to_png};
-    let opts = RenderOptions {
+    use shaders::demo::run::{GraphicsOptions, RenderError, render_to_png};
+    let opts = GraphicsOptions {
         size: args.size,
         backend: args.backend,
         pipeline_cache: args.pipeline_cache.clone(),
@@ -666,11 +666,11 @@ fn warm_up(
     compiler_opts: &CompilerOptions,
     args: &BuildArgs,
 ) -> ExitCode {
-    use shaders::demo::run::{RenderOptions, warm_up_pipelines};
-    let opts = RenderOptions {
+    use shaders::demo::run::{GraphicsOptions, warm_up_pipelines};
+    let opts = GraphicsOptions {
         pipeline_cache: args.pipeline_cache.clone(),
         compiler: compiler_opts.clone(),
-        ..RenderOptions::default()
+        ..GraphicsOptions::default()
     };
     match warm_up_pipelines(registry, root, &opts) {
         Ok(w) => {

@@ -13,7 +13,9 @@
 //! # Ok::<(), gpu::vk::VkError>(())
 //! ```
 
-use gpu::vk::{GraphicsOptions, ShaderLibrary, ValidationMessage, VkResult, WarmUp, raw};
+use gpu::library::{Backend, Library};
+use gpu::vk::{GraphicsOptions, ShaderLibrary, ValidationMessage, raw};
+use shader_info::Diagnostic;
 pub use shader_info::PipelineKind;
 use std::time::Instant;
 
@@ -151,15 +153,15 @@ pub fn graphics_options(name: &str) -> GraphicsOptions {
 /// assert_eq!((o.color_format, o.depth_format), (TextureFormat::Rgba16Float, Some(TextureFormat::Depth32Float)));
 /// ```
 #[cfg(feature = "wgpu")]
-pub fn render_options(name: &str) -> gpu::wgpu::RenderOptions {
+pub fn render_options(name: &str) -> gpu::wgpu::GraphicsOptions {
     use gpu::wgpu::raw::TextureFormat as F;
     if draws_to_display(name) {
-        gpu::wgpu::RenderOptions {
+        gpu::wgpu::GraphicsOptions {
             color_format: F::Rgba8UnormSrgb,
             ..Default::default()
         }
     } else {
-        gpu::wgpu::RenderOptions {
+        gpu::wgpu::GraphicsOptions {
             color_format: F::Rgba16Float,
             depth_format: Some(F::Depth32Float),
             ..Default::default()
@@ -180,93 +182,20 @@ fn ms(since: Instant) -> f64 {
 
 /// The key an info's pipeline is fetched by: the info name, or for an info listed in [`VARIANTS`] the variant key of
 /// that permutation.
-pub fn pipeline_key(lib: &mut ShaderLibrary, name: &str) -> VkResult<String> {
-    let bits = match variant_bits(name, |n| lib.variants(n).map_err(|e| e.to_string())) {
-        None => return Ok(name.to_string()),
-        Some(bits) => bits.map_err(|message| gpu::vk::VkError::Declaration {
-            info: name.to_string(),
-            message,
-        })?,
-    };
-    lib.variant_key(name, bits)
-}
-
-/// The permutation of `name` listed in [`VARIANTS`], if it is listed.
-fn variant_bits(
+pub fn pipeline_key<B: Backend>(
+    lib: &mut Library<B>,
     name: &str,
-    variants: impl FnOnce(&str) -> Result<std::sync::Arc<shader_info::VariantSet>, String>,
-) -> Option<Result<u64, String>> {
-    let (_, on) = VARIANTS.iter().find(|(n, _)| *n == name)?;
+) -> Result<String, Vec<Diagnostic>> {
+    let Some((_, on)) = VARIANTS.iter().find(|(n, _)| *n == name) else {
+        return Ok(name.to_string());
+    };
+    let set = lib.variants(name).map_err(|e| B::diagnostics(e, name))?;
     let values: Vec<(&str, bool)> = on.iter().map(|b| (*b, true)).collect();
-    Some(variants(name).and_then(|set| set.bits_of(&values)))
-}
-
-/// Why a library has no pipeline for an info.
-#[cfg(feature = "wgpu")]
-enum NotCreated {
-    /// The device or the API cannot have it (reported as skipped).
-    Unsupported(String),
-    Failed(String),
-}
-
-/// What [`create_every`] needs of a library (the wgpu one; the ash one warms up in parallel).
-#[cfg(feature = "wgpu")]
-trait Pipelines {
-    fn registry(&self) -> &shader_info::Registry;
-    fn kind(&mut self, name: &str) -> PipelineKind;
-    /// Resolves the key of `name` and compiles its modules.
-    fn compile(&mut self, name: &str) -> Result<String, NotCreated>;
-    fn create(&mut self, key: &str, name: &str, kind: PipelineKind) -> Result<(), NotCreated>;
-}
-
-#[cfg(feature = "wgpu")]
-impl Pipelines for gpu::wgpu::WgpuLibrary {
-    fn registry(&self) -> &shader_info::Registry {
-        gpu::wgpu::WgpuLibrary::registry(self)
-    }
-
-    fn kind(&mut self, name: &str) -> PipelineKind {
-        self.validated(name)
-            .map(|v| PipelineKind::of(&v.stages()))
-            .unwrap_or(PipelineKind::Graphics)
-    }
-
-    fn compile(&mut self, name: &str) -> Result<String, NotCreated> {
-        let key = match variant_bits(name, |n| self.variants(n).map_err(|e| e.to_string())) {
-            None => name.to_string(),
-            Some(bits) => bits
-                .map_err(NotCreated::Failed)
-                .and_then(|b| self.variant_key(name, b).map_err(wgpu_not_created))?,
-        };
-        // Translating, checking and creating the modules is this backend's compile step.
-        let stages = self.validated(&key).map_err(wgpu_not_created)?.stages();
-        for stage in stages {
-            self.module(&key, stage).map_err(wgpu_not_created)?;
-        }
-        Ok(key)
-    }
-
-    fn create(&mut self, key: &str, name: &str, kind: PipelineKind) -> Result<(), NotCreated> {
-        match kind {
-            PipelineKind::Graphics => self.render_pipeline(key, &render_options(name)).map(drop),
-            // Ray tracing reaches the library's own refusal (WebGPU has none), with its reason.
-            PipelineKind::Compute | PipelineKind::RayTracing => {
-                self.compute_pipeline(key).map(drop)
-            }
-        }
-        .map_err(wgpu_not_created)
-    }
-}
-
-/// A wgpu error whose every diagnostic says WebGPU cannot express the info is "unsupported", not a failure.
-#[cfg(feature = "wgpu")]
-fn wgpu_not_created(e: gpu::wgpu::WgpuError) -> NotCreated {
-    let d = e.diagnostics();
-    if !d.is_empty() && d.iter().all(|d| d.code == shader_info::Code::Unsupported) {
-        NotCreated::Unsupported(e.to_string())
-    } else {
-        NotCreated::Failed(e.to_string())
-    }
+    let bits = set
+        .bits_of(&values)
+        .map_err(|message| vec![Diagnostic::error(shader_info::Code::Branch, name, message)])?;
+    lib.variant_key(name, bits)
+        .map_err(|e| B::diagnostics(e, name))
 }
 
 /// Creates a pipeline for every compilable info of the library's registry, through the library (so every one
@@ -275,45 +204,42 @@ fn wgpu_not_created(e: gpu::wgpu::WgpuError) -> NotCreated {
 /// `VK_KHR_ray_tracing_pipeline` (skipped with the reason elsewhere). Infos listed in [`VARIANTS`] get that
 /// permutation. Never stops at a failure: each one is reported.
 ///
-/// Through [`ShaderLibrary::warm_up`]: every module is compiled in parallel, then every pipeline is created in
+/// Through [`Library::warm_up`]: every module is compiled in parallel, then every pipeline is created in
 /// parallel into the device's pipeline cache; [`LibraryPipelines::warm_up`] has the two phases' wall times, and
 /// each created pipeline its own creation time.
 pub fn create_all(lib: &mut ShaderLibrary) -> LibraryPipelines {
+    warm_up_all(lib, graphics_options)
+}
+
+/// The warm-up of every compilable info on any backend, each graphics pipeline with `options(name)`. What the
+/// device or the API cannot have (every diagnostic [`shader_info::Code::Unsupported`]) is skipped with the reason.
+fn warm_up_all<B: Backend>(
+    lib: &mut Library<B>,
+    options: fn(&str) -> B::GraphicsOptions,
+) -> LibraryPipelines {
     let start = Instant::now();
     let mut out = LibraryPipelines::default();
     let mut requests = Vec::new();
     for name in compilable_names(lib.registry()) {
+        let kind = lib.pipeline_kind(&name).unwrap_or(PipelineKind::Graphics);
         let key = match pipeline_key(lib, &name) {
             Ok(k) => k,
-            Err(e) => {
-                let kind = lib.pipeline_kind(&name).unwrap_or(PipelineKind::Graphics);
+            Err(d) => {
                 out.failed.push(NoPipeline {
                     name,
                     kind,
-                    reason: e.to_string(),
+                    reason: shader_info::render_all(&d),
                 });
                 continue;
             }
         };
-        let kind = lib.pipeline_kind(&key).unwrap_or(PipelineKind::Graphics);
         requests.push(match kind {
-            PipelineKind::Graphics => WarmUp::Graphics {
-                options: graphics_options(&name),
+            PipelineKind::Graphics => gpu::library::WarmUp::Graphics {
+                options: options(&name),
                 key,
             },
-            PipelineKind::Compute => WarmUp::Compute { key },
-            PipelineKind::RayTracing if lib.context().ray_tracing().is_none() => {
-                out.skipped.push(NoPipeline {
-                    name,
-                    kind,
-                    reason: format!(
-                        "{} has no VK_KHR_ray_tracing_pipeline",
-                        lib.context().device_name()
-                    ),
-                });
-                continue;
-            }
-            PipelineKind::RayTracing => WarmUp::RayTracing { key },
+            PipelineKind::Compute => gpu::library::WarmUp::Compute { key },
+            PipelineKind::RayTracing => gpu::library::WarmUp::RayTracing { key },
         });
     }
     let report = lib.warm_up(&requests);
@@ -327,16 +253,21 @@ pub fn create_all(lib: &mut ShaderLibrary) -> LibraryPipelines {
             create_ms: w.create_ms,
         })
         .collect();
-    out.failed.extend(report.failed.iter().map(|(key, e)| {
-        NoPipeline {
+    for (key, d) in &report.failed {
+        let no = NoPipeline {
             name: key.clone(),
             kind: requests
                 .iter()
                 .find(|r| r.key() == key)
-                .map_or(PipelineKind::Graphics, WarmUp::kind),
-            reason: e.to_string(),
+                .map_or(PipelineKind::Graphics, |r| r.kind()),
+            reason: shader_info::render_all(d),
+        };
+        if !d.is_empty() && d.iter().all(|d| d.code == shader_info::Code::Unsupported) {
+            out.skipped.push(no);
+        } else {
+            out.failed.push(no);
         }
-    }));
+    }
     out.warm_up = Some(WarmUpPhases {
         compile_ms: report.compile_ms,
         create_ms: report.create_ms,
@@ -357,38 +288,9 @@ fn compilable_names(registry: &shader_info::Registry) -> Vec<String> {
     names
 }
 
-/// [`create_all`] on wgpu, one pipeline after the other: render pipelines with [`render_options`]; what WebGPU
+/// [`create_all`] on wgpu, the same parallel warm-up: render pipelines with [`render_options`]; what WebGPU
 /// cannot express (ray tracing, `gl_PointSize`, …) is skipped with the reason.
 #[cfg(feature = "wgpu")]
 pub fn create_all_wgpu(lib: &mut gpu::wgpu::WgpuLibrary) -> LibraryPipelines {
-    create_every(lib)
-}
-
-#[cfg(feature = "wgpu")]
-fn create_every(lib: &mut impl Pipelines) -> LibraryPipelines {
-    let start = Instant::now();
-    let mut out = LibraryPipelines::default();
-    for name in compilable_names(lib.registry()) {
-        let kind = lib.kind(&name);
-        let t = Instant::now();
-        let compiled = lib.compile(&name);
-        let compile_ms = ms(t);
-        let t = Instant::now();
-        let created = compiled.and_then(|key| lib.create(&key, &name, kind).map(|()| key));
-        let create_ms = ms(t);
-        match created {
-            Ok(key) => out.created.push(CreatedPipeline {
-                name: key,
-                kind,
-                compile_ms,
-                create_ms,
-            }),
-            Err(NotCreated::Unsupported(reason)) => {
-                out.skipped.push(NoPipeline { name, kind, reason })
-            }
-            Err(NotCreated::Failed(reason)) => out.failed.push(NoPipeline { name, kind, reason }),
-        }
-    }
-    out.total_ms = ms(start);
-    out
+    warm_up_all(lib, render_options)
 }

@@ -5,7 +5,7 @@
 //!
 //! Without Vulkan these tests skip, unless `SHADER_INFO_REQUIRE_VULKAN=1`.
 
-use gpu::sources::LibraryOptions;
+use gpu::library::LibraryOptions;
 use gpu::vk::ShaderLibrary;
 use gpu::wgpu::WgpuLibrary;
 use shader_info::Registry;
@@ -98,7 +98,7 @@ fn an_impossible_frame_size_is_an_error_on_wgpu() {
 #[cfg(feature = "cli")]
 #[test]
 fn render_through_wgpu_reports_every_pipeline_and_writes_the_frame() {
-    use shaders::demo::run::{Backend, RenderOptions, render_to_png};
+    use shaders::demo::run::{Backend, GraphicsOptions, render_to_png};
     if gpu::wgpu::testing::test_context(true).is_none() {
         return;
     }
@@ -108,10 +108,10 @@ fn render_through_wgpu_reports_every_pipeline_and_writes_the_frame() {
         Registry::global(),
         &shaders::glsl_root(),
         &out,
-        &RenderOptions {
+        &GraphicsOptions {
             size: (320, 180),
             backend: Backend::Wgpu,
-            ..RenderOptions::default()
+            ..GraphicsOptions::default()
         },
     )
     .unwrap_or_else(|e| panic!("render --backend wgpu: {e}"));

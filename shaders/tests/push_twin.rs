@@ -6,7 +6,7 @@
 //! the block, and refuse any other length with an error naming the info. Validation is on; any message fails.
 
 use glam::{Vec2, Vec4};
-use gpu::sources::LibraryOptions;
+use gpu::library::LibraryOptions;
 use gpu::vk::{Buffer, DescriptorPool, ShaderLibrary, raw};
 use gpu::wgpu::{Bind, WgpuLibrary};
 use shader_info::{

@@ -473,7 +473,7 @@ fn render_writes_the_same_picture(frame: &shaders::demo::Frame, w: u32, h: u32) 
             Registry::global(),
             &shaders::glsl_root(),
             &out,
-            &shaders::demo::run::RenderOptions {
+            &shaders::demo::run::GraphicsOptions {
                 size: (w, h),
                 pipeline_cache: Some(cache.clone()),
                 ..Default::default()

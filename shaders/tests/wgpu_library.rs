@@ -5,7 +5,7 @@
 //!
 //! Without Vulkan these tests skip, unless `SHADER_INFO_REQUIRE_VULKAN=1`.
 
-use gpu::sources::LibraryOptions;
+use gpu::library::LibraryOptions;
 use gpu::wgpu::testing::{assert_quiet, read_buffer, storage_buffer, test_context};
 use gpu::wgpu::{PushConstants, WgpuContext, WgpuLibrary, raw as w};
 use shader_info::Registry;
@@ -204,7 +204,7 @@ fn a_broken_edit_keeps_the_previous_wgpu_pipeline_and_a_fixed_one_rebuilds_it() 
     copy_tree(&shaders::glsl_root(), dir.path());
     let mut lib = library(&ctx, dir.path());
     let first = lib.compute_pipeline("gpu_compute_prefix_sum").unwrap();
-    lib.render_pipeline("gpu_shader_text", &render_options("gpu_shader_text"))
+    lib.graphics_pipeline("gpu_shader_text", &render_options("gpu_shader_text"))
         .unwrap();
 
     let source = dir.path().join("compute/prefix_sum.comp.glsl");
@@ -212,7 +212,7 @@ fn a_broken_edit_keeps_the_previous_wgpu_pipeline_and_a_fixed_one_rebuilds_it() 
     std::fs::write(&source, good.replace("barrier();", "barrier()")).unwrap();
     let report = lib.reload().unwrap();
     let outcome = report.outcome("gpu_compute_prefix_sum").unwrap();
-    let gpu::reload::PipelineOutcome::KeptPrevious { diagnostics } = outcome else {
+    let gpu::library::reload::PipelineOutcome::KeptPrevious { diagnostics } = outcome else {
         panic!("{report}")
     };
     let text = shader_info::render_all(diagnostics);
@@ -222,7 +222,7 @@ fn a_broken_edit_keeps_the_previous_wgpu_pipeline_and_a_fixed_one_rebuilds_it() 
     );
     assert_eq!(
         report.outcome("gpu_shader_text"),
-        Some(&gpu::reload::PipelineOutcome::Unchanged)
+        Some(&gpu::library::reload::PipelineOutcome::Unchanged)
     );
     let kept = lib.compute_pipeline("gpu_compute_prefix_sum").unwrap();
     assert!(
@@ -239,12 +239,12 @@ fn a_broken_edit_keeps_the_previous_wgpu_pipeline_and_a_fixed_one_rebuilds_it() 
     let report = lib.reload().unwrap();
     assert_eq!(
         report.outcome("gpu_compute_prefix_sum"),
-        Some(&gpu::reload::PipelineOutcome::Rebuilt),
+        Some(&gpu::library::reload::PipelineOutcome::Rebuilt),
         "{report}"
     );
     assert_eq!(
         report.outcome("gpu_shader_text"),
-        Some(&gpu::reload::PipelineOutcome::Unchanged)
+        Some(&gpu::library::reload::PipelineOutcome::Unchanged)
     );
     let rebuilt = lib.compute_pipeline("gpu_compute_prefix_sum").unwrap();
     assert!(!std::sync::Arc::ptr_eq(&first, &rebuilt));

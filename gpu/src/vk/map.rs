@@ -8,6 +8,32 @@ use shader_info::{
     PolygonMode, Stage, StageMask, StencilFace, StencilOp, StencilState, Topology, VertexFormat,
 };
 
+/// The class of values a color format holds (`None` for `UNDEFINED`): read from the format's name, so every
+/// `*_UINT` and `*_SINT` format of the API is an integer format, not a hand-kept list.
+///
+/// ```
+/// use gpu::library::FormatClass;
+/// use gpu::vk::{map::format_class, raw::Format};
+/// assert_eq!(format_class(Format::R16_UINT), Some(FormatClass::Uint));
+/// assert_eq!(format_class(Format::R8G8_SINT), Some(FormatClass::Sint));
+/// assert_eq!(format_class(Format::A2B10G10R10_UNORM_PACK32), Some(FormatClass::Float));
+/// assert_eq!(format_class(Format::UNDEFINED), None);
+/// ```
+pub fn format_class(format: vk::Format) -> Option<crate::library::FormatClass> {
+    use crate::library::FormatClass;
+    if format == vk::Format::UNDEFINED {
+        return None;
+    }
+    let name = format!("{format:?}");
+    Some(if name.ends_with("_UINT") {
+        FormatClass::Uint
+    } else if name.ends_with("_SINT") {
+        FormatClass::Sint
+    } else {
+        FormatClass::Float
+    })
+}
+
 /// The Vulkan stage bit of a shader stage.
 ///
 /// ```

@@ -11,7 +11,7 @@
 //!
 //! Layering (one direction): [`device`] (instance, device, queue, validation messages) → [`module`] (SPIR-V →
 //! `VkShaderModule`) → [`map`] (the pipeline plan's data as `ash` types) → [`layout`] (descriptor-set and pipeline
-//! layouts) → [`pipeline`] (graphics, compute, ray tracing) → [`library`] (the flow, cache, fetch by name, reload).
+//! layouts) → [`pipeline`] (graphics, compute, ray tracing) → [`library`] (the shared core, [`crate::library`], over this backend).
 //! [`resource`] holds the small buffer/image helpers tests and tools need. Everything derived from a declaration
 //! comes from its [`shader_info::PipelinePlan`]; this module only maps it.
 //!
@@ -30,6 +30,9 @@ pub mod resource;
 #[cfg(feature = "testing")]
 pub mod testing;
 
+pub use crate::library::{
+    LibraryOptions, PipelineOutcome, ReloadReport, WarmUpReport, WarmedPipeline,
+};
 pub use ash;
 pub use ash::vk as raw;
 pub use device::{ContextOptions, SubgroupSupport, ValidationMessage, VkContext};
@@ -38,14 +41,11 @@ pub use layout::{
     DescriptorBinding, DescriptorSetLayout, LayoutCache, LayoutDesc, PipelineLayout,
     describe_layout,
 };
-pub use library::{
-    GraphicsKey, LibraryOptions, PipelineOutcome, ReloadReport, ShaderLibrary, WarmUp,
-    WarmUpReport, WarmedPipeline,
-};
+pub use library::{ShaderLibrary, VkBackend, WarmUp};
 pub use module::{ShaderModule, check_spirv, spirv_from_bytes};
 pub use pipeline::{
-    ComputePipeline, GraphicsOptions, GraphicsPipeline, MAX_COLOR_ATTACHMENTS, RayTracingPipeline,
-    ShaderBindingTable, SpecValues, Specialization, VertexInputDesc, color_formats,
-    local_read_problems, module_problems, vertex_input,
+    ComputePipeline, GraphicsOptions, GraphicsPipeline, RayTracingPipeline, ShaderBindingTable,
+    SpecValues, Specialization, VertexInputDesc, attachments, color_formats, graphics_problems,
+    local_read_problems, module_problems, state_problems, vertex_input,
 };
 pub use resource::{Buffer, DescriptorPool, Image2D};

@@ -133,6 +133,10 @@ pub struct ShaderModule {
     entry_point: std::ffi::CString,
     /// The subgroup operations it uses, checked against the device before a pipeline takes it.
     subgroup_ops: crate::reflect::SubgroupOps,
+    /// `(set, binding)` pairs its entry point statically uses, or `None` when the SPIR-V could not be reflected:
+    /// the module then counts as using every binding, so its stage is never missing from a binding's flags (too
+    /// many flags cost nothing; a missing one is a validation error and undefined reads).
+    used: Option<Vec<(u32, u32)>>,
 }
 
 impl std::fmt::Debug for ShaderModule {
@@ -170,7 +174,23 @@ impl ShaderModule {
                 .and_then(|n| std::ffi::CString::new(n).ok())
                 .unwrap_or_else(|| c"main".to_owned()),
             subgroup_ops: crate::reflect::SubgroupOps::of_spirv(spirv),
+            used: match crate::reflect::used_bindings(spirv) {
+                Ok(used) => Some(used),
+                Err(e) => {
+                    tracing::warn!(
+                        "cannot reflect the bindings a module uses ({e}); assuming it uses all"
+                    );
+                    None
+                }
+            },
         })
+    }
+
+    /// Whether the module's entry point may use `(set, binding)`.
+    pub fn uses(&self, set: u32, binding: u32) -> bool {
+        self.used
+            .as_ref()
+            .is_none_or(|used| used.contains(&(set, binding)))
     }
 
     /// The classes of subgroup operations the module uses (none for most).

@@ -11,8 +11,7 @@ use super::resource::Buffer;
 use ash::vk;
 pub use shader_info::SpecValues;
 use shader_info::{
-    Blend, Code, Diagnostic, DynamicStates, PipelinePlan, RenderState, Scalar, Stage,
-    VertexArrangement,
+    Blend, Code, Diagnostic, DynamicStates, PipelinePlan, RenderState, Stage, VertexArrangement,
 };
 use std::hash::Hash;
 use std::sync::Arc;
@@ -211,13 +210,12 @@ pub fn module_problems(
 }
 
 /// What stops a graphics pipeline from reading its subpass inputs with local read on this device: the device
-/// lacks `dynamicRenderingLocalRead`, an input reads a location the pipeline has no color attachment at, or the
-/// attachments are multisampled (`subpassInput` reads one sample).
+/// lacks `dynamicRenderingLocalRead`, or an input reads a location the pipeline has no color attachment at.
+/// (Multisampled attachments, which `subpassInput` reads one sample of, are the core's check.)
 pub fn local_read_problems(
     ctx: &VkContext,
     plan: &PipelinePlan,
     color_formats: &[vk::Format],
-    samples: vk::SampleCountFlags,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for (name, index) in plan.input_attachments() {
@@ -249,19 +247,14 @@ pub fn local_read_problems(
                 "declare the fragment output at that location (or pass its format in GraphicsOptions)",
             ));
         }
-        if samples != vk::SampleCountFlags::TYPE_1 {
-            out.push(problem(
-                format!("`{name}` would read a multisampled attachment ({samples:?}), one sample per fragment"),
-                "read subpass inputs from single-sampled attachments (resolve first)",
-            ));
-        }
     }
     out
 }
 
-/// What the pipeline's attachments and device must have for `state`: a depth attachment for a depth test, a
-/// stencil aspect for a stencil test, and every optional device feature the state uses. Each problem names the
-/// info, the state and what to do.
+/// What the device must have for `plan` drawn with `state`: every optional device feature the state, the stages
+/// and the builtins use, vertex formats it can read, a patch size it takes. Each problem names the info, the state
+/// and what to do. (What the attachments must have is the core's check, the same on every backend:
+/// [`crate::library::checks::attachment_problems`].)
 pub fn state_problems(
     ctx: &VkContext,
     plan: &PipelinePlan,
@@ -272,24 +265,6 @@ pub fn state_problems(
     let problem = |message: String, hint: &str| {
         Diagnostic::error(Code::RenderState, &plan.key, message).hint(hint.to_string())
     };
-    if state.depth.is_some() && opts.depth_format.is_none() {
-        out.push(problem(
-            format!(
-                "`{}` declares a depth test, but the pipeline has no depth attachment",
-                plan.key
-            ),
-            "pass GraphicsOptions::depth_format, or override the state for a pass without depth",
-        ));
-    }
-    if state.stencil.is_some() && !opts.depth_format.is_some_and(has_stencil) {
-        out.push(problem(
-            format!(
-                "`{}` declares a stencil test, but the depth attachment has no stencil",
-                plan.key
-            ),
-            "use a depth format with stencil (D24_UNORM_S8_UINT, D32_SFLOAT_S8_UINT)",
-        ));
-    }
     // Packed vertex formats past the few every device must read (8-bit RGBA, …) are optional: ask the driver.
     for a in &plan.vertex_attributes {
         let format = map::vertex_format(a.format);
@@ -374,16 +349,9 @@ pub fn state_problems(
     out
 }
 
-/// The number of color attachment locations a pipeline may have: the limit of every device we run on (lavapipe
-/// and desktop drivers report at least 8 `maxColorAttachments`).
-pub const MAX_COLOR_ATTACHMENTS: u32 = 8;
-
-/// Color attachment formats by location (`UNDEFINED` for unused locations below the highest one): float outputs
-/// get `opts.color_format`, integer outputs a 32-bit integer format with enough components.
-///
-/// # Errors
-/// [`VkError::Declaration`] naming the info and the output when a location is [`MAX_COLOR_ATTACHMENTS`] or more
-/// (validation refuses those; the check keeps the list's size bounded whatever the plan holds).
+/// Color attachment formats by location (`UNDEFINED` for unused locations below the highest one), by the rule
+/// every backend shares ([`crate::library::default_color_targets`]): float outputs get `opts.color_format`,
+/// integer outputs a 32-bit integer format of their class with enough components; then the overrides.
 ///
 /// ```
 /// use gpu::vk::{color_formats, GraphicsOptions, raw};
@@ -392,72 +360,90 @@ pub const MAX_COLOR_ATTACHMENTS: u32 = 8;
 /// reg.add_info(ShaderCreateInfo::new("x").fragment_out(0, Type::Vec4, "c").fragment_out(2, Type::Uint, "id")
 ///     .vertex_source("v").fragment_source("f"));
 /// let plan = PipelinePlan::new(&reg.validated("x").unwrap(), &reg);
-/// let f = color_formats(&plan, &GraphicsOptions::default())?;
+/// let f = color_formats(&plan, &GraphicsOptions::default());
 /// assert_eq!(f, [raw::Format::R8G8B8A8_UNORM, raw::Format::UNDEFINED, raw::Format::R32_UINT]);
-/// # Ok::<(), gpu::vk::VkError>(())
 /// ```
-pub fn color_formats(plan: &PipelinePlan, opts: &GraphicsOptions) -> VkResult<Vec<vk::Format>> {
+pub fn color_formats(plan: &PipelinePlan, opts: &GraphicsOptions) -> Vec<vk::Format> {
+    use crate::library::{DefaultTarget, FormatClass};
     use vk::Format as F;
-    if let Some(o) = plan
-        .color_targets
-        .iter()
-        .find(|o| o.location >= MAX_COLOR_ATTACHMENTS)
-    {
-        return Err(VkError::Declaration {
-            info: plan.key.clone(),
-            message: format!(
-                "fragment_out `{}` has location {}, but locations must be below {MAX_COLOR_ATTACHMENTS} \
-                 (the color attachment limit)",
-                o.name, o.location
-            ),
-        });
-    }
-    let Some(max) = plan.color_targets.iter().map(|o| o.location).max() else {
-        return Ok(Vec::new());
-    };
-    let mut out = vec![F::UNDEFINED; max as usize + 1];
-    for o in &plan.color_targets {
-        let i = o.components.clamp(1, 4) as usize - 1;
-        let f = match o.scalar {
-            Scalar::Int | Scalar::Bool => [
-                F::R32_SINT,
-                F::R32G32_SINT,
-                F::R32G32B32A32_SINT,
-                F::R32G32B32A32_SINT,
-            ][i],
-            Scalar::Uint => [
-                F::R32_UINT,
-                F::R32G32_UINT,
-                F::R32G32B32A32_UINT,
-                F::R32G32B32A32_UINT,
-            ][i],
-            _ => opts.color_format,
-        };
-        out[o.location as usize] = f;
-    }
+    let mut out: Vec<vk::Format> = crate::library::default_color_targets(plan)
+        .into_iter()
+        .map(|t| match t {
+            None => F::UNDEFINED,
+            Some(DefaultTarget::PassFormat) => opts.color_format,
+            Some(DefaultTarget::Integer { class, components }) => {
+                let i = components.clamp(1, 4) as usize - 1;
+                match class {
+                    FormatClass::Uint => [
+                        F::R32_UINT,
+                        F::R32G32_UINT,
+                        F::R32G32B32A32_UINT,
+                        F::R32G32B32A32_UINT,
+                    ][i],
+                    _ => [
+                        F::R32_SINT,
+                        F::R32G32_SINT,
+                        F::R32G32B32A32_SINT,
+                        F::R32G32B32A32_SINT,
+                    ][i],
+                }
+            }
+        })
+        .collect();
     for (loc, f) in &opts.color_format_overrides {
         if let Some(slot) = out.get_mut(*loc as usize) {
             *slot = *f;
         }
     }
-    Ok(out)
+    out
 }
 
-fn is_integer_format(f: vk::Format) -> bool {
-    use vk::Format as F;
-    matches!(
-        f,
-        F::R32_SINT
-            | F::R32G32_SINT
-            | F::R32G32B32A32_SINT
-            | F::R32_UINT
-            | F::R32G32_UINT
-            | F::R32G32B32A32_UINT
-            | F::R8G8B8A8_UINT
-            | F::R8G8B8A8_SINT
-            | F::R16G16B16A16_UINT
-            | F::R16G16B16A16_SINT
-    )
+/// The attachments of `opts` for `plan`, in the core's terms.
+pub fn attachments(plan: &PipelinePlan, opts: &GraphicsOptions) -> crate::library::Attachments {
+    crate::library::Attachments {
+        colors: color_formats(plan, opts)
+            .into_iter()
+            .map(map::format_class)
+            .collect(),
+        depth: opts
+            .depth_format
+            .is_some_and(|f| !matches!(f, vk::Format::S8_UINT)),
+        stencil: opts.depth_format.is_some_and(has_stencil),
+        samples: opts.samples.as_raw(),
+    }
+}
+
+/// Every problem a graphics pipeline of `plan` with `opts` has on this device: the core's attachment checks,
+/// then the device's ([`state_problems`], [`module_problems`], [`local_read_problems`]).
+pub fn graphics_problems(
+    ctx: &VkContext,
+    plan: &PipelinePlan,
+    state: &RenderState,
+    opts: &GraphicsOptions,
+    modules: &[(Stage, &ShaderModule)],
+) -> Vec<Diagnostic> {
+    let mut out = crate::library::checks::attachment_problems(
+        plan,
+        state,
+        &attachments(plan, opts),
+        ctx.properties().limits.max_color_attachments,
+    );
+    out.extend(device_graphics_problems(ctx, plan, state, opts, modules));
+    out
+}
+
+/// The device's part of [`graphics_problems`] (what the core does not check).
+pub(crate) fn device_graphics_problems(
+    ctx: &VkContext,
+    plan: &PipelinePlan,
+    state: &RenderState,
+    opts: &GraphicsOptions,
+    modules: &[(Stage, &ShaderModule)],
+) -> Vec<Diagnostic> {
+    let mut out = state_problems(ctx, plan, state, opts);
+    out.extend(module_problems(ctx, plan, modules));
+    out.extend(local_read_problems(ctx, plan, &color_formats(plan, opts)));
+    out
 }
 
 fn has_stencil(f: vk::Format) -> bool {
@@ -536,6 +522,24 @@ impl GraphicsPipeline {
         layout: Arc<PipelineLayout>,
         opts: &GraphicsOptions,
     ) -> VkResult<GraphicsPipeline> {
+        let declared = plan.render_state.clone().unwrap_or_default();
+        let state = opts.state.as_ref().unwrap_or(&declared);
+        let problems = graphics_problems(ctx, plan, state, opts, modules);
+        if !problems.is_empty() {
+            return Err(VkError::Diagnostics(problems));
+        }
+        Self::create(ctx, plan, state, modules, layout, opts)
+    }
+
+    /// Creates the pipeline without the checks of [`Self::new`] (the library ran them, once).
+    pub(crate) fn create(
+        ctx: &VkContext,
+        plan: &PipelinePlan,
+        state: &RenderState,
+        modules: &[(Stage, &ShaderModule)],
+        layout: Arc<PipelineLayout>,
+        opts: &GraphicsOptions,
+    ) -> VkResult<GraphicsPipeline> {
         if !modules.iter().any(|(s, _)| *s == Stage::Vertex) {
             return Err(VkError::Declaration {
                 info: plan.key.clone(),
@@ -550,13 +554,6 @@ impl GraphicsPipeline {
             .vertex_binding_descriptions(&vin.bindings)
             .vertex_attribute_descriptions(&vin.attributes);
         let has_tess = modules.iter().any(|(s, _)| *s == Stage::TessControl);
-        let declared = plan.render_state.clone().unwrap_or_default();
-        let state = opts.state.as_ref().unwrap_or(&declared);
-        let mut problems = state_problems(ctx, plan, state, opts);
-        problems.extend(module_problems(ctx, plan, modules));
-        if !problems.is_empty() {
-            return Err(VkError::Diagnostics(problems));
-        }
         let topology = if has_tess {
             vk::PrimitiveTopology::PATCH_LIST
         } else {
@@ -605,22 +602,18 @@ impl GraphicsPipeline {
                 .front(map::stencil_face(s.front, s))
                 .back(map::stencil_face(s.back, s));
         }
-        let color_formats = color_formats(plan, opts)?;
         // The pipeline keeps the default mapping of input attachments (color attachment i is
         // `input_attachment_index = i`), which is what a subpass input's index means and the state every
         // rendering starts with: no `VkRenderingInputAttachmentIndexInfoKHR` is needed, nor a call to set it.
-        let local_read = local_read_problems(ctx, plan, &color_formats, opts.samples);
-        if !local_read.is_empty() {
-            return Err(VkError::Diagnostics(local_read));
-        }
+        let color_formats = color_formats(plan, opts);
         let attachments: Vec<vk::PipelineColorBlendAttachmentState> = color_formats
             .iter()
             .enumerate()
             .map(|(location, f)| {
                 let location = location as u32;
-                // Integer attachments cannot blend (validation refuses a declared blend on one; a format override
-                // can still make an attachment integer).
-                let blend = if is_integer_format(*f) || *f == vk::Format::UNDEFINED {
+                // Blending into an integer attachment is refused before this (the core's attachment check); an
+                // unused location gets no blending.
+                let blend = if *f == vk::Format::UNDEFINED {
                     Blend::Opaque
                 } else {
                     state.blend_at(location)
@@ -689,7 +682,10 @@ impl GraphicsPipeline {
             },
             layout,
             color_formats,
-            state_overridden: opts.state.as_ref().is_some_and(|s| *s != declared),
+            state_overridden: opts
+                .state
+                .as_ref()
+                .is_some_and(|s| *s != plan.render_state.clone().unwrap_or_default()),
         })
     }
 

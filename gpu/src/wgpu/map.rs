@@ -6,7 +6,7 @@ use ::wgpu as w;
 use shader_info::{BindingPart, TargetBinding, TextureFormat};
 use shader_info::{
     Blend, BlendFactor, BlendOp, ColorWrites, CompareOp, CullMode, DescriptorKind, FrontFace,
-    ImageType, PipelinePlan, PolygonMode, Qualifier, RenderState, ResourceKind, Scalar, StencilOp,
+    ImageType, PipelinePlan, PolygonMode, Qualifier, RenderState, ResourceKind, StencilOp,
     Topology, VertexFormat,
 };
 
@@ -227,28 +227,33 @@ pub fn vertex_format(f: VertexFormat) -> w::VertexFormat {
     }
 }
 
-/// Color target formats by location (`None` for unused locations below the highest): float outputs get
-/// `color_format`, integer outputs a 32-bit integer format with enough components; `overrides` replace a location.
+/// Color target formats by location (`None` for unused locations below the highest), by the rule every backend
+/// shares ([`crate::library::default_color_targets`]): float outputs get `color_format`, integer outputs a 32-bit
+/// integer format of their class with enough components; `overrides` replace a location.
 pub fn color_formats(
     plan: &PipelinePlan,
     color_format: w::TextureFormat,
     overrides: &[(u32, w::TextureFormat)],
 ) -> Vec<Option<w::TextureFormat>> {
+    use crate::library::{DefaultTarget, FormatClass};
     use w::TextureFormat as T;
-    let Some(max) = plan.color_targets.iter().map(|o| o.location).max() else {
-        return Vec::new();
-    };
-    let mut out = vec![None; max as usize + 1];
-    for o in &plan.color_targets {
-        let i = o.components.clamp(1, 4) as usize - 1;
-        out[o.location as usize] = Some(match o.scalar {
-            Scalar::Int | Scalar::Bool => {
-                [T::R32Sint, T::Rg32Sint, T::Rgba32Sint, T::Rgba32Sint][i]
-            }
-            Scalar::Uint => [T::R32Uint, T::Rg32Uint, T::Rgba32Uint, T::Rgba32Uint][i],
-            _ => color_format,
-        });
-    }
+    let mut out: Vec<Option<w::TextureFormat>> = crate::library::default_color_targets(plan)
+        .into_iter()
+        .map(|t| {
+            t.map(|t| match t {
+                DefaultTarget::PassFormat => color_format,
+                DefaultTarget::Integer { class, components } => {
+                    let i = components.clamp(1, 4) as usize - 1;
+                    match class {
+                        FormatClass::Uint => {
+                            [T::R32Uint, T::Rg32Uint, T::Rgba32Uint, T::Rgba32Uint][i]
+                        }
+                        _ => [T::R32Sint, T::Rg32Sint, T::Rgba32Sint, T::Rgba32Sint][i],
+                    }
+                }
+            })
+        })
+        .collect();
     for (loc, f) in overrides {
         if let Some(slot) = out.get_mut(*loc as usize) {
             *slot = Some(*f);

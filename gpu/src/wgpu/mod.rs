@@ -11,29 +11,31 @@
 //! | render state | `PrimitiveState`, `DepthStencilState`, `ColorTargetState`s, `MultisampleState`; what WebGPU lacks (line width, dynamic depth bias, triangle fans, culling both faces) is refused with the reason |
 //!
 //! ```no_run
-//! use gpu::sources::LibraryOptions;
-//! use gpu::wgpu::{RenderOptions, WgpuContext, WgpuContextOptions, WgpuLibrary};
+//! use gpu::library::LibraryOptions;
+//! use gpu::wgpu::{GraphicsOptions, WgpuContext, WgpuContextOptions, WgpuLibrary};
 //! let ctx = WgpuContext::new(&WgpuContextOptions::default())?;
 //! let mut lib = WgpuLibrary::new(&ctx, shader_info::Registry::global().clone(),
 //!                                LibraryOptions::new("shaders/glsl"))?;
-//! let text = lib.render_pipeline("gpu_shader_text", &RenderOptions::default())?;
+//! let text = lib.graphics_pipeline("gpu_shader_text", &GraphicsOptions::default())?;
 //! let prefix_sum = lib.compute_pipeline("gpu_compute_prefix_sum")?;
 //! println!("{}", lib.reload()?);
 //! # Ok::<(), gpu::wgpu::WgpuError>(())
 //! ```
 
+mod backend;
 mod context;
 mod error;
-mod library;
 pub mod map;
 pub mod messages;
+mod pipeline;
 #[cfg(feature = "testing")]
 pub mod testing;
 
 pub use ::wgpu as raw;
+pub use backend::{WarmUp, WgpuBackend, WgpuLibrary};
 pub use context::{WgpuContext, WgpuContextOptions};
 pub use error::{WgpuError, WgpuResult};
-pub use library::{
-    Bind, ComputePipeline, Layouts, Module, PUSH_CONSTANT_FALLBACK_GROUP, PushConstants, PushData,
-    RenderOptions, RenderPipeline, WgpuLibrary,
+pub use pipeline::{
+    Bind, ComputePipeline, GraphicsOptions, GraphicsPipeline, Layouts, Module,
+    PUSH_CONSTANT_FALLBACK_GROUP, PushConstants, PushData,
 };

@@ -107,22 +107,22 @@ pub struct Draw<'a> {
     pub vertex_count: u32,
     /// `(group index, group)` pairs.
     pub groups: &'a [(u32, &'a w::BindGroup)],
-    /// The push-constant bytes ([`super::RenderPipeline::push`]); empty: none pushed.
+    /// The push-constant bytes ([`super::GraphicsPipeline::push`]); empty: none pushed.
     pub push: &'a [u8],
 }
 
 /// Draws `d` with `pipeline` into a fresh target, waits, and returns its RGBA8 pixels, row by row.
 ///
 /// ```no_run
-/// # use gpu::wgpu::{WgpuLibrary, RenderOptions, testing::*};
+/// # use gpu::wgpu::{WgpuLibrary, GraphicsOptions, testing::*};
 /// # fn f(ctx: &gpu::wgpu::WgpuContext, lib: &mut WgpuLibrary) {
-/// let p = lib.render_pipeline("gpu_shader_2D_uniform_color", &RenderOptions::default()).unwrap();
+/// let p = lib.graphics_pipeline("gpu_shader_2D_uniform_color", &GraphicsOptions::default()).unwrap();
 /// let vb = vertex_buffer(ctx, bytemuck::cast_slice(&[[-1.0f32, -1.0], [3.0, -1.0], [-1.0, 3.0]]));
 /// let pixels = draw(ctx, &p, &Draw { size: 32, vertex_buffer: &vb, vertex_count: 3, groups: &[], push: &[] });
 /// assert_eq!(pixels.len(), 32 * 32 * 4);
 /// # }
 /// ```
-pub fn draw(ctx: &WgpuContext, pipeline: &super::RenderPipeline, d: &Draw) -> Vec<u8> {
+pub fn draw(ctx: &WgpuContext, pipeline: &super::GraphicsPipeline, d: &Draw) -> Vec<u8> {
     let target = render_target(ctx, d.size);
     let push = pipeline
         .push(ctx, d.push)

@@ -7,7 +7,7 @@ use crate::pipelines::{
     is_known_driver_warning_text,
 };
 use gpu::compiler::CompilerOptions;
-use gpu::sources::LibraryOptions;
+use gpu::library::LibraryOptions;
 use gpu::vk::{ContextOptions, ShaderLibrary, VkContext, VkError};
 use gpu::wgpu::{WgpuContext, WgpuContextOptions, WgpuLibrary};
 use shader_info::{Registry, SubpassMode};
@@ -286,8 +286,8 @@ pub struct WarmedUp {
 /// is drawn.
 ///
 /// ```no_run
-/// use shaders::demo::run::{warm_up_pipelines, RenderOptions};
-/// let opts = RenderOptions { pipeline_cache: Some("target/pipelines".into()), ..RenderOptions::default() };
+/// use shaders::demo::run::{warm_up_pipelines, GraphicsOptions};
+/// let opts = GraphicsOptions { pipeline_cache: Some("target/pipelines".into()), ..GraphicsOptions::default() };
 /// let w = warm_up_pipelines(shader_info::Registry::global(), &shaders::glsl_root(), &opts)?;
 /// println!("{} pipelines in {:.1} ms on {}", w.pipelines.created.len(), w.pipelines.total_ms, w.device);
 /// # Ok::<(), shaders::demo::run::RenderError>(())
@@ -295,7 +295,7 @@ pub struct WarmedUp {
 pub fn warm_up_pipelines(
     registry: &Registry,
     root: &Path,
-    opts: &RenderOptions,
+    opts: &GraphicsOptions,
 ) -> Result<WarmedUp, RenderError> {
     let mut notes = Vec::new();
     let ctx = create_context(&mut notes)?;
@@ -333,8 +333,8 @@ fn classify(e: VkError) -> RenderError {
 /// pipeline cache is loaded from it before the pipelines are created and saved to it afterwards.
 ///
 /// ```no_run
-/// use shaders::demo::run::{render_to_png, RenderOptions};
-/// let opts = RenderOptions { size: (640, 360), ..RenderOptions::default() };
+/// use shaders::demo::run::{render_to_png, GraphicsOptions};
+/// let opts = GraphicsOptions { size: (640, 360), ..GraphicsOptions::default() };
 /// let report = render_to_png(shader_info::Registry::global(), &shaders::glsl_root(), "out/f.png".as_ref(), &opts)?;
 /// println!("{}", report.to_text());
 /// # Ok::<(), shaders::demo::run::RenderError>(())
@@ -343,7 +343,7 @@ pub fn render_to_png(
     registry: &Registry,
     root: &Path,
     out: &Path,
-    opts: &RenderOptions,
+    opts: &GraphicsOptions,
 ) -> Result<RenderReport, RenderError> {
     match opts.backend {
         Backend::Vulkan => render_vulkan(registry, root, out, opts),
@@ -353,7 +353,7 @@ pub fn render_to_png(
 
 /// How [`render_to_png`] renders.
 #[derive(Clone, Debug)]
-pub struct RenderOptions {
+pub struct GraphicsOptions {
     /// Frame size in pixels.
     pub size: (u32, u32),
     pub backend: Backend,
@@ -363,9 +363,9 @@ pub struct RenderOptions {
     pub compiler: CompilerOptions,
 }
 
-impl Default for RenderOptions {
+impl Default for GraphicsOptions {
     fn default() -> Self {
-        RenderOptions {
+        GraphicsOptions {
             size: (1280, 720),
             backend: Backend::Vulkan,
             pipeline_cache: None,
@@ -375,7 +375,7 @@ impl Default for RenderOptions {
 }
 
 /// The library options of a render: sources under `root`, the render's compiler options.
-fn library_options(root: &Path, opts: &RenderOptions) -> LibraryOptions {
+fn library_options(root: &Path, opts: &GraphicsOptions) -> LibraryOptions {
     LibraryOptions {
         compiler: opts.compiler.clone(),
         ..LibraryOptions::new(root)
@@ -383,7 +383,7 @@ fn library_options(root: &Path, opts: &RenderOptions) -> LibraryOptions {
 }
 
 /// A note on the persistent shader cache, when the render used one.
-fn disk_cache_note(opts: &RenderOptions) -> Option<String> {
+fn disk_cache_note(opts: &GraphicsOptions) -> Option<String> {
     let cache = opts.compiler.disk_cache.as_ref()?;
     let s = cache.stats();
     Some(format!(
@@ -436,7 +436,7 @@ fn render_vulkan(
     registry: &Registry,
     root: &Path,
     out: &Path,
-    opts: &RenderOptions,
+    opts: &GraphicsOptions,
 ) -> Result<RenderReport, RenderError> {
     let (size, pipeline_cache) = (opts.size, opts.pipeline_cache.as_deref());
     let mut notes = Vec::new();
@@ -488,7 +488,7 @@ fn render_wgpu(
     registry: &Registry,
     root: &Path,
     out: &Path,
-    opts: &RenderOptions,
+    opts: &GraphicsOptions,
 ) -> Result<RenderReport, RenderError> {
     let (size, pipeline_cache) = (opts.size, opts.pipeline_cache.as_deref());
     let mut notes = Vec::new();

@@ -3,7 +3,7 @@
 //! binding of the WGSL target map that carries that declaration (a combined sampler is a texture and a sampler).
 //!
 //! ```no_run
-//! use gpu::sources::LibraryOptions;
+//! use gpu::library::LibraryOptions;
 //! use gpu::wgpu::{WgpuContext, WgpuContextOptions, WgpuLibrary};
 //! use shaders as _;
 //! let ctx = WgpuContext::new(&WgpuContextOptions::default())?;
@@ -18,7 +18,7 @@ use super::passes::{self, Bound, DISPLAY_CLEAR, Filter, Geometry, ImageId, Passe
 use super::{Frame, PATTERN_SIZE, scene};
 use crate::pipelines::render_options;
 use gpu::wgpu::{
-    Bind, PushData, RenderPipeline, WgpuContext, WgpuError, WgpuLibrary, WgpuResult, raw as w,
+    Bind, GraphicsPipeline, PushData, WgpuContext, WgpuError, WgpuLibrary, WgpuResult, raw as w,
 };
 use shader_info::PipelinePlan;
 use std::sync::Arc;
@@ -242,11 +242,11 @@ impl Targets {
         &self,
         lib: &mut WgpuLibrary,
         draws: &[passes::Draw],
-    ) -> WgpuResult<Vec<Prepared<RenderPipeline>>> {
+    ) -> WgpuResult<Vec<Prepared<GraphicsPipeline>>> {
         let ctx = lib.context().clone();
         let mut out = Vec::new();
         for d in draws {
-            let pipeline = lib.render_pipeline(d.info, &render_options(d.info))?;
+            let pipeline = lib.graphics_pipeline(d.info, &render_options(d.info))?;
             let groups = self.bind_groups(&pipeline.plan, &d.resources, |set, r| {
                 pipeline.bind_group(&ctx, set, r)
             })?;
@@ -381,7 +381,7 @@ pub fn render_frame(lib: &mut WgpuLibrary, width: u32, height: u32) -> WgpuResul
 }
 
 /// Records prepared draws into a render pass.
-fn record_draws(pass: &mut w::RenderPass<'_>, t: &Targets, draws: &[Prepared<RenderPipeline>]) {
+fn record_draws(pass: &mut w::RenderPass<'_>, t: &Targets, draws: &[Prepared<GraphicsPipeline>]) {
     for d in draws {
         pass.set_pipeline(&d.pipeline.pipeline);
         for (index, group) in &d.groups {

@@ -26,7 +26,7 @@ impl LibraryOptions {
     /// Options with sources under `shader_root` and the defaults for the rest.
     ///
     /// ```
-    /// let opts = gpu::sources::LibraryOptions::new("shaders/glsl");
+    /// let opts = gpu::library::LibraryOptions::new("shaders/glsl");
     /// assert_eq!(opts.profile, gpu::compiler::Profile::Release);
     /// ```
     pub fn new(shader_root: impl Into<PathBuf>) -> LibraryOptions {

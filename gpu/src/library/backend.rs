@@ -1,0 +1,215 @@
+//! The small trait a device API implements to run the shader library: make a module, make a layout, make the
+//! three kinds of pipeline, and say what the device and a pass's attachments are in neutral terms. Everything
+//! else — keys, caches, fetch-or-build, reload, warm-up, the checks both APIs share — is the core's
+//! ([`super::Library`]), written once, the way wgpu-core sits over wgpu-hal.
+
+use crate::flow::Flow;
+use shader_info::{
+    Diagnostic, PipelinePlan, RenderState, Scalar, SpecValues, Stage, SubpassMode, ValidatedInfo,
+};
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// What the device allows, in the terms the core checks declarations against before anything is compiled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeviceLimits {
+    /// `maxComputeWorkGroupSize` / `max_compute_workgroup_size_{x,y,z}`.
+    pub max_work_group_size: [u32; 3],
+    /// `maxComputeWorkGroupInvocations` / `max_compute_invocations_per_workgroup`.
+    pub max_work_group_invocations: u32,
+    /// `maxComputeSharedMemorySize` / `max_compute_workgroup_storage_size`, in bytes.
+    pub max_shared_memory: u32,
+    /// `maxColorAttachments` / `max_color_attachments`.
+    pub max_color_attachments: u32,
+}
+
+/// What kind of values a color attachment holds: a float (normalized or not) attachment blends, an integer one
+/// does not, and a fragment output writes only an attachment of its own class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FormatClass {
+    Float,
+    Sint,
+    Uint,
+}
+
+impl FormatClass {
+    /// The class of attachment a fragment output of `scalar` type writes.
+    pub fn of_output(scalar: Scalar) -> FormatClass {
+        match scalar {
+            Scalar::Int | Scalar::Bool => FormatClass::Sint,
+            Scalar::Uint => FormatClass::Uint,
+            Scalar::Float | Scalar::Double => FormatClass::Float,
+        }
+    }
+}
+
+/// The default attachment of one color location when the pass names no format for it: float outputs take the
+/// pass's color format, integer outputs a 32-bit integer format of their class with enough components (3
+/// components take 4: no API renders to 3-component formats). Each backend maps this to its format enum; the
+/// rule itself is the core's ([`default_color_targets`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DefaultTarget {
+    /// The pass's color format.
+    PassFormat,
+    /// A 32-bit integer format of `class` with `components` (1, 2 or 4) components.
+    Integer { class: FormatClass, components: u32 },
+}
+
+/// The default attachment of every location up to the highest `fragment_out` (`None` where no output writes).
+///
+/// ```
+/// use gpu::library::{DefaultTarget, FormatClass, default_color_targets};
+/// use shader_info::*;
+/// let mut reg = Registry::new();
+/// reg.add_info(ShaderCreateInfo::new("x").fragment_out(0, Type::Vec4, "c").fragment_out(2, Type::UVec3, "id")
+///     .vertex_source("v").fragment_source("f"));
+/// let plan = PipelinePlan::new(&reg.validated("x").unwrap(), &reg);
+/// assert_eq!(default_color_targets(&plan), [Some(DefaultTarget::PassFormat), None,
+///     Some(DefaultTarget::Integer { class: FormatClass::Uint, components: 4 })]);
+/// ```
+pub fn default_color_targets(plan: &PipelinePlan) -> Vec<Option<DefaultTarget>> {
+    let Some(max) = plan.color_targets.iter().map(|o| o.location).max() else {
+        return Vec::new();
+    };
+    let mut out = vec![None; max as usize + 1];
+    for o in &plan.color_targets {
+        out[o.location as usize] = Some(match FormatClass::of_output(o.scalar) {
+            FormatClass::Float => DefaultTarget::PassFormat,
+            class => DefaultTarget::Integer {
+                class,
+                components: match o.components.clamp(1, 4) {
+                    3 => 4,
+                    n => n,
+                },
+            },
+        });
+    }
+    out
+}
+
+/// A pass's attachments as the core checks them: the class of each color location's format (`None` where there
+/// is none), whether there is a depth aspect and a stencil aspect, and the sample count.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Attachments {
+    pub colors: Vec<Option<FormatClass>>,
+    pub depth: bool,
+    pub stencil: bool,
+    pub samples: u32,
+}
+
+/// A device API under the library. Implementations map the plan to their types and create objects; they hold no
+/// cache and decide nothing the core decides (see the [module documentation](self)).
+///
+/// Every method that creates something takes `&self` and may be called from several threads at once (warm-up
+/// creates modules' pipelines in parallel), so implementations are `Sync`.
+pub trait Backend: Sync + Sized {
+    /// What a renderer states about a graphics pipeline that the declaration cannot know: attachment formats,
+    /// sample count, vertex arrangement, specialization values, a render-state override.
+    type GraphicsOptions: Clone + Eq + Hash + Debug + Default + Send + Sync;
+    /// What a module is created from: checked SPIR-V (Vulkan), a checked WGSL translation (wgpu).
+    type Source: Send;
+    type Module: Send + Sync;
+    type Layout: Send + Sync;
+    type Graphics: Send + Sync;
+    type Compute: Send + Sync;
+    type RayTracing: Send + Sync;
+    /// The backend's error type; the core's errors are diagnostics ([`Backend::error`]).
+    type Error: std::error::Error;
+
+    /// The API, for messages ("Vulkan", "wgpu").
+    const API: &'static str;
+
+    /// The device's name, for messages.
+    fn device_name(&self) -> String;
+
+    /// The device's limits the core checks plans against.
+    fn limits(&self) -> DeviceLimits;
+
+    /// How pipelines of this backend read subpass inputs when the options leave it to the device (`Err`: this
+    /// backend cannot do `requested`).
+    fn subpass_mode(&self, requested: Option<SubpassMode>) -> Result<SubpassMode, Vec<Diagnostic>>;
+
+    /// The source of `stage` of `info`, checked. `current` is the content hash of the module the library holds
+    /// (reload): return `Ok(None)` when the new source would have that hash, so nothing is checked or created
+    /// again. Otherwise the new source and its content hash.
+    fn source(
+        &self,
+        flow: &Flow<'_>,
+        info: &ValidatedInfo,
+        stage: Stage,
+        current: Option<u128>,
+    ) -> Result<Option<(u128, Self::Source)>, Vec<Diagnostic>>;
+
+    /// Creates a module from a source made by [`Backend::source`] for `key`.
+    fn create_module(
+        &self,
+        key: &str,
+        source: Self::Source,
+    ) -> Result<Self::Module, Vec<Diagnostic>>;
+
+    /// Whether the module's entry point may use `(set, binding)` (its stage then gets the binding's visibility).
+    fn module_uses(module: &Self::Module, set: u32, binding: u32) -> bool;
+
+    /// The pipeline layout of `plan`, whose stages are `modules`.
+    fn create_layout(
+        &self,
+        plan: &PipelinePlan,
+        modules: &[(Stage, &Self::Module)],
+    ) -> Result<Self::Layout, Vec<Diagnostic>>;
+
+    /// The attachments `options` describe for `plan`, in the core's terms.
+    fn attachments(
+        &self,
+        plan: &PipelinePlan,
+        options: &Self::GraphicsOptions,
+    ) -> Result<Attachments, Vec<Diagnostic>>;
+
+    /// The render state `options` replace the declared one with, if any.
+    fn state_override(options: &Self::GraphicsOptions) -> Option<&RenderState>;
+
+    /// What this device cannot do for a graphics pipeline beyond the core's checks (optional features, formats it
+    /// cannot read, …). Empty when it can.
+    fn graphics_problems(
+        &self,
+        plan: &PipelinePlan,
+        state: &RenderState,
+        options: &Self::GraphicsOptions,
+        modules: &[(Stage, &Self::Module)],
+    ) -> Vec<Diagnostic>;
+
+    /// Creates a graphics pipeline; the core has checked the kind, the attachments and the state.
+    fn create_graphics(
+        &self,
+        plan: &PipelinePlan,
+        state: &RenderState,
+        modules: &[(Stage, &Self::Module)],
+        layout: Self::Layout,
+        options: &Self::GraphicsOptions,
+    ) -> Result<Self::Graphics, Vec<Diagnostic>>;
+
+    /// Creates a compute pipeline; the core has checked the kind and the work group against the limits.
+    fn create_compute(
+        &self,
+        plan: &PipelinePlan,
+        module: &Self::Module,
+        layout: Self::Layout,
+        specialization: &SpecValues,
+    ) -> Result<Self::Compute, Vec<Diagnostic>>;
+
+    /// Creates a ray-tracing pipeline (with its shader binding table), or says why this device cannot.
+    fn create_ray_tracing(
+        &self,
+        plan: &PipelinePlan,
+        modules: &[(Stage, &Self::Module)],
+        layout: Self::Layout,
+    ) -> Result<Self::RayTracing, Vec<Diagnostic>>;
+
+    /// Waits until the device finished every submitted command (before pipelines are replaced or dropped).
+    fn wait_idle(&self);
+
+    /// The backend's error for diagnostics.
+    fn error(diagnostics: Vec<Diagnostic>) -> Self::Error;
+
+    /// The diagnostics of a backend error (its own, or one naming `key`).
+    fn diagnostics(error: Self::Error, key: &str) -> Vec<Diagnostic>;
+}

@@ -1,0 +1,646 @@
+//! The wgpu side of the shader library: every module goes through the [`crate::flow::Flow`] and the cross pass
+//! (validated, generated in the portable flavor, compiled, translated to WGSL and checked) and reaches wgpu as the
+//! naga IR of that checked WGSL; layouts and pipelines are mapped from the info's plan ([`super::map`]). wgpu's
+//! errors are caught in error scopes and reported with the info's name. The lifecycle — caches, reload that keeps
+//! the last good pipeline, parallel warm-up, the shared checks — is the core's ([`crate::library::Library`]).
+
+use super::context::WgpuContext;
+use super::error::{WgpuError, WgpuResult};
+use super::map;
+use super::pipeline::{
+    ComputePipeline, GraphicsOptions, GraphicsPipeline, Layouts, Module,
+    PUSH_CONSTANT_FALLBACK_GROUP, PushConstants,
+};
+use crate::cross::{CrossOptions, Target, Translation, Verdict, translate_module};
+use crate::flow::Flow;
+use crate::library::{Attachments, Backend, DeviceLimits, FormatClass, Library, LibraryOptions};
+use ::wgpu as w;
+use shader_info::{
+    Code, ConstValue, Diagnostic, PipelinePlan, Registry, RenderState, SpecValues, Stage,
+    SubpassMode, ValidatedInfo,
+};
+use std::borrow::Cow;
+
+/// Modules and pipelines fetched by info name (or variant key) on wgpu, created on first use, hot-reloadable:
+/// the core [`Library`] over [`WgpuBackend`]. See the [module documentation](super) for an example.
+pub type WgpuLibrary = Library<WgpuBackend>;
+
+/// One pipeline to create up front on wgpu (see [`Library::warm_up`]).
+pub type WarmUp = crate::library::WarmUp<GraphicsOptions>;
+
+/// The wgpu side of the library: a device.
+pub struct WgpuBackend {
+    ctx: WgpuContext,
+}
+
+impl WgpuLibrary {
+    /// A library over `registry`'s infos with sources under `opts.shader_root`, on `ctx`.
+    pub fn new(
+        ctx: &WgpuContext,
+        registry: Registry,
+        opts: LibraryOptions,
+    ) -> WgpuResult<WgpuLibrary> {
+        Library::with_backend(WgpuBackend { ctx: ctx.clone() }, registry, opts)
+    }
+
+    /// The device.
+    pub fn context(&self) -> &WgpuContext {
+        &self.backend().ctx
+    }
+}
+
+fn diagnostic(code: Code, key: &str, message: String, hint: &str) -> Vec<Diagnostic> {
+    vec![Diagnostic::error(code, key, message).hint(hint.to_string())]
+}
+
+impl WgpuBackend {
+    /// Overrides a module declares, with their values (by `@id`).
+    fn constants(
+        plan: &PipelinePlan,
+        values: &SpecValues,
+        module: &Module,
+    ) -> Result<Vec<(String, f64)>, Vec<Diagnostic>> {
+        let resolved = values
+            .resolve(&plan.specialization_constants)
+            .map_err(|m| {
+                diagnostic(
+                    Code::InvalidConstant,
+                    &plan.key,
+                    m,
+                    "pass declared names and types",
+                )
+            })?;
+        Ok(resolved
+            .into_iter()
+            .filter(|(d, _)| module.overrides.iter().any(|id| u32::from(*id) == d.id))
+            .map(|(d, v)| {
+                let v = match v {
+                    ConstValue::Bool(b) => f64::from(u8::from(b)),
+                    ConstValue::Int(i) => f64::from(i),
+                    ConstValue::Uint(u) => f64::from(u),
+                    ConstValue::Float(f) => f64::from(f),
+                };
+                (d.id.to_string(), v)
+            })
+            .collect())
+    }
+}
+
+impl Backend for WgpuBackend {
+    type GraphicsOptions = GraphicsOptions;
+    type Source = Translation;
+    type Module = Module;
+    type Layout = Layouts;
+    type Graphics = GraphicsPipeline;
+    type Compute = ComputePipeline;
+    /// WebGPU has no ray tracing: [`Backend::create_ray_tracing`] says so.
+    type RayTracing = std::convert::Infallible;
+    type Error = WgpuError;
+    const API: &'static str = "wgpu";
+
+    fn device_name(&self) -> String {
+        self.ctx.device_name()
+    }
+
+    fn limits(&self) -> DeviceLimits {
+        let l = self.ctx.device.limits();
+        DeviceLimits {
+            max_work_group_size: [
+                l.max_compute_workgroup_size_x,
+                l.max_compute_workgroup_size_y,
+                l.max_compute_workgroup_size_z,
+            ],
+            max_work_group_invocations: l.max_compute_invocations_per_workgroup,
+            max_shared_memory: l.max_compute_workgroup_storage_size,
+            max_color_attachments: l.max_color_attachments,
+        }
+    }
+
+    /// Always emulated: wgpu has no dynamic-rendering local read.
+    fn subpass_mode(&self, requested: Option<SubpassMode>) -> Result<SubpassMode, Vec<Diagnostic>> {
+        if requested == Some(SubpassMode::LocalRead) {
+            return Err(vec![
+                Diagnostic::error(
+                    Code::Unsupported,
+                    "(library)",
+                    "wgpu has no dynamic-rendering local read, so it cannot read subpass inputs that way",
+                )
+                .hint("leave LibraryOptions::subpass unset (or Emulated) for the wgpu library"),
+            ]);
+        }
+        Ok(SubpassMode::Emulated)
+    }
+
+    /// The checked WGSL translation of the stage (compiled in the portable flavor, translated by naga and checked).
+    /// Only a translation whose text differs from `current`'s is made into a module again.
+    fn source(
+        &self,
+        flow: &Flow<'_>,
+        info: &ValidatedInfo,
+        stage: Stage,
+        current: Option<u128>,
+    ) -> Result<Option<(u128, Translation)>, Vec<Diagnostic>> {
+        let key = &info.key();
+        let opts = CrossOptions {
+            targets: vec![Target::Wgsl],
+            check: true,
+            values: SpecValues::default(),
+        };
+        let verdict = translate_module(flow, info, stage, &opts)
+            .pop()
+            .map(|(_, v)| v);
+        match verdict {
+            Some(Verdict::Translated(t)) => {
+                let hash = xxhash_rust::xxh3::xxh3_128(t.text.as_bytes());
+                Ok((current != Some(hash)).then_some((hash, t)))
+            }
+            Some(Verdict::Failed(d)) => Err(d),
+            Some(other) => Err(diagnostic(
+                Code::Unsupported,
+                key,
+                format!(
+                    "no wgpu pipeline for `{key}`: {}",
+                    other.lines(Target::Wgsl).join("; ")
+                ),
+                "draw it with the Vulkan backend, or declare a variant WebGPU can express",
+            )),
+            None => Err(diagnostic(
+                Code::Internal,
+                key,
+                format!("the cross pass returned no verdict for `{key}` ({stage})"),
+                "report it as a bug",
+            )),
+        }
+    }
+
+    /// Creates the wgpu module of a translation inside an error scope.
+    fn create_module(&self, key: &str, t: Translation) -> Result<Module, Vec<Diagnostic>> {
+        let stage = t.stage;
+        let refused = |what: String| {
+            diagnostic(
+                Code::Translation,
+                key,
+                format!("the WGSL of `{key}` ({stage}) {what}"),
+                "a bug in the translation: report it with the WGSL (`shader-builder show --target wgsl`)",
+            )
+        };
+        let mut module = naga::front::wgsl::parse_str(&t.text)
+            .map_err(|e| refused(format!("does not parse: {}", e.emit_to_string(&t.text))))?;
+        if !self.ctx.has_immediates() {
+            for (_, g) in module.global_variables.iter_mut() {
+                if g.space == naga::AddressSpace::Immediate {
+                    g.space = naga::AddressSpace::Storage {
+                        access: naga::StorageAccess::LOAD,
+                    };
+                    g.binding = Some(naga::ResourceBinding {
+                        group: PUSH_CONSTANT_FALLBACK_GROUP,
+                        binding: 0,
+                    });
+                }
+            }
+        }
+        let info = naga::valid::Validator::new(
+            naga::valid::ValidationFlags::all(),
+            naga::valid::Capabilities::all(),
+        )
+        .validate(&module)
+        .map_err(|e| refused(format!("does not validate: {}", e.emit_to_string(&t.text))))?;
+        let ep = module
+            .entry_points
+            .iter()
+            .position(|e| e.name == t.entry_point)
+            .ok_or_else(|| refused(format!("has no entry point `{}`", t.entry_point)))?;
+        let uses = info.get_entry_point(ep);
+        let used = module
+            .global_variables
+            .iter()
+            .filter(|(h, _)| !uses[*h].is_empty())
+            .filter_map(|(_, g)| g.binding.as_ref().map(|b| (b.group, b.binding)))
+            .collect();
+        let overrides = module.overrides.iter().filter_map(|(_, o)| o.id).collect();
+        let label = format!("{key}.{}", stage.short_name());
+        let scope = self.ctx.device.push_error_scope(w::ErrorFilter::Validation);
+        let created = self
+            .ctx
+            .device
+            .create_shader_module(w::ShaderModuleDescriptor {
+                label: Some(&label),
+                source: w::ShaderSource::Naga(Cow::Owned(module)),
+            });
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(refused(format!("was refused by wgpu: {e}")));
+        }
+        Ok(Module {
+            module: created,
+            translation: t,
+            used,
+            overrides,
+        })
+    }
+
+    fn module_uses(module: &Module, set: u32, binding: u32) -> bool {
+        module.uses(set, binding)
+    }
+
+    /// Bind group layouts, the pipeline layout and the push-constant path of a plan whose stages use `modules`.
+    fn create_layout(
+        &self,
+        plan: &PipelinePlan,
+        modules: &[(Stage, &Module)],
+    ) -> Result<Layouts, Vec<Diagnostic>> {
+        let key = plan.key.as_str();
+        let visibility = |set: u32, binding: u32| {
+            let mut v = w::ShaderStages::NONE;
+            for (s, m) in modules {
+                if m.used.contains(&(set, binding)) {
+                    v |= stage_bit(*s);
+                }
+            }
+            v
+        };
+        let mut groups = map::bind_group_entries(plan, &visibility).map_err(|e| {
+            diagnostic(
+                Code::Unsupported,
+                key,
+                format!("no wgpu layout for `{key}`: {e}"),
+                "declare resources WebGPU can bind",
+            )
+        })?;
+        let spilled = plan
+            .push_constants
+            .as_ref()
+            .is_some_and(|p| p.spill.is_some());
+        let push_constants = match &plan.push_constants {
+            None => PushConstants::None,
+            Some(pc)
+                if !spilled
+                    && self.ctx.has_immediates()
+                    && pc.twin_size() <= self.ctx.device.limits().max_immediate_size =>
+            {
+                PushConstants::Immediates {
+                    size: pc.twin_size(),
+                }
+            }
+            // WGSL rounds a struct's size up to its alignment (at most 16): the buffer holds the rounded size.
+            Some(pc) => PushConstants::Buffer {
+                size: pc.size.next_multiple_of(16),
+            },
+        };
+        // A spilled block is already a binding of the plan's group: only its filling is ours.
+        if let PushConstants::Buffer { size } = push_constants
+            && !spilled
+        {
+            let mut v = w::ShaderStages::NONE;
+            for (s, _) in modules {
+                v |= stage_bit(*s);
+            }
+            groups.resize(PUSH_CONSTANT_FALLBACK_GROUP as usize + 1, Vec::new());
+            groups[PUSH_CONSTANT_FALLBACK_GROUP as usize].push(w::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: v,
+                ty: w::BindingType::Buffer {
+                    ty: w::BufferBindingType::Storage { read_only: true },
+                    has_dynamic_offset: false,
+                    min_binding_size: std::num::NonZeroU64::new(size.into()),
+                },
+                count: None,
+            });
+        }
+        let device = &self.ctx.device;
+        let scope = device.push_error_scope(w::ErrorFilter::Validation);
+        let bind_group_layouts: Vec<w::BindGroupLayout> = groups
+            .iter()
+            .enumerate()
+            .map(|(set, entries)| {
+                device.create_bind_group_layout(&w::BindGroupLayoutDescriptor {
+                    label: Some(&format!("{key} set {set}")),
+                    entries,
+                })
+            })
+            .collect();
+        // A set the info leaves empty is a gap in the pipeline layout, so a renderer binds only the groups that
+        // hold something.
+        let refs: Vec<Option<&w::BindGroupLayout>> = bind_group_layouts
+            .iter()
+            .zip(&groups)
+            .map(|(layout, entries)| (!entries.is_empty()).then_some(layout))
+            .collect();
+        let layout = device.create_pipeline_layout(&w::PipelineLayoutDescriptor {
+            label: Some(key),
+            bind_group_layouts: &refs,
+            immediate_size: match push_constants {
+                PushConstants::Immediates { size } => size,
+                _ => 0,
+            },
+        });
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(diagnostic(
+                Code::Device,
+                key,
+                format!("wgpu refused the layout of `{key}`: {e}"),
+                "check the declaration's resources against the device's limits",
+            ));
+        }
+        let declared_samplers = plan
+            .bindings()
+            .filter_map(|(set, b)| match &b.resource {
+                shader_info::ResourceKind::Sampler {
+                    state: Some(state), ..
+                } => Some((
+                    set,
+                    b.name.clone(),
+                    device.create_sampler(&super::map::sampler_descriptor(state)),
+                )),
+                _ => None,
+            })
+            .collect();
+        Ok(Layouts {
+            bind_group_layouts,
+            layout,
+            push_constants,
+            info: key.to_string(),
+            push_block: plan
+                .push_constants
+                .as_ref()
+                .map(|p| (p.size, p.twin_size())),
+            declared_samplers,
+        })
+    }
+
+    fn attachments(
+        &self,
+        plan: &PipelinePlan,
+        options: &GraphicsOptions,
+    ) -> Result<Attachments, Vec<Diagnostic>> {
+        let class = |f: w::TextureFormat| match f.sample_type(None, None) {
+            Some(w::TextureSampleType::Sint) => FormatClass::Sint,
+            Some(w::TextureSampleType::Uint) => FormatClass::Uint,
+            _ => FormatClass::Float,
+        };
+        Ok(Attachments {
+            colors: map::color_formats(plan, options.color_format, &options.color_format_overrides)
+                .into_iter()
+                .map(|f| f.map(class))
+                .collect(),
+            depth: options.depth_format.is_some_and(|f| f.has_depth_aspect()),
+            stencil: options.depth_format.is_some_and(|f| f.has_stencil_aspect()),
+            samples: options.samples.max(1),
+        })
+    }
+
+    fn state_override(options: &GraphicsOptions) -> Option<&RenderState> {
+        options.state.as_ref()
+    }
+
+    /// What WebGPU or this device cannot draw: a topology WebGPU lacks, line or point polygons without their
+    /// feature, an info without a vertex stage.
+    fn graphics_problems(
+        &self,
+        plan: &PipelinePlan,
+        state: &RenderState,
+        _options: &GraphicsOptions,
+        modules: &[(Stage, &Module)],
+    ) -> Vec<Diagnostic> {
+        let key = plan.key.as_str();
+        let problem = |m: String, hint: &str| diagnostic(Code::RenderState, key, m, hint);
+        let mut out = Vec::new();
+        if let Err(e) = map::primitive(state) {
+            out.extend(problem(
+                format!("`{key}` declares {e}"),
+                "declare state WebGPU can draw",
+            ));
+        }
+        let features = self.ctx.device.features();
+        for (mode, feature) in [
+            (
+                shader_info::PolygonMode::Line,
+                w::Features::POLYGON_MODE_LINE,
+            ),
+            (
+                shader_info::PolygonMode::Point,
+                w::Features::POLYGON_MODE_POINT,
+            ),
+        ] {
+            if state.polygon_mode == mode && !features.contains(feature) {
+                out.extend(problem(
+                    format!(
+                        "`{key}` draws {mode:?} polygons, which {} cannot",
+                        self.ctx.device_name()
+                    ),
+                    "declare filled polygons for this device",
+                ));
+            }
+        }
+        if !modules.iter().any(|(s, _)| *s == Stage::Vertex) {
+            out.extend(diagnostic(
+                Code::IncompleteInfo,
+                key,
+                format!("`{key}` has no vertex stage"),
+                "declare a vertex_source",
+            ));
+        }
+        out
+    }
+
+    fn create_graphics(
+        &self,
+        plan: &PipelinePlan,
+        state: &RenderState,
+        modules: &[(Stage, &Module)],
+        layouts: Layouts,
+        opts: &GraphicsOptions,
+    ) -> Result<GraphicsPipeline, Vec<Diagnostic>> {
+        let key = plan.key.as_str();
+        let problem = |m: String, hint: &str| diagnostic(Code::RenderState, key, m, hint);
+        let primitive = map::primitive(state).map_err(|e| {
+            problem(
+                format!("`{key}` declares {e}"),
+                "declare state WebGPU can draw",
+            )
+        })?;
+        let buffers = plan.vertex_buffers(opts.vertex_layout);
+        let attributes: Vec<Vec<w::VertexAttribute>> = buffers
+            .iter()
+            .map(|b| {
+                b.attributes
+                    .iter()
+                    .map(|&(location, format, offset)| w::VertexAttribute {
+                        format: map::vertex_format(format),
+                        offset: offset.into(),
+                        shader_location: location,
+                    })
+                    .collect()
+            })
+            .collect();
+        let vertex_buffers: Vec<Option<w::VertexBufferLayout>> = buffers
+            .iter()
+            .zip(&attributes)
+            .map(|(b, a)| {
+                Some(w::VertexBufferLayout {
+                    array_stride: b.stride.into(),
+                    step_mode: w::VertexStepMode::Vertex,
+                    attributes: a,
+                })
+            })
+            .collect();
+        // Blending into an integer target is refused before this (the core's attachment check).
+        let targets: Vec<Option<w::ColorTargetState>> =
+            map::color_formats(plan, opts.color_format, &opts.color_format_overrides)
+                .into_iter()
+                .enumerate()
+                .map(|(loc, f)| {
+                    let loc = loc as u32;
+                    f.map(|format| w::ColorTargetState {
+                        format,
+                        blend: map::blend(state.blend_at(loc)),
+                        write_mask: map::color_writes(state.color_writes_at(loc)),
+                    })
+                })
+                .collect();
+        let find = |s: Stage| modules.iter().find(|(x, _)| *x == s).map(|(_, m)| *m);
+        let Some(vs) = find(Stage::Vertex) else {
+            return Err(diagnostic(
+                Code::IncompleteInfo,
+                key,
+                format!("`{key}` has no vertex stage"),
+                "declare a vertex_source",
+            ));
+        };
+        let fs = find(Stage::Fragment);
+        let vs_constants = Self::constants(plan, &opts.specialization, vs)?;
+        let fs_constants = match fs {
+            Some(m) => Self::constants(plan, &opts.specialization, m)?,
+            None => Vec::new(),
+        };
+        let (vs_refs, fs_refs) = (constant_refs(&vs_constants), constant_refs(&fs_constants));
+        let device = &self.ctx.device;
+        let scope = device.push_error_scope(w::ErrorFilter::Validation);
+        let pipeline = device.create_render_pipeline(&w::RenderPipelineDescriptor {
+            label: Some(key),
+            layout: Some(&layouts.layout),
+            vertex: w::VertexState {
+                module: &vs.module,
+                entry_point: Some(&vs.translation.entry_point),
+                compilation_options: w::PipelineCompilationOptions {
+                    constants: &vs_refs,
+                    zero_initialize_workgroup_memory: false,
+                },
+                buffers: &vertex_buffers,
+            },
+            primitive,
+            depth_stencil: map::depth_stencil(state, opts.depth_format),
+            multisample: w::MultisampleState {
+                count: opts.samples.max(1),
+                mask: !0,
+                alpha_to_coverage_enabled: state.alpha_to_coverage,
+            },
+            fragment: fs.map(|m| w::FragmentState {
+                module: &m.module,
+                entry_point: Some(&m.translation.entry_point),
+                compilation_options: w::PipelineCompilationOptions {
+                    constants: &fs_refs,
+                    zero_initialize_workgroup_memory: false,
+                },
+                targets: &targets,
+            }),
+            multiview_mask: None,
+            cache: self.ctx.pipeline_cache(),
+        });
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(diagnostic(
+                Code::Device,
+                key,
+                format!("wgpu refused the render pipeline of `{key}`: {e}"),
+                "check the options (formats, samples) against the declaration",
+            ));
+        }
+        Ok(GraphicsPipeline {
+            pipeline,
+            layouts,
+            state_overridden: opts
+                .state
+                .as_ref()
+                .is_some_and(|s| *s != plan.render_state.clone().unwrap_or_default()),
+            state: state.clone(),
+            plan: plan.clone(),
+        })
+    }
+
+    fn create_compute(
+        &self,
+        plan: &PipelinePlan,
+        cs: &Module,
+        layouts: Layouts,
+        values: &SpecValues,
+    ) -> Result<ComputePipeline, Vec<Diagnostic>> {
+        let key = plan.key.as_str();
+        let constants = Self::constants(plan, values, cs)?;
+        let refs = constant_refs(&constants);
+        let device = &self.ctx.device;
+        let scope = device.push_error_scope(w::ErrorFilter::Validation);
+        let pipeline = device.create_compute_pipeline(&w::ComputePipelineDescriptor {
+            label: Some(key),
+            layout: Some(&layouts.layout),
+            module: &cs.module,
+            entry_point: Some(&cs.translation.entry_point),
+            compilation_options: w::PipelineCompilationOptions {
+                constants: &refs,
+                zero_initialize_workgroup_memory: false,
+            },
+            cache: self.ctx.pipeline_cache(),
+        });
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(diagnostic(
+                Code::Device,
+                key,
+                format!("wgpu refused the compute pipeline of `{key}`: {e}"),
+                "check the declaration against the device's limits",
+            ));
+        }
+        Ok(ComputePipeline {
+            pipeline,
+            layouts,
+            plan: plan.clone(),
+        })
+    }
+
+    fn create_ray_tracing(
+        &self,
+        plan: &PipelinePlan,
+        _modules: &[(Stage, &Module)],
+        _layout: Layouts,
+    ) -> Result<std::convert::Infallible, Vec<Diagnostic>> {
+        let key = plan.key.as_str();
+        Err(diagnostic(
+            Code::Unsupported,
+            key,
+            format!("no wgpu pipeline for `{key}`: WebGPU has no ray-tracing pipelines"),
+            "draw it with the Vulkan backend",
+        ))
+    }
+
+    fn wait_idle(&self) {
+        self.ctx.wait_idle();
+    }
+
+    fn error(diagnostics: Vec<Diagnostic>) -> WgpuError {
+        WgpuError::Diagnostics(diagnostics)
+    }
+
+    fn diagnostics(error: WgpuError, key: &str) -> Vec<Diagnostic> {
+        error.into_diagnostics(key)
+    }
+}
+
+fn stage_bit(s: Stage) -> w::ShaderStages {
+    match s {
+        Stage::Vertex => w::ShaderStages::VERTEX,
+        Stage::Fragment => w::ShaderStages::FRAGMENT,
+        Stage::Compute => w::ShaderStages::COMPUTE,
+        _ => w::ShaderStages::NONE,
+    }
+}
+
+fn constant_refs(c: &[(String, f64)]) -> Vec<(&str, f64)> {
+    c.iter().map(|(k, v)| (k.as_str(), *v)).collect()
+}

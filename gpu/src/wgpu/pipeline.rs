@@ -1,0 +1,340 @@
+//! What the wgpu library hands a renderer: graphics and compute pipelines with their layouts, push-constant data
+//! ready for a pass, and bind groups made from resources named as declared.
+
+use super::context::WgpuContext;
+use super::error::{WgpuError, WgpuResult};
+use crate::cross::Translation;
+use ::wgpu as w;
+use ::wgpu::util::DeviceExt;
+use shader_info::{
+    BindingPart, Code, Diagnostic, PUSH_CONSTANT_SPACE, PipelinePlan, RenderState, SpecValues,
+    VertexArrangement,
+};
+
+/// The bind group that holds the push-constant block where the device has no immediates: one past the frequency
+/// sets, the same number as the block's HLSL register space.
+pub const PUSH_CONSTANT_FALLBACK_GROUP: u32 = PUSH_CONSTANT_SPACE;
+
+/// How a pipeline's push-constant block reaches its shaders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PushConstants {
+    /// The info declares none.
+    None,
+    /// wgpu immediates (`set_immediates(0, bytes)`), where the device has [`w::Features::IMMEDIATES`]. `size` is
+    /// what the layout reserves: the block's WGSL size (its std430 end rounded up to its alignment, as WGSL
+    /// sizes a struct and WebGPU implementations count immediates), so every pushed block is padded to it.
+    Immediates { size: u32 },
+    /// A read-only storage buffer with the block's bytes (std430, as declared; `size` rounded up to 16 as WGSL
+    /// rounds the struct) at
+    /// `@group(PUSH_CONSTANT_FALLBACK_GROUP) @binding(0)`, on devices without immediates. Storage rather than
+    /// uniform: the block's std430 offsets are valid there unchanged, and uniform layout rules would reject them.
+    Buffer { size: u32 },
+}
+
+/// Push-constant bytes made ready for a pass (see [`GraphicsPipeline::push`]).
+pub enum PushData {
+    /// Nothing to set.
+    None,
+    Immediates(Vec<u8>),
+    /// Bind this at [`PUSH_CONSTANT_FALLBACK_GROUP`] (the buffer lives as long as the group).
+    Group(w::BindGroup),
+}
+
+impl PushData {
+    /// Sets the bytes on a render pass.
+    pub fn set_render(&self, pass: &mut w::RenderPass<'_>) {
+        match self {
+            PushData::None => {}
+            PushData::Immediates(b) => pass.set_immediates(0, b),
+            PushData::Group(g) => pass.set_bind_group(PUSH_CONSTANT_FALLBACK_GROUP, g, &[]),
+        }
+    }
+
+    /// Sets the bytes on a compute pass.
+    pub fn set_compute(&self, pass: &mut w::ComputePass<'_>) {
+        match self {
+            PushData::None => {}
+            PushData::Immediates(b) => pass.set_immediates(0, b),
+            PushData::Group(g) => pass.set_bind_group(PUSH_CONSTANT_FALLBACK_GROUP, g, &[]),
+        }
+    }
+}
+
+/// The fixed-function side of a render pipeline that the declaration does not fix: attachment formats, sample
+/// count, vertex-buffer arrangement and specialization values. The render state comes from the declaration;
+/// `state` replaces it for this pipeline (an explicit override, reported by [`GraphicsPipeline::state_overridden`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GraphicsOptions {
+    /// Format of every float color output.
+    pub color_format: w::TextureFormat,
+    /// Per-location format overrides.
+    pub color_format_overrides: Vec<(u32, w::TextureFormat)>,
+    pub depth_format: Option<w::TextureFormat>,
+    pub samples: u32,
+    pub vertex_layout: VertexArrangement,
+    pub specialization: SpecValues,
+    pub state: Option<RenderState>,
+}
+
+impl Default for GraphicsOptions {
+    fn default() -> Self {
+        GraphicsOptions {
+            color_format: w::TextureFormat::Rgba8Unorm,
+            color_format_overrides: Vec::new(),
+            depth_format: None,
+            samples: 1,
+            vertex_layout: VertexArrangement::default(),
+            specialization: SpecValues::default(),
+            state: None,
+        }
+    }
+}
+
+/// A wgpu module of one stage of one key, with what its pipelines need to know about it.
+pub struct Module {
+    pub module: w::ShaderModule,
+    /// The checked WGSL it was created from.
+    pub translation: Translation,
+    /// `(group, binding)` pairs the entry point uses.
+    pub(super) used: Vec<(u32, u32)>,
+    /// `@id`s of the overrides the module declares.
+    pub(super) overrides: Vec<u16>,
+}
+
+impl Module {
+    /// Whether the module's entry point uses `(group, binding)`.
+    pub fn uses(&self, group: u32, binding: u32) -> bool {
+        self.used.contains(&(group, binding))
+    }
+}
+
+/// Layout objects shared by both pipeline kinds.
+pub struct Layouts {
+    /// One per group up to the highest used, index = set; an empty one is a gap in `layout` (bind nothing there).
+    pub bind_group_layouts: Vec<w::BindGroupLayout>,
+    pub layout: w::PipelineLayout,
+    pub push_constants: PushConstants,
+    /// The info (or variant key) the layouts were made for, and its push block's std430 size and twin size.
+    pub(super) info: String,
+    pub(super) push_block: Option<(u32, u32)>,
+    /// `(set, name, sampler)` for every combined sampler declared with a state: made once with the layout, used
+    /// when the host binds the texture alone (WebGPU has no immutable samplers).
+    pub(super) declared_samplers: Vec<(u32, String, w::Sampler)>,
+}
+
+impl Layouts {
+    /// Makes push-constant bytes ready for a pass: immediates, or a buffer bound at the fallback group.
+    ///
+    /// `bytes` must be the block (its std430 size) or its Rust twin with the tail padding the derives demand
+    /// (what `bytemuck::bytes_of` gives for a derived struct); any other length, or bytes for an info without push
+    /// constants, is a [`shader_info::Code::HostMismatch`] error naming the info — never a draw that wgpu drops.
+    /// Empty bytes push nothing.
+    pub fn push(&self, ctx: &WgpuContext, bytes: &[u8]) -> WgpuResult<PushData> {
+        if bytes.is_empty() {
+            return Ok(PushData::None);
+        }
+        let Some((size, twin)) = self.push_block else {
+            return Err(WgpuError::Diagnostics(vec![
+                Diagnostic::error(
+                    Code::HostMismatch,
+                    &self.info,
+                    format!(
+                        "{} bytes were pushed, but `{}` declares no push constants",
+                        bytes.len(),
+                        self.info
+                    ),
+                )
+                .hint("declare the block with push_constant, or push nothing"),
+            ]));
+        };
+        let block = shader_info::push_block_bytes(&self.info, size, twin, bytes)
+            .map_err(WgpuError::Diagnostics)?;
+        Ok(match self.push_constants {
+            PushConstants::None => PushData::None,
+            PushConstants::Immediates { size } => {
+                let mut contents = block.to_vec();
+                contents.resize(size as usize, 0);
+                PushData::Immediates(contents)
+            }
+            PushConstants::Buffer { size } => {
+                let mut contents = block.to_vec();
+                contents.resize(contents.len().max(size as usize), 0);
+                let buffer = ctx
+                    .device
+                    .create_buffer_init(&w::util::BufferInitDescriptor {
+                        label: Some("push constants"),
+                        contents: &contents,
+                        usage: w::BufferUsages::STORAGE,
+                    });
+                let group = PUSH_CONSTANT_FALLBACK_GROUP as usize;
+                PushData::Group(ctx.device.create_bind_group(&w::BindGroupDescriptor {
+                    label: Some("push constants"),
+                    layout: &self.bind_group_layouts[group],
+                    entries: &[w::BindGroupEntry {
+                        binding: 0,
+                        resource: buffer.as_entire_binding(),
+                    }],
+                }))
+            }
+        })
+    }
+}
+
+/// A resource for a declared binding of [`GraphicsPipeline::bind_group`] / [`ComputePipeline::bind_group`].
+#[derive(Clone, Copy, Debug)]
+pub enum Bind<'a> {
+    /// A uniform or storage buffer (the whole buffer).
+    Buffer(&'a w::Buffer),
+    /// A sampled or storage texture without a sampler.
+    Texture(&'a w::TextureView),
+    /// A combined image sampler: the texture and the sampler go to the two WGSL bindings of the declaration.
+    Sampled(&'a w::TextureView, &'a w::Sampler),
+}
+
+/// The bind group of `set` for `plan`, resources named by their declared names.
+fn bind_group(
+    ctx: &WgpuContext,
+    layouts: &Layouts,
+    plan: &PipelinePlan,
+    set: u32,
+    resources: &[(&str, Bind<'_>)],
+) -> WgpuResult<w::BindGroup> {
+    let fail = |message: String| {
+        WgpuError::Diagnostics(vec![Diagnostic::error(Code::Device, &plan.key, message)])
+    };
+    let declared: Vec<&str> = plan
+        .sets
+        .iter()
+        .filter(|s| s.set == set)
+        .flat_map(|s| s.bindings.iter().map(|b| b.name.as_str()))
+        .collect();
+    let layout = layouts
+        .bind_group_layouts
+        .get(set as usize)
+        .filter(|_| {
+            !(set == PUSH_CONSTANT_FALLBACK_GROUP
+                && matches!(layouts.push_constants, PushConstants::Buffer { .. }))
+        })
+        .ok_or_else(|| fail(format!("the pipeline layout has no group {set}")))?;
+    let mut entries = Vec::new();
+    for (name, bind) in resources {
+        if !declared.contains(name) {
+            return Err(fail(format!(
+                "`{name}` is not declared in set {set}; declared there: {}",
+                if declared.is_empty() {
+                    "nothing".to_string()
+                } else {
+                    declared.join(", ")
+                }
+            )));
+        }
+        for tb in plan
+            .targets
+            .bindings
+            .iter()
+            .filter(|tb| tb.set == set && tb.name == *name)
+        {
+            let resource = match (*bind, tb.part) {
+                (Bind::Sampled(_, sampler), BindingPart::Sampler) => {
+                    w::BindingResource::Sampler(sampler)
+                }
+                // WebGPU has no immutable samplers: a texture bound alone to a sampler declared with a state gets
+                // the sampler made from that state (the host may still pass its own with `Bind::Sampled`).
+                (Bind::Texture(_), BindingPart::Sampler) => {
+                    match layouts
+                        .declared_samplers
+                        .iter()
+                        .find(|(s, n, _)| *s == set && n == name)
+                    {
+                        Some((_, _, sampler)) => w::BindingResource::Sampler(sampler),
+                        None => {
+                            return Err(fail(format!(
+                                "`{name}` is a combined sampler without a declared state: bind it with `Bind::Sampled(view, sampler)`"
+                            )));
+                        }
+                    }
+                }
+                (Bind::Sampled(view, _) | Bind::Texture(view), _) => {
+                    w::BindingResource::TextureView(view)
+                }
+                (Bind::Buffer(buffer), _) => buffer.as_entire_binding(),
+            };
+            entries.push(w::BindGroupEntry {
+                binding: tb.binding,
+                resource,
+            });
+        }
+    }
+    let label = format!("{} group {set}", plan.key);
+    ctx.checked(&label, || {
+        ctx.device.create_bind_group(&w::BindGroupDescriptor {
+            label: Some(&label),
+            layout,
+            entries: &entries,
+        })
+    })
+    .map_err(|e| fail(e.to_string()))
+}
+
+/// A render pipeline built from a declaration.
+pub struct GraphicsPipeline {
+    pub pipeline: w::RenderPipeline,
+    pub layouts: Layouts,
+    pub plan: PipelinePlan,
+    /// The state it was built with.
+    pub state: RenderState,
+    /// Whether [`GraphicsOptions::state`] replaced the declared state.
+    pub state_overridden: bool,
+}
+
+impl GraphicsPipeline {
+    /// See [`Layouts::push`].
+    pub fn push(&self, ctx: &WgpuContext, bytes: &[u8]) -> WgpuResult<PushData> {
+        self.layouts.push(ctx, bytes)
+    }
+
+    /// The bind group of `set`, resources named by their declared names; a combined sampler's texture and
+    /// sampler go to their WGSL bindings (see the [module documentation](super)). A name the set does not declare,
+    /// or a resource wgpu refuses, is an error naming the info.
+    ///
+    /// ```no_run
+    /// # fn f(ctx: &gpu::wgpu::WgpuContext, lib: &mut gpu::wgpu::WgpuLibrary, view: &gpu::wgpu::raw::TextureView,
+    /// #      sampler: &gpu::wgpu::raw::Sampler) -> gpu::wgpu::WgpuResult<()> {
+    /// use gpu::wgpu::{Bind, GraphicsOptions};
+    /// let p = lib.graphics_pipeline("gpu_shader_2D_image", &GraphicsOptions::default())?;
+    /// let group = p.bind_group(ctx, 1, &[("image", Bind::Sampled(view, sampler))])?;
+    /// # Ok(()) }
+    /// ```
+    pub fn bind_group(
+        &self,
+        ctx: &WgpuContext,
+        set: u32,
+        resources: &[(&str, Bind<'_>)],
+    ) -> WgpuResult<w::BindGroup> {
+        bind_group(ctx, &self.layouts, &self.plan, set, resources)
+    }
+}
+
+/// A compute pipeline built from a declaration.
+pub struct ComputePipeline {
+    pub pipeline: w::ComputePipeline,
+    pub layouts: Layouts,
+    pub plan: PipelinePlan,
+}
+
+impl ComputePipeline {
+    /// See [`Layouts::push`].
+    pub fn push(&self, ctx: &WgpuContext, bytes: &[u8]) -> WgpuResult<PushData> {
+        self.layouts.push(ctx, bytes)
+    }
+
+    /// See [`GraphicsPipeline::bind_group`].
+    pub fn bind_group(
+        &self,
+        ctx: &WgpuContext,
+        set: u32,
+        resources: &[(&str, Bind<'_>)],
+    ) -> WgpuResult<w::BindGroup> {
+        bind_group(ctx, &self.layouts, &self.plan, set, resources)
+    }
+}
