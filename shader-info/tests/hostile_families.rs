@@ -806,3 +806,90 @@ fn a_smooth_int_from_vertex_to_geometry_is_accepted_but_not_into_the_fragment_st
         &["GsOut.id"],
     );
 }
+
+// --- fuzzing the families the declaration fuzzer missed ---
+
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn glsl_name() -> impl Strategy<Value = String> {
+        prop_oneof![
+            6 => "[a-z][a-z0-9_]{0,5}",
+            1 => prop::sample::select(vec![
+                "vec4", "float", "sample", "gl_x", "a__b", "", "a b", "GPU_VULKAN", "defined", "1x",
+            ])
+            .prop_map(String::from),
+        ]
+    }
+
+    fn field() -> impl Strategy<Value = Field> {
+        (
+            glsl_name(),
+            prop::sample::select(vec![Type::Float, Type::Vec4, Type::Int]),
+            prop::sample::select(vec![
+                FieldArray::None,
+                FieldArray::Fixed(0),
+                FieldArray::Fixed(2),
+                FieldArray::Runtime,
+            ]),
+            prop::option::of(0usize..3),
+        )
+            .prop_map(|(name, ty, array, nested)| Field {
+                name,
+                ty: match nested {
+                    Some(i) => FieldType::Struct(format!("S{i}")),
+                    None => FieldType::Value(ty),
+                },
+                array,
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// Geometry layouts at every edge: no panic, and an accepted info has a layout a device runs.
+        #[test]
+        fn geometry_layouts(max in prop::sample::select(vec![0u32, 1, 3, 256, 257, u32::MAX]),
+                            inv in prop::sample::select(vec![0u32, 1, 32, 33, 127, 128, u32::MAX]),
+                            with_stage in any::<bool>()) {
+            let base = if with_stage { geometry("g") } else { graphics("g") };
+            let d = check(base.geometry_layout_instanced(PrimitiveIn::Triangles, PrimitiveOut::TriangleStrip, max, inv));
+            let ok = errors(&d).is_empty();
+            prop_assert_eq!(ok, with_stage && max <= MAX_GEOMETRY_OUTPUT_VERTICES && (1..=MAX_GEOMETRY_INVOCATIONS).contains(&inv), "{}", render_all(&d));
+        }
+
+        /// Random shared structs (bad names, arrays, nesting and cycles among three) used through typedef_source
+        /// and a buffer: no panic, and an accepted info uses only structs without problems.
+        #[test]
+        fn structs(defs in prop::collection::vec(prop::collection::vec(field(), 0..3), 3)) {
+            let mut reg = Registry::new();
+            for (i, fields) in defs.iter().enumerate() {
+                let mut def = StructDef::new(format!("S{i}"));
+                def.fields = fields.clone();
+                reg.add_struct(def);
+            }
+            reg.add_info(graphics("t").typedef_source("S0"));
+            reg.add_info(graphics("b").storage_buf(0, Qualifier::Read, "S0", "s", Frequency::Pass));
+            for info in ["t", "b"] {
+                let d = check_in(&reg, info);
+                if errors(&d).is_empty() {
+                    prop_assert!(reg.type_problems("S0").is_empty(), "{}", render_all(&d));
+                }
+            }
+        }
+
+        /// Random shared enums, two of them: no panic; a problem is in the registry and refused by a user.
+        #[test]
+        fn enums(a in prop::collection::vec(glsl_name(), 0..3), b in prop::collection::vec(glsl_name(), 0..3),
+                 same_name in any::<bool>()) {
+            let mut reg = Registry::new();
+            let values = |v: &[String]| v.iter().enumerate().map(|(i, n)| (n.clone(), i as u32)).collect();
+            reg.add_enum(EnumDef { name: "EA".into(), values: values(&a) });
+            reg.add_enum(EnumDef { name: if same_name { "EA".into() } else { "EB".into() }, values: values(&b) });
+            reg.add_info(graphics("u").typedef_source("EA").typedef_source(if same_name { "EA" } else { "EB" }));
+            let d = check_in(&reg, "u");
+            prop_assert_eq!(errors(&d).is_empty(), reg.problems().is_empty(), "{}", render_all(&d));
+        }
+    }
+}
