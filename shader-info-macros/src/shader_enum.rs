@@ -34,6 +34,7 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
     }
     let mut values = Vec::new();
     let mut variants = Vec::new();
+    let mut glsl_names: Vec<(String, String)> = Vec::new();
     for v in &data.variants {
         if !matches!(v.fields, Fields::Unit) {
             return Err(attrs::err(
@@ -68,6 +69,16 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
             })?;
         }
         attrs::check_glsl_name(&name, "enum value", v.ident.span())?;
+        if let Some((first, _)) = glsl_names.iter().find(|(_, n)| *n == name) {
+            return Err(attrs::err(
+                v.ident.span(),
+                format!(
+                    "variants `{first}` and `{}` both have the GLSL name `{name}`: a GLSL constant is defined once; give this one another `#[shader(name = \"…\")]`",
+                    v.ident
+                ),
+            ));
+        }
+        glsl_names.push((v.ident.to_string(), name.clone()));
         let vid = &v.ident;
         values.push(quote! { (__si::String::from(#name), #ident::#vid as u32) });
         variants.push(vid);

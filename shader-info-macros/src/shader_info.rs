@@ -8,7 +8,7 @@
 use crate::attrs;
 use crate::layout_proof;
 use proc_macro2::{Span, TokenStream, TokenTree};
-use quote::{ToTokens, format_ident, quote, quote_spanned};
+use quote::{ToTokens, quote, quote_spanned};
 use syn::parse::{Parse, ParseStream};
 use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
@@ -450,10 +450,32 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
     let mut binding_consts = Vec::new();
     let mut binding_rows = Vec::new();
     let mut binding_checks = Vec::new();
+    // Each resource becomes an associated constant named after it: a name that is no identifier, or two names
+    // that make one constant, would otherwise surface as a proc-macro panic or rustc's E0592 at the derive line.
+    let mut constant_of: Vec<(String, String)> = Vec::new();
     for r in &resources {
-        let base = r.name.value();
-        let base = base.split('[').next().unwrap_or_default();
-        let cname = format_ident!("{}", attrs::screaming_snake(base), span = r.name.span());
+        let full = r.name.value();
+        let base = full.split('[').next().unwrap_or_default();
+        attrs::check_glsl_name(base, "resource", r.name.span())?;
+        let cname_text = attrs::screaming_snake(base);
+        let Ok(cname) = syn::parse_str::<Ident>(&cname_text) else {
+            return Err(attrs::err(
+                r.name.span(),
+                format!(
+                    "resource `{base}` makes the binding constant `{cname_text}`, which is no Rust identifier; rename the resource"
+                ),
+            ));
+        };
+        let cname = Ident::new(&cname.to_string(), r.name.span());
+        if let Some((first, _)) = constant_of.iter().find(|(_, c)| *c == cname_text) {
+            return Err(attrs::err(
+                r.name.span(),
+                format!(
+                    "resources `{first}` and `{base}` both make the binding constant `{cname_text}`; rename one of them"
+                ),
+            ));
+        }
+        constant_of.push((base.to_string(), cname_text));
         let (slot, freq) = (&r.slot, &r.frequency);
         let doc = format!("Set and binding of `{base}`.");
         binding_consts.push(quote! {

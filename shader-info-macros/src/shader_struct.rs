@@ -134,11 +134,38 @@ pub fn attribute(args: TokenStream, mut item: syn::ItemStruct) -> syn::Result<To
         const #table: &[::shader_info::__private::FieldInfo] = &[#(#infos),*];
     };
     let vis = item.vis.clone();
+    // The padding fields are named after the others: a field of such a name would be declared twice (rustc's
+    // E0124 at the derive line, naming neither field).
+    let names: Vec<String> = named
+        .named
+        .iter()
+        .filter_map(|f| f.ident.as_ref().map(|i| i.to_string()))
+        .collect();
+    for f in &named.named {
+        let Some(id) = &f.ident else { continue };
+        let own = id.to_string();
+        let clash = own == "_pad_end"
+            || own
+                .strip_prefix("_pad_before_")
+                .is_some_and(|rest| names.iter().any(|n| n == rest));
+        if clash {
+            return Err(crate::attrs::err(
+                id.span(),
+                format!(
+                    "field `{own}` has the name `auto_pad` gives a padding field; rename it (names starting with `_pad_before_` and `_pad_end` are taken)"
+                ),
+            ));
+        }
+    }
     let old: Vec<syn::Field> = named.named.iter().cloned().collect();
     let n = old.len();
     let mut new = syn::punctuated::Punctuated::<syn::Field, syn::Token![,]>::new();
     for (i, f) in old.into_iter().enumerate() {
-        let pad_name = format_ident!("_pad_before_{}", f.ident.as_ref().expect("named"));
+        // `unraw`: a raw field name (`r#type`) would make `_pad_before_r#type`, no identifier.
+        let pad_name = format_ident!(
+            "_pad_before_{}",
+            syn::ext::IdentExt::unraw(f.ident.as_ref().expect("named"))
+        );
         new.push(syn::parse_quote! {
             #[doc(hidden)]
             #vis #pad_name: ::shader_info::Pad<{ ::shader_info::__private::auto_pad(#table, #i, #rules) }>

@@ -19,7 +19,16 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
         let format = match packed_format(f)? {
             // A named format must take exactly the field's bytes (checked when the crate compiles).
             Some(format) => {
-                let variant = syn::Ident::new(&format.value(), format.span());
+                let Ok(variant) = syn::parse_str::<syn::Ident>(&format.value()) else {
+                    return Err(syn::Error::new(
+                        format.span(),
+                        format!(
+                            "field `{name}`: `{}` is no VertexFormat; write a variant name such as \"Unorm8x4\"",
+                            format.value()
+                        ),
+                    ));
+                };
+                let variant = syn::Ident::new(&variant.to_string(), format.span());
                 quote_spanned! {format.span()=> {
                     const F: ::shader_info::VertexFormat = ::shader_info::VertexFormat::#variant;
                     const _: () = assert!(

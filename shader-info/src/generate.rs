@@ -26,7 +26,7 @@ use crate::resolve::ResolvedInfo;
 use crate::resource::{Resource, ResourceKind};
 use crate::types::*;
 use crate::validate::ValidatedInfo;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
 
@@ -130,7 +130,22 @@ impl DirLoader {
 impl SourceLoader for DirLoader {
     fn load(&self, path: &str) -> Result<String, String> {
         let full = self.resolve(path)?;
-        std::fs::read_to_string(&full).map_err(|e| format!("cannot read `{}`: {e}", full.display()))
+        let bytes = std::fs::read(&full).map_err(|e| {
+            // ELOOP ("too many levels of symbolic links"): links that point at each other.
+            if e.to_string().contains("symbolic links") {
+                format!("`{}` is a loop of symbolic links", full.display())
+            } else {
+                format!("cannot read `{}`: {e}", full.display())
+            }
+        })?;
+        String::from_utf8(bytes).map_err(|e| {
+            let at = e.utf8_error().valid_up_to();
+            let line = e.as_bytes()[..at].iter().filter(|b| **b == b'\n').count() + 1;
+            format!(
+                "`{}` is not UTF-8 text (an invalid byte on line {line}, byte {at})",
+                full.display()
+            )
+        })
     }
 }
 
@@ -532,6 +547,9 @@ pub fn generate(
         }
         match opts.loader.load(&t.value) {
             Ok(text) => {
+                if let Some(d) = text_problem(info, &t.value, &text, false, t) {
+                    diags.push(d);
+                }
                 e.file(&t.value, &text);
                 files.push(t.value.clone());
             }
@@ -642,18 +660,11 @@ pub fn generate(
     // 8-9. Dependencies and the stage source.
     match opts.loader.load(main_file) {
         Ok(text) => {
-            let mut order = Vec::new();
-            let mut stack = vec![main_file.to_string()];
-            collect_requires(
-                &text,
-                main_file,
-                opts.loader,
-                &mut order,
-                &mut stack,
-                &mut diags,
-                info,
-                main_item,
-            );
+            if let Some(d) = text_problem(info, main_file, &text, true, main_item) {
+                diags.push(d);
+            }
+            let order =
+                collect_requires(&text, main_file, opts.loader, &mut diags, info, main_item);
             if wrapper.is_some() {
                 e.push("#define main gpu_stage_main", LineOrigin::Preamble);
             }
@@ -719,67 +730,201 @@ fn missing<T>(
     )
     .item(format!("{what} `{path}`"))
     .at(&it.declared_in, it.origin)
-    .hint("paths are relative to the shader root; check the file exists and the spelling")
+    .hint(load_hint(&msg))
+}
+
+/// What to do about a file that could not be loaded, by why.
+fn load_hint(msg: &str) -> &'static str {
+    if msg.contains("not UTF-8") {
+        "save the file as UTF-8 (GLSL sources are ASCII; comments may hold UTF-8)"
+    } else if msg.contains("loop of symbolic links") {
+        "point the symbolic link at a file, not back at itself"
+    } else if msg.contains("leave") || msg.contains("leads out") {
+        "paths are relative to the shader root and stay inside it"
+    } else {
+        "paths are relative to the shader root; check the file exists and the spelling"
+    }
+}
+
+/// Why the text of a shader file cannot be inserted as it is: a NUL or another control character (copied into
+/// the generated GLSL, where glslang stops or misreads), an empty stage source, or a `#version` line (every
+/// generated stage starts with its own). `(line, message, hint)`.
+fn file_text_problem(text: &str, stage_source: bool) -> Option<(u32, String, &'static str)> {
+    for (i, line) in text.split('\n').enumerate() {
+        if let Some(c) = line
+            .chars()
+            .find(|c| c.is_control() && !matches!(c, '\t' | '\r' | '\u{b}' | '\u{c}'))
+        {
+            return Some((
+                i as u32 + 1,
+                format!("holds the control character U+{:04X}", c as u32),
+                "remove it: GLSL sources are plain text (a NUL often means the file was saved as UTF-16)",
+            ));
+        }
+        if line.trim_start().starts_with("#version")
+            || line.trim_start().starts_with('#')
+                && line.trim_start()[1..].trim_start().starts_with("version")
+        {
+            return Some((
+                i as u32 + 1,
+                "starts with its own `#version` line".to_string(),
+                "remove the `#version` line (and any `#extension` the info declares): the generated stage writes them, ahead of the declarations",
+            ));
+        }
+    }
+    if stage_source && text.trim().is_empty() {
+        return Some((
+            1,
+            "is empty".to_string(),
+            "write the stage's `void main() { … }` in it",
+        ));
+    }
+    None
+}
+
+/// `a/./b//c.glsl` → `a/b/c.glsl`: one file under two spellings is one file.
+fn normalize_path(path: &str) -> String {
+    path.split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 /// A typedef entry that names a registered shared type rather than a file.
-fn is_type_name(s: &str) -> bool {
+pub(crate) fn is_type_name(s: &str) -> bool {
     !s.contains(['.', '/'])
 }
 
-/// Parses `#pragma require(path)` lines, recursively, each file once, dependencies first.
-#[allow(clippy::too_many_arguments)]
+/// A located diagnostic for a file whose text cannot be inserted (see [`file_text_problem`]).
+fn text_problem<T>(
+    info: &ResolvedInfo,
+    file: &str,
+    text: &str,
+    stage_source: bool,
+    it: &Item<T>,
+) -> Option<Diagnostic> {
+    let (line, p, hint) = file_text_problem(text, stage_source)?;
+    let source_line = text.split('\n').nth(line as usize - 1).unwrap_or("");
+    Some(
+        Diagnostic::error(Code::UnsafeText, &info.name, format!("`{file}` {p}"))
+            .item(format!("`{file}`"))
+            .at(&it.declared_in, it.origin)
+            .in_file(file, Some(line))
+            .with_source_line(source_line.replace(|c: char| c.is_control() && c != '\t', "�"))
+            .hint(hint),
+    )
+}
+
+/// Collects the files `#pragma require(path)` pulls in, each once (by its normalized path), dependencies first:
+/// an explicit stack, so a chain of any depth is walked without recursion (a deep one used to overflow the
+/// thread's stack and abort the process), and sets for "on the path" and "done", so the walk stays linear.
 fn collect_requires(
     text: &str,
     file: &str,
     loader: &dyn SourceLoader,
-    order: &mut Vec<(String, String)>,
-    stack: &mut Vec<String>,
     diags: &mut Vec<Diagnostic>,
     info: &ResolvedInfo,
     item: &Item<(Stage, String)>,
-) {
-    for (i, line) in text.lines().enumerate() {
-        let Some(dep) = parse_require(line) else {
+) -> Vec<(String, String)> {
+    struct Frame {
+        path: String,
+        text: String,
+        /// Byte offset of the next line to read, and its index.
+        pos: usize,
+        line: usize,
+    }
+    let mut order: Vec<(String, String)> = Vec::new();
+    let mut done: HashSet<String> = HashSet::new();
+    let mut on_path: HashSet<String> = HashSet::from([normalize_path(file)]);
+    let mut frames = vec![Frame {
+        path: file.to_string(),
+        text: text.to_string(),
+        pos: 0,
+        line: 0,
+    }];
+    while let Some(top) = frames.last_mut() {
+        let next_line = (top.pos <= top.text.len()).then(|| {
+            let rest = &top.text[top.pos..];
+            rest.split('\n').next().unwrap_or("")
+        });
+        let Some(line) = next_line else {
+            let f = frames.pop().expect("a frame");
+            let key = normalize_path(&f.path);
+            on_path.remove(&key);
+            if frames.is_empty() {
+                break;
+            }
+            done.insert(key);
+            order.push((f.path, f.text));
             continue;
         };
-        if stack.iter().any(|s| s == dep) {
-            let mut chain = stack.clone();
-            chain.push(dep.to_string());
+        let i = top.line;
+        top.line += 1;
+        top.pos += line.len() + 1;
+        let Some(raw) = parse_require(line) else {
+            continue;
+        };
+        let (line, from, dep) = (line.to_string(), top.path.clone(), raw.to_string());
+        let key = normalize_path(&dep);
+        if key.is_empty() {
+            diags.push(
+                Diagnostic::error(
+                    Code::MissingSource,
+                    &info.name,
+                    format!("{from}:{}: `#pragma require` names no file", i + 1),
+                )
+                .item(format!("#pragma require({dep})"))
+                .at(&item.declared_in, item.origin)
+                .in_file(from.clone(), Some(i as u32 + 1))
+                .with_source_line(line.as_str())
+                .hint("write the path of the file to include, relative to the shader root: `#pragma require(common/math.glsl)`"),
+            );
+            continue;
+        }
+        if on_path.contains(&key) {
+            let mut chain: Vec<&str> = frames.iter().map(|f| f.path.as_str()).collect();
+            chain.push(&dep);
             diags.push(
                 Diagnostic::error(
                     Code::MissingSource,
                     &info.name,
                     format!("`#pragma require` forms a cycle: {}", chain.join(" → ")),
                 )
-                .item(format!("{file}:{}", i + 1))
+                .item(format!("{from}:{}", i + 1))
                 .at(&item.declared_in, item.origin)
                 .hint("remove one of the requires"),
             );
             continue;
         }
-        if order.iter().any(|(p, _)| p == dep) {
+        if done.contains(&key) {
             continue;
         }
-        match loader.load(dep) {
+        match loader.load(&key) {
             Ok(dep_text) => {
-                stack.push(dep.to_string());
-                collect_requires(&dep_text, dep, loader, order, stack, diags, info, item);
-                stack.pop();
-                order.push((dep.to_string(), dep_text));
+                if let Some(d) = text_problem(info, &key, &dep_text, false, item) {
+                    diags.push(d);
+                }
+                on_path.insert(key.clone());
+                frames.push(Frame {
+                    path: key,
+                    text: dep_text,
+                    pos: 0,
+                    line: 0,
+                });
             }
             Err(msg) => diags.push(
                 Diagnostic::error(
                     Code::MissingSource,
                     &info.name,
-                    format!("{file}:{}: required file `{dep}`: {msg}", i + 1),
+                    format!("{from}:{}: required file `{dep}`: {msg}", i + 1),
                 )
                 .item(format!("#pragma require({dep})"))
                 .at(&item.declared_in, item.origin)
-                .hint("paths are relative to the shader root"),
+                .hint(load_hint(&msg)),
             ),
         }
     }
+    order
 }
 
 /// `#pragma require(path)` → `path`.

@@ -295,5 +295,45 @@ pub fn identifier_problem(name: &str) -> Option<String> {
     if GLSL_KEYWORDS.contains(&name) || GLSL_TYPE_NAMES.contains(&name) {
         return Some(format!("`{name}` is a GLSL keyword or type name"));
     }
+    if name == "defined" {
+        return Some(
+            "`defined` is the preprocessor's operator: as a define it breaks every `#if defined(…)`".into(),
+        );
+    }
+    if STANDARD_DEFINES.contains(&name) {
+        return Some(format!(
+            "`{name}` is one of the standard defines every generated stage starts with, which the preprocessor \
+             would expand into this name (or a redefinition glslang refuses)"
+        ));
+    }
+    if name.len() > MAX_NAME_LENGTH {
+        return Some(format!(
+            "the name is {} characters long, past the {MAX_NAME_LENGTH} glslang accepts (\"name too long\")",
+            name.len()
+        ));
+    }
     None
 }
+
+/// glslang's longest token (`MaxTokenLength`): a longer name is "name too long".
+pub const MAX_NAME_LENGTH: usize = 1024;
+
+/// The defines the generator writes at the top of every stage (and the portable flavor's): a declared name equal
+/// to one is expanded away or redefined.
+pub const STANDARD_DEFINES: &[&str] = &[
+    "GPU_SHADER",
+    "GPU_VULKAN",
+    "GPU_PORTABLE",
+    "GPU_VERTEX_SHADER",
+    "GPU_TESS_CONTROL_SHADER",
+    "GPU_TESS_EVALUATION_SHADER",
+    "GPU_GEOMETRY_SHADER",
+    "GPU_FRAGMENT_SHADER",
+    "GPU_COMPUTE_SHADER",
+    "GPU_RAYGEN_SHADER",
+    "GPU_MISS_SHADER",
+    "GPU_CLOSEST_HIT_SHADER",
+    "GPU_ANY_HIT_SHADER",
+    "GPU_INTERSECTION_SHADER",
+    "GPU_CALLABLE_SHADER",
+];

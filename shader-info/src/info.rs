@@ -479,6 +479,51 @@ impl ShaderCreateInfo {
         }
     }
 
+    /// Names this info as the declarer of each of its own items. An info renamed after its builder calls
+    /// (`info.name = …`) would otherwise keep the old name on its items, and everything keyed by it (the
+    /// specialization-constant ids, "declared in" of diagnostics) would name an info that does not exist.
+    pub(crate) fn restamp_items(&mut self) {
+        let name = self.name.clone();
+        macro_rules! restamp {
+            ($($list:ident),*) => {$(
+                for it in self.$list.iter_mut() {
+                    it.declared_in.clone_from(&name);
+                }
+            )*};
+        }
+        restamp!(
+            vertex_inputs,
+            vertex_out,
+            geometry_layout,
+            geometry_out,
+            tessellation_layout,
+            tess_control_out,
+            tess_patch_out,
+            tess_evaluation_out,
+            fragment_outputs,
+            push_constants,
+            resources,
+            specialization_constants,
+            defines,
+            constants,
+            shared_variables,
+            typedef_sources,
+            additional_infos,
+            local_group_size,
+            depth_write,
+            early_fragment_test,
+            sources,
+            branches,
+            specialize,
+            skipped_targets,
+            conditional_resources,
+            subpass_inputs,
+            entry_points,
+            slot_space,
+            render_state
+        );
+    }
+
     #[track_caller]
     fn item<T>(&self, value: T) -> Item<T> {
         Item {

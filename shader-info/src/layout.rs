@@ -293,7 +293,13 @@ pub enum LayoutError {
     ZeroLengthArray { field: String },
     /// The block would be larger than 4 GiB.
     TooLarge { field: String },
+    /// Structs nested deeper than [`MAX_STRUCT_NESTING`] (the chain of struct names, cut short).
+    TooDeep { chain: Vec<String> },
 }
+
+/// The deepest nesting of shared structs a layout (or a generated stage) takes. Real data stays within a handful;
+/// the bound keeps the recursive layout walk from overflowing the stack on a generated chain.
+pub const MAX_STRUCT_NESTING: usize = 64;
 
 impl fmt::Display for LayoutError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -312,6 +318,11 @@ impl fmt::Display for LayoutError {
                 )
             }
             LayoutError::ZeroLengthArray { field } => write!(f, "array `{field}` has length 0"),
+            LayoutError::TooDeep { chain } => write!(
+                f,
+                "shared structs are nested more than {MAX_STRUCT_NESTING} deep: {} → …",
+                chain.join(" → ")
+            ),
             LayoutError::TooLarge { field } => {
                 write!(
                     f,
@@ -351,6 +362,11 @@ pub fn layout_fields(
                 (t.align(rules), t.size(rules), ms, None)
             }
             FieldType::Struct(name) => {
+                if stack.len() > MAX_STRUCT_NESTING {
+                    return Err(LayoutError::TooDeep {
+                        chain: stack[..4].to_vec(),
+                    });
+                }
                 if stack.contains(name) {
                     let mut chain = stack.clone();
                     chain.push(name.clone());

@@ -116,14 +116,17 @@ pub use types::{
     PrimitiveOut, Qualifier, Scalar, Stage, TessDomain, TessSpacing, TextureFormat, Type,
 };
 pub use validate::{
-    GUARANTEED_WORK_GROUP_INVOCATIONS, GUARANTEED_WORK_GROUP_SIZE, MAX_BINDING,
-    MAX_DESCRIPTOR_ARRAY, MAX_FRAGMENT_OUTPUTS, MAX_PUSH_CONSTANT_BYTES,
-    MAX_SPILLED_PUSH_CONSTANT_BYTES, MAX_VERTEX_ATTRIBUTES, ValidateOptions, ValidatedInfo,
-    identifier_problem, unsafe_text_problem, validate,
+    GUARANTEED_GEOMETRY_INVOCATIONS, GUARANTEED_INTERFACE_LOCATIONS,
+    GUARANTEED_UNIFORM_BUFFER_BYTES, GUARANTEED_WORK_GROUP_INVOCATIONS, GUARANTEED_WORK_GROUP_SIZE,
+    MAX_BINDING, MAX_CONSTANT_ID, MAX_DESCRIPTOR_ARRAY, MAX_FRAGMENT_OUTPUTS,
+    MAX_GEOMETRY_INVOCATIONS, MAX_GEOMETRY_OUTPUT_VERTICES, MAX_INTERFACE_LOCATIONS,
+    MAX_PUSH_CONSTANT_BYTES, MAX_SPILLED_PUSH_CONSTANT_BYTES, MAX_VERTEX_ATTRIBUTES,
+    MAX_WORK_GROUP_INVOCATIONS, MAX_WORK_GROUP_SIZE, TYPICAL_UNIFORM_BUFFER_BYTES, ValidateOptions,
+    ValidatedInfo, identifier_problem, unsafe_text_problem, validate,
 };
 pub use variants::{
-    ConstOverride, DEFAULT_BRANCH_LIMIT, MAX_BRANCH_LIMIT, Variant, VariantError, VariantSet,
-    enumerate_variants,
+    ConstOverride, DEFAULT_BRANCH_LIMIT, MAX_BRANCH_LIMIT, MAX_UNIQUE_VARIANTS, Variant,
+    VariantError, VariantSet, enumerate_variants,
 };
 pub use vertex::{ShaderVertex, VertexAttribute, VertexField};
 

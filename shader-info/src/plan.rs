@@ -752,11 +752,11 @@ impl PipelinePlan {
     /// ```
     /// use shader_info::*;
     /// let mut reg = Registry::new();
-    /// reg.add_info(ShaderCreateInfo::new("wide").local_group_size(2048).compute_source("w.comp"));
+    /// reg.add_info(ShaderCreateInfo::new("wide").local_group_size(512).compute_source("w.comp"));
     /// let plan = PipelinePlan::new(&reg.validated("wide").unwrap(), &reg);
-    /// let problems = plan.work_group_problems([1024, 1024, 64], 1024);
+    /// let problems = plan.work_group_problems([256, 256, 64], 256); // a device with small limits
     /// assert_eq!(problems.len(), 2); // x and the invocation count
-    /// assert!(problems[0].message.contains("2048") && problems[0].message.contains("1024"));
+    /// assert!(problems[0].message.contains("512") && problems[0].message.contains("256"));
     /// ```
     pub fn work_group_problems(&self, max_size: [u32; 3], max_invocations: u32) -> Vec<Diagnostic> {
         let Some(size) = self.local_size else {

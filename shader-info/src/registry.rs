@@ -96,6 +96,8 @@ pub struct Registry {
     struct_meta: BTreeMap<String, StructMeta>,
     enums: BTreeMap<String, EnumDef>,
     problems: Vec<Diagnostic>,
+    /// Problems of shared structs and enums, by type name.
+    type_problems: BTreeMap<String, Vec<Diagnostic>>,
     constant_ids: OnceLock<HashMap<(String, String), u32>>,
 }
 
@@ -155,13 +157,20 @@ impl Registry {
             r.add_struct_with_meta(def, meta);
         }
         for reg in inventory::iter::<EnumRegistration> {
-            r.add_enum((reg.build)());
+            r.add_enum_at(
+                (reg.build)(),
+                Origin {
+                    file: reg.file,
+                    line: reg.line,
+                },
+            );
         }
         r
     }
 
     /// Adds an info. A second info of the same name is kept out and reported by [`Registry::problems`].
-    pub fn add_info(&mut self, info: ShaderCreateInfo) -> &mut Registry {
+    pub fn add_info(&mut self, mut info: ShaderCreateInfo) -> &mut Registry {
+        info.restamp_items();
         if let Some(first) = self.infos.get(&info.name) {
             self.problems.push(
                 Diagnostic::error(
@@ -215,18 +224,29 @@ impl Registry {
     }
 
     fn add_struct_with_meta(&mut self, def: StructDef, meta: StructMeta) -> &mut Registry {
+        // The derive refuses these at compile time; a struct built by hand (or a typedef path) is held to the same
+        // rules here, so that no bad definition reaches the generated GLSL.
+        for (item, message, hint) in struct_problems(&def) {
+            self.add_type_problem(
+                &def.name,
+                Diagnostic::error(Code::InvalidIdentifier, &def.name, message)
+                    .item(item)
+                    .at(&def.name, meta.origin)
+                    .hint(hint),
+            );
+        }
         if let Some(first) = self.struct_meta.get(&def.name) {
             if self.structs.0.get(&def.name) != Some(&def) {
-                self.problems.push(
-                    Diagnostic::error(
-                        Code::DuplicateInfo,
-                        &def.name,
-                        format!("two different shared structs are named `{}`", def.name),
-                    )
-                    .at(&def.name, meta.origin)
-                    .related("first registered here", first.origin)
-                    .hint("GLSL struct names are global: rename one of them"),
-                );
+                let d = Diagnostic::error(
+                    Code::DuplicateInfo,
+                    &def.name,
+                    format!("two different shared structs are named `{}`", def.name),
+                )
+                .item(format!("shared struct `{}`", def.name))
+                .at(&def.name, meta.origin)
+                .related("first registered here", first.origin)
+                .hint("GLSL struct names are global: rename one of them");
+                self.add_type_problem(&def.name, d);
             }
             return self;
         }
@@ -235,10 +255,104 @@ impl Registry {
         self
     }
 
-    /// Adds a shared enum.
+    /// Adds a shared enum. Its names are held to the rules of `#[derive(ShaderEnum)]`; a second, different enum of
+    /// one name, a name shared with a struct, or a constant another enum already defines is reported by
+    /// [`Registry::problems`] and by validation of every info that uses it.
     pub fn add_enum(&mut self, def: EnumDef) -> &mut Registry {
+        self.add_enum_at(def, Origin::default())
+    }
+
+    fn add_enum_at(&mut self, def: EnumDef, origin: Origin) -> &mut Registry {
+        let problem = |item: String, message: String, hint: &str| {
+            Diagnostic::error(Code::InvalidIdentifier, &def.name, message)
+                .item(item)
+                .at(&def.name, origin)
+                .hint(hint.to_string())
+        };
+        let mut found = Vec::new();
+        if let Some(p) = crate::glsl_names::identifier_problem(&def.name) {
+            found.push(problem(
+                format!("shared enum `{}`", def.name),
+                format!("shared enum name `{}`: {p}", def.name),
+                "rename the enum to a plain GLSL identifier that names no built-in type",
+            ));
+        }
+        if def.values.is_empty() {
+            found.push(problem(
+                format!("shared enum `{}`", def.name),
+                format!("shared enum `{}` has no values", def.name),
+                "give it at least one `(NAME, value)`",
+            ));
+        }
+        for (i, (n, _)) in def.values.iter().enumerate() {
+            if let Some(p) = crate::glsl_names::identifier_problem(n) {
+                found.push(problem(
+                    format!("enum value `{n}`"),
+                    format!("value `{n}` of shared enum `{}`: {p}", def.name),
+                    "rename the value to a plain GLSL identifier",
+                ));
+            }
+            if def.values[..i].iter().any(|(m, _)| m == n) {
+                found.push(problem(
+                    format!("enum value `{n}`"),
+                    format!("shared enum `{}` defines `{n}` twice", def.name),
+                    "each value becomes a global `const uint`: give each its own name",
+                ));
+            }
+            if let Some(other) = self
+                .enums
+                .values()
+                .find(|e| e.name != def.name && e.values.iter().any(|(m, _)| m == n))
+            {
+                found.push(problem(
+                    format!("enum value `{n}`"),
+                    format!(
+                        "shared enums `{}` and `{}` both define the constant `{n}`",
+                        other.name, def.name
+                    ),
+                    "enum values are global GLSL constants: prefix them with the enum's name",
+                ));
+            }
+        }
+        if self.struct_meta.contains_key(&def.name) {
+            found.push(problem(
+                format!("shared enum `{}`", def.name),
+                format!(
+                    "a shared struct and a shared enum are both named `{}`",
+                    def.name
+                ),
+                "GLSL type names are global: rename one of them",
+            ));
+        }
+        match self.enums.get(&def.name) {
+            Some(first) if *first != def => found.push(problem(
+                format!("shared enum `{}`", def.name),
+                format!("two different shared enums are named `{}`", def.name),
+                "GLSL type names are global: rename one of them",
+            )),
+            Some(_) => return self,
+            None => {}
+        }
+        for d in found {
+            self.add_type_problem(&def.name, d);
+        }
         self.enums.entry(def.name.clone()).or_insert(def);
         self
+    }
+
+    /// Records a problem of a shared struct or enum: listed by [`Registry::problems`], and reported again by the
+    /// validation of every info that emits the type.
+    fn add_type_problem(&mut self, type_name: &str, d: Diagnostic) {
+        self.type_problems
+            .entry(type_name.to_string())
+            .or_default()
+            .push(d.clone());
+        self.problems.push(d);
+    }
+
+    /// The problems of the shared struct or enum `name` (see [`Registry::add_struct`], [`Registry::add_enum`]).
+    pub fn type_problems(&self, name: &str) -> &[Diagnostic] {
+        self.type_problems.get(name).map_or(&[], Vec::as_slice)
     }
 
     /// The info named `name`, unresolved.
@@ -277,6 +391,74 @@ impl Registry {
     pub fn problems(&self) -> &[Diagnostic] {
         &self.problems
     }
+}
+
+/// What is wrong with a shared struct's definition: `(item, message, hint)` for its name, each field's name, an
+/// empty body, runtime-sized and zero-length arrays. Recursion is the validation's to find (a struct may name one
+/// registered later): a buffer's layout and the walk over typedef types report it.
+pub(crate) fn struct_problems(def: &StructDef) -> Vec<(String, String, String)> {
+    use crate::layout::FieldArray;
+    let mut out = Vec::new();
+    let this = format!("shared struct `{}`", def.name);
+    if let Some(p) = crate::glsl_names::identifier_problem(&def.name) {
+        out.push((
+            this.clone(),
+            format!("shared struct name `{}`: {p}", def.name),
+            "rename the struct to a plain GLSL identifier that names no built-in type (e.g. `LightData`)".into(),
+        ));
+    }
+    if def.fields.is_empty() {
+        out.push((
+            this.clone(),
+            format!(
+                "shared struct `{}` has no fields: GLSL has no empty structs",
+                def.name
+            ),
+            "add a field, or remove the struct".into(),
+        ));
+    }
+    for (i, f) in def.fields.iter().enumerate() {
+        let item = format!("field `{}.{}`", def.name, f.name);
+        if let Some(p) = crate::glsl_names::identifier_problem(&f.name) {
+            out.push((
+                item.clone(),
+                format!("field `{}` of shared struct `{}`: {p}", f.name, def.name),
+                "rename the field to a plain GLSL identifier".into(),
+            ));
+        }
+        if def.fields[..i].iter().any(|g| g.name == f.name) {
+            out.push((
+                item.clone(),
+                format!(
+                    "shared struct `{}` has two fields named `{}`",
+                    def.name, f.name
+                ),
+                "give each field its own name".into(),
+            ));
+        }
+        match f.array {
+            FieldArray::Runtime => out.push((
+                item.clone(),
+                format!(
+                    "field `{}` of shared struct `{}` is a runtime-sized array; GLSL allows those only as the last \
+                     member of a storage block, never inside a struct",
+                    f.name, def.name
+                ),
+                format!(
+                    "give it a size (`Field::new(…).array(N)`), or declare the runtime array as the buffer itself: \
+                     `storage_buf(slot, Qualifier::Read, \"{}\", \"name[]\", …)`",
+                    f.ty.glsl_name()
+                ),
+            )),
+            FieldArray::Fixed(0) => out.push((
+                item.clone(),
+                format!("field `{}` of shared struct `{}` has array size 0", f.name, def.name),
+                "sizes must be at least 1".into(),
+            )),
+            _ => {}
+        }
+    }
+    out
 }
 
 impl StructLookup for Registry {

@@ -504,7 +504,21 @@ impl Resource {
             }
             ResourceKind::UniformBuffer { type_name }
             | ResourceKind::StorageBuffer { type_name, .. } => {
-                if !known(type_name) {
+                if let Some(open) = type_name.find('[')
+                    && known(type_name[..open].trim())
+                {
+                    // A C-style array type (`vec4[4]`): the size belongs to the name in this DSL.
+                    let (base, _) = self.split_name().unwrap_or((&self.name, ArraySize::Single));
+                    out.push((
+                        Code::UnknownType,
+                        format!("buffer type `{type_name}` carries an array size; the size belongs to the name"),
+                        format!(
+                            "write the type `{}` and the name `{base}{}`",
+                            type_name[..open].trim(),
+                            &type_name[open..]
+                        ),
+                    ));
+                } else if !known(type_name) {
                     out.push((
                         Code::UnknownType,
                         format!("buffer type `{type_name}` is neither a GLSL type nor a known shared struct"),

@@ -23,7 +23,7 @@ pub fn rust_twin_problems(
     rules: Rules,
 ) -> Vec<Diagnostic> {
     let (Some(def), Some(meta)) = (
-        registry.structs().find(|s| s.name == struct_name),
+        registry.find_struct(struct_name),
         registry.struct_meta(struct_name),
     ) else {
         return Vec::new();
@@ -112,7 +112,8 @@ pub fn rust_twin_problems(
 /// rules of the buffer kind that uses it; each struct and rule set once.
 pub fn rust_twin_problems_of(registry: &Registry, info: &ResolvedInfo) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    let mut seen: Vec<(String, Rules)> = Vec::new();
+    // A set and the registry's map: a long chain of nested structs must stay linear to walk.
+    let mut seen: std::collections::HashSet<(String, Rules)> = std::collections::HashSet::new();
     for r in &info.resources {
         let (Some(field), Some(rules)) = (r.value.block_field(registry), r.value.block_rules())
         else {
@@ -123,12 +124,11 @@ pub fn rust_twin_problems_of(registry: &Registry, info: &ResolvedInfo) -> Vec<Di
         };
         let mut stack = vec![type_name];
         while let Some(name) = stack.pop() {
-            if seen.contains(&(name.clone(), rules)) {
+            if !seen.insert((name.clone(), rules)) {
                 continue;
             }
-            seen.push((name.clone(), rules));
             out.extend(rust_twin_problems(registry, &info.name, &name, rules));
-            if let Some(def) = registry.structs().find(|s| s.name == name) {
+            if let Some(def) = registry.find_struct(&name) {
                 stack.extend(def.fields.iter().filter_map(|f| match &f.ty {
                     FieldType::Struct(s) => Some(s.clone()),
                     FieldType::Value(_) => None,

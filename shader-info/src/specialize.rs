@@ -30,6 +30,9 @@ pub struct VariantBuilder<'a> {
     pub(crate) constants: Vec<crate::variants::ConstOverride>,
     /// What the specialize function asked for that cannot be done, said with the permutation.
     pub(crate) rejected: Vec<String>,
+    /// Branch names read or set that the info does not declare; in a cell because `get` reads through `&self`
+    /// (so `v.set("A", v.get("B"))` keeps compiling).
+    pub(crate) unknown_branches: std::cell::RefCell<Vec<String>>,
     pub(crate) bits: u64,
     pub(crate) defines: Vec<(String, String)>,
     pub(crate) sources: Vec<(Stage, String)>,
@@ -52,6 +55,7 @@ impl<'a> VariantBuilder<'a> {
             sizes,
             constants: Vec::new(),
             rejected: Vec::new(),
+            unknown_branches: Default::default(),
             bits,
             defines: Vec::new(),
             sources: Vec::new(),
@@ -65,14 +69,45 @@ impl<'a> VariantBuilder<'a> {
         self.names.iter().position(|n| n == name)
     }
 
-    /// The value of branch `name` (false for an unknown name).
-    pub fn get(&self, name: &str) -> bool {
-        self.index(name).is_some_and(|i| self.bits & (1 << i) != 0)
+    /// Whether the info declares branch `name`: a function shared by infos with different branches asks this
+    /// before [`Self::get`], which reports a name the info does not declare.
+    pub fn has(&self, name: &str) -> bool {
+        self.index(name).is_some()
     }
 
-    /// Folds branch `name` to `value` (unknown names are ignored).
+    /// The value of branch `name`. An unknown name (a typo) reads `false` and is reported with the permutation.
+    pub fn get(&self, name: &str) -> bool {
+        match self.index(name) {
+            Some(i) => self.bits & (1 << i) != 0,
+            None => {
+                self.unknown_branch("get", name);
+                false
+            }
+        }
+    }
+
+    fn unknown_branch(&self, call: &str, name: &str) {
+        let message = format!(
+            "{call}(\"{name}\"): the info has no branch of that name (its branches: {})",
+            if self.names.is_empty() {
+                "none".to_string()
+            } else {
+                self.names.join(", ")
+            }
+        );
+        let mut unknown = self.unknown_branches.borrow_mut();
+        if !unknown.contains(&message) {
+            unknown.push(message);
+        }
+    }
+
+    /// Folds branch `name` to `value`. An unknown name (a typo) is reported with the permutation.
     pub fn set(&mut self, name: &str, value: bool) {
-        if let Some(i) = self.index(name) {
+        let Some(i) = self.index(name) else {
+            self.unknown_branch("set", name);
+            return;
+        };
+        {
             if value {
                 self.bits |= 1 << i;
             } else {

@@ -128,6 +128,7 @@ pub fn validate(info: &ResolvedInfo, opts: &ValidateOptions) -> Vec<Diagnostic> 
     check_entry_points(&mut c);
     check_subpass_inputs(&mut c);
     check_hostile(&mut c);
+    check_limits(&mut c);
     c.diags.extend(crate::render_state::problems(info));
     c.diags.extend(rust_twin_problems_of(opts.registry, info));
     c.diags
@@ -586,8 +587,15 @@ fn check_fragment_outputs(c: &mut Checker) {
 
 fn check_interfaces(c: &mut Checker) {
     let info = c.info;
+    // Vulkan asks `flat` of integer and double inputs of the fragment stage only: a smooth `int` from the vertex
+    // to the geometry stage is valid (glslang compiles it), so only the blocks the fragment stage reads count.
+    let fragment_reads: Vec<*const Item<StageInterfaceInfo>> = stage_blocks(info, Stage::Fragment)
+        .iter()
+        .map(|b| b.item as *const _)
+        .collect();
     for (dir, list) in interface_lists(info) {
         for it in list.iter() {
+            let read_by_fragment = fragment_reads.contains(&(it as *const _));
             let iface = &it.value;
             c.ident("interface", &iface.name, it);
             if iface.members.is_empty() {
@@ -609,7 +617,9 @@ fn check_interfaces(c: &mut Checker) {
                     origin: m.origin,
                 };
                 c.ident("interface member", &m.name, &item);
-                if (m.ty.is_integer() || m.ty.is_double()) && m.interpolation != Interpolation::Flat
+                if read_by_fragment
+                    && (m.ty.is_integer() || m.ty.is_double())
+                    && m.interpolation != Interpolation::Flat
                 {
                     c.diags.push(
                         Diagnostic::error(
@@ -810,6 +820,32 @@ fn check_names(c: &mut Checker) {
     let info = c.info;
     // Everything that becomes a global GLSL name in some stage.
     let mut names: Vec<(String, String, String, Origin)> = Vec::new();
+    // First the names the generator writes whatever the user declared: the shared types this info emits (with
+    // their enum constants) and the push-constant block, so that the declared item is the one reported.
+    for (ty, origin) in check_shared_types(c) {
+        let reg = c.opts.registry;
+        if let Some(e) = reg.enum_def(&ty) {
+            names.push((ty.clone(), "shared enum".into(), ty.clone(), origin));
+            for (v, _) in &e.values {
+                names.push((
+                    v.clone(),
+                    format!("value of shared enum `{ty}`"),
+                    ty.clone(),
+                    origin,
+                ));
+            }
+        } else {
+            names.push((ty.clone(), "shared struct".into(), ty.clone(), origin));
+        }
+    }
+    if !info.push_constants.is_empty() {
+        names.push((
+            crate::plan::PushConstantSpill::NAME.to_string(),
+            "the generated push-constant block".into(),
+            info.name.clone(),
+            info.origin,
+        ));
+    }
     let mut add = |name: &str, what: &str, it_decl: &str, origin: Origin| {
         names.push((
             name.to_string(),
@@ -825,6 +861,15 @@ fn check_names(c: &mut Checker) {
             .map(|(b, _)| b.to_string())
             .unwrap_or_else(|_| it.value.name.clone());
         add(&base, it.value.kind.word(), &it.declared_in, it.origin);
+        // A buffer's block is named `_<name>` (see `Resource::glsl_declaration`): a global name as well.
+        if it.value.block_rules().is_some() {
+            add(
+                &format!("_{base}"),
+                &format!("block of {} `{base}`", it.value.kind.word()),
+                &it.declared_in,
+                it.origin,
+            );
+        }
     }
     for it in &info.push_constants {
         add(&it.value.name, "push_constant", &it.declared_in, it.origin);
@@ -1758,6 +1803,36 @@ fn check_work_group(c: &mut Checker) {
         );
         return;
     }
+    // Past what glslang and every device refuse: an error, with the axis and the limit.
+    let mut beyond = Vec::new();
+    for (axis, (size, limit)) in ["x", "y", "z"]
+        .iter()
+        .zip(it.value.iter().zip(MAX_WORK_GROUP_SIZE))
+    {
+        if *size > limit {
+            beyond.push(format!("{axis} = {size} is past {limit}"));
+        }
+    }
+    if invocations > u128::from(MAX_WORK_GROUP_INVOCATIONS) {
+        beyond.push(format!(
+            "{invocations} invocations are past {MAX_WORK_GROUP_INVOCATIONS}"
+        ));
+    }
+    if !beyond.is_empty() {
+        c.err(
+            Code::WorkGroupSize,
+            "local_group_size".into(),
+            it,
+            format!(
+                "local group size {x}×{y}×{z}: {}; no device runs it (devices allow at most {MAX_WORK_GROUP_SIZE:?} and {MAX_WORK_GROUP_INVOCATIONS} invocations, glslang refuses larger axes)",
+                beyond.join("; ")
+            ),
+            format!(
+                "keep each axis within {MAX_WORK_GROUP_SIZE:?} and x×y×z within {MAX_WORK_GROUP_INVOCATIONS}; Vulkan guarantees {GUARANTEED_WORK_GROUP_SIZE:?} and {GUARANTEED_WORK_GROUP_INVOCATIONS}"
+            ),
+        );
+        return;
+    }
     let mut past = Vec::new();
     for (axis, (size, limit)) in ["x", "y", "z"]
         .iter()
@@ -1777,12 +1852,346 @@ fn check_work_group(c: &mut Checker) {
             Diagnostic::warning(
                 Code::WorkGroupSize,
                 &info.name,
-                format!("local group size {x}×{y}×{z}: {}", past.join("; ")),
+                format!(
+                    "local group size {x}×{y}×{z}: {} (typical devices allow {MAX_WORK_GROUP_SIZE:?} and {MAX_WORK_GROUP_INVOCATIONS} invocations)",
+                    past.join("; ")
+                ),
             )
             .item("local_group_size")
             .at(&it.declared_in, it.origin)
             .hint("fine on devices that allow it (checked against the device's limits before pipeline creation); keep within the guarantees to run everywhere"),
         );
+    }
+}
+
+/// The highest `constant_id` glslang accepts ("specialization-constant id is too large" from 2047 on).
+pub const MAX_CONSTANT_ID: u32 = 2046;
+/// Vulkan's guaranteed `maxGeometryOutputVertices`, which is also glslang's `gl_MaxGeometryOutputVertices`: a
+/// larger `max_vertices` does not compile.
+pub const MAX_GEOMETRY_OUTPUT_VERTICES: u32 = 256;
+/// Vulkan's guaranteed `maxGeometryShaderInvocations` (NVIDIA and Intel stop there; AMD allows 127).
+pub const GUARANTEED_GEOMETRY_INVOCATIONS: u32 = 32;
+/// The most geometry invocations any device allows.
+pub const MAX_GEOMETRY_INVOCATIONS: u32 = 127;
+/// What real devices allow per work-group axis and per group (`maxComputeWorkGroupSize` of NVIDIA, AMD, Intel and
+/// Apple; glslang's `gl_MaxComputeWorkGroupSize` refuses larger axes): past these no device runs the shader.
+pub const MAX_WORK_GROUP_SIZE: [u32; 3] = [1024, 1024, 64];
+pub const MAX_WORK_GROUP_INVOCATIONS: u32 = 1024;
+/// Interface locations between two stages that Vulkan guarantees (64 components, `maxVertexOutputComponents`,
+/// `maxFragmentInputComponents`), and what desktop devices allow (128 components).
+pub const GUARANTEED_INTERFACE_LOCATIONS: u32 = 16;
+pub const MAX_INTERFACE_LOCATIONS: u32 = 32;
+/// Vulkan's guaranteed `maxUniformBufferRange`, and the typical value (NVIDIA's 64 KiB; AMD and Intel allow more).
+pub const GUARANTEED_UNIFORM_BUFFER_BYTES: u64 = 16 * 1024;
+pub const TYPICAL_UNIFORM_BUFFER_BYTES: u64 = 64 * 1024;
+
+/// The shared structs and enums the info's stages emit (buffer types and typedef names, and the structs and enums
+/// those hold), in a walk that is iterative and bounded: a typedef name that names no type, a struct that holds
+/// itself through another, nesting past [`crate::layout::MAX_STRUCT_NESTING`], and the registry's problems with
+/// each emitted type are reported for this info. Returns each type once, with where it was registered.
+fn check_shared_types(c: &mut Checker) -> Vec<(String, Origin)> {
+    use crate::layout::{FieldType, MAX_STRUCT_NESTING};
+    let info = c.info;
+    let reg = c.opts.registry;
+    let mut roots: Vec<(String, String, &str, Origin)> = Vec::new();
+    for it in &info.resources {
+        if let ResourceKind::UniformBuffer { type_name }
+        | ResourceKind::StorageBuffer { type_name, .. } = &it.value.kind
+        {
+            roots.push((
+                type_name.clone(),
+                format!("{} `{}`", it.value.kind.word(), it.value.name),
+                &it.declared_in,
+                it.origin,
+            ));
+        }
+    }
+    for it in &info.typedef_sources {
+        let name = it.value.as_str();
+        if !crate::generate::is_type_name(name) || name.is_empty() {
+            continue;
+        }
+        let known = reg.find_struct(name).is_some()
+            || reg.enum_def(name).is_some()
+            || c.opts.extra_type_names.iter().any(|n| n == name);
+        if !known {
+            let mut close: Vec<&str> = reg
+                .structs()
+                .map(|d| d.name.as_str())
+                .filter(|n| crate::resolve::edit_distance(n, name) <= 2)
+                .collect();
+            close.truncate(3);
+            c.err(
+                Code::UnknownType,
+                format!("typedef_source(\"{name}\")"),
+                it,
+                format!(
+                    "typedef_source(\"{name}\") names no shared struct or enum (a name without `.` or `/` is a type, not a file)"
+                ),
+                if close.is_empty() {
+                    "derive `ShaderStruct`/`ShaderEnum` for the type (and link its crate), or give a file path such as `common/types.glsl`".to_string()
+                } else {
+                    format!("did you mean `{}`?", close.join("` or `"))
+                },
+            );
+            continue;
+        }
+        roots.push((
+            name.to_string(),
+            format!("typedef_source(\"{name}\")"),
+            &it.declared_in,
+            it.origin,
+        ));
+    }
+    // 0: not seen, 1: on the walk's path, 2: done.
+    let mut state: HashMap<String, u8> = HashMap::new();
+    let mut emitted: Vec<(String, Origin)> = Vec::new();
+    for (root, item, declared_in, origin) in roots {
+        let from_typedef = item.starts_with("typedef_source");
+        if state.contains_key(&root) {
+            continue;
+        }
+        let mut path: Vec<(String, usize)> = vec![(root.clone(), 0)];
+        state.insert(root.clone(), 1);
+        while let Some((name, next)) = path.last_mut() {
+            let def = reg.find_struct(name);
+            let field = def.and_then(|d| d.fields.get(*next));
+            *next += 1;
+            let Some(field) = field else {
+                let name = name.clone();
+                path.pop();
+                state.insert(name.clone(), 2);
+                let meta = reg.struct_meta(&name);
+                let type_origin = meta.map_or(Origin::default(), |m| m.origin);
+                for en in meta.map_or(&[][..], |m| m.enums.as_slice()) {
+                    if state.insert(en.clone(), 2).is_none() {
+                        emitted.push((en.clone(), type_origin));
+                    }
+                }
+                if reg.enum_def(&name).is_some() || def.is_some() {
+                    emitted.push((name, type_origin));
+                }
+                continue;
+            };
+            let FieldType::Struct(inner) = &field.ty else {
+                continue;
+            };
+            match state.get(inner) {
+                Some(2) => {}
+                Some(_) => {
+                    let from = path.iter().position(|(n, _)| n == inner).unwrap_or(0);
+                    let mut chain: Vec<&str> =
+                        path[from..].iter().map(|(n, _)| n.as_str()).collect();
+                    chain.push(inner);
+                    // A buffer's layout reports its recursion (with offsets); typedef types have no layout.
+                    if from_typedef {
+                        c.diags.push(
+                            Diagnostic::error(
+                                Code::Layout,
+                                &info.name,
+                                format!("shared struct `{inner}` contains itself: {}", chain.join(" → ")),
+                            )
+                            .item(item.clone())
+                            .at(declared_in, origin)
+                            .hint("a struct cannot hold itself, not even through another: hold an index into a buffer of them instead"),
+                        );
+                    }
+                }
+                None if path.len() >= MAX_STRUCT_NESTING => {
+                    c.diags.push(
+                        Diagnostic::error(
+                            Code::Layout,
+                            &info.name,
+                            format!(
+                                "shared structs are nested more than {MAX_STRUCT_NESTING} deep from `{root}`: {} → …",
+                                path[..4].iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(" → ")
+                            ),
+                        )
+                        .item(item.clone())
+                        .at(declared_in, origin)
+                        .hint("flatten the structs: real data nests a handful of levels"),
+                    );
+                    for (n, _) in path.drain(..) {
+                        state.insert(n, 2);
+                    }
+                }
+                None => {
+                    state.insert(inner.clone(), 1);
+                    path.push((inner.clone(), 0));
+                }
+            }
+        }
+    }
+    for (ty, _) in &emitted {
+        for d in reg.type_problems(ty) {
+            let mut d = d.clone();
+            d.info = info.name.clone();
+            c.diags.push(d);
+        }
+    }
+    emitted
+}
+
+/// Numbers past what glslang or every device refuses are errors; past what Vulkan guarantees but within what
+/// some devices allow, warnings that name both numbers.
+fn check_limits(c: &mut Checker) {
+    let info = c.info;
+    let stages = info.stages();
+    for (id, it) in info
+        .specialization_constant_ids()
+        .into_iter()
+        .zip(&info.specialization_constants)
+    {
+        if id > MAX_CONSTANT_ID {
+            c.err(
+                Code::OutOfRange,
+                format!("specialization_constant `{}`", it.value.name),
+                it,
+                format!(
+                    "specialization constant `{}` gets constant_id {id}, past the {MAX_CONSTANT_ID} glslang accepts \
+                     (ids are numbered across the registry, one per declared constant)",
+                    it.value.name
+                ),
+                "declare fewer specialization constants across the registry: turn rarely changed ones into \
+                 `compilation_constant`s, or share one declaration through additional_info",
+            );
+        }
+    }
+    if let Some(g) = &info.geometry_layout {
+        let l = &g.value;
+        if l.invocations == 0 || l.invocations > MAX_GEOMETRY_INVOCATIONS {
+            c.err(
+                Code::OutOfRange,
+                "geometry_layout".into(),
+                g,
+                format!(
+                    "the geometry layout asks for {} invocations; a geometry stage runs 1 to {MAX_GEOMETRY_INVOCATIONS} times per primitive",
+                    l.invocations
+                ),
+                format!(
+                    "use `geometry_layout(…)` for one invocation, or `geometry_layout_instanced(…, n)` with n from 1 to {GUARANTEED_GEOMETRY_INVOCATIONS} (Vulkan's guarantee)"
+                ),
+            );
+        } else if l.invocations > GUARANTEED_GEOMETRY_INVOCATIONS {
+            c.diags.push(
+                Diagnostic::warning(
+                    Code::OutOfRange,
+                    &info.name,
+                    format!(
+                        "the geometry layout asks for {} invocations, past the {GUARANTEED_GEOMETRY_INVOCATIONS} Vulkan guarantees (NVIDIA and Intel stop at 32, AMD allows {MAX_GEOMETRY_INVOCATIONS})",
+                        l.invocations
+                    ),
+                )
+                .item("geometry_layout")
+                .at(&g.declared_in, g.origin)
+                .hint("keep to 32 invocations to run everywhere"),
+            );
+        }
+        if l.max_vertices > MAX_GEOMETRY_OUTPUT_VERTICES {
+            c.err(
+                Code::OutOfRange,
+                "geometry_layout".into(),
+                g,
+                format!(
+                    "the geometry layout emits up to {} vertices, past the {MAX_GEOMETRY_OUTPUT_VERTICES} glslang and Vulkan allow (`gl_MaxGeometryOutputVertices`)",
+                    l.max_vertices
+                ),
+                format!("emit at most {MAX_GEOMETRY_OUTPUT_VERTICES} vertices per invocation; split the work with `geometry_layout_instanced`"),
+            );
+        }
+        if !stages.is_empty() && !stages.contains(&Stage::Geometry) {
+            let mut d = Diagnostic::error(
+                Code::IncompleteInfo,
+                &info.name,
+                "a geometry layout is declared but the info has no geometry stage: it would be ignored",
+            )
+            .item("geometry_layout")
+            .at(&g.declared_in, g.origin)
+            .hint("add `.geometry_source(file)`, or remove the layout");
+            // A variant may add the stage (`VariantBuilder::source`).
+            if info.specialize.is_some() {
+                d.severity = crate::diagnostic::Severity::Warning;
+            }
+            c.diags.push(d);
+        }
+    }
+    if let Some(sp) = &info.specialize
+        && info.branches.is_empty()
+    {
+        c.err(
+            Code::Branch,
+            "specialize".into(),
+            sp,
+            "a specialize function is declared but the info has no branches: it would never run".into(),
+            "declare the branches it reads with `.branch(\"NAME\")`, or remove the specialize function",
+        );
+    }
+    // Interface locations between stages.
+    for &stage in &stages {
+        for dir in [
+            crate::interfaces::Direction::In,
+            crate::interfaces::Direction::Out,
+        ] {
+            let blocks: Vec<_> = stage_blocks(info, stage)
+                .into_iter()
+                .filter(|b| b.direction == dir)
+                .collect();
+            let Some(last) = blocks.last() else { continue };
+            let used = last.location + last.item.value.locations();
+            if used <= GUARANTEED_INTERFACE_LOCATIONS {
+                continue;
+            }
+            let what = format!(
+                "the {stage} stage's {} use {used} locations",
+                if dir == crate::interfaces::Direction::In {
+                    "inputs"
+                } else {
+                    "outputs"
+                }
+            );
+            let mut d = Diagnostic::new(
+                if used > MAX_INTERFACE_LOCATIONS {
+                    crate::diagnostic::Severity::Error
+                } else {
+                    crate::diagnostic::Severity::Warning
+                },
+                Code::OutOfRange,
+                &info.name,
+                if used > MAX_INTERFACE_LOCATIONS {
+                    format!("{what}, past the {MAX_INTERFACE_LOCATIONS} any device allows (Vulkan guarantees {GUARANTEED_INTERFACE_LOCATIONS})")
+                } else {
+                    format!("{what}, past the {GUARANTEED_INTERFACE_LOCATIONS} Vulkan guarantees (desktop devices allow {MAX_INTERFACE_LOCATIONS})")
+                },
+            )
+            .item(format!("{} `{}`", last.list, last.item.value.name))
+            .at(&last.item.declared_in, last.item.origin)
+            .hint("pack the data: a vec4 takes one location, a float too; merge scalars into vectors");
+            d.stage = Some(stage);
+            c.diags.push(d);
+        }
+    }
+    for it in &info.resources {
+        if !matches!(it.value.kind, ResourceKind::UniformBuffer { .. }) {
+            continue;
+        }
+        let Some(Ok(layout)) = it.value.block_layout(c.opts.registry) else {
+            continue;
+        };
+        if u64::from(layout.size) > GUARANTEED_UNIFORM_BUFFER_BYTES {
+            c.diags.push(
+                Diagnostic::warning(
+                    Code::OutOfRange,
+                    &info.name,
+                    format!(
+                        "uniform_buf `{}` is {} bytes, past the {GUARANTEED_UNIFORM_BUFFER_BYTES} Vulkan guarantees for a uniform buffer (typical devices: {TYPICAL_UNIFORM_BUFFER_BYTES})",
+                        it.value.name, layout.size
+                    ),
+                )
+                .item(format!("uniform_buf `{}`", it.value.name))
+                .at(&it.declared_in, it.origin)
+                .hint("fine where the device's maxUniformBufferRange allows it; a storage_buf has no such limit"),
+            );
+        }
     }
 }
 

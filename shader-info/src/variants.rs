@@ -42,6 +42,19 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 /// The default limit on the number of branches enumerated (2^20 permutations).
 pub const DEFAULT_BRANCH_LIMIT: u32 = 20;
 
+/// The most unique variants one info may have: each is a module the static pass compiles. 2^14: room for the
+/// library's largest info (13 branches) unfolded, far below the million that 20 unfolded branches make.
+pub const MAX_UNIQUE_VARIANTS: usize = 16_384;
+
+/// `2^n`, written exactly for any `n` (`1u128 << n` stops at 127).
+fn permutation_count(n: u32) -> String {
+    if n < 64 {
+        (1u64 << n).to_string()
+    } else {
+        format!("2^{n}")
+    }
+}
+
 /// The most branches any limit allows: the permutation table holds 2^N entries (2^24 × 4 bytes = 64 MiB).
 pub const MAX_BRANCH_LIMIT: u32 = 24;
 
@@ -277,7 +290,7 @@ pub fn enumerate_variants(info: &ResolvedInfo, limit: u32) -> Result<VariantSet,
             Diagnostic::error(
                 Code::Branch,
                 &info.name,
-                format!("`{}` has {n} branches, over the enumeration limit of {limit} ({} permutations)", info.name, 1u128 << n.min(127)),
+                format!("`{}` has {n} branches, over the enumeration limit of {limit} ({} permutations)", info.name, permutation_count(n)),
             )
             .item("branches")
             .at(&info.name, info.origin)
@@ -312,6 +325,8 @@ pub fn enumerate_variants(info: &ResolvedInfo, limit: u32) -> Result<VariantSet,
                     .hint("the function must handle every combination of branch values; declare impossible ones with `never_used()`"),
                 ]);
         }
+        let unknown = std::mem::take(vb.unknown_branches.get_mut());
+        vb.rejected.splice(0..0, unknown);
         if !vb.rejected.is_empty() {
             let set = VariantSet {
                 info: info.name.clone(),
@@ -359,6 +374,40 @@ pub fn enumerate_variants(info: &ResolvedInfo, limit: u32) -> Result<VariantSet,
             (variants.len() - 1) as u32
         });
         table[bits as usize] = id;
+        if variants.len() > MAX_UNIQUE_VARIANTS {
+            return Err(vec![
+                Diagnostic::error(
+                    Code::Branch,
+                    &info.name,
+                    format!(
+                        "`{}` has more than {MAX_UNIQUE_VARIANTS} unique variants ({n} branches, {} permutations): the static pass would compile every one",
+                        info.name,
+                        permutation_count(n)
+                    ),
+                )
+                .item("branches")
+                .at(&info.name, info.origin)
+                .hint("fold impossible combinations in the specialize function (`set`, `never_used`), or turn branches into specialization constants (same GLSL, chosen at pipeline creation)"),
+            ]);
+        }
+    }
+    if variants.is_empty() {
+        return Err(vec![
+            Diagnostic::error(
+                Code::Branch,
+                &info.name,
+                format!(
+                    "the specialize function of `{}` marks every one of its {count} permutations `never_used()`: the info has no variant to build",
+                    info.name
+                ),
+            )
+            .item("specialize")
+            .at(
+                info.specialize.as_ref().map_or(info.name.as_str(), |s| s.declared_in.as_str()),
+                info.specialize.as_ref().map_or(info.origin, |s| s.origin),
+            )
+            .hint("leave at least one permutation in use, or remove the info"),
+        ]);
     }
     Ok(VariantSet {
         info: info.name.clone(),

@@ -112,7 +112,8 @@ fn specialize(v: &mut VariantBuilder) {
             CompareOp::LessOrEqual,
         ))));
     }
-    if v.get("DEPTH_ONLY") {
+    // Shared with `state_only`, which has no DEPTH_ONLY branch.
+    if v.has("DEPTH_ONLY") && v.get("DEPTH_ONLY") {
         v.state(StateItem::ColorWrites(0, ColorWrites::NONE));
     }
 }
