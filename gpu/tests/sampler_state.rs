@@ -157,7 +157,7 @@ fn a_declared_state_makes_the_sampler_on_wgpu() {
             .graphics_pipeline(name, &GraphicsOptions::default())
             .unwrap_or_else(|e| panic!("{e}"));
         let group = pipeline
-            .bind_group(&ctx, 1, &[("image", Bind::Texture(&view))])
+            .bind_group(&ctx, &[("image", Bind::Texture(&view))])
             .unwrap_or_else(|e| panic!("{e}"));
         let pixels = draw(
             &ctx,
@@ -166,7 +166,7 @@ fn a_declared_state_makes_the_sampler_on_wgpu() {
                 size: SIZE,
                 vertex_buffer: &vb,
                 vertex_count: 6,
-                groups: &[(1, &group)],
+                groups: &[(group.set, &group.group)],
                 push: &[],
             },
         );

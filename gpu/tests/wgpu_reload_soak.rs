@@ -39,7 +39,7 @@ fn observe(
     let target = gpu::wgpu::testing::render_target(ctx, SIZE);
     let view = target.create_view(&Default::default());
     let group = fill
-        .bind_group(ctx, 0, &[("data", Bind::Buffer(out))])
+        .bind_group(ctx, &[("data", Bind::Buffer(out))])
         .unwrap();
     let mut enc = ctx.device.create_command_encoder(&Default::default());
     {
@@ -55,7 +55,7 @@ fn observe(
     {
         let mut pass = enc.begin_compute_pass(&Default::default());
         pass.set_pipeline(&fill.pipeline);
-        pass.set_bind_group(0, &group, &[]);
+        group.set_compute(&mut pass);
         pass.dispatch_workgroups(1, 1, 1);
     }
     ctx.queue.submit([enc.finish()]);

@@ -517,6 +517,15 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
                     __si::add_push_constants(info, __FIELDS)
                 }
             }
+            // The struct is its info's push-constant block (its layout proven above): typed pushes take it.
+            impl ::shader_info::PushBlock for #ident {
+                fn push_problems(
+                    plan: &::shader_info::PipelinePlan,
+                    _: &::shader_info::Registry,
+                ) -> ::std::vec::Vec<::shader_info::Diagnostic> {
+                    ::shader_info::derived_push_problems(plan, #name, #rust_name)
+                }
+            }
             __si::inventory::submit! {
                 __si::InfoRegistration {
                     build: || #ident::create_info(),

@@ -38,6 +38,7 @@ mod condition;
 mod diagnostic;
 mod generate;
 mod glsl_names;
+mod host;
 mod info;
 mod interfaces;
 pub mod layout;
@@ -65,6 +66,9 @@ pub use diagnostic::{Code, Diagnostic, Related, Severity, render, render_all};
 pub use generate::{
     DirLoader, Flavor, GenerateOptions, GeneratedStage, LineOrigin, MappedLocation, MemoryLoader,
     SourceLoader, SourceMap, SourceMapEntry, generate, portable_spec_name,
+};
+pub use host::{
+    BindSet, HostResource, NoPush, NoVertices, PushBlock, VertexData, derived_push_problems,
 };
 pub use info::{
     ConditionalResource, ConstValue, Define, FragmentOutput, GeometryLayout, InterfaceMember, Item,

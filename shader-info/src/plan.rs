@@ -141,6 +141,11 @@ pub struct BindingPlan {
     /// The smallest buffer a buffer binding accepts: its std140/std430 block size (one element for a runtime
     /// array); `None` for other kinds, and for buffer types declared in typedef files.
     pub min_size: Option<u32>,
+    /// The info that declared the resource and where (host-side errors about the binding name its declaration).
+    #[serde(skip)]
+    pub declared_in: String,
+    #[serde(skip)]
+    pub origin: crate::origin::Origin,
 }
 
 /// The bindings of one descriptor set (a frequency), sorted by binding.
@@ -566,6 +571,8 @@ impl PipelinePlan {
                 },
                 resource: r.kind.clone(),
                 min_size,
+                declared_in: it.declared_in.clone(),
+                origin: it.origin,
             });
         }
         for s in &mut sets {
@@ -600,6 +607,8 @@ impl PipelinePlan {
                     type_name: PushConstantSpill::NAME.to_string(),
                 },
                 min_size: Some(pc.size),
+                declared_in: info.name.clone(),
+                origin: Default::default(),
             });
         }
         let mut inputs: Vec<_> = info.vertex_inputs.iter().map(|i| &i.value).collect();

@@ -3,17 +3,33 @@
 //!
 //! The library compiles each info's GLSL on first use and derives the descriptor-set layouts, push-constant range,
 //! vertex input and render state from the declaration; the renderer keeps its own buffers, images and commands.
-//! `cargo test --example quickstart_ash` runs it as a test.
-use glam::Mat4;
-use gpu::vk::resource::Sampler;
+//! The host side is typed from the declaration: the vertex struct and push block are named when a pipeline is
+//! fetched (and checked there), pushes take only the block's type, and descriptor sets take resources by their
+//! declared names — set, binding and descriptor type come from the plan. `cargo test --example quickstart_ash`
+//! runs it as a test.
+use glam::{Mat4, Vec2};
 use gpu::vk::{
-    Buffer, ContextOptions, DescriptorPool, GraphicsOptions, Image2D, LibraryOptions,
-    ShaderLibrary, VkContext, VkResult, raw,
+    Buffer, ContextOptions, DescriptorPool, GraphicsOptions, Image2D, LibraryOptions, Resource,
+    Sampler, ShaderLibrary, VkContext, VkResult, raw,
 };
+use shader_info::ShaderVertex;
 use shaders::infos::{compute::ComputePrefixSum, push::MvpPush};
 
+/// The vertex buffer of `gpu_shader_2D_image` (`pos`, `texCoord`): checked against its `vertex_in`s at the fetch.
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable, ShaderVertex)]
+#[repr(C)]
+#[allow(non_snake_case)] // the declared input's name
+struct ImageVertex {
+    pos: Vec2,
+    texCoord: Vec2,
+}
+
 fn main() -> VkResult<()> {
-    let ctx = VkContext::new(&ContextOptions::default())?;
+    // Validation is on in debug builds by default; say so, so a release build of this check keeps it.
+    let ctx = VkContext::new(&ContextOptions {
+        validation: true,
+        ..ContextOptions::default()
+    })?;
     let registry = shader_info::Registry::global().clone(); // every `inventory`-registered info
     let mut lib = ShaderLibrary::new(&ctx, registry, LibraryOptions::new(shaders::glsl_root()))?;
     use raw::BufferUsageFlags as B;
@@ -23,12 +39,14 @@ fn main() -> VkResult<()> {
     let values: Vec<u32> = (1..=8).collect();
     let input = Buffer::with_data(&ctx, &values, B::STORAGE_BUFFER)?;
     let sums = Buffer::new(&ctx, 4 * values.len() as u64, B::STORAGE_BUFFER)?;
-    let prefix_sum = lib.compute_pipeline("gpu_compute_prefix_sum")?;
+    let prefix_sum = lib.typed_compute::<ComputePrefixSum>(ComputePrefixSum::NAME)?;
     let layout = prefix_sum.layout();
     let pool = DescriptorPool::for_layout(&ctx, layout, 1)?;
-    let set = pool.allocate(&layout.set_layouts()[0])?;
-    pool.write_buffer(set, 0, raw::DescriptorType::STORAGE_BUFFER, &input);
-    pool.write_buffer(set, 1, raw::DescriptorType::STORAGE_BUFFER, &sums);
+    let resources = [
+        ("values", Resource::Buffer(&input)),
+        ("sums", Resource::Buffer(&sums)),
+    ];
+    let (index, set) = layout.descriptor_set(&pool, &resources)?; // set 0, derived from the names
     let push = ComputePrefixSum {
         element_count: values.len() as u32,
     };
@@ -37,8 +55,8 @@ fn main() -> VkResult<()> {
         // SAFETY: everything recorded is alive until `submit_and_wait` returns.
         let compute = raw::PipelineBindPoint::COMPUTE;
         d.cmd_bind_pipeline(cmd, compute, prefix_sum.handle());
-        d.cmd_bind_descriptor_sets(cmd, compute, layout.handle(), 0, &[set], &[]);
-        pushed = layout.push(cmd, bytemuck::bytes_of(&push));
+        d.cmd_bind_descriptor_sets(cmd, compute, layout.handle(), index, &[set], &[]);
+        pushed = prefix_sum.push(cmd, &push);
         d.cmd_dispatch(cmd, 1, 1, 1);
     })?;
     pushed?;
@@ -56,24 +74,28 @@ fn main() -> VkResult<()> {
     let target = Image2D::new(&ctx, w, h, format, U::COLOR_ATTACHMENT | U::TRANSFER_SRC)?;
     let readback = Buffer::new(&ctx, 4 * (w * h) as u64, B::TRANSFER_DST)?;
     let sampler = Sampler::new(&ctx, raw::Filter::NEAREST)?;
-    // x, y (clip space), u, v
-    let vertices: [[f32; 4]; 3] = [
-        [-0.9, -0.9, 0.0, 0.0],
-        [0.9, -0.9, 1.0, 0.0],
-        [0.0, 0.9, 0.5, 1.0],
+    // Positions in Vulkan's clip space (y = -1 at the top).
+    let vertex = |x, y, u, v| ImageVertex {
+        pos: Vec2::new(x, y),
+        texCoord: Vec2::new(u, v),
+    };
+    let vertices = [
+        vertex(-0.9, -0.9, 0.0, 0.0),
+        vertex(0.9, -0.9, 1.0, 0.0),
+        vertex(0.0, 0.9, 0.5, 1.0),
     ];
     let vertex_buffer = Buffer::with_data(&ctx, &vertices, B::VERTEX_BUFFER)?;
     let options = GraphicsOptions {
         color_format: format,
         ..GraphicsOptions::default()
     };
-    let triangle = lib.graphics_pipeline("gpu_shader_2D_image", &options)?;
+    let triangle = lib.typed_graphics::<ImageVertex, MvpPush>("gpu_shader_2D_image", &options)?;
     let layout = triangle.layout();
     let pool = DescriptorPool::for_layout(&ctx, layout, 1)?;
-    let set = pool.allocate(&layout.set_layouts()[1])?;
+    let (index, set) =
+        layout.descriptor_set(&pool, &[("image", Resource::Sampled(&texture, &sampler))])?;
     use raw::ImageLayout as L;
-    pool.write_sampled_image(set, 0, &texture, &sampler, L::SHADER_READ_ONLY_OPTIMAL);
-    // The typed push block of the info, its std430 layout proven against the declaration by the library's tests.
+    // The info's push block: its std430 layout was checked against the declaration at the fetch.
     let mvp = MvpPush {
         ModelViewProjectionMatrix: Mat4::IDENTITY,
     };
@@ -114,8 +136,8 @@ fn main() -> VkResult<()> {
         d.cmd_set_scissor(cmd, 0, &[area]);
         let graphics = raw::PipelineBindPoint::GRAPHICS;
         d.cmd_bind_pipeline(cmd, graphics, triangle.handle());
-        d.cmd_bind_descriptor_sets(cmd, graphics, layout.handle(), 1, &[set], &[]);
-        pushed = layout.push(cmd, bytemuck::bytes_of(&mvp));
+        d.cmd_bind_descriptor_sets(cmd, graphics, layout.handle(), index, &[set], &[]);
+        pushed = triangle.push(cmd, &mvp);
         d.cmd_bind_vertex_buffers(cmd, 0, &[vertex_buffer.handle()], &[0]);
         d.cmd_draw(cmd, 3, 1, 0, 0);
         d.cmd_end_rendering(cmd);

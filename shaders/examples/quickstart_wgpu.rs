@@ -2,18 +2,35 @@
 //! from a `WgpuLibrary`. Run with `cargo run --example quickstart_wgpu --features wgpu`.
 //!
 //! The library translates each info to WGSL (through the checked cross-language pass) on first use and derives
-//! bind group layouts, the pipeline layout, vertex buffers and render state from the declaration; bind groups
-//! take resources by their declared names. `cargo test --example quickstart_wgpu --features wgpu` runs it as a
-//! test.
-use glam::Mat4;
+//! bind group layouts, the pipeline layout, vertex buffers and render state from the declaration. The host side is
+//! typed from the declaration too: the vertex struct and push block are named when a pipeline is fetched (and
+//! checked against it there), pushes take only the block's type, and bind groups take resources by their declared
+//! names, the set derived from them. `cargo test --example quickstart_wgpu --features wgpu` runs it as a test.
+use glam::{Mat4, Vec2};
 use gpu::library::LibraryOptions;
-use gpu::wgpu::{Bind, GraphicsOptions, WgpuContext, WgpuLibrary, WgpuResult, raw as w};
+use gpu::wgpu::{
+    Bind, GraphicsOptions, WgpuContext, WgpuContextOptions, WgpuLibrary, WgpuResult, raw as w,
+};
+use shader_info::ShaderVertex;
 use shaders::infos::{compute::ComputePrefixSum, push::MvpPush};
 use w::util::DeviceExt;
 
+/// The vertex buffer of `gpu_shader_2D_image` (`pos`, `texCoord`): checked against its `vertex_in`s at the fetch.
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable, ShaderVertex)]
+#[repr(C)]
+#[allow(non_snake_case)] // the declared input's name
+struct ImageVertex {
+    pos: Vec2,
+    texCoord: Vec2,
+}
+
 fn main() -> WgpuResult<()> {
     gpu::wgpu::messages::capture(); // the validation layer's messages, checked at the end
-    let ctx = WgpuContext::new(&Default::default())?; // validation on in debug builds
+    // Validation is on in debug builds by default; say so, so a release build of this check keeps it.
+    let ctx = WgpuContext::new(&WgpuContextOptions {
+        validation: true,
+        ..Default::default()
+    })?;
     let registry = shader_info::Registry::global().clone(); // every `inventory`-registered info
     let mut lib = WgpuLibrary::new(&ctx, registry, LibraryOptions::new(shaders::glsl_root()))?;
     let d = &ctx.device;
@@ -31,21 +48,20 @@ fn main() -> WgpuResult<()> {
     let values: Vec<u32> = (1..=8).collect();
     let input = buffer(bytemuck::cast_slice(&values), B::STORAGE);
     let sums = buffer(&[0; 32], B::STORAGE | B::COPY_SRC);
-    let prefix_sum = lib.compute_pipeline("gpu_compute_prefix_sum")?;
+    let prefix_sum = lib.typed_compute::<ComputePrefixSum>(ComputePrefixSum::NAME)?;
     let resources = [
         ("values", Bind::Buffer(&input)),
         ("sums", Bind::Buffer(&sums)),
     ];
-    let group = prefix_sum.bind_group(&ctx, 0, &resources)?;
+    let group = prefix_sum.bind_group(&ctx, &resources)?; // set 0, derived from the names
     // Push constants are wgpu immediates where the adapter has them, else a small storage buffer: `PushData`
-    // hides which.
-    let count = ComputePrefixSum { element_count: 8 };
-    let push = prefix_sum.push(&ctx, bytemuck::bytes_of(&count))?;
+    // hides which. The push takes only the block's type.
+    let push = prefix_sum.push(&ctx, &ComputePrefixSum { element_count: 8 })?;
     let mut enc = d.create_command_encoder(&Default::default());
     {
         let mut pass = enc.begin_compute_pass(&Default::default());
         pass.set_pipeline(&prefix_sum.pipeline);
-        pass.set_bind_group(0, &group, &[]);
+        group.set_compute(&mut pass);
         push.set_compute(&mut pass);
         pass.dispatch_workgroups(1, 1, 1);
     }
@@ -84,21 +100,28 @@ fn main() -> WgpuResult<()> {
         w::TextureUsages::RENDER_ATTACHMENT | w::TextureUsages::COPY_SRC,
     ));
     let sampler = d.create_sampler(&w::SamplerDescriptor::default()); // nearest, clamped
-    // x, y (clip space), u, v
-    let vertices: [[f32; 4]; 3] = [
-        [-0.9, -0.9, 0.0, 0.0],
-        [0.9, -0.9, 1.0, 0.0],
-        [0.0, 0.9, 0.5, 1.0],
+    // Positions in Vulkan's clip space, which every backend and translation keeps (y = -1 at the top).
+    let vertex = |x, y, u, v| ImageVertex {
+        pos: Vec2::new(x, y),
+        texCoord: Vec2::new(u, v),
+    };
+    let vertices = [
+        vertex(-0.9, -0.9, 0.0, 0.0),
+        vertex(0.9, -0.9, 1.0, 0.0),
+        vertex(0.0, 0.9, 0.5, 1.0),
     ];
     let vertex_buffer = buffer(bytemuck::cast_slice(&vertices), B::VERTEX);
     // The render state (alpha blending) comes from the declaration; the options say what the renderer draws into.
-    let triangle = lib.graphics_pipeline("gpu_shader_2D_image", &GraphicsOptions::default())?;
+    let triangle = lib.typed_graphics::<ImageVertex, MvpPush>(
+        "gpu_shader_2D_image",
+        &GraphicsOptions::default(),
+    )?;
     let view = texture.create_view(&Default::default());
-    let group = triangle.bind_group(&ctx, 1, &[("image", Bind::Sampled(&view, &sampler))])?;
+    let group = triangle.bind_group(&ctx, &[("image", Bind::Sampled(&view, &sampler))])?;
     let mvp = MvpPush {
         ModelViewProjectionMatrix: Mat4::IDENTITY,
     };
-    let push = triangle.push(&ctx, bytemuck::bytes_of(&mvp))?;
+    let push = triangle.push(&ctx, &mvp)?;
     let mut enc = d.create_command_encoder(&Default::default());
     {
         let target_view = target.create_view(&Default::default());
@@ -115,7 +138,7 @@ fn main() -> WgpuResult<()> {
             ..Default::default()
         });
         pass.set_pipeline(&triangle.pipeline);
-        pass.set_bind_group(1, &group, &[]); // set 0 is empty: a gap in the layout, nothing to bind
+        group.set_render(&mut pass); // set 1 (`image` is Batch); set 0 is empty: nothing to bind there
         push.set_render(&mut pass);
         pass.set_vertex_buffer(0, vertex_buffer.slice(..));
         pass.draw(0..3, 0..1);

@@ -192,13 +192,13 @@ fn wgpu_dispatch(lib: &mut WgpuLibrary, key: &str, push: &[u8]) -> gpu::wgpu::Wg
     let ctx = lib.context().clone();
     let p = lib.compute_pipeline(key)?;
     let out = gpu::wgpu::testing::storage_buffer(&ctx, &[0u8; 16]);
-    let group = p.bind_group(&ctx, 0, &[("result", Bind::Buffer(&out))])?;
+    let group = p.bind_group(&ctx, &[("result", Bind::Buffer(&out))])?;
     let push = p.push(&ctx, push)?;
     let mut enc = ctx.device.create_command_encoder(&Default::default());
     {
         let mut pass = enc.begin_compute_pass(&w::ComputePassDescriptor::default());
         pass.set_pipeline(&p.pipeline);
-        pass.set_bind_group(0, &group, &[]);
+        group.set_compute(&mut pass);
         push.set_compute(&mut pass);
         pass.dispatch_workgroups(1, 1, 1);
     }

@@ -28,6 +28,7 @@ mod backend;
 pub mod checks;
 pub mod reload;
 pub mod sources;
+mod typed;
 pub mod warm_up;
 
 pub use backend::{
@@ -35,6 +36,7 @@ pub use backend::{
 };
 pub use reload::{PipelineOutcome, ReloadReport};
 pub use sources::LibraryOptions;
+pub use typed::Typed;
 pub use warm_up::{WarmUp, WarmUpReport, WarmedPipeline};
 
 use crate::flow::Flow;
@@ -91,6 +93,8 @@ pub struct Library<B: Backend> {
     compute: HashMap<(String, SpecValues), Cached<B::Compute>>,
     ray_tracing: HashMap<String, Cached<B::RayTracing>>,
     watcher: Option<ShaderWatcher>,
+    /// Host types already checked against a key's declaration ([`Library::typed_graphics`]).
+    host_types: std::collections::HashSet<typed::HostTypes>,
 }
 
 impl<B: Backend> Library<B> {
@@ -109,6 +113,7 @@ impl<B: Backend> Library<B> {
             compute: HashMap::new(),
             ray_tracing: HashMap::new(),
             watcher: None,
+            host_types: Default::default(),
         })
     }
 

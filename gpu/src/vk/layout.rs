@@ -242,6 +242,9 @@ pub struct PipelineLayout {
     handle: vk::PipelineLayout,
     sets: Vec<Arc<DescriptorSetLayout>>,
     desc: LayoutDesc,
+    /// The plan the layout was made for, when it was ([`PipelineLayout::for_plan`]): binding by declared name
+    /// ([`PipelineLayout::descriptor_set`]) reads it.
+    plan: Option<Arc<PipelinePlan>>,
     /// Memory of spilled push-constant blocks (see [`PipelineLayout::push`]).
     spilled: Mutex<SpillArena>,
 }
@@ -316,8 +319,26 @@ impl PipelineLayout {
             handle,
             sets,
             desc: desc.clone(),
+            plan: None,
             spilled: Mutex::new(SpillArena::default()),
         })
+    }
+
+    /// The layout of `plan` ([`describe_layout`]), which keeps the plan so resources can be bound by their
+    /// declared names ([`Self::descriptor_set`]). The shader library makes every layout this way.
+    pub fn for_plan(
+        ctx: &VkContext,
+        cache: &LayoutCache,
+        plan: &PipelinePlan,
+    ) -> VkResult<PipelineLayout> {
+        let mut layout = PipelineLayout::new(ctx, cache, &describe_layout(plan))?;
+        layout.plan = Some(Arc::new(plan.clone()));
+        Ok(layout)
+    }
+
+    /// The plan the layout was made for ([`Self::for_plan`]).
+    pub fn plan(&self) -> Option<&PipelinePlan> {
+        self.plan.as_deref()
     }
 
     /// The raw handle.

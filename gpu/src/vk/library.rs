@@ -5,7 +5,7 @@
 
 use super::device::VkContext;
 use super::error::{VkError, VkResult};
-use super::layout::{LayoutCache, PipelineLayout, describe_layout};
+use super::layout::{LayoutCache, PipelineLayout};
 use super::module::ShaderModule;
 use super::pipeline::{
     ComputePipeline, GraphicsOptions, GraphicsPipeline, RayTracingPipeline, SpecValues,
@@ -137,7 +137,7 @@ impl Backend for VkBackend {
         plan: &PipelinePlan,
         _modules: &[(Stage, &ShaderModule)],
     ) -> Result<Arc<PipelineLayout>, Vec<Diagnostic>> {
-        PipelineLayout::new(&self.ctx, &self.layouts, &describe_layout(plan))
+        PipelineLayout::for_plan(&self.ctx, &self.layouts, plan)
             .map(Arc::new)
             .map_err(|e| e.into_diagnostics(&plan.key))
     }

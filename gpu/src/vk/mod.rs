@@ -18,6 +18,7 @@
 //! Every Vulkan handle is owned by a Rust value that destroys it on `Drop`; each owner keeps the [`VkContext`]
 //! alive, so the device always outlives what was created from it.
 
+pub mod bind;
 pub mod device;
 mod error;
 pub mod layout;
@@ -35,6 +36,7 @@ pub use crate::library::{
 };
 pub use ash;
 pub use ash::vk as raw;
+pub use bind::Resource;
 pub use device::{ContextOptions, SubgroupSupport, ValidationMessage, VkContext};
 pub use error::{ModuleError, SPIRV_MAGIC, VkError, VkResult};
 pub use layout::{
@@ -48,4 +50,4 @@ pub use pipeline::{
     SpecValues, Specialization, VertexInputDesc, attachments, color_formats, graphics_problems,
     local_read_problems, module_problems, state_problems, vertex_input,
 };
-pub use resource::{Buffer, DescriptorPool, Image2D};
+pub use resource::{Buffer, DescriptorPool, Image2D, Sampler};

@@ -977,3 +977,27 @@ impl RayTracingPipeline {
         &self.sbt
     }
 }
+
+/// Typed pushes: the pipeline's block type only (checked against the declaration when it was fetched with
+/// [`crate::library::Library::typed_graphics`]).
+impl<P: shader_info::PushBlock> crate::library::Typed<GraphicsPipeline, P> {
+    /// Records the push of `value` ([`PipelineLayout::push`]: the block, its tail padding dropped).
+    ///
+    /// # Safety
+    /// `cmd` must be recording, created from the same device, with this pipeline bound.
+    pub unsafe fn push(&self, cmd: vk::CommandBuffer, value: &P) -> VkResult<()> {
+        // SAFETY: guaranteed by the caller; the length of the bytes is checked by the layout.
+        unsafe { self.layout().push(cmd, bytemuck::bytes_of(value)) }
+    }
+}
+
+impl<P: shader_info::PushBlock> crate::library::Typed<ComputePipeline, P> {
+    /// Records the push of `value` ([`PipelineLayout::push`]).
+    ///
+    /// # Safety
+    /// `cmd` must be recording, created from the same device, with this pipeline bound.
+    pub unsafe fn push(&self, cmd: vk::CommandBuffer, value: &P) -> VkResult<()> {
+        // SAFETY: guaranteed by the caller; the length of the bytes is checked by the layout.
+        unsafe { self.layout().push(cmd, bytemuck::bytes_of(value)) }
+    }
+}

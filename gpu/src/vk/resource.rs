@@ -732,6 +732,25 @@ impl DescriptorPool {
     }
 
     /// Points `binding` of `set` at `image` as a storage image in `GENERAL` layout.
+    /// Writes a sampled image (a texture without a sampler) or another image descriptor of type `ty`.
+    pub fn write_image(
+        &self,
+        set: vk::DescriptorSet,
+        binding: u32,
+        ty: vk::DescriptorType,
+        image: &Image2D,
+        layout: vk::ImageLayout,
+    ) {
+        self.update_image(
+            set,
+            binding,
+            ty,
+            vk::DescriptorImageInfo::default()
+                .image_view(image.view())
+                .image_layout(layout),
+        );
+    }
+
     pub fn write_storage_image(&self, set: vk::DescriptorSet, binding: u32, image: &Image2D) {
         self.update_image(
             set,

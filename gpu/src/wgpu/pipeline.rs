@@ -4,11 +4,12 @@
 use super::context::WgpuContext;
 use super::error::{WgpuError, WgpuResult};
 use crate::cross::Translation;
+use crate::library::Typed;
 use ::wgpu as w;
 use ::wgpu::util::DeviceExt;
 use shader_info::{
-    BindingPart, Code, Diagnostic, PUSH_CONSTANT_SPACE, PipelinePlan, RenderState, SpecValues,
-    VertexArrangement,
+    BindingPart, Code, Diagnostic, HostResource, PUSH_CONSTANT_SPACE, PipelinePlan, PushBlock,
+    RenderState, SpecValues, VertexArrangement,
 };
 
 /// The bind group that holds the push-constant block where the device has no immediates: one past the frequency
@@ -191,23 +192,53 @@ pub enum Bind<'a> {
     Sampled(&'a w::TextureView, &'a w::Sampler),
 }
 
-/// The bind group of `set` for `plan`, resources named by their declared names.
+/// A bind group made from resources named as declared, with the set it belongs at.
+#[derive(Debug)]
+pub struct SetGroup {
+    /// The set (WGSL `@group`) the resources are declared in.
+    pub set: u32,
+    pub group: w::BindGroup,
+}
+
+impl SetGroup {
+    /// Binds the group at its set on a render pass.
+    pub fn set_render(&self, pass: &mut w::RenderPass<'_>) {
+        pass.set_bind_group(self.set, &self.group, &[]);
+    }
+
+    /// Binds the group at its set on a compute pass.
+    pub fn set_compute(&self, pass: &mut w::ComputePass<'_>) {
+        pass.set_bind_group(self.set, &self.group, &[]);
+    }
+}
+
+impl Bind<'_> {
+    /// What the host hands over, in the core's terms.
+    fn host(&self) -> HostResource {
+        match self {
+            Bind::Buffer(_) => HostResource::Buffer,
+            Bind::Texture(_) => HostResource::Texture,
+            Bind::Sampled(..) => HostResource::TextureAndSampler,
+        }
+    }
+}
+
+/// The bind group of the set `resources` are declared in, each under its declared name. Missing, unknown,
+/// repeated and wrongly kinded resources are the core's errors ([`PipelinePlan::bind_set`]); an error wgpu raises
+/// is reported naming the info and the set.
 fn bind_group(
     ctx: &WgpuContext,
     layouts: &Layouts,
     plan: &PipelinePlan,
-    set: u32,
     resources: &[(&str, Bind<'_>)],
-) -> WgpuResult<w::BindGroup> {
+) -> WgpuResult<SetGroup> {
+    let neutral: Vec<(&str, HostResource)> =
+        resources.iter().map(|(n, b)| (*n, b.host())).collect();
+    let resolved = plan.bind_set(&neutral).map_err(WgpuError::Diagnostics)?;
+    let set = resolved.set;
     let fail = |message: String| {
         WgpuError::Diagnostics(vec![Diagnostic::error(Code::Device, &plan.key, message)])
     };
-    let declared: Vec<&str> = plan
-        .sets
-        .iter()
-        .filter(|s| s.set == set)
-        .flat_map(|s| s.bindings.iter().map(|b| b.name.as_str()))
-        .collect();
     let layout = layouts
         .bind_group_layouts
         .get(set as usize)
@@ -215,31 +246,26 @@ fn bind_group(
             !(set == PUSH_CONSTANT_FALLBACK_GROUP
                 && matches!(layouts.push_constants, PushConstants::Buffer { .. }))
         })
-        .ok_or_else(|| fail(format!("the pipeline layout has no group {set}")))?;
+        .ok_or_else(|| {
+            fail(format!(
+                "the pipeline layout of `{}` has no group {set}",
+                plan.key
+            ))
+        })?;
     let mut entries = Vec::new();
-    for (name, bind) in resources {
-        if !declared.contains(name) {
-            return Err(fail(format!(
-                "`{name}` is not declared in set {set}; declared there: {}",
-                if declared.is_empty() {
-                    "nothing".to_string()
-                } else {
-                    declared.join(", ")
-                }
-            )));
-        }
+    for ((name, bind), declared) in resources.iter().zip(&resolved.bindings) {
         for tb in plan
             .targets
             .bindings
             .iter()
-            .filter(|tb| tb.set == set && tb.name == *name)
+            .filter(|tb| tb.set == set && tb.name == declared.name)
         {
             let resource = match (*bind, tb.part) {
                 (Bind::Sampled(_, sampler), BindingPart::Sampler) => {
                     w::BindingResource::Sampler(sampler)
                 }
                 // WebGPU has no immutable samplers: a texture bound alone to a sampler declared with a state gets
-                // the sampler made from that state (the host may still pass its own with `Bind::Sampled`).
+                // the sampler made from that state (bind_set let it through only for such a sampler).
                 (Bind::Texture(_), BindingPart::Sampler) => {
                     match layouts
                         .declared_samplers
@@ -249,7 +275,7 @@ fn bind_group(
                         Some((_, _, sampler)) => w::BindingResource::Sampler(sampler),
                         None => {
                             return Err(fail(format!(
-                                "`{name}` is a combined sampler without a declared state: bind it with `Bind::Sampled(view, sampler)`"
+                                "`{name}` has a declared sampler state but the layout made no sampler for it"
                             )));
                         }
                     }
@@ -266,14 +292,21 @@ fn bind_group(
         }
     }
     let label = format!("{} group {set}", plan.key);
-    ctx.checked(&label, || {
-        ctx.device.create_bind_group(&w::BindGroupDescriptor {
-            label: Some(&label),
-            layout,
-            entries: &entries,
+    let group = ctx
+        .checked(&label, || {
+            ctx.device.create_bind_group(&w::BindGroupDescriptor {
+                label: Some(&label),
+                layout,
+                entries: &entries,
+            })
         })
-    })
-    .map_err(|e| fail(e.to_string()))
+        .map_err(|e| {
+            fail(format!(
+                "wgpu refused the bind group of set {set} of `{}`: {e}",
+                plan.key
+            ))
+        })?;
+    Ok(SetGroup { set, group })
 }
 
 /// A render pipeline built from a declaration.
@@ -293,25 +326,26 @@ impl GraphicsPipeline {
         self.layouts.push(ctx, bytes)
     }
 
-    /// The bind group of `set`, resources named by their declared names; a combined sampler's texture and
-    /// sampler go to their WGSL bindings (see the [module documentation](super)). A name the set does not declare,
-    /// or a resource wgpu refuses, is an error naming the info.
+    /// The bind group of the set `resources` are declared in, each named as declared (nobody types a set or
+    /// binding number); a combined sampler's texture and sampler go to their WGSL bindings (see the
+    /// [module documentation](super)). A resource left out, unknown, given twice or of the wrong kind is an error
+    /// naming it, its info and its declaration, before wgpu sees anything.
     ///
     /// ```no_run
     /// # fn f(ctx: &gpu::wgpu::WgpuContext, lib: &mut gpu::wgpu::WgpuLibrary, view: &gpu::wgpu::raw::TextureView,
     /// #      sampler: &gpu::wgpu::raw::Sampler) -> gpu::wgpu::WgpuResult<()> {
     /// use gpu::wgpu::{Bind, GraphicsOptions};
     /// let p = lib.graphics_pipeline("gpu_shader_2D_image", &GraphicsOptions::default())?;
-    /// let group = p.bind_group(ctx, 1, &[("image", Bind::Sampled(view, sampler))])?;
+    /// let group = p.bind_group(ctx, &[("image", Bind::Sampled(view, sampler))])?; // set 1: `image` is Batch
+    /// assert_eq!(group.set, 1);
     /// # Ok(()) }
     /// ```
     pub fn bind_group(
         &self,
         ctx: &WgpuContext,
-        set: u32,
         resources: &[(&str, Bind<'_>)],
-    ) -> WgpuResult<w::BindGroup> {
-        bind_group(ctx, &self.layouts, &self.plan, set, resources)
+    ) -> WgpuResult<SetGroup> {
+        bind_group(ctx, &self.layouts, &self.plan, resources)
     }
 }
 
@@ -332,9 +366,24 @@ impl ComputePipeline {
     pub fn bind_group(
         &self,
         ctx: &WgpuContext,
-        set: u32,
         resources: &[(&str, Bind<'_>)],
-    ) -> WgpuResult<w::BindGroup> {
-        bind_group(ctx, &self.layouts, &self.plan, set, resources)
+    ) -> WgpuResult<SetGroup> {
+        bind_group(ctx, &self.layouts, &self.plan, resources)
+    }
+}
+
+/// Typed pushes: the pipeline's block type only (checked against the declaration when it was fetched with
+/// [`crate::library::Library::typed_graphics`]).
+impl<P: PushBlock> Typed<GraphicsPipeline, P> {
+    /// Push-constant data for a pass from the block's Rust value ([`Layouts::push`]).
+    pub fn push(&self, ctx: &WgpuContext, value: &P) -> WgpuResult<PushData> {
+        self.layouts.push(ctx, bytemuck::bytes_of(value))
+    }
+}
+
+impl<P: PushBlock> Typed<ComputePipeline, P> {
+    /// Push-constant data for a pass from the block's Rust value ([`Layouts::push`]).
+    pub fn push(&self, ctx: &WgpuContext, value: &P) -> WgpuResult<PushData> {
+        self.layouts.push(ctx, bytemuck::bytes_of(value))
     }
 }

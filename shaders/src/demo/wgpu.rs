@@ -204,7 +204,7 @@ impl Targets {
         &self,
         plan: &PipelinePlan,
         resources: &[Bound],
-        bind: impl Fn(u32, &[(&str, Bind<'_>)]) -> WgpuResult<w::BindGroup>,
+        bind: impl Fn(&[(&str, Bind<'_>)]) -> WgpuResult<w::BindGroup>,
     ) -> WgpuResult<Vec<(u32, w::BindGroup)>> {
         let mut sets: Vec<u32> = resources.iter().map(|b| b.set).collect();
         sets.sort_unstable();
@@ -233,7 +233,7 @@ impl Targets {
                 };
                 named.push((name, resource));
             }
-            out.push((set, bind(set, &named)?));
+            out.push((set, bind(&named)?));
         }
         Ok(out)
     }
@@ -247,8 +247,8 @@ impl Targets {
         let mut out = Vec::new();
         for d in draws {
             let pipeline = lib.graphics_pipeline(d.info, &render_options(d.info))?;
-            let groups = self.bind_groups(&pipeline.plan, &d.resources, |set, r| {
-                pipeline.bind_group(&ctx, set, r)
+            let groups = self.bind_groups(&pipeline.plan, &d.resources, |r| {
+                pipeline.bind_group(&ctx, r).map(|g| g.group)
             })?;
             let geometry = match &d.geometry {
                 Geometry::Vertices { buffer, count } => Ok((
@@ -293,8 +293,8 @@ pub fn render_frame(lib: &mut WgpuLibrary, width: u32, height: u32) -> WgpuResul
     for d in &p.dispatches {
         let pipeline = lib.compute_pipeline(d.info)?;
         dispatches.push(Prepared {
-            groups: t.bind_groups(&pipeline.plan, &d.resources, |set, r| {
-                pipeline.bind_group(&ctx, set, r)
+            groups: t.bind_groups(&pipeline.plan, &d.resources, |r| {
+                pipeline.bind_group(&ctx, r).map(|g| g.group)
             })?,
             push: pipeline.push(&ctx, &d.push)?,
             pipeline,

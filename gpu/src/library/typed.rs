@@ -1,0 +1,109 @@
+//! Pipelines fetched with their host types named: the vertex struct and the push-constant block are checked
+//! against the declaration once, when the pipeline is fetched, and a typed pipeline's push takes only its block's
+//! type — so a push or vertex struct that drifted from its declaration is an error at the fetch that names the
+//! member, never a wrong frame. The backends add the push itself (`push` on Vulkan records it, on wgpu it makes
+//! the pass data).
+
+use super::{Backend, Library};
+use shader_info::{PushBlock, VertexData};
+use std::any::TypeId;
+use std::marker::PhantomData;
+use std::ops::Deref;
+use std::sync::Arc;
+
+/// A pipeline whose push-constant block is `P` (checked when it was fetched). It derefs to the pipeline.
+pub struct Typed<Pipeline, P> {
+    pipeline: Arc<Pipeline>,
+    push: PhantomData<fn(&P)>,
+}
+
+impl<Pipeline, P> Clone for Typed<Pipeline, P> {
+    fn clone(&self) -> Self {
+        Typed {
+            pipeline: self.pipeline.clone(),
+            push: PhantomData,
+        }
+    }
+}
+
+impl<Pipeline, P: PushBlock> Typed<Pipeline, P> {
+    /// The pipeline shared with the library's cache.
+    pub fn pipeline(&self) -> &Arc<Pipeline> {
+        &self.pipeline
+    }
+
+    /// The bytes of a push of `value`: the block's Rust twin, whose tail padding the backends' push drops.
+    pub fn push_bytes(value: &P) -> &[u8] {
+        bytemuck::bytes_of(value)
+    }
+}
+
+impl<Pipeline, P> Deref for Typed<Pipeline, P> {
+    type Target = Pipeline;
+    fn deref(&self) -> &Pipeline {
+        &self.pipeline
+    }
+}
+
+/// The host types a key was checked with: (key, vertex type, push type).
+pub(super) type HostTypes = (String, TypeId, TypeId);
+
+impl<B: Backend> Library<B> {
+    /// The graphics pipeline of `key` whose vertex buffer is `V` and push-constant block `P` (`NoVertices`,
+    /// `NoPush` where the info has none). The types are checked against the declaration the first time they are
+    /// named for the key: a field that drifted (name, order, format, offset) is an error here, naming it.
+    ///
+    /// ```no_run
+    /// # fn f(lib: &mut gpu::vk::ShaderLibrary) -> gpu::vk::VkResult<()> {
+    /// use gpu::vk::GraphicsOptions;
+    /// use shader_info::NoPush;
+    /// # #[derive(Clone, Copy, shader_info::ShaderVertex)] #[repr(C)] struct Vertex { pos: [f32; 2] }
+    /// let p = lib.typed_graphics::<Vertex, NoPush>("gpu_shader_2D_uniform_color", &GraphicsOptions::default())?;
+    /// # Ok(()) }
+    /// ```
+    pub fn typed_graphics<V: VertexData, P: PushBlock>(
+        &mut self,
+        key: &str,
+        options: &B::GraphicsOptions,
+    ) -> Result<Typed<B::Graphics, P>, B::Error> {
+        self.check_host_types::<V, P>(key, true)?;
+        Ok(Typed {
+            pipeline: self.graphics_pipeline(key, options)?,
+            push: PhantomData,
+        })
+    }
+
+    /// The compute pipeline of `key` whose push-constant block is `P` (checked as in [`Self::typed_graphics`]).
+    pub fn typed_compute<P: PushBlock>(
+        &mut self,
+        key: &str,
+    ) -> Result<Typed<B::Compute, P>, B::Error> {
+        self.check_host_types::<shader_info::NoVertices, P>(key, false)?;
+        Ok(Typed {
+            pipeline: self.compute_pipeline(key)?,
+            push: PhantomData,
+        })
+    }
+
+    fn check_host_types<V: VertexData, P: PushBlock>(
+        &mut self,
+        key: &str,
+        vertices: bool,
+    ) -> Result<(), B::Error> {
+        let id = (key.to_string(), TypeId::of::<V>(), TypeId::of::<P>());
+        if self.host_types.contains(&id) {
+            return Ok(());
+        }
+        let info = self.validated(key)?;
+        let plan = self.flow().plan(&info);
+        let mut problems = P::push_problems(&plan, self.registry());
+        if vertices {
+            problems.extend(V::vertex_problems(&plan));
+        }
+        if !problems.is_empty() {
+            return Err(B::error(problems));
+        }
+        self.host_types.insert(id);
+        Ok(())
+    }
+}

@@ -1,0 +1,437 @@
+//! The host side, typed from the declaration: what a renderer hands a pipeline — push-constant data, vertex
+//! buffers, resources for a bind group, branch values — checked against the plan where it is handed over. These
+//! are the rules; both backends apply them through the library core, so a rule is written once:
+//!
+//! - [`PushBlock`]: a Rust type that is an info's push-constant block (a `#[derive(ShaderStruct)]` twin, checked
+//!   member by member; a `#[derive(ShaderInfo)]` struct, proven when it was compiled; or [`NoPush`]).
+//! - [`VertexData`]: a `#[derive(ShaderVertex)]` struct that is an info's vertex buffer (or [`NoVertices`]).
+//! - [`PipelinePlan::bind_set`]: resources named as declared, the set derived from the names; a resource left
+//!   out, unknown, given twice or of the wrong kind is an error naming it, its info and its declaration.
+//! - [`VariantSet::permutation`]: branch values by name, with "did you mean" for a typo.
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::plan::{BindingPlan, PipelinePlan, PushConstantSpill};
+use crate::registry::Registry;
+use crate::resource::DescriptorKind;
+use crate::shader_type::ShaderType;
+use crate::variants::VariantSet;
+use crate::vertex::ShaderVertex;
+
+/// A Rust type whose bytes are an info's push-constant block. Backends take typed pushes only of such types, and
+/// check the type against the pipeline's block once, when the typed pipeline is fetched.
+///
+/// Implemented for every `#[derive(ShaderStruct)]` struct (checked member by member against the block: names,
+/// types, array sizes, std430 offsets), for `#[derive(ShaderInfo)]` structs (the block of their own info, proven
+/// at compile time), and for [`NoPush`].
+pub trait PushBlock: bytemuck::NoUninit + 'static {
+    /// Why `Self` is not `plan`'s push-constant block: empty when it is.
+    fn push_problems(plan: &PipelinePlan, registry: &Registry) -> Vec<Diagnostic>;
+}
+
+impl<T: ShaderType + bytemuck::NoUninit + 'static> PushBlock for T {
+    fn push_problems(plan: &PipelinePlan, registry: &Registry) -> Vec<Diagnostic> {
+        let mut out = plan.push_constant_problems::<T>(registry);
+        for d in &mut out {
+            d.code = Code::HostMismatch;
+        }
+        out
+    }
+}
+
+/// The push "block" of a pipeline whose info declares none.
+///
+/// ```
+/// use shader_info::*;
+/// let mut reg = Registry::new();
+/// reg.add_info(ShaderCreateInfo::new("c").push_constant(Type::Float, "t").local_group_size(1).compute_source("c"));
+/// let plan = PipelinePlan::new(&reg.validated("c").unwrap(), &reg);
+/// assert!(NoPush::push_problems(&plan, &reg)[0].message.contains("declares a push-constant block"));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NoPush;
+
+// SAFETY: a zero-sized type has no bytes, so none is uninitialized.
+unsafe impl bytemuck::NoUninit for NoPush {}
+
+impl PushBlock for NoPush {
+    fn push_problems(plan: &PipelinePlan, _: &Registry) -> Vec<Diagnostic> {
+        match &plan.push_constants {
+            None => Vec::new(),
+            Some(pc) => vec![
+                Diagnostic::error(
+                    Code::HostMismatch,
+                    &plan.key,
+                    format!(
+                        "`{}` declares a push-constant block ({} bytes), but the pipeline was asked for with NoPush",
+                        plan.key, pc.size
+                    ),
+                )
+                .item("push_constant")
+                .hint("name the block's Rust twin (a #[derive(ShaderStruct)] struct, or the #[derive(ShaderInfo)] struct)"),
+            ],
+        }
+    }
+}
+
+/// Why `#[derive(ShaderInfo)]` struct `type_name`, the block of info `info`, is not `plan`'s block: empty when
+/// `plan` is that info or one of its variants. (The struct's layout was proven against its own declaration when
+/// it was compiled; only the info can differ.)
+#[doc(hidden)]
+pub fn derived_push_problems(plan: &PipelinePlan, info: &str, type_name: &str) -> Vec<Diagnostic> {
+    let planned = plan.key.split('#').next().unwrap_or_default();
+    if planned == info {
+        return Vec::new();
+    }
+    vec![
+        Diagnostic::error(
+            Code::HostMismatch,
+            &plan.key,
+            format!(
+                "`{type_name}` is the push-constant block of `{info}`, not of `{}`",
+                plan.key
+            ),
+        )
+        .item("push_constant")
+        .hint(format!(
+            "fetch `{info}` (`{type_name}::NAME`), or push the block of `{planned}`"
+        )),
+    ]
+}
+
+/// A Rust type that is an info's vertex buffer: named when a typed graphics pipeline is fetched, checked against
+/// the declared `vertex_in`s once (names, order, formats, offsets, stride).
+///
+/// Implemented for every `#[derive(ShaderVertex)]` struct and for [`NoVertices`].
+pub trait VertexData: 'static {
+    /// Why `Self` is not the vertex buffer of `plan`: empty when it is.
+    fn vertex_problems(plan: &PipelinePlan) -> Vec<Diagnostic>;
+}
+
+impl<T: ShaderVertex> VertexData for T {
+    fn vertex_problems(plan: &PipelinePlan) -> Vec<Diagnostic> {
+        let mut out = plan.vertex_problems::<T>();
+        for d in &mut out {
+            d.code = Code::HostMismatch;
+        }
+        out
+    }
+}
+
+/// The vertex input of a pipeline that reads no vertex buffer (a fullscreen triangle made from the vertex index).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NoVertices;
+
+impl VertexData for NoVertices {
+    fn vertex_problems(plan: &PipelinePlan) -> Vec<Diagnostic> {
+        if plan.vertex_attributes.is_empty() {
+            return Vec::new();
+        }
+        let names: Vec<&str> = plan
+            .vertex_attributes
+            .iter()
+            .filter(|a| a.offset_in_value == 0)
+            .map(|a| a.name.as_str())
+            .collect();
+        vec![
+            Diagnostic::error(
+                Code::HostMismatch,
+                &plan.key,
+                format!(
+                    "`{}` reads vertex inputs ({}), but the pipeline was asked for with NoVertices",
+                    plan.key,
+                    names.join(", ")
+                ),
+            )
+            .item("vertex_in")
+            .hint("name the #[derive(ShaderVertex)] struct of its vertex buffer"),
+        ]
+    }
+}
+
+/// What the host binds to one declared resource, in the terms every backend shares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HostResource {
+    /// A uniform, storage or texel buffer.
+    Buffer,
+    /// A texture (image view) alone: a sampled texture, a storage image, an input attachment, or a combined
+    /// sampler whose sampler the declaration fixes (`sampler_with_state`).
+    Texture,
+    /// A texture with its sampler, for a combined sampler.
+    TextureAndSampler,
+    /// A ray-tracing acceleration structure.
+    AccelerationStructure,
+}
+
+impl HostResource {
+    /// What a resource of `binding`'s kind takes, for messages.
+    fn wanted(binding: &BindingPlan) -> &'static str {
+        match binding.kind {
+            DescriptorKind::UniformBuffer
+            | DescriptorKind::StorageBuffer
+            | DescriptorKind::UniformTexelBuffer
+            | DescriptorKind::StorageTexelBuffer => "a buffer",
+            DescriptorKind::CombinedImageSampler if has_fixed_sampler(binding) => {
+                "a texture (its sampler is declared), or a texture and a sampler"
+            }
+            DescriptorKind::CombinedImageSampler => "a texture and a sampler",
+            DescriptorKind::SampledImage | DescriptorKind::StorageImage => "a texture",
+            DescriptorKind::InputAttachment => "a texture (the attachment's view)",
+            DescriptorKind::Sampler => "a sampler",
+            DescriptorKind::AccelerationStructure => "an acceleration structure",
+        }
+    }
+
+    /// Whether this resource fits `binding`.
+    fn fits(self, binding: &BindingPlan) -> bool {
+        match binding.kind {
+            DescriptorKind::UniformBuffer
+            | DescriptorKind::StorageBuffer
+            | DescriptorKind::UniformTexelBuffer
+            | DescriptorKind::StorageTexelBuffer => self == HostResource::Buffer,
+            DescriptorKind::CombinedImageSampler => {
+                self == HostResource::TextureAndSampler
+                    || (self == HostResource::Texture && has_fixed_sampler(binding))
+            }
+            DescriptorKind::SampledImage
+            | DescriptorKind::StorageImage
+            | DescriptorKind::InputAttachment => self == HostResource::Texture,
+            DescriptorKind::Sampler => false,
+            DescriptorKind::AccelerationStructure => self == HostResource::AccelerationStructure,
+        }
+    }
+}
+
+fn has_fixed_sampler(binding: &BindingPlan) -> bool {
+    matches!(
+        &binding.resource,
+        crate::resource::ResourceKind::Sampler { state: Some(_), .. }
+    )
+}
+
+/// The resources of one bind group, resolved against the plan: the set (derived from the names) and, in the
+/// order they were given, the declared binding each resource goes to.
+#[derive(Debug)]
+pub struct BindSet<'p> {
+    pub set: u32,
+    pub bindings: Vec<&'p BindingPlan>,
+}
+
+/// Up to three names of `candidates` close to `name`, as "did you mean `a`, `b`?" (empty when none is close).
+pub(crate) fn did_you_mean<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> String {
+    let close: Vec<String> = candidates
+        .filter(|c| {
+            crate::resolve::edit_distance(c, name) <= 2.max(name.len() / 4)
+                || (name.len() >= 3 && (c.contains(name) || name.contains(*c)))
+        })
+        .take(3)
+        .map(|c| format!("`{c}`"))
+        .collect();
+    if close.is_empty() {
+        String::new()
+    } else {
+        format!("did you mean {}?", close.join(", "))
+    }
+}
+
+impl PipelinePlan {
+    /// Resolves the resources of one bind group by their declared names: the set is the one the names are
+    /// declared in (nobody types a set number), every declared resource of that set must be given once, and each
+    /// must be of its declared kind. Every problem is a [`Code::HostMismatch`] error naming the resource, its info
+    /// and the Rust line that declared it.
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// let mut reg = Registry::new();
+    /// reg.add_info(ShaderCreateInfo::new("m").sampler(0, ImageType::Float2D, "albedo", Frequency::Batch)
+    ///     .uniform_buf(1, "vec4", "tint", Frequency::Batch).local_group_size(1).compute_source("m"));
+    /// let plan = PipelinePlan::new(&reg.validated("m").unwrap(), &reg);
+    /// let set = plan.bind_set(&[("tint", HostResource::Buffer), ("albedo", HostResource::TextureAndSampler)]).unwrap();
+    /// assert_eq!((set.set, set.bindings[0].binding), (1, 1));
+    /// let e = plan.bind_set(&[("tint", HostResource::Buffer)]).unwrap_err();
+    /// assert!(e[0].message.contains("`albedo`") && e[0].message.contains("left out"));
+    /// let e = plan.bind_set(&[("tint", HostResource::Texture), ("albedo", HostResource::TextureAndSampler)]).unwrap_err();
+    /// assert!(e[0].message.contains("takes a buffer"));
+    /// let e = plan.bind_set(&[("albdo", HostResource::TextureAndSampler)]).unwrap_err();
+    /// assert!(e[0].hint.as_deref().unwrap().contains("did you mean `albedo`"));
+    /// ```
+    pub fn bind_set(
+        &self,
+        resources: &[(&str, HostResource)],
+    ) -> Result<BindSet<'_>, Vec<Diagnostic>> {
+        let key = &self.key;
+        let hidden = |b: &BindingPlan| b.name == PushConstantSpill::NAME;
+        let declared = || {
+            self.sets
+                .iter()
+                .flat_map(|s| s.bindings.iter().map(move |b| (s.set, b)))
+                .filter(|(_, b)| !hidden(b))
+        };
+        let problem = |b: Option<&BindingPlan>, message: String, hint: String| {
+            let d = Diagnostic::error(Code::HostMismatch, key, message).hint(hint);
+            match b {
+                Some(b) => d
+                    .item(format!("resource `{}`", b.name))
+                    .at(&b.declared_in, b.origin),
+                None => d,
+            }
+        };
+        let mut out = Vec::new();
+        let mut found: Vec<(u32, &BindingPlan, HostResource)> = Vec::new();
+        for (name, given) in resources {
+            let Some((set, b)) = declared().find(|(_, b)| b.name == *name) else {
+                let names: Vec<String> = declared()
+                    .map(|(s, b)| format!("`{}` (set {s})", b.name))
+                    .collect();
+                let suggestion = did_you_mean(name, declared().map(|(_, b)| b.name.as_str()));
+                out.push(problem(
+                    None,
+                    format!(
+                        "`{name}` is not a resource of `{key}`; it declares {}",
+                        if names.is_empty() {
+                            "none".to_string()
+                        } else {
+                            names.join(", ")
+                        }
+                    ),
+                    if suggestion.is_empty() {
+                        "bind the resources by the names the info declares".to_string()
+                    } else {
+                        suggestion
+                    },
+                ));
+                continue;
+            };
+            if found.iter().any(|(_, f, _)| f.name == *name) {
+                out.push(problem(
+                    Some(b),
+                    format!("`{name}` is given twice"),
+                    "give each resource once".to_string(),
+                ));
+                continue;
+            }
+            if !given.fits(b) {
+                out.push(problem(
+                    Some(b),
+                    format!(
+                        "`{name}` (set {set}, binding {}) takes {}, but {} was given",
+                        b.binding,
+                        HostResource::wanted(b),
+                        match given {
+                            HostResource::Buffer => "a buffer",
+                            HostResource::Texture => "a texture alone",
+                            HostResource::TextureAndSampler => "a texture and a sampler",
+                            HostResource::AccelerationStructure => "an acceleration structure",
+                        }
+                    ),
+                    format!("bind `{name}` with {}", HostResource::wanted(b)),
+                ));
+            }
+            found.push((set, b, *given));
+        }
+        let sets: Vec<u32> = {
+            let mut s: Vec<u32> = found.iter().map(|(s, _, _)| *s).collect();
+            s.dedup();
+            s.sort_unstable();
+            s.dedup();
+            s
+        };
+        if sets.len() > 1 {
+            let per: Vec<String> = found
+                .iter()
+                .map(|(s, b, _)| format!("`{}` is in set {s}", b.name))
+                .collect();
+            out.push(problem(
+                None,
+                format!("a bind group holds one set, but {}", per.join(", ")),
+                "make one group per set (the set follows from the declared frequency)".to_string(),
+            ));
+        }
+        if let Some(&set) = sets.first()
+            && sets.len() == 1
+        {
+            for (_, b) in declared().filter(|(s, _)| *s == set) {
+                if !found.iter().any(|(_, f, _)| f.name == b.name) {
+                    out.push(problem(
+                        Some(b),
+                        format!(
+                            "`{}` (set {set}, binding {}) was left out of the group: it takes {}",
+                            b.name,
+                            b.binding,
+                            HostResource::wanted(b)
+                        ),
+                        "give every resource the set declares (a bind group is complete)"
+                            .to_string(),
+                    ));
+                }
+            }
+        }
+        if resources.is_empty() {
+            out.push(problem(
+                None,
+                format!("an empty bind group for `{key}`: no set to derive"),
+                "name the resources to bind".to_string(),
+            ));
+        }
+        if !out.is_empty() {
+            return Err(out);
+        }
+        Ok(BindSet {
+            set: sets[0],
+            bindings: found.into_iter().map(|(_, b, _)| b).collect(),
+        })
+    }
+}
+
+impl VariantSet {
+    /// The permutation of branch values given by name, as diagnostics: an unknown branch gets "did you mean" and
+    /// the declared branches; a branch the values leave out is off.
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// let mut reg = Registry::new();
+    /// reg.add_info(ShaderCreateInfo::new("s").branch("GRAYSCALE").branch("TINT").vertex_source("v")
+    ///     .fragment_source("f"));
+    /// let set = enumerate_variants(&reg.resolve("s").unwrap(), 16).unwrap();
+    /// assert_eq!(set.permutation(&[("TINT", true)]).unwrap(), 0b10);
+    /// let e = set.permutation(&[("GREYSCALE", true)]).unwrap_err();
+    /// assert!(e[0].hint.as_deref().unwrap().contains("did you mean `GRAYSCALE`"));
+    /// ```
+    pub fn permutation(&self, values: &[(&str, bool)]) -> Result<u64, Vec<Diagnostic>> {
+        let mut bits = 0;
+        let mut out = Vec::new();
+        for (name, v) in values {
+            match self.branches.iter().position(|b| b == name) {
+                Some(i) => {
+                    if *v {
+                        bits |= 1 << i;
+                    }
+                }
+                None => {
+                    let suggestion = did_you_mean(name, self.branches.iter().map(String::as_str));
+                    out.push(
+                        Diagnostic::error(
+                            Code::Branch,
+                            &self.info,
+                            format!(
+                                "`{}` has no branch named `{name}`; its branches: {}",
+                                self.info,
+                                if self.branches.is_empty() {
+                                    "none".to_string()
+                                } else {
+                                    self.branches.join(", ")
+                                }
+                            ),
+                        )
+                        .item(format!("branch `{name}`"))
+                        .hint(if suggestion.is_empty() {
+                            "name a declared branch".to_string()
+                        } else {
+                            suggestion
+                        }),
+                    );
+                }
+            }
+        }
+        if out.is_empty() { Ok(bits) } else { Err(out) }
+    }
+}
