@@ -576,8 +576,8 @@ fn a_variant_adds_its_own_vertex_inputs_and_gets_its_own_layout() {
             plan.vertex_buffers(VertexArrangement::Interleaved)[0].stride,
         )
     };
-    assert_eq!(stride(&mut lib, &rigid), (1, 12));
-    assert_eq!(stride(&mut lib, &skinned), (3, 12 + 4 + 4));
+    assert_eq!(stride(&mut lib, rigid.as_str()), (1, 12));
+    assert_eq!(stride(&mut lib, skinned.as_str()), (3, 12 + 4 + 4));
     let (skinned_info, rigid_info) = (
         lib.validated(&skinned).unwrap(),
         lib.validated(&rigid).unwrap(),

@@ -189,12 +189,9 @@ pub fn pipeline_key<B: Backend>(
     let Some((_, on)) = VARIANTS.iter().find(|(n, _)| *n == name) else {
         return Ok(name.to_string());
     };
-    let set = lib.variants(name).map_err(|e| B::diagnostics(e, name))?;
     let values: Vec<(&str, bool)> = on.iter().map(|b| (*b, true)).collect();
-    let bits = set
-        .bits_of(&values)
-        .map_err(|message| vec![Diagnostic::error(shader_info::Code::Branch, name, message)])?;
-    lib.variant_key(name, bits)
+    lib.variant(name, &values)
+        .map(String::from)
         .map_err(|e| B::diagnostics(e, name))
 }
 

@@ -204,6 +204,13 @@ pub trait Backend: Sync + Sized {
         layout: Self::Layout,
     ) -> Result<Self::RayTracing, Vec<Diagnostic>>;
 
+    /// Errors the device raised outside any call of the library since the last time this was asked (wgpu's
+    /// uncaptured errors); the core reports those about its own objects. Empty by default (Vulkan's validation
+    /// messages go to the debug messenger).
+    fn raised_errors(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// Waits until the device finished every submitted command (before pipelines are replaced or dropped).
     fn wait_idle(&self);
 

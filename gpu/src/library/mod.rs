@@ -26,6 +26,7 @@
 
 mod backend;
 pub mod checks;
+mod key;
 pub mod reload;
 pub mod sources;
 mod typed;
@@ -34,6 +35,7 @@ pub mod warm_up;
 pub use backend::{
     Attachments, Backend, DefaultTarget, DeviceLimits, FormatClass, default_color_targets,
 };
+pub use key::Key;
 pub use reload::{PipelineOutcome, ReloadReport};
 pub use sources::LibraryOptions;
 pub use typed::Typed;
@@ -138,7 +140,8 @@ impl<B: Backend> Library<B> {
     }
 
     /// Resolves and validates a key: an info name, or a variant key made by [`Self::variant_key`]. Cached per key.
-    pub fn validated(&mut self, key: &str) -> Result<Arc<ValidatedInfo>, B::Error> {
+    pub fn validated(&mut self, key: impl AsRef<str>) -> Result<Arc<ValidatedInfo>, B::Error> {
+        let key = key.as_ref();
         self.sources.validated(key).map_err(B::error)
     }
 
@@ -150,20 +153,70 @@ impl<B: Backend> Library<B> {
 
     /// The key of the unique variant a permutation folds into: pass it wherever an info name goes. Permutations
     /// that fold into one variant share one key, so they share modules and pipelines.
-    pub fn variant_key(&mut self, info_name: &str, permutation: u64) -> Result<String, B::Error> {
+    pub fn variant_key(&mut self, info_name: &str, permutation: u64) -> Result<Key, B::Error> {
         self.sources
             .variant_key(info_name, permutation)
+            .map(Key::from)
             .map_err(B::error)
     }
 
+    /// The key of the unique variant that branch values select, by name (branches left out are off). A branch the
+    /// info does not declare is an error with "did you mean"; a permutation the info's specialize function marks
+    /// unused is an error naming it.
+    ///
+    /// ```no_run
+    /// # fn f(lib: &mut gpu::vk::ShaderLibrary) -> gpu::vk::VkResult<()> {
+    /// let key = lib.variant("gpu_shader_mesh", &[("SKINNING", true), ("FOG", true)])?;
+    /// let p = lib.graphics_pipeline(&key, &gpu::vk::GraphicsOptions::default())?;
+    /// # Ok(()) }
+    /// ```
+    pub fn variant(&mut self, info_name: &str, values: &[(&str, bool)]) -> Result<Key, B::Error> {
+        let set = self.variants(info_name)?;
+        let bits = set.permutation(values).map_err(B::error)?;
+        self.variant_key(info_name, bits)
+    }
+
+    /// Errors the device raised about this library's objects outside its own calls (wgpu's uncaptured errors:
+    /// a draw or dispatch with a pipeline, bind group or push the library made), as diagnostics naming the key:
+    /// the next fetch reports them instead of a message at exit.
+    fn raised(&self) -> Result<(), Vec<Diagnostic>> {
+        let errors = self.backend.raised_errors();
+        if errors.is_empty() {
+            return Ok(());
+        }
+        let ours = |key: &str, message: &str| {
+            ["'", " ", "."]
+                .iter()
+                .any(|end| message.contains(&format!("'{key}{end}")))
+        };
+        let keys: Vec<&str> = self.modules.keys().map(|(k, _)| k.as_str()).collect();
+        let out: Vec<Diagnostic> = errors
+            .iter()
+            .filter_map(|message| {
+                let key = keys.iter().find(|k| ours(k, message))?;
+                Some(
+                    Diagnostic::error(
+                        shader_info::Code::Device,
+                        *key,
+                        format!("{} raised an error about `{key}`: {message}", B::API),
+                    )
+                    .hint("the draw or dispatch that used it was dropped: check what it bound and pushed"),
+                )
+            })
+            .collect();
+        if out.is_empty() { Ok(()) } else { Err(out) }
+    }
+
     /// The kind of pipeline `key` makes.
-    pub fn pipeline_kind(&mut self, key: &str) -> Result<PipelineKind, B::Error> {
+    pub fn pipeline_kind(&mut self, key: impl AsRef<str>) -> Result<PipelineKind, B::Error> {
+        let key = key.as_ref();
         Ok(PipelineKind::of(&self.validated(key)?.stages()))
     }
 
     /// The pipeline plan of a key, its bindings' stages narrowed to the stages whose modules use them (the modules
     /// are made if they are not yet).
-    pub fn plan(&mut self, key: &str) -> Result<PipelinePlan, B::Error> {
+    pub fn plan(&mut self, key: impl AsRef<str>) -> Result<PipelinePlan, B::Error> {
+        let key = key.as_ref();
         let info = self.validated(key)?;
         let plan = self.sources.flow().plan(&info);
         self.narrowed(key, &info, plan).map_err(B::error)
@@ -195,7 +248,12 @@ impl<B: Backend> Library<B> {
     }
 
     /// The module of `stage` of `key`, compiled (or translated), checked and created on first use.
-    pub fn module(&mut self, key: &str, stage: Stage) -> Result<Arc<B::Module>, B::Error> {
+    pub fn module(
+        &mut self,
+        key: impl AsRef<str>,
+        stage: Stage,
+    ) -> Result<Arc<B::Module>, B::Error> {
+        let key = key.as_ref();
         self.entry(key, stage)
             .map(|e| e.module.clone())
             .map_err(B::error)
@@ -323,9 +381,11 @@ impl<B: Backend> Library<B> {
     /// the rebuilt one; an `Arc` you hold keeps the old one alive until you drop it.
     pub fn graphics_pipeline(
         &mut self,
-        key: &str,
+        key: impl AsRef<str>,
         options: &B::GraphicsOptions,
     ) -> Result<Arc<B::Graphics>, B::Error> {
+        let key = key.as_ref();
+        self.raised().map_err(B::error)?;
         let gkey = (key.to_string(), options.clone());
         if let Some(c) = self.graphics.get(&gkey) {
             return Ok(c.pipeline.clone());
@@ -335,16 +395,19 @@ impl<B: Backend> Library<B> {
     }
 
     /// The compute pipeline of `key` with the declared specialization defaults.
-    pub fn compute_pipeline(&mut self, key: &str) -> Result<Arc<B::Compute>, B::Error> {
+    pub fn compute_pipeline(&mut self, key: impl AsRef<str>) -> Result<Arc<B::Compute>, B::Error> {
+        let key = key.as_ref();
         self.compute_pipeline_with(key, &SpecValues::default())
     }
 
     /// The compute pipeline of `key` with specialization values, created on first use.
     pub fn compute_pipeline_with(
         &mut self,
-        key: &str,
+        key: impl AsRef<str>,
         spec: &SpecValues,
     ) -> Result<Arc<B::Compute>, B::Error> {
+        let key = key.as_ref();
+        self.raised().map_err(B::error)?;
         let ckey = (key.to_string(), spec.clone());
         if let Some(c) = self.compute.get(&ckey) {
             return Ok(c.pipeline.clone());
@@ -355,7 +418,11 @@ impl<B: Backend> Library<B> {
 
     /// The ray-tracing pipeline of `key`, created on first use; an error with the reason on a device or API
     /// without ray tracing.
-    pub fn ray_tracing_pipeline(&mut self, key: &str) -> Result<Arc<B::RayTracing>, B::Error> {
+    pub fn ray_tracing_pipeline(
+        &mut self,
+        key: impl AsRef<str>,
+    ) -> Result<Arc<B::RayTracing>, B::Error> {
+        let key = key.as_ref();
         if let Some(c) = self.ray_tracing.get(key) {
             return Ok(c.pipeline.clone());
         }
@@ -373,6 +440,7 @@ impl<B: Backend> Library<B> {
     /// again), then rebuilds exactly the pipelines whose modules changed. A failed compile, check or creation
     /// keeps the previous pipeline and is reported with its diagnostics.
     pub fn reload(&mut self) -> Result<ReloadReport, B::Error> {
+        self.raised().map_err(B::error)?;
         let start = Instant::now();
         self.backend.wait_idle();
         let mut report = ReloadReport::default();

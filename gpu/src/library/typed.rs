@@ -63,9 +63,10 @@ impl<B: Backend> Library<B> {
     /// ```
     pub fn typed_graphics<V: VertexData, P: PushBlock>(
         &mut self,
-        key: &str,
+        key: impl AsRef<str>,
         options: &B::GraphicsOptions,
     ) -> Result<Typed<B::Graphics, P>, B::Error> {
+        let key = key.as_ref();
         self.check_host_types::<V, P>(key, true)?;
         Ok(Typed {
             pipeline: self.graphics_pipeline(key, options)?,
@@ -76,8 +77,9 @@ impl<B: Backend> Library<B> {
     /// The compute pipeline of `key` whose push-constant block is `P` (checked as in [`Self::typed_graphics`]).
     pub fn typed_compute<P: PushBlock>(
         &mut self,
-        key: &str,
+        key: impl AsRef<str>,
     ) -> Result<Typed<B::Compute, P>, B::Error> {
+        let key = key.as_ref();
         self.check_host_types::<shader_info::NoVertices, P>(key, false)?;
         Ok(Typed {
             pipeline: self.compute_pipeline(key)?,

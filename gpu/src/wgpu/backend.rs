@@ -31,6 +31,8 @@ pub type WarmUp = crate::library::WarmUp<GraphicsOptions>;
 /// The wgpu side of the library: a device.
 pub struct WgpuBackend {
     ctx: WgpuContext,
+    /// How many of the context's uncaptured errors the library has looked at.
+    seen_errors: std::sync::atomic::AtomicUsize,
 }
 
 impl WgpuLibrary {
@@ -40,7 +42,14 @@ impl WgpuLibrary {
         registry: Registry,
         opts: LibraryOptions,
     ) -> WgpuResult<WgpuLibrary> {
-        Library::with_backend(WgpuBackend { ctx: ctx.clone() }, registry, opts)
+        Library::with_backend(
+            WgpuBackend {
+                ctx: ctx.clone(),
+                seen_errors: Default::default(),
+            },
+            registry,
+            opts,
+        )
     }
 
     /// The device.
@@ -617,6 +626,13 @@ impl Backend for WgpuBackend {
             format!("no wgpu pipeline for `{key}`: WebGPU has no ray-tracing pipelines"),
             "draw it with the Vulkan backend",
         ))
+    }
+
+    fn raised_errors(&self) -> Vec<String> {
+        use std::sync::atomic::Ordering;
+        let all = self.ctx.uncaptured_errors();
+        let seen = self.seen_errors.swap(all.len(), Ordering::Relaxed);
+        all.into_iter().skip(seen).collect()
     }
 
     fn wait_idle(&self) {

@@ -33,6 +33,7 @@ pub enum PushConstants {
 }
 
 /// Push-constant bytes made ready for a pass (see [`GraphicsPipeline::push`]).
+#[derive(Debug)]
 pub enum PushData {
     /// Nothing to set.
     None,
