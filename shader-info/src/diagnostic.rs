@@ -88,6 +88,9 @@ pub enum Code {
     /// What the host hands over does not match the declaration: push-constant bytes of the wrong length, a push or
     /// vertex struct that drifted from the block or inputs, a resource left out, unknown or of the wrong kind.
     HostMismatch,
+    /// A pipeline created on first use after warm-up, in a library that was told every pipeline is warmed up
+    /// (strict mode): the frame would have waited for it.
+    LatePipeline,
 }
 
 impl Code {
@@ -131,6 +134,7 @@ impl Code {
             Code::WorkGroupSize => "work-group-size",
             Code::UnsafeText => "unsafe-text",
             Code::HostMismatch => "host-mismatch",
+            Code::LatePipeline => "late-pipeline",
         }
     }
 }

@@ -41,7 +41,7 @@ use serde::Serialize;
 use std::fmt;
 
 /// What kind of pipeline an info makes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PipelineKind {
     Graphics,

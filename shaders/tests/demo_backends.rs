@@ -30,7 +30,17 @@ fn the_demo_frame_through_wgpu_matches_the_frame_through_ash() {
         LibraryOptions::new(shaders::glsl_root()),
     )
     .unwrap();
+    // The frame's pipeline set, warmed up; then strict mode proves the frame creates no pipeline.
+    let passes = shaders::demo::passes::describe(lib.registry(), w, h).unwrap();
+    let set = shaders::demo::passes::pipeline_set(&passes, shaders::pipelines::graphics_options);
+    let warm = lib.warm_up(&set);
+    assert!(warm.failed.is_empty(), "{:?}", warm.failed);
+    lib.set_strict(true);
     let reference = shaders::demo::render_frame(&mut lib, w, h).unwrap();
+    assert_eq!(
+        (lib.stats().warmed, lib.stats().late_count()),
+        (set.len(), 0)
+    );
     drop(lib);
     let messages: Vec<String> = vk
         .validation_messages()
@@ -51,8 +61,16 @@ fn the_demo_frame_through_wgpu_matches_the_frame_through_ash() {
             LibraryOptions::new(shaders::glsl_root()),
         )
         .unwrap();
+        let set = shaders::demo::passes::pipeline_set(&passes, shaders::pipelines::render_options);
+        let warm = lib.warm_up(&set);
+        assert!(warm.failed.is_empty(), "{:?}", warm.failed);
+        lib.set_strict(true);
         let frame = shaders::demo::wgpu::render_frame(&mut lib, w, h)
             .unwrap_or_else(|e| panic!("the demo frame through wgpu: {e}"));
+        assert_eq!(
+            (lib.stats().warmed, lib.stats().late_count()),
+            (set.len(), 0)
+        );
         let (max, mean, share) = frame.difference(&reference, TOLERANCE).unwrap();
         eprintln!(
             "wgpu (immediates {immediates}, {}) vs ash, {w}x{h}: max difference {max}, mean {mean:.4}, \

@@ -27,6 +27,7 @@
 mod backend;
 pub mod checks;
 mod key;
+mod pipeline_set;
 pub mod reload;
 pub mod sources;
 mod typed;
@@ -36,6 +37,7 @@ pub use backend::{
     Attachments, Backend, DefaultTarget, DeviceLimits, FormatClass, default_color_targets,
 };
 pub use key::Key;
+pub use pipeline_set::{PassPipelines, PipelineLog, PipelineStats, Variants};
 pub use reload::{PipelineOutcome, ReloadReport};
 pub use sources::LibraryOptions;
 pub use typed::Typed;
@@ -97,6 +99,8 @@ pub struct Library<B: Backend> {
     watcher: Option<ShaderWatcher>,
     /// Host types already checked against a key's declaration ([`Library::typed_graphics`]).
     host_types: std::collections::HashSet<typed::HostTypes>,
+    /// Warm-up, late creations, strict mode and the usage log ([`Library::stats`]).
+    late: pipeline_set::Late,
 }
 
 impl<B: Backend> Library<B> {
@@ -116,6 +120,7 @@ impl<B: Backend> Library<B> {
             ray_tracing: HashMap::new(),
             watcher: None,
             host_types: Default::default(),
+            late: Default::default(),
         })
     }
 
@@ -386,10 +391,13 @@ impl<B: Backend> Library<B> {
     ) -> Result<Arc<B::Graphics>, B::Error> {
         let key = key.as_ref();
         self.raised().map_err(B::error)?;
+        self.count_use(PipelineKind::Graphics, key);
         let gkey = (key.to_string(), options.clone());
         if let Some(c) = self.graphics.get(&gkey) {
             return Ok(c.pipeline.clone());
         }
+        self.first_use(PipelineKind::Graphics, key)
+            .map_err(B::error)?;
         let built = self.build_graphics(key, options).map_err(B::error)?;
         Ok(keep(&mut self.graphics, gkey, built))
     }
@@ -408,10 +416,13 @@ impl<B: Backend> Library<B> {
     ) -> Result<Arc<B::Compute>, B::Error> {
         let key = key.as_ref();
         self.raised().map_err(B::error)?;
+        self.count_use(PipelineKind::Compute, key);
         let ckey = (key.to_string(), spec.clone());
         if let Some(c) = self.compute.get(&ckey) {
             return Ok(c.pipeline.clone());
         }
+        self.first_use(PipelineKind::Compute, key)
+            .map_err(B::error)?;
         let built = self.build_compute(key, spec).map_err(B::error)?;
         Ok(keep(&mut self.compute, ckey, built))
     }
@@ -423,9 +434,12 @@ impl<B: Backend> Library<B> {
         key: impl AsRef<str>,
     ) -> Result<Arc<B::RayTracing>, B::Error> {
         let key = key.as_ref();
+        self.count_use(PipelineKind::RayTracing, key);
         if let Some(c) = self.ray_tracing.get(key) {
             return Ok(c.pipeline.clone());
         }
+        self.first_use(PipelineKind::RayTracing, key)
+            .map_err(B::error)?;
         let built = self.build_ray_tracing(key).map_err(B::error)?;
         Ok(keep(&mut self.ray_tracing, key.to_string(), built))
     }

@@ -158,6 +158,8 @@ impl<B: Backend> Library<B> {
                 Err(d) => report.failed.push((r.key().to_string(), d)),
             }
         }
+        self.late.warmed_up = true;
+        self.late.stats.warmed += report.created.len();
         report
     }
 

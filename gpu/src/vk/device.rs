@@ -380,10 +380,13 @@ impl VkContext {
         let has_local_read_ext = has_ext(ash::khr::dynamic_rendering_local_read::NAME)
             && layer_knows(vk::make_api_version(0, 1, 3, 276));
         let mut s12 = vk::PhysicalDeviceVulkan12Features::default();
+        let mut s13 = vk::PhysicalDeviceVulkan13Features::default();
         let mut sbary = vk::PhysicalDeviceFragmentShaderBarycentricFeaturesKHR::default();
         let mut slocal = vk::PhysicalDeviceDynamicRenderingLocalReadFeaturesKHR::default();
         {
-            let mut query = vk::PhysicalDeviceFeatures2::default().push_next(&mut s12);
+            let mut query = vk::PhysicalDeviceFeatures2::default()
+                .push_next(&mut s12)
+                .push_next(&mut s13);
             if has_barycentric_ext {
                 query = query.push_next(&mut sbary);
             }
@@ -394,6 +397,13 @@ impl VkContext {
             unsafe { instance.get_physical_device_features2(chosen.physical, &mut query) };
         }
         let mut optional: Vec<&'static str> = Vec::new();
+        // A variant that reads fewer of the stage interface's components than the previous stage writes (a
+        // depth-only permutation of an ubershader) is valid Vulkan; maintenance4 is what makes that interface
+        // matching relaxed rather than a performance warning per pipeline.
+        if on(s13.maintenance4) {
+            f13 = f13.maintenance4(true);
+            optional.push("maintenance4");
+        }
         if on(s12.shader_output_layer) {
             f12 = f12.shader_output_layer(true);
             optional.push("shaderOutputLayer");

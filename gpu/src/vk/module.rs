@@ -137,6 +137,9 @@ pub struct ShaderModule {
     /// the module then counts as using every binding, so its stage is never missing from a binding's flags (too
     /// many flags cost nothing; a missing one is a validation error and undefined reads).
     used: Option<Vec<(u32, u32)>>,
+    /// The input locations the entry point reads (for a vertex stage: the vertex attributes it consumes), or
+    /// `None` when the SPIR-V could not be reflected.
+    inputs: Option<Vec<u32>>,
 }
 
 impl std::fmt::Debug for ShaderModule {
@@ -174,6 +177,9 @@ impl ShaderModule {
                 .and_then(|n| std::ffi::CString::new(n).ok())
                 .unwrap_or_else(|| c"main".to_owned()),
             subgroup_ops: crate::reflect::SubgroupOps::of_spirv(spirv),
+            inputs: crate::reflect::reflect(spirv)
+                .ok()
+                .map(|r| r.inputs.iter().map(|i| i.location).collect()),
             used: match crate::reflect::used_bindings(spirv) {
                 Ok(used) => Some(used),
                 Err(e) => {
@@ -184,6 +190,13 @@ impl ShaderModule {
                 }
             },
         })
+    }
+
+    /// Whether the module's entry point reads input `location` (true when unknown).
+    pub fn reads_input(&self, location: u32) -> bool {
+        self.inputs
+            .as_ref()
+            .is_none_or(|inputs| inputs.contains(&location))
     }
 
     /// Whether the module's entry point may use `(set, binding)`.

@@ -549,7 +549,23 @@ impl GraphicsPipeline {
         let spec = Specialization::new(plan, &opts.specialization)?;
         let spec_info = spec.info();
         let stages = stage_infos(modules, &spec_info);
-        let vin = vertex_input(plan, opts.vertex_layout);
+        let mut vin = vertex_input(plan, opts.vertex_layout);
+        // The buffers keep the declared layout (the renderer's vertex struct); attributes a variant's vertex stage
+        // does not read are left out of the state, where the layer would warn about each one.
+        // A matrix input takes one location per column, and reflection names only its first.
+        if let Some((_, vs)) = modules.iter().find(|(s, _)| *s == Stage::Vertex) {
+            let read: Vec<&str> = plan
+                .vertex_attributes
+                .iter()
+                .filter(|a| a.offset_in_value == 0 && vs.reads_input(a.location))
+                .map(|a| a.name.as_str())
+                .collect();
+            vin.attributes.retain(|v| {
+                plan.vertex_attributes
+                    .iter()
+                    .any(|a| a.location == v.location && read.contains(&a.name.as_str()))
+            });
+        }
         let vertex_input_state = vk::PipelineVertexInputStateCreateInfo::default()
             .vertex_binding_descriptions(&vin.bindings)
             .vertex_attribute_descriptions(&vin.attributes);

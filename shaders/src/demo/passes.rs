@@ -584,3 +584,42 @@ fn display_draws(
     });
     Ok(draws)
 }
+
+/// The demo's pipeline set: every dispatch's info and every draw's info with the options `options` gives it
+/// (the targets each backend draws it into), each once. Warming this up before the first frame and then running
+/// the library in strict mode proves the frame creates no pipeline ([`gpu::library::Library::set_strict`]).
+pub fn pipeline_set<O: Clone + PartialEq>(
+    passes: &Passes,
+    options: impl Fn(&str) -> O,
+) -> Vec<gpu::library::WarmUp<O>> {
+    use gpu::library::WarmUp;
+    let mut out: Vec<WarmUp<O>> = Vec::new();
+    for d in &passes.dispatches {
+        if !out
+            .iter()
+            .any(|r| matches!(r, WarmUp::Compute { key } if key == d.info))
+        {
+            out.push(WarmUp::Compute {
+                key: d.info.to_string(),
+            });
+        }
+    }
+    for d in passes
+        .prepass
+        .iter()
+        .chain(&passes.scene)
+        .chain(&passes.display)
+    {
+        let o = options(d.info);
+        let known = out.iter().any(
+            |r| matches!(r, WarmUp::Graphics { key, options } if key == d.info && *options == o),
+        );
+        if !known {
+            out.push(WarmUp::Graphics {
+                key: d.info.to_string(),
+                options: o,
+            });
+        }
+    }
+    out
+}

@@ -1,0 +1,247 @@
+//! The pipelines a renderer can ever ask for, derived from its declarations, and proof that it asked for no other:
+//! a renderer states what the library cannot know (per pass: the attachments, the infos it draws and which of
+//! their variants), [`Library::pipeline_set`] derives every pipeline that follows (info × unique variant ×
+//! options, deduplicated), [`Library::warm_up`] creates them, and the library counts every pipeline created after
+//! that ("late", [`PipelineStats`]); in strict mode ([`Library::set_strict`]) a late creation is an error naming
+//! the key, so a renderer's test can prove its frames create nothing. The usage log ([`PipelineLog`]) records what
+//! was fetched, to warm the most-used pipelines first within a budget on the next start.
+
+use super::{Backend, Key, Library, WarmUp};
+use shader_info::{Code, Diagnostic, PipelineKind};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Which variants of an info a pass draws.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Variants {
+    /// The info as declared (every branch off).
+    Declared,
+    /// The variant these branch values select (by name; branches left out are off).
+    Values(Vec<(String, bool)>),
+    /// Every unique variant of the info.
+    All,
+}
+
+/// What one pass draws: its attachments (the backend's graphics options) and the infos with their variants.
+/// Compute infos listed here get compute pipelines; the options do not apply to them.
+#[derive(Clone, Debug)]
+pub struct PassPipelines<O> {
+    pub options: O,
+    pub infos: Vec<(String, Variants)>,
+}
+
+/// Pipelines created after warm-up, by key: what a frame would have waited for.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct PipelineStats {
+    /// Pipelines created by warm-up.
+    pub warmed: usize,
+    /// Pipelines created on first use after a warm-up, by key (reload rebuilds are not late).
+    pub late: BTreeMap<String, usize>,
+}
+
+impl PipelineStats {
+    /// All late creations.
+    pub fn late_count(&self) -> usize {
+        self.late.values().sum()
+    }
+}
+
+/// What a library fetched, with counts: saved at exit, read at the next start to warm the most-used pipelines
+/// first ([`PipelineLog::prioritize`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct PipelineLog {
+    /// `(kind, key, fetches)`, most fetched first.
+    pub entries: Vec<(PipelineKind, String, u64)>,
+}
+
+impl PipelineLog {
+    const VERSION: u32 = 1;
+
+    /// Writes the log as JSON (through a temporary file and a rename, so a crash leaves the old one).
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        let text = serde_json::json!({ "version": Self::VERSION, "entries": self.entries });
+        let tmp = path.with_extension("tmp");
+        std::fs::write(&tmp, serde_json::to_vec_pretty(&text)?)?;
+        std::fs::rename(tmp, path)
+    }
+
+    /// Reads a log written by [`Self::save`]; another version or a damaged file is an error saying so (start
+    /// with an empty log then).
+    pub fn load(path: &Path) -> std::io::Result<PipelineLog> {
+        let bad = |m: String| std::io::Error::new(std::io::ErrorKind::InvalidData, m);
+        let value: serde_json::Value = serde_json::from_slice(&std::fs::read(path)?)
+            .map_err(|e| bad(format!("{}: not a pipeline log: {e}", path.display())))?;
+        if value["version"] != Self::VERSION {
+            return Err(bad(format!(
+                "{}: pipeline log version {} (this library reads {})",
+                path.display(),
+                value["version"],
+                Self::VERSION
+            )));
+        }
+        let entries = serde_json::from_value(value["entries"].clone())
+            .map_err(|e| bad(format!("{}: damaged pipeline log: {e}", path.display())))?;
+        Ok(PipelineLog { entries })
+    }
+
+    /// `requests` ordered most-used first by this log (those it does not know keep their order, after), cut to
+    /// `budget` pipelines when one is given.
+    pub fn prioritize<O: Clone>(
+        &self,
+        requests: &[WarmUp<O>],
+        budget: Option<usize>,
+    ) -> Vec<WarmUp<O>> {
+        let uses = |r: &WarmUp<O>| {
+            self.entries
+                .iter()
+                .find(|(k, key, _)| *k == r.kind() && key == r.key())
+                .map_or(0, |e| e.2)
+        };
+        let mut out: Vec<(u64, WarmUp<O>)> =
+            requests.iter().map(|r| (uses(r), r.clone())).collect();
+        out.sort_by_key(|(uses, _)| std::cmp::Reverse(*uses));
+        out.into_iter()
+            .map(|(_, r)| r)
+            .take(budget.unwrap_or(usize::MAX))
+            .collect()
+    }
+}
+
+impl<B: Backend> Library<B> {
+    /// Every pipeline `passes` can ask for: for each pass, each info in the variants it names, with the pass's
+    /// options (compute infos without them), deduplicated. Warm it up with [`Self::warm_up`].
+    ///
+    /// ```no_run
+    /// # fn f(lib: &mut gpu::vk::ShaderLibrary) -> gpu::vk::VkResult<()> {
+    /// use gpu::library::{PassPipelines, Variants};
+    /// let set = lib.pipeline_set(&[PassPipelines {
+    ///     options: gpu::vk::GraphicsOptions::hdr(),
+    ///     infos: vec![("gpu_shader_mesh".into(), Variants::All)],
+    /// }])?;
+    /// println!("{} pipelines", set.len());
+    /// lib.warm_up(&set);
+    /// lib.set_strict(true); // from now on, a pipeline the set missed is an error, not a hitch
+    /// # Ok(()) }
+    /// ```
+    pub fn pipeline_set(
+        &mut self,
+        passes: &[PassPipelines<B::GraphicsOptions>],
+    ) -> Result<Vec<WarmUp<B::GraphicsOptions>>, B::Error> {
+        let mut out: Vec<WarmUp<B::GraphicsOptions>> = Vec::new();
+        for pass in passes {
+            for (info, variants) in &pass.infos {
+                let keys: Vec<Key> = match variants {
+                    Variants::Declared => vec![Key::from(info.as_str())],
+                    Variants::Values(values) => {
+                        let values: Vec<(&str, bool)> =
+                            values.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+                        vec![self.variant(info, &values)?]
+                    }
+                    Variants::All => {
+                        let set = self.variants(info)?;
+                        if set.branches.is_empty() {
+                            vec![Key::from(info.as_str())]
+                        } else {
+                            (0..set.variants.len())
+                                .map(|i| Key::variant_of(info, i))
+                                .collect()
+                        }
+                    }
+                };
+                for key in keys {
+                    let request = match self.pipeline_kind(&key)? {
+                        PipelineKind::Graphics => WarmUp::Graphics {
+                            key: key.into(),
+                            options: pass.options.clone(),
+                        },
+                        PipelineKind::Compute => WarmUp::Compute { key: key.into() },
+                        PipelineKind::RayTracing => WarmUp::RayTracing { key: key.into() },
+                    };
+                    if !out.iter().any(|r| same_request(r, &request)) {
+                        out.push(request);
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// In strict mode, a pipeline created on first use after a warm-up is an error ([`Code::LatePipeline`])
+    /// naming its key, instead of a creation the frame waits for.
+    pub fn set_strict(&mut self, strict: bool) {
+        self.late.strict = strict;
+    }
+
+    /// Pipelines created by warm-up, and those created on first use after it.
+    pub fn stats(&self) -> &PipelineStats {
+        &self.late.stats
+    }
+
+    /// What this library fetched so far, with counts (every fetch, cached or not), most fetched first.
+    pub fn usage_log(&self) -> PipelineLog {
+        let mut entries: Vec<(PipelineKind, String, u64)> = self
+            .late
+            .usage
+            .iter()
+            .map(|((kind, key), n)| (*kind, key.clone(), *n))
+            .collect();
+        entries.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.1.cmp(&b.1)));
+        PipelineLog { entries }
+    }
+
+    /// Counts a fetch of `key`.
+    pub(super) fn count_use(&mut self, kind: PipelineKind, key: &str) {
+        match self.late.usage.get_mut(&(kind, key.to_string())) {
+            Some(n) => *n += 1,
+            None => {
+                self.late.usage.insert((kind, key.to_string()), 1);
+            }
+        }
+    }
+
+    /// Before creating a pipeline on first use: counted late after a warm-up, refused in strict mode.
+    pub(super) fn first_use(
+        &mut self,
+        kind: PipelineKind,
+        key: &str,
+    ) -> Result<(), Vec<Diagnostic>> {
+        if !self.late.warmed_up {
+            return Ok(());
+        }
+        if self.late.strict {
+            return Err(vec![
+                Diagnostic::error(
+                    Code::LatePipeline,
+                    key,
+                    format!(
+                        "the {kind:?} pipeline of `{key}` was not warmed up: creating it now would stall the frame"
+                    ),
+                )
+                .hint("add it to the pipeline set the library warms up (Library::pipeline_set), with the same options"),
+            ]);
+        }
+        *self.late.stats.late.entry(key.to_string()).or_default() += 1;
+        Ok(())
+    }
+}
+
+/// Two requests for one pipeline.
+fn same_request<O: PartialEq>(a: &WarmUp<O>, b: &WarmUp<O>) -> bool {
+    match (a, b) {
+        (WarmUp::Graphics { key, options }, WarmUp::Graphics { key: k, options: o }) => {
+            key == k && options == o
+        }
+        (WarmUp::Compute { key }, WarmUp::Compute { key: k }) => key == k,
+        (WarmUp::RayTracing { key }, WarmUp::RayTracing { key: k }) => key == k,
+        _ => false,
+    }
+}
+
+/// The late-pipeline bookkeeping of a library.
+#[derive(Default)]
+pub(super) struct Late {
+    pub warmed_up: bool,
+    pub strict: bool,
+    pub stats: PipelineStats,
+    pub usage: std::collections::HashMap<(PipelineKind, String), u64>,
+}
