@@ -30,6 +30,7 @@ mod key;
 mod pipeline_set;
 pub mod reload;
 pub mod sources;
+mod translation;
 mod typed;
 pub mod warm_up;
 
@@ -40,6 +41,7 @@ pub use key::Key;
 pub use pipeline_set::{PassPipelines, PipelineLog, PipelineStats, Variants};
 pub use reload::{PipelineOutcome, ReloadReport};
 pub use sources::LibraryOptions;
+pub use translation::checked_translation;
 pub use typed::Typed;
 pub use warm_up::{WarmUp, WarmUpReport, WarmedPipeline};
 

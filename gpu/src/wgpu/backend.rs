@@ -11,7 +11,7 @@ use super::pipeline::{
     ComputePipeline, GraphicsOptions, GraphicsPipeline, Layouts, Module,
     PUSH_CONSTANT_FALLBACK_GROUP, PushConstants,
 };
-use crate::cross::{CrossOptions, Target, Translation, Verdict, translate_module};
+use crate::cross::{Target, Translation};
 use crate::flow::Flow;
 use crate::library::{Attachments, Backend, DeviceLimits, FormatClass, Library, LibraryOptions};
 use ::wgpu as w;
@@ -149,37 +149,9 @@ impl Backend for WgpuBackend {
         stage: Stage,
         current: Option<u128>,
     ) -> Result<Option<(u128, Translation)>, Vec<Diagnostic>> {
-        let key = &info.key();
-        let opts = CrossOptions {
-            targets: vec![Target::Wgsl],
-            check: true,
-            values: SpecValues::default(),
-        };
-        let verdict = translate_module(flow, info, stage, &opts)
-            .pop()
-            .map(|(_, v)| v);
-        match verdict {
-            Some(Verdict::Translated(t)) => {
-                let hash = xxhash_rust::xxh3::xxh3_128(t.text.as_bytes());
-                Ok((current != Some(hash)).then_some((hash, t)))
-            }
-            Some(Verdict::Failed(d)) => Err(d),
-            Some(other) => Err(diagnostic(
-                Code::Unsupported,
-                key,
-                format!(
-                    "no wgpu pipeline for `{key}`: {}",
-                    other.lines(Target::Wgsl).join("; ")
-                ),
-                "draw it with the Vulkan backend, or declare a variant WebGPU can express",
-            )),
-            None => Err(diagnostic(
-                Code::Internal,
-                key,
-                format!("the cross pass returned no verdict for `{key}` ({stage})"),
-                "report it as a bug",
-            )),
-        }
+        let t = crate::library::checked_translation(flow, info, stage, Target::Wgsl)?;
+        let hash = xxhash_rust::xxh3::xxh3_128(t.text.as_bytes());
+        Ok((current != Some(hash)).then_some((hash, t)))
     }
 
     /// Creates the wgpu module of a translation inside an error scope.
