@@ -187,6 +187,26 @@ pub trait Backend: Sync + Sized {
         options: &Self::GraphicsOptions,
     ) -> Result<Self::Graphics, Vec<Diagnostic>>;
 
+    /// A better pipeline than `pipeline`, when one became ready since it was made (Vulkan: the optimized link of
+    /// a fast-linked pipeline). The library hands it out from then on and keeps the old one until the device is
+    /// idle. `None` by default.
+    fn better(&self, _pipeline: &Self::Graphics) -> Option<Self::Graphics> {
+        None
+    }
+
+    /// Makes what a graphics pipeline is made from ahead of it, without the pipeline (Vulkan: its pipeline-library
+    /// parts), so that its first use only links them. Nothing by default.
+    fn prepare_graphics(
+        &self,
+        _plan: &PipelinePlan,
+        _state: &RenderState,
+        _modules: &[(Stage, &Self::Module)],
+        _layout: &Self::Layout,
+        _options: &Self::GraphicsOptions,
+    ) -> Result<(), Vec<Diagnostic>> {
+        Ok(())
+    }
+
     /// Creates a compute pipeline; the core has checked the kind and the work group against the limits.
     fn create_compute(
         &self,

@@ -103,6 +103,9 @@ pub struct Library<B: Backend> {
     host_types: std::collections::HashSet<typed::HostTypes>,
     /// Warm-up, late creations, strict mode and the usage log ([`Library::stats`]).
     late: pipeline_set::Late,
+    /// Pipelines replaced by better ones ([`Backend::better`]) that a submitted frame may still use: dropped when
+    /// the device is idle (reload, drop).
+    retired: Vec<Arc<B::Graphics>>,
 }
 
 impl<B: Backend> Library<B> {
@@ -123,12 +126,18 @@ impl<B: Backend> Library<B> {
             watcher: None,
             host_types: Default::default(),
             late: Default::default(),
+            retired: Vec::new(),
         })
     }
 
     /// The backend.
     pub fn backend(&self) -> &B {
         &self.backend
+    }
+
+    /// The backend, to change its settings.
+    pub fn backend_mut(&mut self) -> &mut B {
+        &mut self.backend
     }
 
     /// The registry the infos come from.
@@ -395,7 +404,11 @@ impl<B: Backend> Library<B> {
         self.raised().map_err(B::error)?;
         self.count_use(PipelineKind::Graphics, key);
         let gkey = (key.to_string(), options.clone());
-        if let Some(c) = self.graphics.get(&gkey) {
+        if let Some(c) = self.graphics.get_mut(&gkey) {
+            if let Some(better) = self.backend.better(&c.pipeline) {
+                let old = std::mem::replace(&mut c.pipeline, Arc::new(better));
+                self.retired.push(old);
+            }
             return Ok(c.pipeline.clone());
         }
         self.first_use(PipelineKind::Graphics, key)
@@ -459,6 +472,7 @@ impl<B: Backend> Library<B> {
         self.raised().map_err(B::error)?;
         let start = Instant::now();
         self.backend.wait_idle();
+        self.retired.clear();
         let mut report = ReloadReport::default();
         let mut failed: HashMap<ModuleKey, Vec<Diagnostic>> = HashMap::new();
         let keys: Vec<ModuleKey> = self.modules.keys().cloned().collect();

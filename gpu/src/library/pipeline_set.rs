@@ -205,7 +205,7 @@ impl<B: Backend> Library<B> {
         kind: PipelineKind,
         key: &str,
     ) -> Result<(), Vec<Diagnostic>> {
-        if !self.late.warmed_up {
+        if !self.late.warmed_up || self.late.prepared.contains(key) {
             return Ok(());
         }
         if self.late.strict {
@@ -244,4 +244,6 @@ pub(super) struct Late {
     pub strict: bool,
     pub stats: PipelineStats,
     pub usage: std::collections::HashMap<(PipelineKind, String), u64>,
+    /// Keys whose graphics parts were prepared ([`Library::warm_up_parts`]): their first use only links.
+    pub prepared: std::collections::HashSet<String>,
 }

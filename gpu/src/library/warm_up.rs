@@ -67,6 +67,8 @@ pub struct WarmUpReport {
 
 /// A pipeline of any kind, just created.
 enum Made<B: Backend> {
+    /// Graphics parts prepared, no pipeline ([`Library::warm_up_parts`]).
+    Prepared,
     Graphics(B::Graphics),
     Compute(B::Compute),
     RayTracing(B::RayTracing),
@@ -96,6 +98,18 @@ impl<B: Backend> Library<B> {
     /// # }
     /// ```
     pub fn warm_up(&mut self, requests: &[WarmUp<B::GraphicsOptions>]) -> WarmUpReport {
+        self.warm(requests, false)
+    }
+
+    /// Like [`Self::warm_up`], but graphics pipelines are only prepared ([`Backend::prepare_graphics`]: on
+    /// Vulkan with fast link, their pipeline-library parts), so that their first use links them in a fraction of
+    /// a creation. Compute and ray-tracing requests are created as by `warm_up`. Prepared pipelines are not
+    /// "created" for the late counter: their first use counts.
+    pub fn warm_up_parts(&mut self, requests: &[WarmUp<B::GraphicsOptions>]) -> WarmUpReport {
+        self.warm(requests, true)
+    }
+
+    fn warm(&mut self, requests: &[WarmUp<B::GraphicsOptions>], parts_only: bool) -> WarmUpReport {
         let mut report = WarmUpReport {
             threads: rayon::current_num_threads(),
             ..WarmUpReport::default()
@@ -128,6 +142,9 @@ impl<B: Backend> Library<B> {
                 let refs = r.parts.refs();
                 let plan = &r.parts.plan;
                 let out = match &requests[r.index] {
+                    WarmUp::Graphics { options, .. } if parts_only => backend
+                        .prepare_graphics(plan, &r.state, &refs, &r.layout, options)
+                        .map(|()| Made::Prepared),
                     WarmUp::Graphics { options, .. } => backend
                         .create_graphics(plan, &r.state, &refs, r.layout, options)
                         .map(Made::Graphics),
@@ -147,6 +164,15 @@ impl<B: Backend> Library<B> {
         for (i, ms, out, built_from) in made {
             let r = &requests[i];
             match out {
+                Ok(Made::Prepared) => {
+                    // Its first use links prepared parts: not a stall, so not late.
+                    self.late.prepared.insert(r.key().to_string());
+                    report.created.push(WarmedPipeline {
+                        key: r.key().to_string(),
+                        kind: r.kind(),
+                        create_ms: ms,
+                    });
+                }
                 Ok(p) => {
                     self.keep_warmed(r, p, built_from);
                     report.created.push(WarmedPipeline {

@@ -10,6 +10,10 @@ use std::sync::{Arc, Mutex};
 
 const VALIDATION_LAYER: &CStr = c"VK_LAYER_KHRONOS_validation";
 
+/// `VK_EXT_graphics_pipeline_library` and the extension it needs (ash names no constant for either).
+const GRAPHICS_PIPELINE_LIBRARY: &CStr = c"VK_EXT_graphics_pipeline_library";
+const PIPELINE_LIBRARY: &CStr = c"VK_KHR_pipeline_library";
+
 /// How to create a [`VkContext`].
 ///
 /// ```
@@ -381,6 +385,9 @@ impl VkContext {
             && layer_knows(vk::make_api_version(0, 1, 3, 276));
         let mut s12 = vk::PhysicalDeviceVulkan12Features::default();
         let mut s13 = vk::PhysicalDeviceVulkan13Features::default();
+        // Pipelines linked from parts created ahead (fast link on first use), where the driver has them.
+        let has_gpl_ext = has_ext(GRAPHICS_PIPELINE_LIBRARY) && has_ext(PIPELINE_LIBRARY);
+        let mut sgpl = vk::PhysicalDeviceGraphicsPipelineLibraryFeaturesEXT::default();
         let mut sbary = vk::PhysicalDeviceFragmentShaderBarycentricFeaturesKHR::default();
         let mut slocal = vk::PhysicalDeviceDynamicRenderingLocalReadFeaturesKHR::default();
         {
@@ -392,6 +399,9 @@ impl VkContext {
             }
             if has_local_read_ext {
                 query = query.push_next(&mut slocal);
+            }
+            if has_gpl_ext {
+                query = query.push_next(&mut sgpl);
             }
             // SAFETY: the output chain points at locals alive for the call.
             unsafe { instance.get_physical_device_features2(chosen.physical, &mut query) };
@@ -428,6 +438,14 @@ impl VkContext {
             dev_exts.push(ash::khr::dynamic_rendering_local_read::NAME.as_ptr());
             optional.push("dynamicRenderingLocalRead");
         }
+        let gpl = has_gpl_ext && on(sgpl.graphics_pipeline_library);
+        let mut gpl_features = vk::PhysicalDeviceGraphicsPipelineLibraryFeaturesEXT::default()
+            .graphics_pipeline_library(true);
+        if gpl {
+            dev_exts.push(GRAPHICS_PIPELINE_LIBRARY.as_ptr());
+            dev_exts.push(PIPELINE_LIBRARY.as_ptr());
+            optional.push("graphicsPipelineLibrary");
+        }
         let mut dci = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queue_info)
             .enabled_extension_names(&dev_exts)
@@ -442,6 +460,9 @@ impl VkContext {
         }
         if local_read {
             dci = dci.push_next(&mut local_read_features);
+        }
+        if gpl {
+            dci = dci.push_next(&mut gpl_features);
         }
         // SAFETY: the create info and its chain point at locals alive for the call; the features were checked
         // to be supported by `choose_device`.

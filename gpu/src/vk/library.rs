@@ -42,6 +42,8 @@ pub type WarmUp = crate::library::WarmUp<GraphicsOptions>;
 pub struct VkBackend {
     ctx: VkContext,
     layouts: LayoutCache,
+    /// Pipeline-library parts, when graphics pipelines are fast-linked ([`ShaderLibrary::set_fast_link`]).
+    fast: Option<Arc<super::fast_link::PartCache>>,
 }
 
 impl ShaderLibrary {
@@ -55,6 +57,7 @@ impl ShaderLibrary {
             VkBackend {
                 ctx: ctx.clone(),
                 layouts: LayoutCache::new(ctx),
+                fast: None,
             },
             registry,
             opts,
@@ -69,6 +72,32 @@ impl ShaderLibrary {
     /// The shared descriptor-set layouts.
     pub fn layouts(&self) -> &LayoutCache {
         &self.backend().layouts
+    }
+
+    /// Graphics pipelines linked from pipeline-library parts shared across pipelines
+    /// (`VK_EXT_graphics_pipeline_library`): a first use whose parts exist (see
+    /// [`Library::warm_up_parts`](crate::library::Library::warm_up_parts)) only links them, and the optimized
+    /// link replaces it from a later fetch. An error on a device without the extension (the library keeps
+    /// creating whole pipelines there).
+    pub fn set_fast_link(&mut self, on: bool) -> VkResult<()> {
+        if on && !self.context().feature_enabled("graphicsPipelineLibrary") {
+            return Err(VkError::Unsupported {
+                device: self.context().device_name().to_string(),
+                what: "fast-linked pipelines: no VK_EXT_graphics_pipeline_library".into(),
+            });
+        }
+        let backend = self.backend_mut();
+        backend.fast = on.then(|| backend.fast.take().unwrap_or_default());
+        Ok(())
+    }
+
+    /// The parts, links and optimized swaps of fast linking so far (zeros when it is off).
+    pub fn fast_link_stats(&self) -> super::fast_link::FastLinkStats {
+        self.backend()
+            .fast
+            .as_ref()
+            .map(|c| c.stats())
+            .unwrap_or_default()
     }
 }
 
@@ -172,7 +201,37 @@ impl Backend for VkBackend {
         layout: Arc<PipelineLayout>,
         options: &GraphicsOptions,
     ) -> Result<GraphicsPipeline, Vec<Diagnostic>> {
-        GraphicsPipeline::create(&self.ctx, plan, state, modules, layout, options)
+        match &self.fast {
+            Some(parts) => super::fast_link::create_linked(
+                &self.ctx, parts, plan, state, modules, layout, options,
+            ),
+            None => GraphicsPipeline::create(&self.ctx, plan, state, modules, layout, options),
+        }
+        .map_err(|e| e.into_diagnostics(&plan.key))
+    }
+
+    fn better(&self, pipeline: &GraphicsPipeline) -> Option<GraphicsPipeline> {
+        let optimized = super::fast_link::take_optimized(pipeline)?;
+        if let Some(parts) = &self.fast {
+            parts
+                .optimized
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        Some(optimized)
+    }
+
+    fn prepare_graphics(
+        &self,
+        plan: &PipelinePlan,
+        state: &RenderState,
+        modules: &[(Stage, &ShaderModule)],
+        layout: &Arc<PipelineLayout>,
+        options: &GraphicsOptions,
+    ) -> Result<(), Vec<Diagnostic>> {
+        let Some(parts) = &self.fast else {
+            return Ok(());
+        };
+        super::fast_link::prepare(&self.ctx, parts, plan, state, modules, layout, options)
             .map_err(|e| e.into_diagnostics(&plan.key))
     }
 

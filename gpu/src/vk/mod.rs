@@ -21,6 +21,7 @@
 pub mod bind;
 pub mod device;
 mod error;
+pub mod fast_link;
 pub mod layout;
 pub mod library;
 pub mod map;

@@ -59,6 +59,32 @@ pub fn vertex_input(plan: &PipelinePlan, arrangement: VertexArrangement) -> Vert
     desc
 }
 
+/// [`vertex_input`] with only the attributes the vertex stage among `modules` reads: the buffers keep the declared
+/// layout (the renderer's vertex struct), and an attribute a variant's vertex stage does not read is left out of
+/// the state, where the validation layer would warn about each one.
+pub(crate) fn consumed_vertex_input(
+    plan: &PipelinePlan,
+    modules: &[(Stage, &ShaderModule)],
+    arrangement: VertexArrangement,
+) -> VertexInputDesc {
+    let mut vin = vertex_input(plan, arrangement);
+    // A matrix input takes one location per column, and reflection names only its first.
+    if let Some((_, vs)) = modules.iter().find(|(s, _)| *s == Stage::Vertex) {
+        let read: Vec<&str> = plan
+            .vertex_attributes
+            .iter()
+            .filter(|a| a.offset_in_value == 0 && vs.reads_input(a.location))
+            .map(|a| a.name.as_str())
+            .collect();
+        vin.attributes.retain(|v| {
+            plan.vertex_attributes
+                .iter()
+                .any(|a| a.location == v.location && read.contains(&a.name.as_str()))
+        });
+    }
+    vin
+}
+
 /// `VkSpecializationInfo` data: constant ids are those the generator wrote (`ShaderCreateInfo::
 /// specialization_constant_ids`, stable across `additional_info`); each value is 4 bytes (bools are `VkBool32`).
 #[derive(Clone, Debug, Default)]
@@ -456,6 +482,212 @@ fn has_stencil(f: vk::Format) -> bool {
     )
 }
 
+/// What [`create_handle`] makes: a whole pipeline, or one part of it as a pipeline library
+/// (`VK_EXT_graphics_pipeline_library`: vertex input, pre-rasterization shaders, fragment shader, fragment output).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Part<'a> {
+    Whole,
+    Library(vk::GraphicsPipelineLibraryFlagsEXT),
+    /// A pipeline linked from these libraries, with link-time optimization when `optimized`. The state the
+    /// libraries hold is passed again: the spec ignores it then, and the validation layer (1.3.239) wants it.
+    /// The modules are not needed then: what the state derives from them (the vertex attributes read, whether
+    /// there is tessellation) comes along.
+    Link {
+        libraries: &'a [vk::Pipeline],
+        optimized: bool,
+        vertex_input: &'a VertexInputDesc,
+        tessellation: bool,
+    },
+}
+
+/// Creates a graphics pipeline, or one part of it, from the plan, the state and the options: the one place the
+/// fixed-function state is mapped, for monolithic pipelines and for libraries alike.
+pub(crate) fn create_handle(
+    ctx: &VkContext,
+    plan: &PipelinePlan,
+    state: &RenderState,
+    modules: &[(Stage, &ShaderModule)],
+    layout: &PipelineLayout,
+    opts: &GraphicsOptions,
+    part: Part<'_>,
+) -> VkResult<vk::Pipeline> {
+    let spec = Specialization::new(plan, &opts.specialization)?;
+    let spec_info = spec.info();
+    let part_stages: Vec<(Stage, &ShaderModule)> = modules
+        .iter()
+        .copied()
+        .filter(|(s, _)| match part {
+            Part::Whole => true,
+            Part::Link { .. } => false,
+            Part::Library(flags) => {
+                (flags == vk::GraphicsPipelineLibraryFlagsEXT::PRE_RASTERIZATION_SHADERS
+                    && *s != Stage::Fragment)
+                    || (flags == vk::GraphicsPipelineLibraryFlagsEXT::FRAGMENT_SHADER
+                        && *s == Stage::Fragment)
+            }
+        })
+        .collect();
+    let stages = stage_infos(&part_stages, &spec_info);
+    let vin = match part {
+        Part::Link { vertex_input, .. } => vertex_input.clone(),
+        _ => consumed_vertex_input(plan, modules, opts.vertex_layout),
+    };
+    let vertex_input_state = vk::PipelineVertexInputStateCreateInfo::default()
+        .vertex_binding_descriptions(&vin.bindings)
+        .vertex_attribute_descriptions(&vin.attributes);
+    let has_tess = match part {
+        Part::Link { tessellation, .. } => tessellation,
+        _ => modules.iter().any(|(s, _)| *s == Stage::TessControl),
+    };
+    let topology = if has_tess {
+        vk::PrimitiveTopology::PATCH_LIST
+    } else {
+        map::topology(state.topology)
+    };
+    let input_assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
+        .topology(topology)
+        .primitive_restart_enable(state.primitive_restart);
+    let tess = vk::PipelineTessellationStateCreateInfo::default().patch_control_points(
+        opts.patch_control_points
+            .or(plan.patch_control_points)
+            .unwrap_or(3),
+    );
+    let viewport = vk::PipelineViewportStateCreateInfo::default()
+        .viewport_count(1)
+        .scissor_count(1);
+    let bias = state.depth_bias.unwrap_or(shader_info::DepthBias {
+        constant: 0.0,
+        slope: 0.0,
+        clamp: 0.0,
+    });
+    let raster = vk::PipelineRasterizationStateCreateInfo::default()
+        .polygon_mode(map::polygon_mode(state.polygon_mode))
+        .cull_mode(map::cull_mode(state.cull))
+        .front_face(map::front_face(state.front_face))
+        .line_width(state.line_width())
+        .depth_bias_enable(state.depth_bias.is_some())
+        .depth_bias_constant_factor(bias.constant)
+        .depth_bias_slope_factor(bias.slope)
+        .depth_bias_clamp(bias.clamp);
+    let multisample = vk::PipelineMultisampleStateCreateInfo::default()
+        .rasterization_samples(opts.samples)
+        .alpha_to_coverage_enable(state.alpha_to_coverage);
+    let stencil = state.stencil;
+    let mut depth_stencil = vk::PipelineDepthStencilStateCreateInfo::default()
+        .depth_test_enable(state.depth.is_some())
+        .depth_write_enable(state.depth.is_some_and(|d| d.write))
+        .depth_compare_op(map::compare_op(
+            state
+                .depth
+                .map_or(shader_info::CompareOp::Always, |d| d.compare),
+        ))
+        .stencil_test_enable(stencil.is_some());
+    if let Some(s) = &stencil {
+        depth_stencil = depth_stencil
+            .front(map::stencil_face(s.front, s))
+            .back(map::stencil_face(s.back, s));
+    }
+    // The pipeline keeps the default mapping of input attachments (color attachment i is
+    // `input_attachment_index = i`), which is what a subpass input's index means and the state every
+    // rendering starts with: no `VkRenderingInputAttachmentIndexInfoKHR` is needed, nor a call to set it.
+    let color_formats = color_formats(plan, opts);
+    let attachments: Vec<vk::PipelineColorBlendAttachmentState> = color_formats
+        .iter()
+        .enumerate()
+        .map(|(location, f)| {
+            let location = location as u32;
+            // Blending into an integer attachment is refused before this (the core's attachment check); an
+            // unused location gets no blending.
+            let blend = if *f == vk::Format::UNDEFINED {
+                Blend::Opaque
+            } else {
+                state.blend_at(location)
+            };
+            map::blend_attachment(blend, state.color_writes_at(location))
+        })
+        .collect();
+    let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&attachments);
+    let mut dynamic_states = vec![vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
+    for (flag, d) in [
+        (DynamicStates::DEPTH_BIAS, vk::DynamicState::DEPTH_BIAS),
+        (
+            DynamicStates::STENCIL_REFERENCE,
+            vk::DynamicState::STENCIL_REFERENCE,
+        ),
+        (
+            DynamicStates::BLEND_CONSTANTS,
+            vk::DynamicState::BLEND_CONSTANTS,
+        ),
+        (DynamicStates::LINE_WIDTH, vk::DynamicState::LINE_WIDTH),
+    ] {
+        if state.dynamic.contains(flag) {
+            dynamic_states.push(d);
+        }
+    }
+    let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
+    let depth_format = opts.depth_format.unwrap_or(vk::Format::UNDEFINED);
+    let stencil_format = if has_stencil(depth_format) {
+        depth_format
+    } else {
+        vk::Format::UNDEFINED
+    };
+    let mut rendering = vk::PipelineRenderingCreateInfo::default()
+        .color_attachment_formats(&color_formats)
+        .depth_attachment_format(depth_format)
+        .stencil_attachment_format(stencil_format);
+    let mut library = vk::GraphicsPipelineLibraryCreateInfoEXT::default();
+    let mut create = vk::GraphicsPipelineCreateInfo::default()
+        .stages(&stages)
+        .vertex_input_state(&vertex_input_state)
+        .input_assembly_state(&input_assembly)
+        .viewport_state(&viewport)
+        .rasterization_state(&raster)
+        .multisample_state(&multisample)
+        .depth_stencil_state(&depth_stencil)
+        .color_blend_state(&blend)
+        .dynamic_state(&dynamic)
+        .layout(layout.handle())
+        .push_next(&mut rendering);
+    if has_tess {
+        create = create.tessellation_state(&tess);
+    }
+    let mut linked = vk::PipelineLibraryCreateInfoKHR::default();
+    match part {
+        Part::Whole => {}
+        Part::Library(flags) => {
+            library = library.flags(flags);
+            create = create
+                .flags(
+                    vk::PipelineCreateFlags::LIBRARY_KHR
+                        | vk::PipelineCreateFlags::RETAIN_LINK_TIME_OPTIMIZATION_INFO_EXT,
+                )
+                .push_next(&mut library);
+        }
+        Part::Link {
+            libraries,
+            optimized,
+            ..
+        } => {
+            linked = linked.libraries(libraries);
+            if optimized {
+                create = create.flags(vk::PipelineCreateFlags::LINK_TIME_OPTIMIZATION_EXT);
+            }
+            create = create.push_next(&mut linked);
+        }
+    }
+    // SAFETY: every pointer in `create` refers to locals alive for the call; the modules and the layout are
+    // alive (borrowed / held by `Arc`); no render pass is used (dynamic rendering is enabled on the device).
+    let handle = unsafe {
+        ctx.device()
+            .create_graphics_pipelines(ctx.pipeline_cache(), &[create], None)
+    }
+    .map_err(|(_, e)| VkError::Call {
+        call: "vkCreateGraphicsPipelines",
+        result: e,
+    })?[0];
+    Ok(handle)
+}
+
 /// Owns one `VkPipeline`.
 struct OwnedPipeline {
     ctx: VkContext,
@@ -492,6 +724,9 @@ pub struct GraphicsPipeline {
     layout: Arc<PipelineLayout>,
     color_formats: Vec<vk::Format>,
     state_overridden: bool,
+    /// For a pipeline fast-linked from libraries: the optimized link of the same parts, filled by a background
+    /// thread ([`super::fast_link`]); the library swaps it in at a fetch once it is there.
+    pub(crate) optimized: Option<super::fast_link::Pending>,
 }
 
 impl std::fmt::Debug for GraphicsPipeline {
@@ -546,163 +781,37 @@ impl GraphicsPipeline {
                 message: "a graphics pipeline needs a vertex stage".into(),
             });
         }
-        let spec = Specialization::new(plan, &opts.specialization)?;
-        let spec_info = spec.info();
-        let stages = stage_infos(modules, &spec_info);
-        let mut vin = vertex_input(plan, opts.vertex_layout);
-        // The buffers keep the declared layout (the renderer's vertex struct); attributes a variant's vertex stage
-        // does not read are left out of the state, where the layer would warn about each one.
-        // A matrix input takes one location per column, and reflection names only its first.
-        if let Some((_, vs)) = modules.iter().find(|(s, _)| *s == Stage::Vertex) {
-            let read: Vec<&str> = plan
-                .vertex_attributes
-                .iter()
-                .filter(|a| a.offset_in_value == 0 && vs.reads_input(a.location))
-                .map(|a| a.name.as_str())
-                .collect();
-            vin.attributes.retain(|v| {
-                plan.vertex_attributes
-                    .iter()
-                    .any(|a| a.location == v.location && read.contains(&a.name.as_str()))
-            });
-        }
-        let vertex_input_state = vk::PipelineVertexInputStateCreateInfo::default()
-            .vertex_binding_descriptions(&vin.bindings)
-            .vertex_attribute_descriptions(&vin.attributes);
-        let has_tess = modules.iter().any(|(s, _)| *s == Stage::TessControl);
-        let topology = if has_tess {
-            vk::PrimitiveTopology::PATCH_LIST
-        } else {
-            map::topology(state.topology)
-        };
-        let input_assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
-            .topology(topology)
-            .primitive_restart_enable(state.primitive_restart);
-        let tess = vk::PipelineTessellationStateCreateInfo::default().patch_control_points(
-            opts.patch_control_points
-                .or(plan.patch_control_points)
-                .unwrap_or(3),
-        );
-        let viewport = vk::PipelineViewportStateCreateInfo::default()
-            .viewport_count(1)
-            .scissor_count(1);
-        let bias = state.depth_bias.unwrap_or(shader_info::DepthBias {
-            constant: 0.0,
-            slope: 0.0,
-            clamp: 0.0,
-        });
-        let raster = vk::PipelineRasterizationStateCreateInfo::default()
-            .polygon_mode(map::polygon_mode(state.polygon_mode))
-            .cull_mode(map::cull_mode(state.cull))
-            .front_face(map::front_face(state.front_face))
-            .line_width(state.line_width())
-            .depth_bias_enable(state.depth_bias.is_some())
-            .depth_bias_constant_factor(bias.constant)
-            .depth_bias_slope_factor(bias.slope)
-            .depth_bias_clamp(bias.clamp);
-        let multisample = vk::PipelineMultisampleStateCreateInfo::default()
-            .rasterization_samples(opts.samples)
-            .alpha_to_coverage_enable(state.alpha_to_coverage);
-        let stencil = state.stencil;
-        let mut depth_stencil = vk::PipelineDepthStencilStateCreateInfo::default()
-            .depth_test_enable(state.depth.is_some())
-            .depth_write_enable(state.depth.is_some_and(|d| d.write))
-            .depth_compare_op(map::compare_op(
-                state
-                    .depth
-                    .map_or(shader_info::CompareOp::Always, |d| d.compare),
-            ))
-            .stencil_test_enable(stencil.is_some());
-        if let Some(s) = &stencil {
-            depth_stencil = depth_stencil
-                .front(map::stencil_face(s.front, s))
-                .back(map::stencil_face(s.back, s));
-        }
-        // The pipeline keeps the default mapping of input attachments (color attachment i is
-        // `input_attachment_index = i`), which is what a subpass input's index means and the state every
-        // rendering starts with: no `VkRenderingInputAttachmentIndexInfoKHR` is needed, nor a call to set it.
-        let color_formats = color_formats(plan, opts);
-        let attachments: Vec<vk::PipelineColorBlendAttachmentState> = color_formats
-            .iter()
-            .enumerate()
-            .map(|(location, f)| {
-                let location = location as u32;
-                // Blending into an integer attachment is refused before this (the core's attachment check); an
-                // unused location gets no blending.
-                let blend = if *f == vk::Format::UNDEFINED {
-                    Blend::Opaque
-                } else {
-                    state.blend_at(location)
-                };
-                map::blend_attachment(blend, state.color_writes_at(location))
-            })
-            .collect();
-        let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&attachments);
-        let mut dynamic_states = vec![vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
-        for (flag, d) in [
-            (DynamicStates::DEPTH_BIAS, vk::DynamicState::DEPTH_BIAS),
-            (
-                DynamicStates::STENCIL_REFERENCE,
-                vk::DynamicState::STENCIL_REFERENCE,
-            ),
-            (
-                DynamicStates::BLEND_CONSTANTS,
-                vk::DynamicState::BLEND_CONSTANTS,
-            ),
-            (DynamicStates::LINE_WIDTH, vk::DynamicState::LINE_WIDTH),
-        ] {
-            if state.dynamic.contains(flag) {
-                dynamic_states.push(d);
-            }
-        }
-        let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
-        let depth_format = opts.depth_format.unwrap_or(vk::Format::UNDEFINED);
-        let stencil_format = if has_stencil(depth_format) {
-            depth_format
-        } else {
-            vk::Format::UNDEFINED
-        };
-        let mut rendering = vk::PipelineRenderingCreateInfo::default()
-            .color_attachment_formats(&color_formats)
-            .depth_attachment_format(depth_format)
-            .stencil_attachment_format(stencil_format);
-        let mut create = vk::GraphicsPipelineCreateInfo::default()
-            .stages(&stages)
-            .vertex_input_state(&vertex_input_state)
-            .input_assembly_state(&input_assembly)
-            .viewport_state(&viewport)
-            .rasterization_state(&raster)
-            .multisample_state(&multisample)
-            .depth_stencil_state(&depth_stencil)
-            .color_blend_state(&blend)
-            .dynamic_state(&dynamic)
-            .layout(layout.handle())
-            .push_next(&mut rendering);
-        if has_tess {
-            create = create.tessellation_state(&tess);
-        }
-        // SAFETY: every pointer in `create` refers to locals alive for the call; the modules and the layout are
-        // alive (borrowed / held by `Arc`); no render pass is used (dynamic rendering is enabled on the device).
-        let handle = unsafe {
-            ctx.device()
-                .create_graphics_pipelines(ctx.pipeline_cache(), &[create], None)
-        }
-        .map_err(|(_, e)| VkError::Call {
-            call: "vkCreateGraphicsPipelines",
-            result: e,
-        })?[0];
-        Ok(GraphicsPipeline {
+        let handle = create_handle(ctx, plan, state, modules, &layout, opts, Part::Whole)?;
+        Ok(GraphicsPipeline::owning(ctx, plan, handle, layout, opts))
+    }
+
+    /// The pipeline object of `handle`, created for `plan` with `opts` (it is destroyed on drop).
+    pub(crate) fn owning(
+        ctx: &VkContext,
+        plan: &PipelinePlan,
+        handle: vk::Pipeline,
+        layout: Arc<PipelineLayout>,
+        opts: &GraphicsOptions,
+    ) -> GraphicsPipeline {
+        GraphicsPipeline {
             pipeline: OwnedPipeline {
                 ctx: ctx.clone(),
                 handle,
             },
             layout,
-            color_formats,
+            color_formats: color_formats(plan, opts),
             state_overridden: opts
                 .state
                 .as_ref()
                 .is_some_and(|s| *s != plan.render_state.clone().unwrap_or_default()),
-        })
+            optimized: None,
+        }
+    }
+
+    /// True for a pipeline linked from libraries without link-time optimization, while the optimized one is
+    /// made in the background (the library hands that one out once it is ready).
+    pub fn is_fast_linked(&self) -> bool {
+        self.optimized.is_some()
     }
 
     /// The raw handle.

@@ -1,0 +1,293 @@
+//! No frame waits for a pipeline: graphics pipelines linked from parts made ahead (`VK_EXT_graphics_pipeline_library`).
+//! Each pipeline is four parts — vertex input, pre-rasterization shaders, fragment shader, fragment output — each
+//! derived from the plan, the state and the options, and shared by every pipeline whose part is the same (the mesh
+//! ubershader's hundreds of variants share a few vertex-input and fragment-output parts). A pipeline whose parts
+//! exist is linked without link-time optimization in a fraction of a monolithic creation; the optimized link of
+//! the same parts is made on a background thread, and the library hands it out from the next fetch on
+//! ([`crate::library::Backend::better`]). Devices without the extension keep monolithic creation.
+
+use super::device::VkContext;
+use super::error::VkResult;
+use super::layout::PipelineLayout;
+use super::module::ShaderModule;
+use super::pipeline::{
+    GraphicsOptions, GraphicsPipeline, Part, Specialization, VertexInputDesc, color_formats,
+    consumed_vertex_input, create_handle,
+};
+use ash::vk;
+use shader_info::{PipelinePlan, RenderState, Stage};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// The four parts, in the order a linked pipeline lists them.
+const PARTS: [vk::GraphicsPipelineLibraryFlagsEXT; 4] = [
+    vk::GraphicsPipelineLibraryFlagsEXT::VERTEX_INPUT_INTERFACE,
+    vk::GraphicsPipelineLibraryFlagsEXT::PRE_RASTERIZATION_SHADERS,
+    vk::GraphicsPipelineLibraryFlagsEXT::FRAGMENT_SHADER,
+    vk::GraphicsPipelineLibraryFlagsEXT::FRAGMENT_OUTPUT_INTERFACE,
+];
+
+/// One pipeline library; destroyed on drop (linked pipelines do not need it afterwards).
+struct Library {
+    ctx: VkContext,
+    handle: vk::Pipeline,
+}
+
+impl Drop for Library {
+    fn drop(&mut self) {
+        // SAFETY: created from this device and owned by the cache (and the background links that hold an `Arc`);
+        // a linked pipeline does not reference its libraries after creation.
+        unsafe { self.ctx.device().destroy_pipeline(self.handle, None) };
+    }
+}
+
+/// The optimized link of a fast-linked pipeline, filled by its background thread.
+pub(crate) type Pending = Arc<Mutex<Option<VkResult<GraphicsPipeline>>>>;
+
+/// How many parts, links and swaps a library made.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct FastLinkStats {
+    /// Parts created, by kind: vertex input, pre-rasterization, fragment shader, fragment output.
+    pub parts: [usize; 4],
+    /// Pipelines linked without optimization.
+    pub linked: usize,
+    /// Optimized pipelines swapped in at a fetch.
+    pub optimized: usize,
+}
+
+/// The parts of one device, shared by every pipeline whose part is the same.
+#[derive(Default)]
+pub(crate) struct PartCache {
+    parts: Mutex<HashMap<u128, Arc<Library>>>,
+    counts: [AtomicUsize; 4],
+    linked: AtomicUsize,
+    pub(crate) optimized: AtomicUsize,
+}
+
+impl PartCache {
+    pub fn stats(&self) -> FastLinkStats {
+        FastLinkStats {
+            parts: std::array::from_fn(|i| self.counts[i].load(Ordering::Relaxed)),
+            linked: self.linked.load(Ordering::Relaxed),
+            optimized: self.optimized.load(Ordering::Relaxed),
+        }
+    }
+}
+
+/// What a part depends on, as one key: only the inputs its subset reads, so pipelines that differ elsewhere share
+/// it. Module ids are unique in the process (a module recreated by reload is a new part).
+fn part_key(
+    index: usize,
+    plan: &PipelinePlan,
+    state: &RenderState,
+    modules: &[(Stage, &ShaderModule)],
+    layout: &PipelineLayout,
+    opts: &GraphicsOptions,
+) -> VkResult<u128> {
+    let ids = |keep: fn(Stage) -> bool| -> Vec<(Stage, u64)> {
+        modules
+            .iter()
+            .filter(|(s, _)| keep(*s))
+            .map(|(s, m)| (*s, m.id()))
+            .collect()
+    };
+    let spec = Specialization::new(plan, &opts.specialization)?;
+    let spec = (
+        &spec.data,
+        spec.entries
+            .iter()
+            .map(|e| e.constant_id)
+            .collect::<Vec<_>>(),
+    );
+    let text = match index {
+        0 => {
+            let vin = consumed_vertex_input(plan, modules, opts.vertex_layout);
+            let tess = modules.iter().any(|(s, _)| *s == Stage::TessControl);
+            format!(
+                "vi {:?} {:?} {:?} {} {tess}",
+                vin.bindings, vin.attributes, state.topology, state.primitive_restart,
+            )
+        }
+        1 => format!(
+            "pr {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+            ids(|s| s != Stage::Fragment),
+            layout.desc(),
+            state.polygon_mode,
+            state.cull,
+            state.front_face,
+            state.line_width(),
+            state.depth_bias,
+            state.dynamic,
+            opts.patch_control_points.or(plan.patch_control_points),
+            state.topology,
+            spec,
+        ),
+        2 => format!(
+            "fs {:?} {:?} {:?} {:?} {:?} {} {:?} {:?}",
+            ids(|s| s == Stage::Fragment),
+            layout.desc(),
+            state.depth,
+            state.stencil,
+            opts.samples,
+            state.alpha_to_coverage,
+            state.dynamic,
+            spec,
+        ),
+        _ => {
+            let formats = color_formats(plan, opts);
+            let blends: Vec<String> = (0..formats.len() as u32)
+                .map(|l| format!("{:?}/{:?}", state.blend_at(l), state.color_writes_at(l)))
+                .collect();
+            format!(
+                "fo {formats:?} {:?} {blends:?} {:?} {} {:?}",
+                opts.depth_format, opts.samples, state.alpha_to_coverage, state.dynamic,
+            )
+        }
+    };
+    Ok(xxhash_rust::xxh3::xxh3_128(text.as_bytes()))
+}
+
+/// The four parts of a pipeline, made where the cache lacks them.
+#[allow(clippy::too_many_arguments)]
+fn parts(
+    ctx: &VkContext,
+    cache: &PartCache,
+    plan: &PipelinePlan,
+    state: &RenderState,
+    modules: &[(Stage, &ShaderModule)],
+    layout: &PipelineLayout,
+    opts: &GraphicsOptions,
+) -> VkResult<[Arc<Library>; 4]> {
+    let mut out = Vec::with_capacity(4);
+    for (i, flags) in PARTS.into_iter().enumerate() {
+        let key = part_key(i, plan, state, modules, layout, opts)?;
+        if let Some(p) = cache
+            .parts
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&key)
+        {
+            out.push(p.clone());
+            continue;
+        }
+        // Made outside the lock: parts of different pipelines are made in parallel during warm-up. Two threads
+        // making the same part keep the first.
+        let handle = create_handle(
+            ctx,
+            plan,
+            state,
+            modules,
+            layout,
+            opts,
+            Part::Library(flags),
+        )?;
+        let made = Arc::new(Library {
+            ctx: ctx.clone(),
+            handle,
+        });
+        let mut parts = cache.parts.lock().unwrap_or_else(|p| p.into_inner());
+        let kept = parts.entry(key).or_insert_with(|| {
+            cache.counts[i].fetch_add(1, Ordering::Relaxed);
+            made
+        });
+        out.push(kept.clone());
+    }
+    Ok(out
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("four parts")))
+}
+
+/// What a link needs besides the libraries: the plan, the state and the options the parts were made from, and
+/// what the state derived from the modules (so the background link holds no module).
+struct LinkInputs {
+    plan: PipelinePlan,
+    state: RenderState,
+    opts: GraphicsOptions,
+    vertex_input: VertexInputDesc,
+    tessellation: bool,
+}
+
+/// Links `parts`; `optimized` asks for link-time optimization.
+fn link(
+    ctx: &VkContext,
+    parts: &[Arc<Library>; 4],
+    layout: &PipelineLayout,
+    inputs: &LinkInputs,
+    optimized: bool,
+) -> VkResult<vk::Pipeline> {
+    let libraries: Vec<vk::Pipeline> = parts.iter().map(|p| p.handle).collect();
+    create_handle(
+        ctx,
+        &inputs.plan,
+        &inputs.state,
+        &[],
+        layout,
+        &inputs.opts,
+        Part::Link {
+            libraries: &libraries,
+            optimized,
+            vertex_input: &inputs.vertex_input,
+            tessellation: inputs.tessellation,
+        },
+    )
+}
+
+/// A graphics pipeline linked from its parts without optimization (the parts made where missing), with its
+/// optimized link started on a background thread.
+pub(crate) fn create_linked(
+    ctx: &VkContext,
+    cache: &Arc<PartCache>,
+    plan: &PipelinePlan,
+    state: &RenderState,
+    modules: &[(Stage, &ShaderModule)],
+    layout: Arc<PipelineLayout>,
+    opts: &GraphicsOptions,
+) -> VkResult<GraphicsPipeline> {
+    let parts = parts(ctx, cache, plan, state, modules, &layout, opts)?;
+    let inputs = LinkInputs {
+        plan: plan.clone(),
+        state: state.clone(),
+        opts: opts.clone(),
+        vertex_input: consumed_vertex_input(plan, modules, opts.vertex_layout),
+        tessellation: modules.iter().any(|(s, _)| *s == Stage::TessControl),
+    };
+    let handle = link(ctx, &parts, &layout, &inputs, false)?;
+    cache.linked.fetch_add(1, Ordering::Relaxed);
+    let mut fast = GraphicsPipeline::owning(ctx, plan, handle, layout.clone(), opts);
+    let pending: Pending = Arc::new(Mutex::new(None));
+    fast.optimized = Some(pending.clone());
+    let ctx = ctx.clone();
+    std::thread::spawn(move || {
+        let made = link(&ctx, &parts, &layout, &inputs, true)
+            .map(|h| GraphicsPipeline::owning(&ctx, &inputs.plan, h, layout, &inputs.opts));
+        *pending.lock().unwrap_or_else(|p| p.into_inner()) = Some(made);
+    });
+    Ok(fast)
+}
+
+/// Makes the parts of a pipeline without linking it (warm-up of the libraries: a later first use only links).
+pub(crate) fn prepare(
+    ctx: &VkContext,
+    cache: &PartCache,
+    plan: &PipelinePlan,
+    state: &RenderState,
+    modules: &[(Stage, &ShaderModule)],
+    layout: &PipelineLayout,
+    opts: &GraphicsOptions,
+) -> VkResult<()> {
+    parts(ctx, cache, plan, state, modules, layout, opts).map(drop)
+}
+
+/// The optimized pipeline of a fast-linked one, once its background link finished (its error is logged, and the
+/// fast one stays).
+pub(crate) fn take_optimized(p: &GraphicsPipeline) -> Option<GraphicsPipeline> {
+    let pending = p.optimized.as_ref()?;
+    match pending.lock().unwrap_or_else(|p| p.into_inner()).take()? {
+        Ok(optimized) => Some(optimized),
+        Err(e) => {
+            tracing::warn!("the optimized link failed ({e}); keeping the fast-linked pipeline");
+            None
+        }
+    }
+}
