@@ -2,17 +2,17 @@
 //! Each pipeline is four parts — vertex input, pre-rasterization shaders, fragment shader, fragment output — each
 //! derived from the plan, the state and the options, and shared by every pipeline whose part is the same (the mesh
 //! ubershader's hundreds of variants share a few vertex-input and fragment-output parts). A pipeline whose parts
-//! exist is linked without link-time optimization in a fraction of a monolithic creation; the optimized link of
-//! the same parts is made on a background thread, and the library hands it out from the next fetch on
+//! exist is linked without link-time optimization in a fraction of a monolithic creation; the optimized pipeline
+//! is made whole on a background thread, and the library hands it out from the next fetch on
 //! ([`crate::library::Backend::better`]). Devices without the extension keep monolithic creation.
 
 use super::device::VkContext;
-use super::error::VkResult;
+use super::error::{VkError, VkResult};
 use super::layout::PipelineLayout;
 use super::module::ShaderModule;
 use super::pipeline::{
-    GraphicsOptions, GraphicsPipeline, Part, Specialization, VertexInputDesc, color_formats,
-    consumed_vertex_input, create_handle,
+    GraphicsOptions, GraphicsPipeline, Part, Specialization, color_formats, consumed_vertex_input,
+    create_handle,
 };
 use ash::vk;
 use shader_info::{PipelinePlan, RenderState, Stage};
@@ -42,7 +42,7 @@ impl Drop for Library {
     }
 }
 
-/// The optimized link of a fast-linked pipeline, filled by its background thread.
+/// The optimized pipeline of a fast-linked one, filled by its background thread.
 pub(crate) type Pending = Arc<Mutex<Option<VkResult<GraphicsPipeline>>>>;
 
 /// How many parts, links and swaps a library made.
@@ -63,9 +63,35 @@ pub(crate) struct PartCache {
     counts: [AtomicUsize; 4],
     linked: AtomicUsize,
     pub(crate) optimized: AtomicUsize,
+    /// The one background thread that makes optimized pipelines, one after the other: a thread per pipeline
+    /// would compete with the renderer's own first uses for the driver (measured on the H100: first-use p99 went
+    /// from under a millisecond to 12 ms with 808 concurrent creations). Started on first use; it ends when the
+    /// cache is dropped.
+    background: Mutex<Option<std::sync::mpsc::Sender<Job>>>,
 }
 
+/// A background creation.
+type Job = Box<dyn FnOnce() + Send>;
+
 impl PartCache {
+    /// Queues `job` on the background thread.
+    fn in_background(&self, job: Job) {
+        let mut sender = self.background.lock().unwrap_or_else(|p| p.into_inner());
+        let tx = sender.get_or_insert_with(|| {
+            let (tx, rx) = std::sync::mpsc::channel::<Job>();
+            std::thread::spawn(move || {
+                for job in rx {
+                    job();
+                }
+            });
+            tx
+        });
+        if let Err(std::sync::mpsc::SendError(job)) = tx.send(job) {
+            // The thread is gone (it cannot be, short of a panic in a job): run it here rather than lose it.
+            job();
+        }
+    }
+
     pub fn stats(&self) -> FastLinkStats {
         FastLinkStats {
             parts: std::array::from_fn(|i| self.counts[i].load(Ordering::Relaxed)),
@@ -76,7 +102,7 @@ impl PartCache {
 }
 
 /// What a part depends on, as one key: only the inputs its subset reads, so pipelines that differ elsewhere share
-/// it. Module ids are unique in the process (a module recreated by reload is a new part).
+/// it.
 fn part_key(
     index: usize,
     plan: &PipelinePlan,
@@ -85,11 +111,13 @@ fn part_key(
     layout: &PipelineLayout,
     opts: &GraphicsOptions,
 ) -> VkResult<u128> {
-    let ids = |keep: fn(Stage) -> bool| -> Vec<(Stage, u64)> {
+    // Variants whose code is the same share parts: modules are named by their SPIR-V, not by which module
+    // object holds it.
+    let ids = |keep: fn(Stage) -> bool| -> Vec<(Stage, u128)> {
         modules
             .iter()
             .filter(|(s, _)| keep(*s))
-            .map(|(s, m)| (*s, m.id()))
+            .map(|(s, m)| (*s, m.spirv_hash()))
             .collect()
     };
     let spec = Specialization::new(plan, &opts.specialization)?;
@@ -181,7 +209,8 @@ fn parts(
             layout,
             opts,
             Part::Library(flags),
-        )?;
+        )
+        .map_err(|e| VkError::Other(format!("the {flags:?} part of `{}`: {e}", plan.key)))?;
         let made = Arc::new(Library {
             ctx: ctx.clone(),
             handle,
@@ -198,43 +227,34 @@ fn parts(
         .unwrap_or_else(|_| unreachable!("four parts")))
 }
 
-/// What a link needs besides the libraries: the plan, the state and the options the parts were made from, and
-/// what the state derived from the modules (so the background link holds no module).
-struct LinkInputs {
-    plan: PipelinePlan,
-    state: RenderState,
-    opts: GraphicsOptions,
-    vertex_input: VertexInputDesc,
-    tessellation: bool,
-}
-
-/// Links `parts`; `optimized` asks for link-time optimization.
+/// Links `parts` without optimization: the fast link of a first use.
 fn link(
     ctx: &VkContext,
     parts: &[Arc<Library>; 4],
+    plan: &PipelinePlan,
+    state: &RenderState,
     layout: &PipelineLayout,
-    inputs: &LinkInputs,
-    optimized: bool,
+    opts: &GraphicsOptions,
 ) -> VkResult<vk::Pipeline> {
     let libraries: Vec<vk::Pipeline> = parts.iter().map(|p| p.handle).collect();
     create_handle(
         ctx,
-        &inputs.plan,
-        &inputs.state,
+        plan,
+        state,
         &[],
         layout,
-        &inputs.opts,
+        opts,
         Part::Link {
             libraries: &libraries,
-            optimized,
-            vertex_input: &inputs.vertex_input,
-            tessellation: inputs.tessellation,
         },
     )
 }
 
-/// A graphics pipeline linked from its parts without optimization (the parts made where missing), with its
-/// optimized link started on a background thread.
+/// A graphics pipeline linked from its parts without optimization (the parts made where missing), with the
+/// optimized pipeline started on a background thread. The optimized one is made whole, from the same modules and
+/// state, rather than by an optimizing link: that needs the parts made with RETAIN_LINK_TIME_OPTIMIZATION_INFO,
+/// which NVIDIA's driver 580 refuses for pre-rasterization parts (`VK_ERROR_OUT_OF_HOST_MEMORY`), and a whole
+/// creation is what the driver optimizes best anyway.
 pub(crate) fn create_linked(
     ctx: &VkContext,
     cache: &Arc<PartCache>,
@@ -245,24 +265,21 @@ pub(crate) fn create_linked(
     opts: &GraphicsOptions,
 ) -> VkResult<GraphicsPipeline> {
     let parts = parts(ctx, cache, plan, state, modules, &layout, opts)?;
-    let inputs = LinkInputs {
-        plan: plan.clone(),
-        state: state.clone(),
-        opts: opts.clone(),
-        vertex_input: consumed_vertex_input(plan, modules, opts.vertex_layout),
-        tessellation: modules.iter().any(|(s, _)| *s == Stage::TessControl),
-    };
-    let handle = link(ctx, &parts, &layout, &inputs, false)?;
+    let handle = link(ctx, &parts, plan, state, &layout, opts)?;
     cache.linked.fetch_add(1, Ordering::Relaxed);
     let mut fast = GraphicsPipeline::owning(ctx, plan, handle, layout.clone(), opts);
     let pending: Pending = Arc::new(Mutex::new(None));
     fast.optimized = Some(pending.clone());
-    let ctx = ctx.clone();
-    std::thread::spawn(move || {
-        let made = link(&ctx, &parts, &layout, &inputs, true)
-            .map(|h| GraphicsPipeline::owning(&ctx, &inputs.plan, h, layout, &inputs.opts));
+    // Clones share the module handles, which stay alive until the background creation is done.
+    let modules: Vec<(Stage, ShaderModule)> =
+        modules.iter().map(|(s, m)| (*s, (*m).clone())).collect();
+    let (ctx, plan, state, opts) = (ctx.clone(), plan.clone(), state.clone(), opts.clone());
+    cache.in_background(Box::new(move || {
+        let refs: Vec<(Stage, &ShaderModule)> = modules.iter().map(|(s, m)| (*s, m)).collect();
+        let made = create_handle(&ctx, &plan, &state, &refs, &layout, &opts, Part::Whole)
+            .map(|h| GraphicsPipeline::owning(&ctx, &plan, h, layout, &opts));
         *pending.lock().unwrap_or_else(|p| p.into_inner()) = Some(made);
-    });
+    }));
     Ok(fast)
 }
 
@@ -286,7 +303,7 @@ pub(crate) fn take_optimized(p: &GraphicsPipeline) -> Option<GraphicsPipeline> {
     match pending.lock().unwrap_or_else(|p| p.into_inner()).take()? {
         Ok(optimized) => Some(optimized),
         Err(e) => {
-            tracing::warn!("the optimized link failed ({e}); keeping the fast-linked pipeline");
+            tracing::warn!("the optimized pipeline failed ({e}); keeping the fast-linked one");
             None
         }
     }

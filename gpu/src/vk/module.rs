@@ -5,6 +5,7 @@
 use super::device::VkContext;
 use super::error::{ModuleError, SPIRV_MAGIC, VkError, VkResult};
 use ash::vk;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Checks SPIR-V words against the shader-module valid-usage rules.
@@ -124,9 +125,10 @@ static NEXT_MODULE_ID: AtomicU64 = AtomicU64::new(1);
 /// }
 /// # Ok::<(), gpu::vk::VkError>(())
 /// ```
+#[derive(Clone)]
 pub struct ShaderModule {
-    ctx: VkContext,
-    handle: vk::ShaderModule,
+    /// The handle, shared by clones (a background pipeline creation holds one) and destroyed with the last.
+    owned: Arc<OwnedModule>,
     id: u64,
     hash: u128,
     /// The name of its entry point (`main` unless the info named it), for `pName`.
@@ -145,7 +147,7 @@ pub struct ShaderModule {
 impl std::fmt::Debug for ShaderModule {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ShaderModule")
-            .field("handle", &self.handle)
+            .field("handle", &self.owned.handle)
             .field("id", &self.id)
             .finish()
     }
@@ -169,8 +171,10 @@ impl ShaderModule {
         let handle = unsafe { ctx.device().create_shader_module(&info, None) }
             .map_err(VkError::call("vkCreateShaderModule"))?;
         Ok(ShaderModule {
-            ctx: ctx.clone(),
-            handle,
+            owned: Arc::new(OwnedModule {
+                ctx: ctx.clone(),
+                handle,
+            }),
             id: NEXT_MODULE_ID.fetch_add(1, Ordering::Relaxed),
             hash: crate::flow::spirv_key(spirv),
             entry_point: crate::compiler::entry_point::entry_point_name(spirv)
@@ -219,7 +223,7 @@ impl ShaderModule {
 
     /// The raw handle.
     pub fn handle(&self) -> vk::ShaderModule {
-        self.handle
+        self.owned.handle
     }
 
     /// A process-unique id: a new module (even with the same code) gets a new id. Pipelines remember the ids they
@@ -234,10 +238,17 @@ impl ShaderModule {
     }
 }
 
-impl Drop for ShaderModule {
+/// Owns one `VkShaderModule`.
+struct OwnedModule {
+    ctx: VkContext,
+    handle: vk::ShaderModule,
+}
+
+impl Drop for OwnedModule {
     fn drop(&mut self) {
-        // SAFETY: the handle was created from this device and is owned only by us; pipelines do not need their
-        // modules after creation, so destroying it while pipelines live is allowed.
+        // SAFETY: the handle was created from this device and is owned only by us (every clone of the module
+        // shares this owner); pipelines do not need their modules after creation, so destroying it while
+        // pipelines live is allowed.
         unsafe { self.ctx.device().destroy_shader_module(self.handle, None) };
     }
 }

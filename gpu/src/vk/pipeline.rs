@@ -488,15 +488,10 @@ fn has_stencil(f: vk::Format) -> bool {
 pub(crate) enum Part<'a> {
     Whole,
     Library(vk::GraphicsPipelineLibraryFlagsEXT),
-    /// A pipeline linked from these libraries, with link-time optimization when `optimized`. The state the
-    /// libraries hold is passed again: the spec ignores it then, and the validation layer (1.3.239) wants it.
-    /// The modules are not needed then: what the state derives from them (the vertex attributes read, whether
-    /// there is tessellation) comes along.
+    /// A pipeline linked from these libraries (without link-time optimization: a fast link). Its state is
+    /// the libraries'.
     Link {
         libraries: &'a [vk::Pipeline],
-        optimized: bool,
-        vertex_input: &'a VertexInputDesc,
-        tessellation: bool,
     },
 }
 
@@ -528,17 +523,11 @@ pub(crate) fn create_handle(
         })
         .collect();
     let stages = stage_infos(&part_stages, &spec_info);
-    let vin = match part {
-        Part::Link { vertex_input, .. } => vertex_input.clone(),
-        _ => consumed_vertex_input(plan, modules, opts.vertex_layout),
-    };
+    let vin = consumed_vertex_input(plan, modules, opts.vertex_layout);
     let vertex_input_state = vk::PipelineVertexInputStateCreateInfo::default()
         .vertex_binding_descriptions(&vin.bindings)
         .vertex_attribute_descriptions(&vin.attributes);
-    let has_tess = match part {
-        Part::Link { tessellation, .. } => tessellation,
-        _ => modules.iter().any(|(s, _)| *s == Stage::TessControl),
-    };
+    let has_tess = modules.iter().any(|(s, _)| *s == Stage::TessControl);
     let topology = if has_tess {
         vk::PrimitiveTopology::PATCH_LIST
     } else {
@@ -607,20 +596,46 @@ pub(crate) fn create_handle(
         })
         .collect();
     let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&attachments);
-    let mut dynamic_states = vec![vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
-    for (flag, d) in [
-        (DynamicStates::DEPTH_BIAS, vk::DynamicState::DEPTH_BIAS),
+    // Each piece of state belongs to one subset of a pipeline (VK_EXT_graphics_pipeline_library): a whole
+    // pipeline has all four, a library part one, a link none (its parts hold it all).
+    type L = vk::GraphicsPipelineLibraryFlagsEXT;
+    let has = |subset: L| match part {
+        Part::Whole => true,
+        Part::Library(flags) => flags == subset,
+        Part::Link { .. } => false,
+    };
+    let (pre_raster, fragment, output) = (
+        has(L::PRE_RASTERIZATION_SHADERS),
+        has(L::FRAGMENT_SHADER),
+        has(L::FRAGMENT_OUTPUT_INTERFACE),
+    );
+    let mut dynamic_states = Vec::new();
+    if pre_raster {
+        dynamic_states.extend([vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR]);
+    }
+    for (flag, d, subset) in [
+        (
+            DynamicStates::DEPTH_BIAS,
+            vk::DynamicState::DEPTH_BIAS,
+            pre_raster,
+        ),
+        (
+            DynamicStates::LINE_WIDTH,
+            vk::DynamicState::LINE_WIDTH,
+            pre_raster,
+        ),
         (
             DynamicStates::STENCIL_REFERENCE,
             vk::DynamicState::STENCIL_REFERENCE,
+            fragment,
         ),
         (
             DynamicStates::BLEND_CONSTANTS,
             vk::DynamicState::BLEND_CONSTANTS,
+            output,
         ),
-        (DynamicStates::LINE_WIDTH, vk::DynamicState::LINE_WIDTH),
     ] {
-        if state.dynamic.contains(flag) {
+        if subset && state.dynamic.contains(flag) {
             dynamic_states.push(d);
         }
     }
@@ -638,40 +653,49 @@ pub(crate) fn create_handle(
     let mut library = vk::GraphicsPipelineLibraryCreateInfoEXT::default();
     let mut create = vk::GraphicsPipelineCreateInfo::default()
         .stages(&stages)
-        .vertex_input_state(&vertex_input_state)
-        .input_assembly_state(&input_assembly)
-        .viewport_state(&viewport)
-        .rasterization_state(&raster)
-        .multisample_state(&multisample)
-        .depth_stencil_state(&depth_stencil)
-        .color_blend_state(&blend)
-        .dynamic_state(&dynamic)
-        .layout(layout.handle())
-        .push_next(&mut rendering);
-    if has_tess {
-        create = create.tessellation_state(&tess);
+        .layout(layout.handle());
+    if has(L::VERTEX_INPUT_INTERFACE) {
+        create = create
+            .vertex_input_state(&vertex_input_state)
+            .input_assembly_state(&input_assembly);
+    }
+    if pre_raster {
+        create = create
+            .viewport_state(&viewport)
+            .rasterization_state(&raster);
+        if has_tess {
+            create = create.tessellation_state(&tess);
+        }
+    }
+    if fragment {
+        create = create.depth_stencil_state(&depth_stencil);
+    }
+    if fragment || output {
+        create = create.multisample_state(&multisample);
+    }
+    if output {
+        create = create.color_blend_state(&blend);
+    }
+    if !dynamic_states.is_empty() {
+        create = create.dynamic_state(&dynamic);
+    }
+    if !matches!(part, Part::Link { .. }) {
+        create = create.push_next(&mut rendering);
     }
     let mut linked = vk::PipelineLibraryCreateInfoKHR::default();
     match part {
         Part::Whole => {}
         Part::Library(flags) => {
             library = library.flags(flags);
+            // Without RETAIN_LINK_TIME_OPTIMIZATION_INFO: NVIDIA's driver 580 fails a pre-rasterization part
+            // made with it (VK_ERROR_OUT_OF_HOST_MEMORY), and the optimized pipeline is made whole instead of
+            // by an optimizing link (see `fast_link`).
             create = create
-                .flags(
-                    vk::PipelineCreateFlags::LIBRARY_KHR
-                        | vk::PipelineCreateFlags::RETAIN_LINK_TIME_OPTIMIZATION_INFO_EXT,
-                )
+                .flags(vk::PipelineCreateFlags::LIBRARY_KHR)
                 .push_next(&mut library);
         }
-        Part::Link {
-            libraries,
-            optimized,
-            ..
-        } => {
+        Part::Link { libraries, .. } => {
             linked = linked.libraries(libraries);
-            if optimized {
-                create = create.flags(vk::PipelineCreateFlags::LINK_TIME_OPTIMIZATION_EXT);
-            }
             create = create.push_next(&mut linked);
         }
     }
