@@ -11,8 +11,8 @@ use super::error::{VkError, VkResult};
 use super::layout::PipelineLayout;
 use super::module::ShaderModule;
 use super::pipeline::{
-    GraphicsOptions, GraphicsPipeline, Part, Specialization, color_formats, consumed_vertex_input,
-    create_handle,
+    GraphicsOptions, GraphicsPipeline, OwnedPipeline, Part, Specialization, color_formats,
+    consumed_vertex_input, create_handle,
 };
 use ash::vk;
 use shader_info::{PipelinePlan, RenderState, Stage};
@@ -28,19 +28,9 @@ const PARTS: [vk::GraphicsPipelineLibraryFlagsEXT; 4] = [
     vk::GraphicsPipelineLibraryFlagsEXT::FRAGMENT_OUTPUT_INTERFACE,
 ];
 
-/// One pipeline library; destroyed on drop (linked pipelines do not need it afterwards).
-struct Library {
-    ctx: VkContext,
-    handle: vk::Pipeline,
-}
-
-impl Drop for Library {
-    fn drop(&mut self) {
-        // SAFETY: created from this device and owned by the cache (and the background links that hold an `Arc`);
-        // a linked pipeline does not reference its libraries after creation.
-        unsafe { self.ctx.device().destroy_pipeline(self.handle, None) };
-    }
-}
+/// One pipeline library (a part); destroyed on drop. A linked pipeline does not reference its libraries after
+/// creation, so the cache may drop a part while pipelines linked from it live.
+type Library = OwnedPipeline;
 
 /// The optimized pipeline of a fast-linked one, filled by its background thread.
 pub(crate) type Pending = Arc<Mutex<Option<VkResult<GraphicsPipeline>>>>;

@@ -712,10 +712,10 @@ pub(crate) fn create_handle(
     Ok(handle)
 }
 
-/// Owns one `VkPipeline`.
-struct OwnedPipeline {
-    ctx: VkContext,
-    handle: vk::Pipeline,
+/// Owns one `VkPipeline` (a whole pipeline, a link, or a pipeline-library part).
+pub(crate) struct OwnedPipeline {
+    pub(crate) ctx: VkContext,
+    pub(crate) handle: vk::Pipeline,
 }
 
 impl Drop for OwnedPipeline {
