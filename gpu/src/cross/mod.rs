@@ -27,6 +27,7 @@
 //! ```
 
 pub mod check;
+mod gl_post;
 mod hlsl_post;
 mod persist;
 pub mod spec;
@@ -863,7 +864,8 @@ impl Portable {
                     &format!("_immediates_binding_{}", gl_stage_suffix(stage)),
                     shader_info::GL_PUSH_CONSTANT_UNIFORM,
                 );
-                (text, "main".to_string())
+                // The host sets push constants and finds block members by their declared names.
+                (gl_post::declared_member_names(&text), "main".to_string())
             }
         };
         Ok(Translation {
