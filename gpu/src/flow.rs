@@ -101,6 +101,10 @@ pub struct Flow<'a> {
     pub(crate) translations: Mutex<HashMap<u128, TranslationCell>>,
     /// Time spent in each phase, summed over every thread (see [`Flow::phases`]).
     clock: PhaseClock,
+    /// Builtins must be declared: a builtin with an effect that a compiled module uses and the info does not
+    /// declare is an error (`reflection-mismatch`), as before builtins were found in the code. Off by default:
+    /// see [`Flow::validated`].
+    pub strict_builtins: bool,
 }
 
 /// Where the flow's time went, summed over every thread that ran it, in seconds.
@@ -149,6 +153,54 @@ impl<'a> Flow<'a> {
             reflections: RwLock::new(HashMap::new()),
             translations: Mutex::new(HashMap::new()),
             clock: PhaseClock::default(),
+            strict_builtins: false,
+        }
+    }
+
+    /// A flow in which every builtin with an effect must be declared ([`Flow::strict_builtins`]).
+    pub fn strict_builtins(mut self) -> Flow<'a> {
+        self.strict_builtins = true;
+        self
+    }
+
+    /// `info` with the builtins its compiled stages use added to those it declares, as Blender does with the
+    /// builtins it finds in the sources: the plan then enables the device features they need. Found this way are
+    /// only builtins that change nothing in the generated text: those that need an `#extension` in some stage
+    /// (`LAYER` or `VIEWPORT_INDEX` written before the geometry stage, `BARYCENTRIC_COORD`, `SUBGROUP`) must be
+    /// declared up front, because the text compiled is generated from the declaration; using one undeclared stays
+    /// an error. A stage that does not compile adds nothing (its error comes when it is compiled). Nothing is
+    /// added with [`Flow::strict_builtins`]: a declaration is then an assertion the check enforces.
+    pub fn with_found_builtins(&self, info: ValidatedInfo) -> ValidatedInfo {
+        if self.strict_builtins {
+            return info;
+        }
+        let stages = info.stages();
+        let mut found = BuiltinBits::NONE;
+        for &stage in &stages {
+            let Ok((_, module)) = self.compiled(&info, stage) else {
+                continue;
+            };
+            let key = spirv_key(&module.spirv);
+            let Ok(r) = self.reflect(&module.spirv, key) else {
+                continue;
+            };
+            found |= crate::reflect::used_builtins(&r, stage);
+        }
+        let mut add = BuiltinBits::NONE;
+        for (bit, _) in BuiltinBits::NAMED {
+            if found.contains(bit)
+                && !info.builtins.contains(bit)
+                && stages
+                    .iter()
+                    .all(|s| bit.glsl_extensions(*s, &stages).is_empty())
+            {
+                add |= bit;
+            }
+        }
+        if add == BuiltinBits::NONE {
+            info
+        } else {
+            info.with_found_builtins(add)
         }
     }
 
@@ -170,9 +222,11 @@ impl<'a> Flow<'a> {
         )
     }
 
-    /// Resolves and validates `name` for compiling it.
+    /// Resolves and validates `name` for compiling it, with the builtins its code uses found
+    /// ([`Flow::with_found_builtins`]).
     pub fn validated(&self, name: &str) -> Result<ValidatedInfo, Vec<Diagnostic>> {
         self.validate(name, true)
+            .map(|info| self.with_found_builtins(info))
     }
 
     /// Resolves and validates a key: an info name, or `name#v<index>` for one of its unique variants.
@@ -183,6 +237,7 @@ impl<'a> Flow<'a> {
                 let info = self.validated(base)?;
                 let set = self.variants(&info)?;
                 info.variant(&set, index, self.registry)
+                    .map(|v| self.with_found_builtins(v))
             }
         }
     }
@@ -205,7 +260,10 @@ impl<'a> Flow<'a> {
         let set = self.variants(info)?;
         let variants = (0..set.variants.len())
             .into_par_iter()
-            .map(|i| info.variant(&set, i, self.registry))
+            .map(|i| {
+                info.variant(&set, i, self.registry)
+                    .map(|v| self.with_found_builtins(v))
+            })
             .collect();
         Ok(Some((set, variants)))
     }

@@ -488,11 +488,21 @@ pub fn generate(
         // The emulated subpass inputs fetch from the texture half alone (see `SubpassInput::value_define`).
         pre.push_str("#extension GL_EXT_samplerless_texture_functions : require\n");
     }
+    if info.blender_prelude && stage == Stage::Vertex {
+        // `gl_InstanceID` of the Blender prelude counts from the draw's first instance.
+        pre.push_str("#extension GL_ARB_shader_draw_parameters : require\n");
+    }
     let _ = write!(
         pre,
         "#define GPU_SHADER\n#define GPU_VULKAN\n#define {}\n",
         stage.define_name()
     );
+    if info.blender_prelude {
+        pre.push_str(BLENDER_PRELUDE);
+        if stage == Stage::Vertex {
+            pre.push_str(BLENDER_PRELUDE_VERTEX);
+        }
+    }
     let portable = opts.flavor == Flavor::Portable;
     if portable {
         pre.push_str("#define GPU_PORTABLE\n");
@@ -532,6 +542,26 @@ pub fn generate(
         }
         match opts.loader.load(&t.value) {
             Ok(text) => {
+                if let Some((line, what)) = c_dialect_problem(&text) {
+                    diags.push(
+                        Diagnostic::error(
+                            Code::Unsupported,
+                            &info.name,
+                            format!(
+                                "typedef_source `{}`: line {line} {what}, which GLSL cannot read",
+                                t.value
+                            ),
+                        )
+                        .item(format!("typedef_source `{}`", t.value))
+                        .in_file(t.value.clone(), Some(line))
+                        .at(&t.declared_in, t.origin)
+                        .hint(
+                            "declare the enum in Rust with #[derive(ShaderEnum)] (its values become GLSL constants) \
+                             and name it in the info, or guard the C/C++ part with `#ifndef GPU_SHADER`; the \
+                             structs and the dialect's vector types can stay (see ShaderCreateInfo::blender_compat)",
+                        ),
+                    );
+                }
                 e.file(&t.value, &text);
                 files.push(t.value.clone());
             }
@@ -722,10 +752,111 @@ fn missing<T>(
     .hint("paths are relative to the shader root; check the file exists and the spelling")
 }
 
+/// The first line (1-based) of a shared header that only C or C++ can read, outside `#ifndef GPU_SHADER` /
+/// `#if !defined(GPU_SHADER)` blocks, and what is there: a C enum (GLSL reserves `enum`), a `namespace`, a
+/// `template`, a `using` alias.
+///
+/// ```
+/// use shader_info::c_dialect_problem;
+/// assert_eq!(c_dialect_problem("struct S { float4 a; };").map(|p| p.0), None);
+/// let header = "#ifndef GPU_SHADER\nnamespace blender {\n#endif\nenum eShape : uint32_t {\n  A = 0u,\n};\n";
+/// assert_eq!(c_dialect_problem(header).map(|p| p.0), Some(4));
+/// ```
+pub fn c_dialect_problem(text: &str) -> Option<(u32, &'static str)> {
+    // Per open conditional: whether it hides its lines from GLSL.
+    let mut hidden: Vec<bool> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim_start();
+        if let Some(d) = t.strip_prefix('#') {
+            let d = d.trim_start();
+            let cond = d.split_whitespace().collect::<Vec<_>>().join(" ");
+            if cond.starts_with("ifndef GPU_SHADER") || cond.starts_with("if !defined(GPU_SHADER)")
+            {
+                hidden.push(true);
+            } else if cond.starts_with("if") {
+                hidden.push(false);
+            } else if cond.starts_with("else") || cond.starts_with("elif") {
+                if let Some(h) = hidden.last_mut() {
+                    *h = !*h && cond.starts_with("else");
+                }
+            } else if cond.starts_with("endif") {
+                hidden.pop();
+            }
+            continue;
+        }
+        if hidden.iter().any(|h| *h) {
+            continue;
+        }
+        let word = t
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .next()
+            .unwrap_or("");
+        let what = match word {
+            "enum" => "declares a C enum",
+            "namespace" => "opens a C++ namespace",
+            "template" => "declares a C++ template",
+            "using" => "declares a C++ alias",
+            _ => continue,
+        };
+        return Some((i as u32 + 1, what));
+    }
+    None
+}
+
 /// A typedef entry that names a registered shared type rather than a file.
 fn is_type_name(s: &str) -> bool {
     !s.contains(['.', '/'])
 }
+
+/// What Blender's GLSL prelude gives every stage that sources ported from Blender meet
+/// ([`crate::ShaderCreateInfo::blender_compat`]): the create-info symbol, the vector and matrix names of its shared
+/// C++/GLSL dialect, the no-op forms of its static assertions and the create-info lint stubs.
+pub const BLENDER_PRELUDE: &str = "\
+#define USE_GPU_SHADER_CREATE_INFO
+#define float1 float
+#define float2 vec2
+#define float3 vec3
+#define float4 vec4
+#define float2x2 mat2
+#define float3x3 mat3
+#define float4x4 mat4
+#define float2x3 mat2x3
+#define float2x4 mat2x4
+#define float3x2 mat3x2
+#define float3x4 mat3x4
+#define float4x2 mat4x2
+#define float4x3 mat4x3
+#define int1 int
+#define int2 ivec2
+#define int3 ivec3
+#define int4 ivec4
+#define uint1 uint
+#define uint2 uvec2
+#define uint3 uvec3
+#define uint4 uvec4
+#define bool1 bool
+#define bool2 bvec2
+#define bool3 bvec3
+#define bool4 bvec4
+#define packed_float3 vec3
+#define packed_int3 ivec3
+#define packed_uint3 uvec3
+#define BLI_STATIC_ASSERT(cond_, msg_)
+#define BLI_STATIC_ASSERT_ALIGN(type_, align_)
+#define BLI_STATIC_ASSERT_SIZE(type_, size_)
+#define VERTEX_SHADER_CREATE_INFO(info_)
+#define FRAGMENT_SHADER_CREATE_INFO(info_)
+#define GEOMETRY_SHADER_CREATE_INFO(info_)
+#define COMPUTE_SHADER_CREATE_INFO(info_)
+#define SHADER_LIBRARY_CREATE_INFO(info_)
+";
+
+/// The vertex stage's part of [`BLENDER_PRELUDE`]: OpenGL's vertex and instance numbers. Vulkan's
+/// `gl_InstanceIndex` counts from the draw's first instance, OpenGL's `gl_InstanceID` from zero.
+pub const BLENDER_PRELUDE_VERTEX: &str = "\
+#define gl_VertexID gl_VertexIndex
+#define gl_InstanceID (gl_InstanceIndex - gl_BaseInstanceARB)
+";
 
 /// Parses `#pragma require(path)` lines, recursively, each file once, dependencies first.
 #[allow(clippy::too_many_arguments)]
@@ -784,11 +915,11 @@ fn collect_requires(
 
 /// `#pragma require(path)` → `path`.
 fn parse_require(line: &str) -> Option<&str> {
-    let rest = line
-        .trim_start()
-        .strip_prefix("#pragma")?
-        .trim_start()
-        .strip_prefix("require")?;
+    let rest = line.trim_start().strip_prefix("#pragma")?.trim_start();
+    // Blender's spelling, so that ported sources keep theirs.
+    let rest = rest
+        .strip_prefix("require")
+        .or_else(|| rest.strip_prefix("BLENDER_REQUIRE"))?;
     let inner = rest.trim().strip_prefix('(')?.strip_suffix(')')?.trim();
     Some(inner.trim_matches('"'))
 }

@@ -307,11 +307,57 @@ impl SharedVariable {
     }
 }
 
-/// A preprocessor define.
+/// A preprocessor define: object-like (`NAME` or `NAME value`) or function-like (`name(a, b) body`, `name` holding
+/// the parameter list: `#define name(a, b) body`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Define {
     pub name: String,
     pub value: Option<String>,
+}
+
+impl Define {
+    /// Splits Blender's one-string form (`"name(a) body"`, `"NAME value"` is not split: an object-like define keeps
+    /// its text as the name, as before) into the macro with its parameter list and the body.
+    fn from_blender(text: String) -> Define {
+        if let Some(open) = text.find('(')
+            && let Some(close) = text[open..].find(')').map(|i| open + i)
+            && !text[..open].contains(char::is_whitespace)
+        {
+            let body = text[close + 1..].trim();
+            return Define {
+                name: text[..=close].to_string(),
+                value: (!body.is_empty()).then(|| body.to_string()),
+            };
+        }
+        Define {
+            name: text,
+            value: None,
+        }
+    }
+
+    /// The macro's name: `name` without a parameter list.
+    ///
+    /// ```
+    /// use shader_info::ShaderCreateInfo;
+    /// let info = ShaderCreateInfo::new("x").define("to_display(a) a");
+    /// assert_eq!(info.defines[0].value.macro_name(), "to_display");
+    /// assert_eq!(info.defines[0].value.params(), Some(vec!["a"]));
+    /// assert_eq!(info.defines[0].value.value.as_deref(), Some("a"));
+    /// ```
+    pub fn macro_name(&self) -> &str {
+        self.name.split('(').next().unwrap_or(&self.name)
+    }
+
+    /// The parameters of a function-like macro (`None` for an object-like one).
+    pub fn params(&self) -> Option<Vec<&str>> {
+        let (_, rest) = self.name.split_once('(')?;
+        let list = rest.strip_suffix(')').unwrap_or(rest).trim();
+        Some(if list.is_empty() {
+            Vec::new()
+        } else {
+            list.split(',').map(str::trim).collect()
+        })
+    }
 }
 
 /// The geometry stage's primitive layout.
@@ -466,6 +512,8 @@ pub struct ShaderCreateInfo {
     pub slot_space: Option<Item<SlotSpace>>,
     /// Declared render state (see [`crate::render_state`]), one item per builder call.
     pub render_state: Vec<Item<StateItem>>,
+    /// The Blender compatibility prelude ([`Self::blender_compat`]); inherited through `additional_info`.
+    pub blender_prelude: bool,
 }
 
 impl ShaderCreateInfo {
@@ -1047,18 +1095,17 @@ impl ShaderCreateInfo {
         self
     }
 
-    /// `#define name`.
+    /// `#define name`. A function-like macro may be given whole, as Blender's infos write it:
+    /// `.define("to_display(a) a")` is `#define to_display(a) a` (the same as
+    /// `.define_value("to_display(a)", "a")`); a library file may `#undef` and replace it.
     #[track_caller]
     pub fn define(mut self, name: impl Into<String>) -> Self {
-        let it = self.item(Define {
-            name: name.into(),
-            value: None,
-        });
+        let it = self.item(Define::from_blender(name.into()));
         self.defines.push(it);
         self
     }
 
-    /// `#define name value`.
+    /// `#define name value`; `name` may carry a parameter list (`"mix3(a, b, c)"`): a function-like macro.
     #[track_caller]
     pub fn define_value(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
         let it = self.item(Define {
@@ -1074,6 +1121,33 @@ impl ShaderCreateInfo {
     pub fn typedef_source(mut self, file: impl Into<String>) -> Self {
         let it = self.item(file.into());
         self.typedef_sources.push(it);
+        self
+    }
+
+    /// Opts into the Blender compatibility prelude, for sources ported from Blender unchanged (inherited through
+    /// `additional_info`; [`crate::Registry::blender_compat`] turns it on for a whole registry). Every stage then
+    /// gets what Blender's GLSL prelude gives its sources:
+    ///
+    /// - `USE_GPU_SHADER_CREATE_INFO`;
+    /// - `gl_VertexID` and `gl_InstanceID` in the vertex stage, with OpenGL's meaning: `gl_InstanceID` is
+    ///   `gl_InstanceIndex - gl_BaseInstance` (Vulkan's instance index counts from the draw's first instance; the
+    ///   base comes from `GL_ARB_shader_draw_parameters`, the device feature `shaderDrawParameters`);
+    /// - the vector and matrix names of Blender's shared C++/GLSL dialect (`float2`…`float4x4`, `int2`, `uint3`,
+    ///   `bool4`, `bool1`, `packed_float3`, …) and the no-op forms of its static assertions
+    ///   (`BLI_STATIC_ASSERT_ALIGN`, `BLI_STATIC_ASSERT_SIZE`, `BLI_STATIC_ASSERT`), so a shared header in that
+    ///   dialect can be a `typedef_source` (a C enum in it cannot: it is refused, naming what to write instead);
+    /// - the create-info lint stubs of newer sources (`VERTEX_SHADER_CREATE_INFO(info)`, …) as empty macros.
+    ///
+    /// `#pragma BLENDER_REQUIRE(file)` is read as `#pragma require(file)` with or without the prelude.
+    ///
+    /// ```
+    /// use shader_info::ShaderCreateInfo;
+    /// let info = ShaderCreateInfo::new("ported").blender_compat();
+    /// assert!(info.blender_prelude);
+    /// ```
+    #[track_caller]
+    pub fn blender_compat(mut self) -> Self {
+        self.blender_prelude = true;
         self
     }
 

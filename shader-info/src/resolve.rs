@@ -364,6 +364,7 @@ impl<'a> Resolver<'a> {
         merge_list(&mut out.skipped_targets, &info.skipped_targets);
         self.merge_state(&mut out.render_state, &info.render_state);
         out.builtins |= info.builtins;
+        out.blender_prelude |= info.blender_prelude || self.registry.blender_prelude();
         self.merge_singular(
             "geometry_layout",
             &mut out.geometry_layout,

@@ -196,3 +196,288 @@ fn a_sampler_used_only_through_texel_fetch_binds_as_the_map_says_on_metal() {
         assert!(bound.iter().any(|b| b.part == BindingPart::Sampler));
     });
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// 1. Function-like defines: an identity macro that a library file replaces (the sRGB-to-framebuffer shape).
+
+/// The building block every sRGB-aware info pulls in: a push-constant flag and the identity macro.
+fn srgb_block() -> ShaderCreateInfo {
+    ShaderCreateInfo::new("compat_srgb_to_framebuffer_space")
+        .push_constant(Type::Bool, "srgbTarget")
+        .define("blender_srgb_to_framebuffer_space(a) a")
+}
+
+fn srgb_infos() -> Vec<ShaderCreateInfo> {
+    vec![
+        srgb_block(),
+        ShaderCreateInfo::new("compat_2D_uniform_color")
+            .vertex_in(0, Type::Vec2, "pos")
+            .fragment_out(0, Type::Vec4, "fragColor")
+            .push_constant(Type::Mat4, "ModelViewProjectionMatrix")
+            .push_constant(Type::Vec4, "color")
+            .vertex_source("checker_vert.glsl")
+            .fragment_source("uniform_color_frag.glsl")
+            .additional_info("compat_srgb_to_framebuffer_space")
+            .blender_compat()
+            .do_static_compilation(true),
+        // Relies on the identity macro alone.
+        ShaderCreateInfo::new("compat_2D_identity_color")
+            .vertex_in(0, Type::Vec2, "pos")
+            .fragment_out(0, Type::Vec4, "fragColor")
+            .push_constant(Type::Mat4, "ModelViewProjectionMatrix")
+            .push_constant(Type::Vec4, "color")
+            .vertex_source("checker_vert.glsl")
+            .fragment_source("identity_only_frag.glsl")
+            .additional_info("compat_srgb_to_framebuffer_space")
+            .do_static_compilation(true),
+    ]
+}
+
+#[test]
+fn a_function_like_define_is_inherited_and_a_library_may_replace_it() {
+    let d = &srgb_block().defines[0].value;
+    assert_eq!(d.name, "blender_srgb_to_framebuffer_space(a)");
+    assert_eq!(d.value.as_deref(), Some("a"));
+    let port = Port::new(srgb_infos());
+    for name in ["compat_2D_uniform_color", "compat_2D_identity_color"] {
+        port.compile(name);
+        port.translates_everywhere(name);
+    }
+    // The define is written as a function-like macro, in the defines' place.
+    port.with(|flow| {
+        let info = flow.validated("compat_2D_identity_color").unwrap();
+        let frag = flow.generate(&info, Stage::Fragment).unwrap();
+        assert!(
+            frag.source
+                .contains("#define blender_srgb_to_framebuffer_space(a) a\n"),
+            "{}",
+            frag.source
+        );
+    });
+}
+
+#[test]
+fn function_like_defines_keep_the_injection_rules() {
+    let bad = [
+        ShaderCreateInfo::new("compat_bad_1").define_value("f(a,)", "a"),
+        ShaderCreateInfo::new("compat_bad_2").define_value("f(a, a)", "a"),
+        ShaderCreateInfo::new("compat_bad_3").define_value("f(a)", "a\n#error injected"),
+        ShaderCreateInfo::new("compat_bad_4").define_value("f(a)", "a /* swallow"),
+        ShaderCreateInfo::new("compat_bad_5").define_value("f(gl_x)", "gl_x"),
+        ShaderCreateInfo::new("compat_bad_6").define("f(a"),
+    ];
+    let mut reg = Registry::new();
+    let names: Vec<String> = bad.iter().map(|i| i.name.clone()).collect();
+    for i in bad {
+        reg.add_info(i);
+    }
+    for name in names {
+        let info = reg.resolve(&name).unwrap();
+        let opts = ValidateOptions {
+            registry: &reg,
+            extra_type_names: &[],
+            require_complete: false,
+        };
+        let diags = validate(&info, &opts);
+        assert!(
+            diags.iter().any(|d| d.is_error()
+                && d.item.as_deref().is_some_and(|i| i.starts_with("define"))),
+            "{name}: {}",
+            render_all(&diags)
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// 2. The Blender prelude: `USE_GPU_SHADER_CREATE_INFO` (the colour-space library above needs it), `gl_InstanceID` in
+//    a define, `gl_VertexID`, the shared dialect's types and a header in that dialect as a typedef source.
+
+fn widget_infos() -> Vec<ShaderCreateInfo> {
+    vec![
+        srgb_block(),
+        ShaderCreateInfo::new("compat_2D_widget_base_inst")
+            .define_value("widgetID", "gl_InstanceID")
+            .vertex_out(
+                &StageInterfaceInfo::new("compat_widget_iface", "").flat(Type::Vec4, "finalColor"),
+            )
+            .fragment_out(0, Type::Vec4, "fragColor")
+            .push_constant(Type::Mat4, "ModelViewProjectionMatrix")
+            .uniform_buf(0, "vec4", "parameters[24]", Frequency::Pass)
+            .vertex_source("widget_inst_vert.glsl")
+            .fragment_source("widget_inst_frag.glsl")
+            .additional_info("compat_srgb_to_framebuffer_space")
+            .blender_compat()
+            .do_static_compilation(true),
+        ShaderCreateInfo::new("compat_2D_icon_dialect")
+            .vertex_in(0, Type::Vec2, "pos")
+            .fragment_out(0, Type::Vec4, "fragColor")
+            .push_constant(Type::Mat4, "ModelViewProjectionMatrix")
+            .push_constant(Type::Vec4, "color")
+            .typedef_source("compat_shader_shared.h")
+            .vertex_source("checker_vert.glsl")
+            .fragment_source("icon_frag.glsl")
+            .blender_compat()
+            .do_static_compilation(true),
+        ShaderCreateInfo::new("compat_2D_icon_enum_header")
+            .vertex_in(0, Type::Vec2, "pos")
+            .fragment_out(0, Type::Vec4, "fragColor")
+            .push_constant(Type::Mat4, "ModelViewProjectionMatrix")
+            .push_constant(Type::Vec4, "color")
+            .typedef_source("compat_shader_shared_enum.h")
+            .vertex_source("checker_vert.glsl")
+            .fragment_source("identity_only_frag.glsl")
+            .additional_info("compat_srgb_to_framebuffer_space")
+            .blender_compat()
+            .do_static_compilation(true),
+    ]
+}
+
+#[test]
+fn the_prelude_gives_opengl_vertex_and_instance_numbers_on_vulkan() {
+    let port = Port::new(widget_infos());
+    port.compile("compat_2D_widget_base_inst");
+    port.with(|flow| {
+        let info = flow.validated("compat_2D_widget_base_inst").unwrap();
+        let vert = flow.generate(&info, Stage::Vertex).unwrap();
+        assert!(vert.source.contains("#define USE_GPU_SHADER_CREATE_INFO\n"));
+        assert!(
+            vert.source
+                .contains("#define gl_InstanceID (gl_InstanceIndex - gl_BaseInstanceARB)\n")
+        );
+        assert!(
+            vert.source
+                .contains("#extension GL_ARB_shader_draw_parameters : require\n")
+        );
+        // The fragment stage has no instance number.
+        let frag = flow.generate(&info, Stage::Fragment).unwrap();
+        assert!(!frag.source.contains("#define gl_InstanceID"));
+    });
+    // Every translation keeps OpenGL's meaning: MSL reads `[[base_instance]]`; OpenGL and ES read the base from the
+    // first-instance uniform the host sets for `gl_InstanceIndex`; HLSL's SV_InstanceID already counts from 0.
+    // WebGPU has no base instance: unsupported, with the reason.
+    for (target, verdict) in port.verdicts("compat_2D_widget_base_inst", Stage::Vertex) {
+        match target {
+            Target::Wgsl => {
+                let lines = verdict.lines(target);
+                assert!(matches!(verdict, Verdict::Unsupported(_)), "{lines:?}");
+                assert!(lines[0].contains("base instance"), "{lines:?}");
+            }
+            Target::Gl | Target::Gles => {
+                let Verdict::Translated(t) = &verdict else {
+                    panic!("{target}: {:?}", verdict.lines(target));
+                };
+                assert!(!t.text.contains("uint(gl_BaseInstance)"), "{}", t.text);
+                assert!(t.text.contains("= uint(naga_vs_first_instance);"), "{}", t.text);
+                assert_eq!(t.host_uniforms, ["naga_vs_first_instance"]);
+            }
+            _ => assert!(
+                matches!(verdict, Verdict::Translated(_)),
+                "{target}: {:?}",
+                verdict.lines(target)
+            ),
+        }
+    }
+}
+
+#[test]
+fn a_shared_header_in_blenders_dialect_is_a_typedef_source_and_a_c_enum_in_one_is_refused() {
+    let port = Port::new(widget_infos());
+    port.compile("compat_2D_icon_dialect");
+    port.translates_everywhere("compat_2D_icon_dialect");
+    let diags = port.with(|flow| {
+        let info = flow.validated("compat_2D_icon_enum_header").unwrap();
+        flow.generate(&info, Stage::Fragment).unwrap_err()
+    });
+    let d = &diags[0];
+    assert_eq!(d.code, Code::Unsupported, "{d}");
+    assert!(d.message.contains("declares a C enum"), "{d}");
+    assert_eq!(d.line, Some(6), "{d}");
+    assert!(d.hint.as_deref().unwrap().contains("ShaderEnum"), "{d}");
+}
+
+#[test]
+fn the_prelude_is_one_call_for_a_whole_registry() {
+    let mut infos = widget_infos();
+    let plain = ShaderCreateInfo::new("compat_registry_wide")
+        .vertex_in(0, Type::Vec2, "pos")
+        .fragment_out(0, Type::Vec4, "fragColor")
+        .push_constant(Type::Mat4, "ModelViewProjectionMatrix")
+        .push_constant(Type::Vec4, "color")
+        .typedef_source("compat_shader_shared.h")
+        .vertex_source("checker_vert.glsl")
+        .fragment_source("icon_frag.glsl");
+    infos.push(plain);
+    let mut port = Port::new(infos);
+    port.registry.blender_compat();
+    port.compile("compat_registry_wide");
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// 3. Builtins found in the code: a clip-plane building block that declares no builtin, whose library writes
+//    gl_ClipDistance[0..5] (the 3D uniform colour "clipped" shape).
+
+/// The clip planes' block, named as the ported GLSL reads it.
+#[allow(non_snake_case)]
+#[derive(Clone, Copy, Debug, ShaderStruct)]
+#[repr(C)]
+#[shader(std140)]
+pub struct CompatClipPlanes {
+    pub ClipModelMatrix: glam::Mat4,
+    pub world: [glam::Vec4; 6],
+}
+
+fn clip_infos() -> Vec<ShaderCreateInfo> {
+    vec![
+        srgb_block(),
+        ShaderCreateInfo::new("compat_clip_planes")
+            .uniform_buf(1, "CompatClipPlanes", "clipPlanes", Frequency::Pass)
+            .define("USE_WORLD_CLIP_PLANES"),
+        ShaderCreateInfo::new("compat_3D_uniform_color")
+            .vertex_in(0, Type::Vec3, "pos")
+            .fragment_out(0, Type::Vec4, "fragColor")
+            .push_constant(Type::Mat4, "ModelViewProjectionMatrix")
+            .push_constant(Type::Vec4, "color")
+            .vertex_source("pos3d_vert.glsl")
+            .fragment_source("uniform_color_frag.glsl")
+            .additional_info("compat_srgb_to_framebuffer_space")
+            .blender_compat(),
+        ShaderCreateInfo::new("compat_3D_uniform_color_clipped")
+            .additional_info("compat_3D_uniform_color")
+            .additional_info("compat_clip_planes")
+            .do_static_compilation(true),
+    ]
+}
+
+#[test]
+fn a_builtin_written_by_a_library_is_found_and_planned_and_strict_mode_refuses_it() {
+    let port = Port::new(clip_infos());
+    port.compile("compat_3D_uniform_color_clipped");
+    port.translates_everywhere("compat_3D_uniform_color_clipped");
+    port.with(|flow| {
+        let info = flow.validated("compat_3D_uniform_color_clipped").unwrap();
+        assert!(info.builtins.contains(BuiltinBits::CLIP_DISTANCES));
+        let plan = flow.plan(&info);
+        assert!(
+            plan.builtin_features
+                .iter()
+                .any(|f| f.feature == "shaderClipDistance")
+        );
+    });
+    // A team that wants every builtin declared keeps today's error.
+    let compiler = Compiler::new(&port.root).unwrap();
+    let loader = DirLoader::new(&port.root);
+    let strict = Flow::new(&port.registry, &loader, &compiler, Profile::Release).strict_builtins();
+    let info = strict.validated("compat_3D_uniform_color_clipped").unwrap();
+    let d = strict.compile(&info, Stage::Vertex).unwrap_err();
+    assert!(
+        d[0].message.contains("gl_ClipDistance") && d[0].message.contains("does not declare"),
+        "{}",
+        d[0]
+    );
+    assert_eq!(
+        d[0].file.as_deref(),
+        Some("world_clip_lib.glsl"),
+        "{}",
+        d[0]
+    );
+}

@@ -14,6 +14,50 @@
 
 use std::collections::BTreeSet;
 
+/// The GL text with the draw's base instance read from `naga_vs_first_instance`, the uniform the host already sets
+/// to the draw's first instance for naga's `gl_InstanceIndex` (`uint(gl_InstanceID) + naga_vs_first_instance`).
+/// naga writes the base instance as `gl_BaseInstance`, which OpenGL 4.3 and OpenGL ES do not have; the Blender
+/// prelude's `gl_InstanceID` (`gl_InstanceIndex - gl_BaseInstance`) then comes out as OpenGL's own `gl_InstanceID`.
+pub(crate) fn base_instance_from_host(text: &str) -> String {
+    const NAGA: &str = "gl_BaseInstance";
+    const HOST: &str = "naga_vs_first_instance";
+    let uses = text.match_indices(NAGA).any(|(i, _)| {
+        !text[i + NAGA.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+    });
+    if !uses {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut rest = text;
+    while let Some(i) = rest.find(NAGA) {
+        let after = &rest[i + NAGA.len()..];
+        out.push_str(&rest[..i]);
+        if after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+            out.push_str(NAGA);
+        } else {
+            out.push_str(HOST);
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    let declaration = format!("uniform uint {HOST};");
+    if out.contains(&declaration) {
+        return out;
+    }
+    // After the version, extension and precision lines.
+    let mut lines: Vec<&str> = out.lines().collect();
+    let at = lines
+        .iter()
+        .rposition(|l| {
+            l.starts_with("#version") || l.starts_with("#extension") || l.starts_with("precision ")
+        })
+        .map_or(0, |i| i + 1);
+    lines.insert(at, &declaration);
+    let mut joined = lines.join("\n");
+    joined.push('\n');
+    joined
+}
+
 /// Whether `name` is one naga renamed because it ends in a digit: `<ident ending in a digit>_`, and not one of
 /// naga's own collision names (`<base>_<digits>`, which end in a digit and get no `_`).
 fn digit_renamed(name: &str) -> Option<&str> {
@@ -100,6 +144,27 @@ mod tests {
         assert!(got.contains("float(gpu_push_constants.size2[1])"), "{got}");
         // A local of the same spelling is not a member access.
         assert!(got.contains("vec4 color1_ = _e3.xyzw;"), "{got}");
+    }
+
+    #[test]
+    fn the_base_instance_is_the_hosts_first_instance() {
+        let text = "#version 310 es\nprecision highp float;\nuniform uint naga_vs_first_instance;\nvoid main() {\n    \
+                    int i = int((uint(gl_InstanceID) + naga_vs_first_instance) - uint(gl_BaseInstance));\n}\n";
+        let got = base_instance_from_host(text);
+        assert!(got.contains("- uint(naga_vs_first_instance));"), "{got}");
+        assert_eq!(
+            got.matches("uniform uint naga_vs_first_instance;").count(),
+            1,
+            "{got}"
+        );
+        let alone = base_instance_from_host(
+            "#version 430 core\nvoid main() {\n    uint b = uint(gl_BaseInstance);\n}\n",
+        );
+        assert!(
+            alone.contains("#version 430 core\nuniform uint naga_vs_first_instance;\n"),
+            "{alone}"
+        );
+        assert!(!alone.contains("gl_BaseInstance"), "{alone}");
     }
 
     #[test]

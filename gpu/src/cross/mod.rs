@@ -519,6 +519,14 @@ impl Portable {
                 if has(BuiltIn::PointSize) {
                     out.push(no_point_size("WebGPU"));
                 }
+                if has(BuiltIn::BaseInstance) {
+                    out.push(
+                        "the draw's base instance (WebGPU has none: `instance_index` counts from the draw's first \
+                         instance, so OpenGL's `gl_InstanceID` is not expressible; pass the first instance in a \
+                         push constant and subtract it)"
+                            .to_string(),
+                    );
+                }
                 if has(BuiltIn::PointCoord) {
                     out.push(no_point_coord("WebGPU"));
                 }
@@ -759,6 +767,13 @@ impl Portable {
             }
             Target::Hlsl => {
                 let (module, info) = self.with_constants(&baked)?;
+                let (module, info) = match base_instance_as_zero(&module) {
+                    Some(m) => {
+                        let info = validate(&m)?;
+                        (std::borrow::Cow::Owned(m), std::borrow::Cow::Owned(info))
+                    }
+                    None => (module, info),
+                };
                 let mut binding_map = hlsl::BindingMap::new();
                 for b in &map.bindings {
                     binding_map.insert(
@@ -865,7 +880,8 @@ impl Portable {
                     shader_info::GL_PUSH_CONSTANT_UNIFORM,
                 );
                 // The host sets push constants and finds block members by their declared names.
-                (gl_post::declared_member_names(&text), "main".to_string())
+                let text = gl_post::declared_member_names(&text);
+                (gl_post::base_instance_from_host(&text), "main".to_string())
             }
         };
         Ok(Translation {
@@ -928,6 +944,43 @@ impl Portable {
             .find(|(s, b, _)| *s == set && *b == binding)
             .map(|(_, _, l)| l)
     }
+}
+
+/// The module with the draw's base instance read as 0, for HLSL: Direct3D's `SV_InstanceID` (naga's
+/// `gl_InstanceIndex` there) counts from 0 in every draw, so the base it is relative to is 0, and the Blender
+/// prelude's `gl_InstanceID` (`gl_InstanceIndex - gl_BaseInstance`) is `SV_InstanceID`. `None` when the module does
+/// not read the base instance.
+fn base_instance_as_zero(module: &naga::Module) -> Option<naga::Module> {
+    use naga::{Binding, BuiltIn, Expression, Literal, ScalarKind, TypeInner};
+    let mut out = module.clone();
+    let mut changed = false;
+    for ep in &mut out.entry_points {
+        let f = &mut ep.function;
+        let Some(i) = f
+            .arguments
+            .iter()
+            .position(|a| a.binding == Some(Binding::BuiltIn(BuiltIn::BaseInstance)))
+        else {
+            continue;
+        };
+        let zero = match module.types[f.arguments[i].ty].inner {
+            TypeInner::Scalar(s) if s.kind == ScalarKind::Sint => Literal::I32(0),
+            _ => Literal::U32(0),
+        };
+        f.arguments.remove(i);
+        let i = i as u32;
+        for (_, e) in f.expressions.iter_mut() {
+            if let Expression::FunctionArgument(j) = e {
+                if *j == i {
+                    *e = Expression::Literal(zero);
+                } else if *j > i {
+                    *j -= 1;
+                }
+            }
+        }
+        changed = true;
+    }
+    changed.then_some(out)
 }
 
 fn rb(group: u32, binding: u32) -> naga::ResourceBinding {
