@@ -367,7 +367,11 @@ fn the_prelude_gives_opengl_vertex_and_instance_numbers_on_vulkan() {
                     panic!("{target}: {:?}", verdict.lines(target));
                 };
                 assert!(!t.text.contains("uint(gl_BaseInstance)"), "{}", t.text);
-                assert!(t.text.contains("= uint(naga_vs_first_instance);"), "{}", t.text);
+                assert!(
+                    t.text.contains("= uint(naga_vs_first_instance);"),
+                    "{}",
+                    t.text
+                );
                 assert_eq!(t.host_uniforms, ["naga_vs_first_instance"]);
             }
             _ => assert!(
@@ -480,4 +484,57 @@ fn a_builtin_written_by_a_library_is_found_and_planned_and_strict_mode_refuses_i
         "{}",
         d[0]
     );
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// 4. A geometry stage that passes an interface through (the polyline shape): `interp_in[i]` in, `interp_out` out.
+
+fn polyline_infos() -> Vec<ShaderCreateInfo> {
+    let iface = StageInterfaceInfo::new("compat_polyline_iface", "interp")
+        .smooth(Type::Vec4, "final_color")
+        .smooth(Type::Float, "clip");
+    let edge = StageInterfaceInfo::new("compat_polyline_edge_iface", "")
+        .no_perspective(Type::Float, "smoothline");
+    vec![
+        ShaderCreateInfo::new("compat_3D_polyline_uniform_color")
+            .vertex_in(0, Type::Vec3, "pos")
+            .vertex_out(&iface)
+            .geometry_layout(PrimitiveIn::Lines, PrimitiveOut::TriangleStrip, 4)
+            .geometry_out(&iface)
+            .geometry_out(&edge)
+            .fragment_out(0, Type::Vec4, "fragColor")
+            .push_constant(Type::Mat4, "ModelViewProjectionMatrix")
+            .push_constant(Type::Vec2, "viewportSize")
+            .push_constant(Type::Float, "lineWidth")
+            .push_constant(Type::Vec4, "color")
+            .vertex_source("polyline_vert.glsl")
+            .geometry_source("polyline_geom.glsl")
+            .fragment_source("polyline_frag.glsl")
+            .blender_compat()
+            .do_static_compilation(true),
+    ]
+}
+
+#[test]
+fn a_geometry_stage_reads_instance_in_and_writes_instance_out() {
+    let port = Port::new(polyline_infos());
+    port.compile("compat_3D_polyline_uniform_color");
+    port.with(|flow| {
+        let info = flow.validated("compat_3D_polyline_uniform_color").unwrap();
+        let geom = flow.generate(&info, Stage::Geometry).unwrap();
+        assert!(geom.source.contains("} interp_in[];"), "{}", geom.source);
+        assert!(
+            geom.source.contains("#define interp_out interp\n"),
+            "{}",
+            geom.source
+        );
+    });
+    // No translation target has a geometry stage: each says so.
+    for (target, verdict) in port.verdicts("compat_3D_polyline_uniform_color", Stage::Geometry) {
+        assert!(
+            matches!(verdict, Verdict::Unsupported(_)),
+            "{target}: {:?}",
+            verdict.lines(target)
+        );
+    }
 }
