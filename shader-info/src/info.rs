@@ -167,6 +167,45 @@ impl ConstValue {
         }
     }
 
+    /// This value as a `ty`, when the conversion loses nothing (Blender converts a default to the declared type:
+    /// `2` for a float constant is `2.0`); otherwise the value unchanged, which validation then reports.
+    ///
+    /// ```
+    /// use shader_info::{ConstValue, Type};
+    /// assert_eq!(ConstValue::Int(2).converted_to(Type::Float), ConstValue::Float(2.0));
+    /// assert_eq!(ConstValue::Int(3).converted_to(Type::Uint), ConstValue::Uint(3));
+    /// assert_eq!(ConstValue::Float(1.0).converted_to(Type::Int), ConstValue::Int(1));
+    /// assert_eq!(ConstValue::Int(-1).converted_to(Type::Uint), ConstValue::Int(-1));
+    /// assert_eq!(ConstValue::Float(0.5).converted_to(Type::Int), ConstValue::Float(0.5));
+    /// assert_eq!(ConstValue::Int(1).converted_to(Type::Bool), ConstValue::Bool(true));
+    /// ```
+    pub fn converted_to(self, ty: Type) -> ConstValue {
+        let exact_f32 = |v: f64| (v as f32) as f64 == v;
+        let as_f64 = match self {
+            ConstValue::Bool(_) => return self,
+            ConstValue::Int(i) => f64::from(i),
+            ConstValue::Uint(u) => f64::from(u),
+            ConstValue::Float(f) => f64::from(f),
+        };
+        let converted = match ty {
+            Type::Float if exact_f32(as_f64) => Some(ConstValue::Float(as_f64 as f32)),
+            Type::Int
+                if as_f64.fract() == 0.0
+                    && (f64::from(i32::MIN)..=f64::from(i32::MAX)).contains(&as_f64) =>
+            {
+                Some(ConstValue::Int(as_f64 as i32))
+            }
+            Type::Uint
+                if as_f64.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&as_f64) =>
+            {
+                Some(ConstValue::Uint(as_f64 as u32))
+            }
+            Type::Bool if as_f64 == 0.0 || as_f64 == 1.0 => Some(ConstValue::Bool(as_f64 == 1.0)),
+            _ => None,
+        };
+        converted.unwrap_or(self)
+    }
+
     /// The 32-bit pattern Vulkan's `VkSpecializationInfo` expects (bools are `VkBool32`).
     pub fn to_bits(self) -> u32 {
         match self {
@@ -716,13 +755,24 @@ impl ShaderCreateInfo {
         self
     }
 
-    /// A push-constant member. All members form one `std430` block of at most 128 bytes.
+    /// A push-constant member. All members form one `std430` block of at most 128 bytes. The name may carry an
+    /// array size (`"parameters[12]"`, what Blender writes as `push_constant(Type::VEC4, "parameters", 12)`): the
+    /// same as [`Self::push_constant_array`].
     #[track_caller]
     pub fn push_constant(mut self, ty: Type, name: impl Into<String>) -> Self {
+        let name = name.into();
+        let (name, array_size) = match name
+            .strip_suffix(']')
+            .and_then(|n| n.split_once('['))
+            .and_then(|(base, size)| Some((base, size.trim().parse::<u32>().ok()?)))
+        {
+            Some((base, size)) => (base.to_string(), Some(size)),
+            None => (name, None),
+        };
         let it = self.item(PushConstant {
             ty,
-            name: name.into(),
-            array_size: None,
+            name,
+            array_size,
         });
         self.push_constants.push(it);
         self
@@ -1010,10 +1060,11 @@ impl ShaderCreateInfo {
         name: impl Into<String>,
         default: impl Into<ConstValue>,
     ) -> Self {
+        // Blender converts the default to the declared type; so does this, where nothing is lost.
         let it = self.item(SpecializationConstant {
             ty,
             name: name.into(),
-            default: default.into(),
+            default: default.into().converted_to(ty),
             id: None,
         });
         self.specialization_constants.push(it);

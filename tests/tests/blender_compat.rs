@@ -538,3 +538,31 @@ fn a_geometry_stage_reads_instance_in_and_writes_instance_out() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// 5. Friction: specialization-constant defaults converted to the declared type, push-constant arrays written in the
+//    member name.
+
+#[test]
+fn spec_constant_defaults_convert_and_push_constant_arrays_take_a_sized_name() {
+    let info = ShaderCreateInfo::new("compat_compute_specialization_constants")
+        .local_group_size(1)
+        .storage_buf(0, Qualifier::Write, "int", "data_out[]", Frequency::Pass)
+        .push_constant(Type::Vec4, "parameters[2]")
+        .specialization_constant(Type::Float, "float_in", 2)
+        .specialization_constant(Type::Uint, "uint_in", 3)
+        .specialization_constant(Type::Int, "int_in", 4)
+        .specialization_constant(Type::Bool, "bool_in", true)
+        .compute_source("specialization_comp.glsl")
+        .blender_compat()
+        .do_static_compilation(true);
+    assert_eq!(info.push_constants[0].value.name, "parameters");
+    assert_eq!(info.push_constants[0].value.array_size, Some(2));
+    assert_eq!(
+        info.specialization_constants[0].value.default,
+        ConstValue::Float(2.0)
+    );
+    let port = Port::new(vec![info]);
+    port.compile("compat_compute_specialization_constants");
+    port.translates_everywhere("compat_compute_specialization_constants");
+}
