@@ -553,6 +553,8 @@ pub struct ShaderCreateInfo {
     pub render_state: Vec<Item<StateItem>>,
     /// The Blender compatibility prelude ([`Self::blender_compat`]); inherited through `additional_info`.
     pub blender_prelude: bool,
+    /// The info that replaces this one where one of its stages cannot run ([`Self::twin`]); not inherited.
+    pub twin: Option<Item<String>>,
 }
 
 impl ShaderCreateInfo {
@@ -1199,6 +1201,25 @@ impl ShaderCreateInfo {
     #[track_caller]
     pub fn blender_compat(mut self) -> Self {
         self.blender_prelude = true;
+        self
+    }
+
+    /// Names the info that replaces this one wherever one of its stages cannot run: on the translation targets
+    /// (none has a geometry or tessellation stage; WGSL, MSL, HLSL, OpenGL and ES all take the twin there), and in
+    /// a library whose backend or device cannot run the stage (wgpu has no geometry stage; a Vulkan device may lack
+    /// `geometryShader` or `tessellationShader`). Blender's Metal-only `*_no_geom` infos are such twins. The twin
+    /// is an info of its own, compiled, checked and translated as one; the replaced info's modules on those
+    /// targets report "served by its twin" and point at it. Not inherited through `additional_info`: a twin
+    /// belongs to one info.
+    ///
+    /// ```
+    /// use shader_info::ShaderCreateInfo;
+    /// let info = ShaderCreateInfo::new("polyline").twin("polyline_no_geom");
+    /// assert_eq!(info.twin.unwrap().value, "polyline_no_geom");
+    /// ```
+    #[track_caller]
+    pub fn twin(mut self, name: impl Into<String>) -> Self {
+        self.twin = Some(self.item(name.into()));
         self
     }
 

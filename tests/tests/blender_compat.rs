@@ -511,6 +511,25 @@ fn polyline_infos() -> Vec<ShaderCreateInfo> {
             .geometry_source("polyline_geom.glsl")
             .fragment_source("polyline_frag.glsl")
             .blender_compat()
+            .twin("compat_3D_polyline_uniform_color_no_geom")
+            .do_static_compilation(true),
+        // The twin: the same lines expanded in the vertex stage from a storage buffer.
+        // (Its edge is interpolated smoothly: OpenGL ES has no noperspective.)
+        ShaderCreateInfo::new("compat_3D_polyline_uniform_color_no_geom")
+            .storage_buf(0, Qualifier::Read, "float", "pos[]", Frequency::Geometry)
+            .vertex_out(&iface)
+            .vertex_out(
+                &StageInterfaceInfo::new("compat_polyline_edge_smooth_iface", "")
+                    .smooth(Type::Float, "smoothline"),
+            )
+            .fragment_out(0, Type::Vec4, "fragColor")
+            .push_constant(Type::Mat4, "ModelViewProjectionMatrix")
+            .push_constant(Type::Vec2, "viewportSize")
+            .push_constant(Type::Float, "lineWidth")
+            .push_constant(Type::Vec4, "color")
+            .vertex_source("polyline_no_geom_vert.glsl")
+            .fragment_source("polyline_frag.glsl")
+            .blender_compat()
             .do_static_compilation(true),
     ]
 }
@@ -529,7 +548,37 @@ fn a_geometry_stage_reads_instance_in_and_writes_instance_out() {
             geom.source
         );
     });
-    // No translation target has a geometry stage: each says so.
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// 7. Per-target twins: the polyline names a twin without a geometry stage, which serves it on every translation
+//    target (none has a geometry stage), in every stage of the info.
+
+#[test]
+fn an_info_with_a_geometry_stage_is_served_by_its_twin_on_every_translation_target() {
+    let port = Port::new(polyline_infos());
+    port.compile("compat_3D_polyline_uniform_color_no_geom");
+    port.translates_everywhere("compat_3D_polyline_uniform_color_no_geom");
+    for stage in [Stage::Vertex, Stage::Geometry, Stage::Fragment] {
+        for (target, verdict) in port.verdicts("compat_3D_polyline_uniform_color", stage) {
+            let Verdict::Twin { twin, reasons } = &verdict else {
+                panic!("{stage} on {target}: {:?}", verdict.lines(target));
+            };
+            assert_eq!(twin, "compat_3D_polyline_uniform_color_no_geom");
+            assert!(reasons.iter().any(|r| r.contains("geom")), "{reasons:?}");
+            assert!(
+                verdict.lines(target)[0].starts_with(&format!(
+                    "served on {target} by its twin `compat_3D_polyline_uniform_color_no_geom`"
+                )),
+                "{:?}",
+                verdict.lines(target)
+            );
+        }
+    }
+    // Without a twin the geometry stage is unsupported everywhere, with the reason.
+    let mut infos = polyline_infos();
+    infos[0].twin = None;
+    let port = Port::new(infos);
     for (target, verdict) in port.verdicts("compat_3D_polyline_uniform_color", Stage::Geometry) {
         assert!(
             matches!(verdict, Verdict::Unsupported(_)),
@@ -537,6 +586,15 @@ fn a_geometry_stage_reads_instance_in_and_writes_instance_out() {
             verdict.lines(target)
         );
     }
+}
+
+#[test]
+fn a_twin_must_be_registered() {
+    let mut reg = Registry::new();
+    reg.add_info(ShaderCreateInfo::new("compat_lonely").twin("compat_missing_twin"));
+    let d = reg.resolve("compat_lonely").unwrap_err();
+    assert_eq!(d[0].code, Code::UnknownInfo, "{}", d[0]);
+    assert!(d[0].message.contains("compat_missing_twin"), "{}", d[0]);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

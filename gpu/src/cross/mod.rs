@@ -97,6 +97,9 @@ pub enum Verdict {
     Skipped(String),
     /// Translation or its check failed: a bug here or in a translator, reported with the module named.
     Failed(Vec<Diagnostic>),
+    /// A stage of the info cannot run on the target (the reasons), and the info names a twin
+    /// ([`shader_info::ShaderCreateInfo::twin`]) that serves it there: the twin's own modules are the output.
+    Twin { twin: String, reasons: Vec<String> },
 }
 
 impl Verdict {
@@ -111,7 +114,7 @@ impl Verdict {
                     d.variant = info.variant_label().map(str::to_string);
                 }
             }
-            Verdict::Unsupported(_) | Verdict::Skipped(_) => {}
+            Verdict::Unsupported(_) | Verdict::Skipped(_) | Verdict::Twin { .. } => {}
         }
         v
     }
@@ -123,6 +126,7 @@ impl Verdict {
             Verdict::Unsupported(_) => "unsupported",
             Verdict::Skipped(_) => "skipped",
             Verdict::Failed(_) => "failed",
+            Verdict::Twin { .. } => "twin",
         }
     }
 
@@ -138,6 +142,10 @@ impl Verdict {
             Verdict::Failed(d) => d
                 .iter()
                 .map(|d| format!("failed on {target}: {}", d.message))
+                .collect(),
+            Verdict::Twin { twin, reasons } => reasons
+                .iter()
+                .map(|r| format!("served on {target} by its twin `{twin}`: {r}"))
                 .collect(),
         }
     }
@@ -172,7 +180,52 @@ pub struct CrossOptions {
 ///     }
 /// }
 /// ```
+///
+/// An info with a twin ([`shader_info::ShaderCreateInfo::twin`]) is served by it on every target where one of its
+/// stages is unsupported: each of its modules gets [`Verdict::Twin`] there, with the reasons.
 pub fn translate_module(
+    flow: &Flow,
+    info: &ValidatedInfo,
+    stage: Stage,
+    opts: &CrossOptions,
+) -> Vec<(Target, Verdict)> {
+    let own = translate_own(flow, info, stage, opts);
+    let Some(twin) = info.twin.as_ref().map(|t| t.value.clone()) else {
+        return own;
+    };
+    // Why each target cannot run the info: the reasons any of its stages is unsupported there.
+    let mut blocked: Vec<(Target, Vec<String>)> = Vec::new();
+    for s in info.stages() {
+        let verdicts = if s == stage {
+            own.clone()
+        } else {
+            translate_own(flow, info, s, opts)
+        };
+        for (t, v) in verdicts {
+            if let Verdict::Unsupported(reasons) = v {
+                match blocked.iter_mut().find(|(b, _)| *b == t) {
+                    Some((_, r)) => r.extend(reasons),
+                    None => blocked.push((t, reasons)),
+                }
+            }
+        }
+    }
+    own.into_iter()
+        .map(|(t, v)| match (&v, blocked.iter().find(|(b, _)| *b == t)) {
+            (Verdict::Skipped(_), _) | (_, None) => (t, v),
+            (_, Some((_, reasons))) => (
+                t,
+                Verdict::Twin {
+                    twin: twin.clone(),
+                    reasons: reasons.clone(),
+                },
+            ),
+        })
+        .collect()
+}
+
+/// The verdicts of one module of the info itself (no twin).
+fn translate_own(
     flow: &Flow,
     info: &ValidatedInfo,
     stage: Stage,
