@@ -457,7 +457,11 @@ fn a_builtin_written_by_a_library_is_found_and_planned_and_strict_mode_refuses_i
     let port = Port::new(clip_infos());
     port.compile("compat_3D_uniform_color_clipped");
     port.translates_everywhere("compat_3D_uniform_color_clipped");
+    port.compile("compat_3D_uniform_color");
     port.with(|flow| {
+        // Without the planes' define the library's writes are switched off: nothing is found.
+        let unclipped = flow.validated("compat_3D_uniform_color").unwrap();
+        assert!(!unclipped.builtins.contains(BuiltinBits::CLIP_DISTANCES));
         let info = flow.validated("compat_3D_uniform_color_clipped").unwrap();
         assert!(info.builtins.contains(BuiltinBits::CLIP_DISTANCES));
         let plan = flow.plan(&info);
