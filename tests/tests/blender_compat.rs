@@ -628,3 +628,105 @@ fn spec_constant_defaults_convert_and_push_constant_arrays_take_a_sized_name() {
     port.compile("compat_compute_specialization_constants");
     port.translates_everywhere("compat_compute_specialization_constants");
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// More shapes of the listed infos: round points, an image desaturated, compute writing an image, an index buffer
+// and a push-constant block of 256 bytes.
+
+fn more_infos() -> Vec<ShaderCreateInfo> {
+    vec![
+        srgb_block(),
+        ShaderCreateInfo::new("compat_3D_point_uniform_color")
+            .vertex_in(0, Type::Vec3, "pos")
+            .fragment_out(0, Type::Vec4, "fragColor")
+            .push_constant(Type::Mat4, "ModelViewProjectionMatrix")
+            .push_constant(Type::Vec4, "color")
+            .push_constant(Type::Float, "size")
+            .vertex_source("point_vert.glsl")
+            .fragment_source("point_frag.glsl")
+            .additional_info("compat_srgb_to_framebuffer_space")
+            .blender_compat()
+            .do_static_compilation(true),
+        ShaderCreateInfo::new("compat_2D_image_desaturate_color")
+            .vertex_in(0, Type::Vec2, "pos")
+            .vertex_in(1, Type::Vec2, "texCoord")
+            .vertex_out(
+                &StageInterfaceInfo::new("compat_smooth_tex_coord_interp_iface", "")
+                    .smooth(Type::Vec2, "texCoord_interp"),
+            )
+            .fragment_out(0, Type::Vec4, "fragColor")
+            .push_constant(Type::Mat4, "ModelViewProjectionMatrix")
+            .push_constant(Type::Vec4, "color")
+            .push_constant(Type::Float, "factor")
+            .sampler(0, ImageType::Float2D, "image", Frequency::Pass)
+            .vertex_source("image_vert.glsl")
+            .fragment_source("image_desaturate_frag.glsl")
+            .blender_compat()
+            .do_static_compilation(true),
+        ShaderCreateInfo::new("compat_compute_2d")
+            .local_group_size_2d(1, 1)
+            .image(
+                0,
+                TextureFormat::Rgba32f,
+                Qualifier::Write,
+                ImageType::Float2D,
+                "img_output",
+                Frequency::Pass,
+            )
+            .compute_source("compute_image_comp.glsl")
+            .blender_compat()
+            .do_static_compilation(true),
+        ShaderCreateInfo::new("compat_compute_push_constants_256bytes")
+            .local_group_size(64)
+            .storage_buf(1, Qualifier::Write, "float", "data_out[]", Frequency::Pass)
+            .push_constant(Type::Float, "float_in[64]")
+            .compute_source("compute_push_256_comp.glsl")
+            .blender_compat()
+            .do_static_compilation(true),
+        ShaderCreateInfo::new("compat_compute_index_buffer")
+            .local_group_size(16)
+            .storage_buf(
+                0,
+                Qualifier::Write,
+                "uint",
+                "out_indices[]",
+                Frequency::Pass,
+            )
+            .push_constant(Type::Int, "quad_count")
+            .compute_source("compute_index_comp.glsl")
+            .blender_compat()
+            .do_static_compilation(true),
+    ]
+}
+
+#[test]
+fn points_images_and_compute_shapes_compile_and_translate_where_their_targets_can() {
+    let port = Port::new(more_infos());
+    for name in [
+        "compat_2D_image_desaturate_color",
+        "compat_compute_2d",
+        "compat_compute_push_constants_256bytes",
+        "compat_compute_index_buffer",
+    ] {
+        port.compile(name);
+        port.translates_everywhere(name);
+    }
+    port.compile("compat_3D_point_uniform_color");
+    // Points: WebGPU and Direct3D have no point size or point sprites; the rest translate.
+    for stage in [Stage::Vertex, Stage::Fragment] {
+        for (target, verdict) in port.verdicts("compat_3D_point_uniform_color", stage) {
+            match target {
+                Target::Wgsl | Target::Hlsl => {
+                    let lines = verdict.lines(target);
+                    assert!(matches!(verdict, Verdict::Unsupported(_)), "{lines:?}");
+                    assert!(lines[0].contains("gl_Point"), "{lines:?}");
+                }
+                _ => assert!(
+                    matches!(verdict, Verdict::Translated(_)),
+                    "{stage} on {target}: {:?}",
+                    verdict.lines(target)
+                ),
+            }
+        }
+    }
+}
