@@ -688,12 +688,12 @@ pub fn generate(
                 e.push("#define main gpu_stage_main", LineOrigin::Preamble);
             }
             for (path, dep_text) in &order {
-                e.file(path, dep_text);
+                e.file(path, &blender_source(info, dep_text));
                 files.push(path.clone());
             }
             e.push(&format!("#line 1 \"{main_file}\""), LineOrigin::Preamble);
             e.push(
-                &text,
+                &blender_source(info, &text),
                 LineOrigin::File {
                     path: main_file.to_string(),
                     first_line: 1,
@@ -857,6 +857,31 @@ pub const BLENDER_PRELUDE_VERTEX: &str = "\
 #define gl_VertexID gl_VertexIndex
 #define gl_InstanceID (gl_InstanceIndex - gl_BaseInstanceARB)
 ";
+
+/// A source as the Blender prelude reads it: the self-includes of Blender's newer sources
+/// (`#include "infos/<name>_info.hh"` or `…_infos.hh`, the C++ create-info headers the lint stubs name) become empty
+/// lines (the info is the declaration; line numbers stay). Other sources are unchanged.
+fn blender_source<'t>(info: &ResolvedInfo, text: &'t str) -> std::borrow::Cow<'t, str> {
+    let is_info_include = |line: &str| {
+        line.trim_start()
+            .strip_prefix("#include")
+            .map(str::trim)
+            .and_then(|p| p.strip_prefix('"')?.strip_suffix('"'))
+            .is_some_and(|p| p.ends_with("_info.hh") || p.ends_with("_infos.hh"))
+    };
+    if !info.blender_prelude || !text.lines().any(is_info_include) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        if is_info_include(line) {
+            out.push_str(if line.ends_with('\n') { "\n" } else { "" });
+        } else {
+            out.push_str(line);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
 
 /// Parses `#pragma require(path)` lines, recursively, each file once, dependencies first.
 #[allow(clippy::too_many_arguments)]

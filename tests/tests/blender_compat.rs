@@ -730,3 +730,21 @@ fn points_images_and_compute_shapes_compile_and_translate_where_their_targets_ca
         }
     }
 }
+
+#[test]
+fn newer_sources_with_self_includes_and_lint_stubs_compile_under_the_prelude() {
+    let mut text = glyph_infos().remove(0);
+    text.name = "compat_text_new_style".into();
+    text.sources.retain(|s| s.value.0 != Stage::Fragment);
+    let info = text
+        .fragment_source("glyph_new_style_frag.glsl")
+        .blender_compat();
+    let port = Port::new(vec![info]);
+    port.compile("compat_text_new_style");
+    // The error of a later line still names its own line: the include became an empty line.
+    port.with(|flow| {
+        let info = flow.validated("compat_text_new_style").unwrap();
+        let frag = flow.generate(&info, Stage::Fragment).unwrap();
+        assert!(!frag.source.contains("compat_text_infos.hh"));
+    });
+}
