@@ -191,7 +191,18 @@ impl<'a> Flow<'a> {
             let Ok(generated) = self.generate(&info, stage) else {
                 continue;
             };
-            let active = active_text(&generated.source);
+            let mut active = active_text(&generated.source);
+            if info.blender_prelude && stage == Stage::Vertex {
+                // The prelude's `gl_InstanceID` reads the base instance (`shaderDrawParameters`, see the plan).
+                active = active.replace(shader_info::BLENDER_PRELUDE_VERTEX, "");
+                if !info.builtins.contains(BuiltinBits::INSTANCE_ID)
+                    && BuiltinBits::INSTANCE_ID
+                        .first_use(&active)
+                        .is_some_and(|(_, word)| word == "gl_InstanceID")
+                {
+                    add |= BuiltinBits::INSTANCE_ID;
+                }
+            }
             for bit in candidates {
                 // Read by a fragment stage the primitive id needs a feature; elsewhere it is the stage's own.
                 if bit == BuiltinBits::PRIMITIVE_ID && stage != Stage::Fragment {

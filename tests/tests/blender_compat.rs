@@ -351,6 +351,14 @@ fn the_prelude_gives_opengl_vertex_and_instance_numbers_on_vulkan() {
         // The fragment stage has no instance number.
         let frag = flow.generate(&info, Stage::Fragment).unwrap();
         assert!(!frag.source.contains("#define gl_InstanceID"));
+        // The base instance is a draw parameter: the plan asks the device for it.
+        assert!(info.builtins.contains(BuiltinBits::INSTANCE_ID));
+        assert!(
+            flow.plan(&info)
+                .builtin_features
+                .iter()
+                .any(|f| f.feature == "shaderDrawParameters")
+        );
     });
     // Every translation keeps OpenGL's meaning: MSL reads `[[base_instance]]`; OpenGL and ES read the base from the
     // first-instance uniform the host sets for `gl_InstanceIndex`; HLSL's SV_InstanceID already counts from 0.
@@ -387,6 +395,11 @@ fn the_prelude_gives_opengl_vertex_and_instance_numbers_on_vulkan() {
 fn a_shared_header_in_blenders_dialect_is_a_typedef_source_and_a_c_enum_in_one_is_refused() {
     let port = Port::new(widget_infos());
     port.compile("compat_2D_icon_dialect");
+    port.with(|flow| {
+        // No gl_InstanceID in its code: no draw parameters asked for.
+        let info = flow.validated("compat_2D_icon_dialect").unwrap();
+        assert!(flow.plan(&info).builtin_features.is_empty());
+    });
     port.translates_everywhere("compat_2D_icon_dialect");
     let diags = port.with(|flow| {
         let info = flow.validated("compat_2D_icon_enum_header").unwrap();
