@@ -85,3 +85,37 @@ fn the_vulkan_library_builds_the_info_itself_where_the_device_has_geometry_shade
     };
     assert_eq!(info.name, expected);
 }
+
+#[test]
+fn two_infos_naming_each_other_as_twins_stay_finite() {
+    let Some(ctx) = gpu::wgpu::testing::test_context(false) else {
+        return;
+    };
+    let dir = sources();
+    let mut reg = Registry::new();
+    let iface = StageInterfaceInfo::new("test_twin_iface", "v").smooth(Type::Vec4, "color");
+    for (name, other) in [
+        ("test_twin_a", "test_twin_b"),
+        ("test_twin_b", "test_twin_a"),
+    ] {
+        reg.add_info(
+            ShaderCreateInfo::new(name)
+                .vertex_in(0, Type::Vec2, "pos")
+                .vertex_out(&iface)
+                .geometry_layout(PrimitiveIn::Triangles, PrimitiveOut::TriangleStrip, 3)
+                .geometry_out(&iface)
+                .fragment_out(0, Type::Vec4, "frag_color")
+                .vertex_source("tri.vert.glsl")
+                .geometry_source("tri.geom.glsl")
+                .fragment_source("tri.frag.glsl")
+                .twin(other),
+        );
+    }
+    let mut lib = WgpuLibrary::new(&ctx, reg, LibraryOptions::new(dir.path())).unwrap();
+    // The twin is taken as declared; its own twin is not followed. Neither runs on wgpu: an error, not a loop.
+    assert_eq!(lib.validated("test_twin_a").unwrap().name, "test_twin_b");
+    assert!(
+        lib.graphics_pipeline("test_twin_a", &GraphicsOptions::default())
+            .is_err()
+    );
+}

@@ -112,7 +112,8 @@ impl Sources {
                 // An info with a stage the backend cannot run is served by its twin.
                 match &info.twin {
                     Some(twin) if info.stages().iter().any(|s| self.unrunnable.contains(s)) => {
-                        let twin = self.declared(&twin.value.clone())?;
+                        // The twin as declared, never its own twin (two infos naming each other stay finite).
+                        let twin = Arc::new(self.flow().validated(&twin.value)?);
                         self.validated.insert(key.to_string(), twin.clone());
                         return Ok(twin);
                     }
