@@ -158,8 +158,11 @@ pub struct ModuleReport {
 #[derive(Clone, Debug, Serialize)]
 pub struct TargetReport {
     pub target: Target,
-    /// `translated`, `unsupported`, `skipped` or `failed`.
+    /// `translated`, `unsupported`, `skipped`, `twin` or `failed`.
     pub verdict: &'static str,
+    /// The info whose modules serve this one on the target ([`Verdict::Twin`]): its outputs are the ones to use.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub twin: Option<String>,
     /// Why it is unsupported, skipped or failed (one line each).
     pub reasons: Vec<String>,
     /// The file written (`NAME[.vN].STAGE.<ext>`), when an output directory was given.
@@ -198,6 +201,8 @@ pub struct TargetCounts {
     pub translated: usize,
     pub unsupported: usize,
     pub skipped: usize,
+    /// Modules served on the target by their info's twin.
+    pub twin: usize,
     pub failed: usize,
 }
 
@@ -464,6 +469,7 @@ fn build_in_pool(
                         "translated" => c.translated += 1,
                         "unsupported" => c.unsupported += 1,
                         "skipped" => c.skipped += 1,
+                        "twin" => c.twin += 1,
                         _ => {
                             c.failed += 1;
                             let label = format!("{} → {}", m.stage, t.target);
@@ -657,6 +663,7 @@ fn target_report(target: Target, verdict: &Verdict, base: &str, writing: bool) -
     let mut r = TargetReport {
         target,
         verdict: verdict.word(),
+        twin: None,
         reasons: verdict.lines(target),
         file: None,
         entry_point: None,
@@ -676,6 +683,7 @@ fn target_report(target: Target, verdict: &Verdict, base: &str, writing: bool) -
             r.text = writing.then(|| t.text.clone());
         }
         Verdict::Failed(d) => r.diagnostics = d.clone(),
+        Verdict::Twin { twin, .. } => r.twin = Some(twin.clone()),
         Verdict::Unsupported(_) | Verdict::Skipped(_) => {}
     }
     r

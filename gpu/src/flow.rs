@@ -101,6 +101,10 @@ pub struct Flow<'a> {
     pub(crate) translations: Mutex<HashMap<u128, TranslationCell>>,
     /// Time spent in each phase, summed over every thread (see [`Flow::phases`]).
     clock: PhaseClock,
+    /// Builtins must be declared: a builtin with an effect that a compiled module uses and the info does not
+    /// declare is an error (`reflection-mismatch`), as before builtins were found in the code. Off by default:
+    /// see [`Flow::validated`].
+    pub strict_builtins: bool,
 }
 
 /// Where the flow's time went, summed over every thread that ran it, in seconds.
@@ -149,6 +153,75 @@ impl<'a> Flow<'a> {
             reflections: RwLock::new(HashMap::new()),
             translations: Mutex::new(HashMap::new()),
             clock: PhaseClock::default(),
+            strict_builtins: false,
+        }
+    }
+
+    /// A flow in which every builtin with an effect must be declared ([`Flow::strict_builtins`]).
+    pub fn strict_builtins(mut self) -> Flow<'a> {
+        self.strict_builtins = true;
+        self
+    }
+
+    /// `info` with the builtins its code uses added to those it declares, as Blender does with the builtins it
+    /// finds in the sources: the plan then enables the device features they need. Each stage's generated text is
+    /// read (no compiling: a library checks a plan against the device before it compiles anything), with comments
+    /// and the blocks of `#if`/`#ifdef` that the text's own defines switch off left out; after compiling, the
+    /// reflection check still refuses a builtin the module uses that is neither declared nor found.
+    ///
+    /// Found this way are only builtins that change nothing in the generated text: clip distances, the primitive id
+    /// read by the fragment stage, layer and viewport index written by a geometry stage. Those that need an
+    /// `#extension` in some stage (`LAYER` or `VIEWPORT_INDEX` written before the geometry stage,
+    /// `BARYCENTRIC_COORD`, `SUBGROUP`) must be declared up front, because the text compiled is generated from the
+    /// declaration; using one undeclared stays an error. Nothing is added with [`Flow::strict_builtins`]: a
+    /// declaration is then an assertion the check enforces.
+    pub fn with_found_builtins(&self, info: ValidatedInfo) -> ValidatedInfo {
+        if self.strict_builtins {
+            return info;
+        }
+        let stages = info.stages();
+        let candidates = [
+            BuiltinBits::CLIP_DISTANCES,
+            BuiltinBits::LAYER,
+            BuiltinBits::VIEWPORT_INDEX,
+            BuiltinBits::PRIMITIVE_ID,
+        ];
+        let mut add = BuiltinBits::NONE;
+        for &stage in &stages {
+            let Ok(generated) = self.generate(&info, stage) else {
+                continue;
+            };
+            let mut active = active_text(&generated.source);
+            if info.blender_prelude && stage == Stage::Vertex {
+                // The prelude's `gl_InstanceID` reads the base instance (`shaderDrawParameters`, see the plan).
+                active = active.replace(shader_info::BLENDER_PRELUDE_VERTEX, "");
+                if !info.builtins.contains(BuiltinBits::INSTANCE_ID)
+                    && BuiltinBits::INSTANCE_ID
+                        .first_use(&active)
+                        .is_some_and(|(_, word)| word == "gl_InstanceID")
+                {
+                    add |= BuiltinBits::INSTANCE_ID;
+                }
+            }
+            for bit in candidates {
+                // Read by a fragment stage the primitive id needs a feature; elsewhere it is the stage's own.
+                if bit == BuiltinBits::PRIMITIVE_ID && stage != Stage::Fragment {
+                    continue;
+                }
+                if !info.builtins.contains(bit)
+                    && stages
+                        .iter()
+                        .all(|s| bit.glsl_extensions(*s, &stages).is_empty())
+                    && bit.first_use(&active).is_some()
+                {
+                    add |= bit;
+                }
+            }
+        }
+        if add == BuiltinBits::NONE {
+            info
+        } else {
+            info.with_found_builtins(add)
         }
     }
 
@@ -170,9 +243,11 @@ impl<'a> Flow<'a> {
         )
     }
 
-    /// Resolves and validates `name` for compiling it.
+    /// Resolves and validates `name` for compiling it, with the builtins its code uses found
+    /// ([`Flow::with_found_builtins`]).
     pub fn validated(&self, name: &str) -> Result<ValidatedInfo, Vec<Diagnostic>> {
         self.validate(name, true)
+            .map(|info| self.with_found_builtins(info))
     }
 
     /// Resolves and validates a key: an info name, or `name#v<index>` for one of its unique variants.
@@ -183,6 +258,7 @@ impl<'a> Flow<'a> {
                 let info = self.validated(base)?;
                 let set = self.variants(&info)?;
                 info.variant(&set, index, self.registry)
+                    .map(|v| self.with_found_builtins(v))
             }
         }
     }
@@ -205,7 +281,10 @@ impl<'a> Flow<'a> {
         let set = self.variants(info)?;
         let variants = (0..set.variants.len())
             .into_par_iter()
-            .map(|i| info.variant(&set, i, self.registry))
+            .map(|i| {
+                info.variant(&set, i, self.registry)
+                    .map(|v| self.with_found_builtins(v))
+            })
             .collect();
         Ok(Some((set, variants)))
     }
@@ -419,4 +498,108 @@ fn with_variant(diags: Vec<Diagnostic>, info: &ValidatedInfo) -> Vec<Diagnostic>
 /// A 128-bit hash of SPIR-V words: the identity of a module's code.
 pub fn spirv_key(spirv: &[u32]) -> u128 {
     xxhash_rust::xxh3::xxh3_128(bytemuck::cast_slice(spirv))
+}
+
+/// `text` with the lines of conditional blocks its own defines switch off blanked (line numbers kept). Conditions
+/// this cannot decide (`#if` expressions beyond `defined(X)`, `!defined(X)` and `0`/`1`) count as on, so a builtin
+/// under them is found rather than missed.
+///
+/// ```
+/// let text = "#define A\n#ifdef A\nkeep\n#else\ndrop\n#endif\n#ifndef A\ndrop\n#endif\n#if defined(B) && x\nkeep\n#endif\n";
+/// let active = gpu::flow::active_text(text);
+/// assert!(active.contains("keep") && !active.contains("drop"), "{active}");
+/// ```
+pub fn active_text(text: &str) -> String {
+    // Per open conditional: (this branch is on, a branch was definitely taken, the parent is on).
+    let mut stack: Vec<(bool, bool, bool)> = Vec::new();
+    let mut defined: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let on = |stack: &[(bool, bool, bool)]| stack.last().is_none_or(|(b, _, p)| *b && *p);
+    let eval = |cond: &str, defined: &std::collections::HashSet<String>| -> Option<bool> {
+        let c = cond.trim();
+        if let Some(rest) = c.strip_prefix('!') {
+            return eval_defined(rest.trim(), defined).map(|b| !b);
+        }
+        match c {
+            "0" => Some(false),
+            "1" => Some(true),
+            _ => eval_defined(c, defined),
+        }
+    };
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        let t = line.trim_start();
+        let directive = t.strip_prefix('#').map(str::trim_start);
+        let word = directive.map(|d| {
+            let w: String = d.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
+            (w.clone(), d[w.len()..].trim().to_string())
+        });
+        let parent = on(&stack);
+        let mut blank = !parent;
+        match word.as_ref().map(|(w, r)| (w.as_str(), r.as_str())) {
+            Some(("ifdef", name)) => {
+                let v = defined.contains(name.split_whitespace().next().unwrap_or(""));
+                stack.push((v, v, parent));
+                blank = true;
+            }
+            Some(("ifndef", name)) => {
+                let v = !defined.contains(name.split_whitespace().next().unwrap_or(""));
+                stack.push((v, v, parent));
+                blank = true;
+            }
+            Some(("if", cond)) => {
+                let v = eval(cond, &defined);
+                stack.push((v.unwrap_or(true), v == Some(true), parent));
+                blank = true;
+            }
+            Some(("elif", cond)) => {
+                if let Some(top) = stack.last_mut() {
+                    let v = eval(cond, &defined);
+                    top.0 = !top.1 && v.unwrap_or(true);
+                    top.1 |= v == Some(true);
+                }
+                blank = true;
+            }
+            Some(("else", _)) => {
+                if let Some(top) = stack.last_mut() {
+                    top.0 = !top.1;
+                    top.1 = true;
+                }
+                blank = true;
+            }
+            Some(("endif", _)) => {
+                stack.pop();
+                blank = true;
+            }
+            Some(("define", rest)) if parent => {
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                defined.insert(name);
+            }
+            Some(("undef", rest)) if parent => {
+                defined.remove(rest.split_whitespace().next().unwrap_or(""));
+            }
+            _ => {}
+        }
+        if !blank {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// `defined(X)`, `defined X` or `X`-free conditions: `Some` when decidable.
+fn eval_defined(cond: &str, defined: &std::collections::HashSet<String>) -> Option<bool> {
+    let rest = cond.strip_prefix("defined")?.trim();
+    let name = rest
+        .strip_prefix('(')
+        .and_then(|r| r.strip_suffix(')'))
+        .unwrap_or(rest)
+        .trim();
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return None;
+    }
+    Some(defined.contains(name))
 }

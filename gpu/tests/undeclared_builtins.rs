@@ -1,7 +1,9 @@
-//! A builtin with an effect (a device feature or a GLSL extension) that stage code uses without the info declaring
-//! it is refused before any pipeline exists, at the line that uses it, with the declaration to add; the compiler's
-//! own error for a builtin its stage cannot see without the extension says the same. Builtins without an effect
-//! (`gl_FragCoord`, …) need no declaration.
+//! In a strict flow (`Flow::strict_builtins`), a builtin with an effect (a device feature or a GLSL extension) that
+//! stage code uses without the info declaring it is refused before any pipeline exists, at the line that uses it,
+//! with the declaration to add; the compiler's own error for a builtin its stage cannot see without the extension
+//! says the same. Builtins without an effect (`gl_FragCoord`, …) need no declaration. In a default flow, builtins
+//! that only need device features are found in the compiled code and added to the plan instead; those that change
+//! the generated text (an `#extension`) must still be declared.
 
 use gpu::compiler::{Compiler, Profile};
 use gpu::flow::Flow;
@@ -26,7 +28,7 @@ fn check(
     reg.add_info(info);
     let compiler = Compiler::new(dir.path()).unwrap();
     let loader = DirLoader::new(dir.path());
-    let flow = Flow::new(&reg, &loader, &compiler, Profile::Release);
+    let flow = Flow::new(&reg, &loader, &compiler, Profile::Release).strict_builtins();
     let v = flow.validated(&name).expect("the declaration is valid");
     v.stages()
         .into_iter()
@@ -212,4 +214,50 @@ fn undeclared_subgroup_operations_are_refused_and_their_classes_read() {
     let ops = SubgroupOps::of(&checked.reflection);
     assert_eq!(ops.missing_from(0), ["BASIC", "ARITHMETIC", "BALLOT"]);
     assert!(ops.missing_from(0b1111).is_empty());
+}
+
+#[test]
+fn builtins_that_only_need_device_features_are_found_in_the_code_and_planned() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in [
+        (
+            "clip.vert.glsl",
+            "void main() {\n  gl_Position = vec4(pos, 0.0, 1.0);\n  gl_ClipDistance[0] = pos.x;\n}\n",
+        ),
+        (
+            "prim.frag.glsl",
+            "void main() {\n  color = vec4(float(gl_PrimitiveID), gl_FragCoord.xy, 1.0);\n}\n",
+        ),
+    ] {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("test_found")
+            .vertex_in(0, Type::Vec2, "pos")
+            .fragment_out(0, Type::Vec4, "color")
+            .vertex_source("clip.vert.glsl")
+            .fragment_source("prim.frag.glsl"),
+    );
+    let compiler = Compiler::new(dir.path()).unwrap();
+    let loader = DirLoader::new(dir.path());
+    let flow = Flow::new(&reg, &loader, &compiler, Profile::Release);
+    let v = flow.validated("test_found").unwrap();
+    assert!(
+        v.builtins
+            .contains(BuiltinBits::CLIP_DISTANCES | BuiltinBits::PRIMITIVE_ID),
+        "{:?}",
+        v.builtins.names()
+    );
+    for s in v.stages() {
+        flow.compile(&v, s).unwrap();
+    }
+    let features: Vec<&str> = flow
+        .plan(&v)
+        .builtin_features
+        .iter()
+        .map(|f| f.feature)
+        .collect();
+    assert!(features.contains(&"shaderClipDistance"), "{features:?}");
+    assert!(features.contains(&"geometryShader"), "{features:?}");
 }

@@ -141,6 +141,8 @@ const METHODS: &[(&str, &[Arg])] = &[
     ("do_static_compilation", &[Expr("enable")]),
     ("branch", &[Expr("name")]),
     ("skip_target", &[Enum("Target", "target"), Expr("reason")]),
+    ("twin", &[Expr("name")]),
+    ("blender_compat", &[]),
     ("topology", &[Enum("Topology", "topology")]),
     ("primitive_restart", &[Expr("enable")]),
     ("polygon_mode", &[Enum("PolygonMode", "polygon mode")]),

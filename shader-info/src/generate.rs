@@ -17,7 +17,7 @@
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::info::*;
-use crate::interfaces::{StageBlock, stage_blocks};
+use crate::interfaces::{Direction, StageBlock, stage_blocks};
 use crate::layout::{FieldType, StructLookup};
 use crate::origin::Origin;
 use crate::registry::Registry;
@@ -503,11 +503,21 @@ pub fn generate(
         // The emulated subpass inputs fetch from the texture half alone (see `SubpassInput::value_define`).
         pre.push_str("#extension GL_EXT_samplerless_texture_functions : require\n");
     }
+    if info.blender_prelude && stage == Stage::Vertex {
+        // `gl_InstanceID` of the Blender prelude counts from the draw's first instance.
+        pre.push_str("#extension GL_ARB_shader_draw_parameters : require\n");
+    }
     let _ = write!(
         pre,
         "#define GPU_SHADER\n#define GPU_VULKAN\n#define {}\n",
         stage.define_name()
     );
+    if info.blender_prelude {
+        pre.push_str(BLENDER_PRELUDE);
+        if stage == Stage::Vertex {
+            pre.push_str(BLENDER_PRELUDE_VERTEX);
+        }
+    }
     let portable = opts.flavor == Flavor::Portable;
     if portable {
         pre.push_str("#define GPU_PORTABLE\n");
@@ -549,6 +559,26 @@ pub fn generate(
             Ok(text) => {
                 if let Some(d) = text_problem(info, &t.value, &text, false, t) {
                     diags.push(d);
+                }
+                if let Some((line, what)) = c_dialect_problem(&text) {
+                    diags.push(
+                        Diagnostic::error(
+                            Code::Unsupported,
+                            &info.name,
+                            format!(
+                                "typedef_source `{}`: line {line} {what}, which GLSL cannot read",
+                                t.value
+                            ),
+                        )
+                        .item(format!("typedef_source `{}`", t.value))
+                        .in_file(t.value.clone(), Some(line))
+                        .at(&t.declared_in, t.origin)
+                        .hint(
+                            "declare the enum in Rust with #[derive(ShaderEnum)] (its values become GLSL constants) \
+                             and name it in the info, or guard the C/C++ part with `#ifndef GPU_SHADER`; the \
+                             structs and the dialect's vector types can stay (see ShaderCreateInfo::blender_compat)",
+                        ),
+                    );
                 }
                 e.file(&t.value, &text);
                 files.push(t.value.clone());
@@ -669,12 +699,12 @@ pub fn generate(
                 e.push("#define main gpu_stage_main", LineOrigin::Preamble);
             }
             for (path, dep_text) in &order {
-                e.file(path, dep_text);
+                e.file(path, &blender_source(info, dep_text));
                 files.push(path.clone());
             }
             e.push(&format!("#line 1 \"{main_file}\""), LineOrigin::Preamble);
             e.push(
-                &text,
+                &blender_source(info, &text),
                 LineOrigin::File {
                     path: main_file.to_string(),
                     first_line: 1,
@@ -790,6 +820,57 @@ fn normalize_path(path: &str) -> String {
         .join("/")
 }
 
+/// The first line (1-based) of a shared header that only C or C++ can read, outside `#ifndef GPU_SHADER` /
+/// `#if !defined(GPU_SHADER)` blocks, and what is there: a C enum (GLSL reserves `enum`), a `namespace`, a
+/// `template`, a `using` alias.
+///
+/// ```
+/// use shader_info::c_dialect_problem;
+/// assert_eq!(c_dialect_problem("struct S { float4 a; };").map(|p| p.0), None);
+/// let header = "#ifndef GPU_SHADER\nnamespace blender {\n#endif\nenum eShape : uint32_t {\n  A = 0u,\n};\n";
+/// assert_eq!(c_dialect_problem(header).map(|p| p.0), Some(4));
+/// ```
+pub fn c_dialect_problem(text: &str) -> Option<(u32, &'static str)> {
+    // Per open conditional: whether it hides its lines from GLSL.
+    let mut hidden: Vec<bool> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim_start();
+        if let Some(d) = t.strip_prefix('#') {
+            let d = d.trim_start();
+            let cond = d.split_whitespace().collect::<Vec<_>>().join(" ");
+            if cond.starts_with("ifndef GPU_SHADER") || cond.starts_with("if !defined(GPU_SHADER)")
+            {
+                hidden.push(true);
+            } else if cond.starts_with("if") {
+                hidden.push(false);
+            } else if cond.starts_with("else") || cond.starts_with("elif") {
+                if let Some(h) = hidden.last_mut() {
+                    *h = !*h && cond.starts_with("else");
+                }
+            } else if cond.starts_with("endif") {
+                hidden.pop();
+            }
+            continue;
+        }
+        if hidden.iter().any(|h| *h) {
+            continue;
+        }
+        let word = t
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .next()
+            .unwrap_or("");
+        let what = match word {
+            "enum" => "declares a C enum",
+            "namespace" => "opens a C++ namespace",
+            "template" => "declares a C++ template",
+            "using" => "declares a C++ alias",
+            _ => continue,
+        };
+        return Some((i as u32 + 1, what));
+    }
+    None
+}
+
 /// A typedef entry that names a registered shared type rather than a file.
 pub(crate) fn is_type_name(s: &str) -> bool {
     !s.contains(['.', '/'])
@@ -813,6 +894,81 @@ fn text_problem<T>(
             .with_source_line(source_line.replace(|c: char| c.is_control() && c != '\t', "�"))
             .hint(hint),
     )
+}
+
+/// What Blender's GLSL prelude gives every stage that sources ported from Blender meet
+/// ([`crate::ShaderCreateInfo::blender_compat`]): the create-info symbol, the vector and matrix names of its shared
+/// C++/GLSL dialect, the no-op forms of its static assertions and the create-info lint stubs.
+pub const BLENDER_PRELUDE: &str = "\
+#define USE_GPU_SHADER_CREATE_INFO
+#define float1 float
+#define float2 vec2
+#define float3 vec3
+#define float4 vec4
+#define float2x2 mat2
+#define float3x3 mat3
+#define float4x4 mat4
+#define float2x3 mat2x3
+#define float2x4 mat2x4
+#define float3x2 mat3x2
+#define float3x4 mat3x4
+#define float4x2 mat4x2
+#define float4x3 mat4x3
+#define int1 int
+#define int2 ivec2
+#define int3 ivec3
+#define int4 ivec4
+#define uint1 uint
+#define uint2 uvec2
+#define uint3 uvec3
+#define uint4 uvec4
+#define bool1 bool
+#define bool2 bvec2
+#define bool3 bvec3
+#define bool4 bvec4
+#define packed_float3 vec3
+#define packed_int3 ivec3
+#define packed_uint3 uvec3
+#define BLI_STATIC_ASSERT(cond_, msg_)
+#define BLI_STATIC_ASSERT_ALIGN(type_, align_)
+#define BLI_STATIC_ASSERT_SIZE(type_, size_)
+#define VERTEX_SHADER_CREATE_INFO(info_)
+#define FRAGMENT_SHADER_CREATE_INFO(info_)
+#define GEOMETRY_SHADER_CREATE_INFO(info_)
+#define COMPUTE_SHADER_CREATE_INFO(info_)
+#define SHADER_LIBRARY_CREATE_INFO(info_)
+";
+
+/// The vertex stage's part of [`BLENDER_PRELUDE`]: OpenGL's vertex and instance numbers. Vulkan's
+/// `gl_InstanceIndex` counts from the draw's first instance, OpenGL's `gl_InstanceID` from zero.
+pub const BLENDER_PRELUDE_VERTEX: &str = "\
+#define gl_VertexID gl_VertexIndex
+#define gl_InstanceID (gl_InstanceIndex - gl_BaseInstanceARB)
+";
+
+/// A source as the Blender prelude reads it: the self-includes of Blender's newer sources
+/// (`#include "infos/<name>_info.hh"` or `…_infos.hh`, the C++ create-info headers the lint stubs name) become empty
+/// lines (the info is the declaration; line numbers stay). Other sources are unchanged.
+fn blender_source<'t>(info: &ResolvedInfo, text: &'t str) -> std::borrow::Cow<'t, str> {
+    let is_info_include = |line: &str| {
+        line.trim_start()
+            .strip_prefix("#include")
+            .map(str::trim)
+            .and_then(|p| p.strip_prefix('"')?.strip_suffix('"'))
+            .is_some_and(|p| p.ends_with("_info.hh") || p.ends_with("_infos.hh"))
+    };
+    if !info.blender_prelude || !text.lines().any(is_info_include) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        if is_info_include(line) {
+            out.push_str(if line.ends_with('\n') { "\n" } else { "" });
+        } else {
+            out.push_str(line);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// Collects the files `#pragma require(path)` pulls in, each once (by its normalized path), dependencies first:
@@ -929,11 +1085,11 @@ fn collect_requires(
 
 /// `#pragma require(path)` → `path`.
 fn parse_require(line: &str) -> Option<&str> {
-    let rest = line
-        .trim_start()
-        .strip_prefix("#pragma")?
-        .trim_start()
-        .strip_prefix("require")?;
+    let rest = line.trim_start().strip_prefix("#pragma")?.trim_start();
+    // Blender's spelling, so that ported sources keep theirs.
+    let rest = rest
+        .strip_prefix("require")
+        .or_else(|| rest.strip_prefix("BLENDER_REQUIRE"))?;
     let inner = rest.trim().strip_prefix('(')?.strip_suffix(')')?.trim();
     Some(inner.trim_matches('"'))
 }
@@ -1233,6 +1389,27 @@ fn emit_interfaces(
                 format!("{} `{}`", b.list, b.item.value.name),
                 b.item.origin,
             );
+        }
+        // A block a geometry stage passes through under one instance name is read as `<instance>_in[]` and, as
+        // Blender names it, written as `<instance>_out` (the plain `<instance>` works too).
+        if stage == Stage::Geometry {
+            for b in blocks.iter().filter(|b| b.direction == Direction::Out) {
+                let renamed_in = format!("{}_in", b.instance);
+                let alias = format!("{}_out", b.instance);
+                if !b.instance.is_empty()
+                    && blocks
+                        .iter()
+                        .any(|i| i.direction == Direction::In && i.instance == renamed_in)
+                    && !blocks.iter().any(|o| o.instance == alias)
+                {
+                    e.decl(
+                        &format!("#define {alias} {}", b.instance),
+                        &b.item.declared_in,
+                        format!("{} `{}`", b.list, b.item.value.name),
+                        b.item.origin,
+                    );
+                }
+            }
         }
     }
     if stage == Stage::Fragment {

@@ -337,3 +337,49 @@ pub const STANDARD_DEFINES: &[&str] = &[
     "GPU_INTERSECTION_SHADER",
     "GPU_CALLABLE_SHADER",
 ];
+
+/// Why a define's name (with its parameter list, for a function-like macro: `name(a, b)`) cannot be used.
+///
+/// ```
+/// use shader_info::define_name_problem;
+/// assert!(define_name_problem("USE_CLIP").is_none());
+/// assert!(define_name_problem("to_display(a)").is_none());
+/// assert!(define_name_problem("mix3(a, b, c)").is_none());
+/// assert!(define_name_problem("none()").is_none());
+/// assert!(define_name_problem("f(a) x").is_some());
+/// assert!(define_name_problem("f(a,)").is_some());
+/// assert!(define_name_problem("f(a").is_some());
+/// assert!(define_name_problem("f (a)").is_some());
+/// ```
+pub fn define_name_problem(name: &str) -> Option<String> {
+    let Some((macro_name, rest)) = name.split_once('(') else {
+        return identifier_problem(name);
+    };
+    if let Some(p) = identifier_problem(macro_name) {
+        return Some(p);
+    }
+    let Some(list) = rest.strip_suffix(')') else {
+        return Some(format!(
+            "`{name}` is a function-like macro whose parameter list does not end the name with `)`"
+        ));
+    };
+    if list.trim().is_empty() {
+        return None;
+    }
+    let mut seen = Vec::new();
+    for param in list.split(',').map(str::trim) {
+        if param.is_empty() {
+            return Some(format!("`{name}` has an empty macro parameter"));
+        }
+        if let Some(p) = identifier_problem(param) {
+            return Some(format!("macro parameter: {p}"));
+        }
+        if seen.contains(&param) {
+            return Some(format!(
+                "`{name}` names the macro parameter `{param}` twice"
+            ));
+        }
+        seen.push(param);
+    }
+    None
+}

@@ -167,6 +167,45 @@ impl ConstValue {
         }
     }
 
+    /// This value as a `ty`, when the conversion loses nothing (Blender converts a default to the declared type:
+    /// `2` for a float constant is `2.0`); otherwise the value unchanged, which validation then reports.
+    ///
+    /// ```
+    /// use shader_info::{ConstValue, Type};
+    /// assert_eq!(ConstValue::Int(2).converted_to(Type::Float), ConstValue::Float(2.0));
+    /// assert_eq!(ConstValue::Int(3).converted_to(Type::Uint), ConstValue::Uint(3));
+    /// assert_eq!(ConstValue::Float(1.0).converted_to(Type::Int), ConstValue::Int(1));
+    /// assert_eq!(ConstValue::Int(-1).converted_to(Type::Uint), ConstValue::Int(-1));
+    /// assert_eq!(ConstValue::Float(0.5).converted_to(Type::Int), ConstValue::Float(0.5));
+    /// assert_eq!(ConstValue::Int(1).converted_to(Type::Bool), ConstValue::Bool(true));
+    /// ```
+    pub fn converted_to(self, ty: Type) -> ConstValue {
+        let exact_f32 = |v: f64| (v as f32) as f64 == v;
+        let as_f64 = match self {
+            ConstValue::Bool(_) => return self,
+            ConstValue::Int(i) => f64::from(i),
+            ConstValue::Uint(u) => f64::from(u),
+            ConstValue::Float(f) => f64::from(f),
+        };
+        let converted = match ty {
+            Type::Float if exact_f32(as_f64) => Some(ConstValue::Float(as_f64 as f32)),
+            Type::Int
+                if as_f64.fract() == 0.0
+                    && (f64::from(i32::MIN)..=f64::from(i32::MAX)).contains(&as_f64) =>
+            {
+                Some(ConstValue::Int(as_f64 as i32))
+            }
+            Type::Uint
+                if as_f64.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&as_f64) =>
+            {
+                Some(ConstValue::Uint(as_f64 as u32))
+            }
+            Type::Bool if as_f64 == 0.0 || as_f64 == 1.0 => Some(ConstValue::Bool(as_f64 == 1.0)),
+            _ => None,
+        };
+        converted.unwrap_or(self)
+    }
+
     /// The 32-bit pattern Vulkan's `VkSpecializationInfo` expects (bools are `VkBool32`).
     pub fn to_bits(self) -> u32 {
         match self {
@@ -307,11 +346,57 @@ impl SharedVariable {
     }
 }
 
-/// A preprocessor define.
+/// A preprocessor define: object-like (`NAME` or `NAME value`) or function-like (`name(a, b) body`, `name` holding
+/// the parameter list: `#define name(a, b) body`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Define {
     pub name: String,
     pub value: Option<String>,
+}
+
+impl Define {
+    /// Splits Blender's one-string form (`"name(a) body"`, `"NAME value"` is not split: an object-like define keeps
+    /// its text as the name, as before) into the macro with its parameter list and the body.
+    fn from_blender(text: String) -> Define {
+        if let Some(open) = text.find('(')
+            && let Some(close) = text[open..].find(')').map(|i| open + i)
+            && !text[..open].contains(char::is_whitespace)
+        {
+            let body = text[close + 1..].trim();
+            return Define {
+                name: text[..=close].to_string(),
+                value: (!body.is_empty()).then(|| body.to_string()),
+            };
+        }
+        Define {
+            name: text,
+            value: None,
+        }
+    }
+
+    /// The macro's name: `name` without a parameter list.
+    ///
+    /// ```
+    /// use shader_info::ShaderCreateInfo;
+    /// let info = ShaderCreateInfo::new("x").define("to_display(a) a");
+    /// assert_eq!(info.defines[0].value.macro_name(), "to_display");
+    /// assert_eq!(info.defines[0].value.params(), Some(vec!["a"]));
+    /// assert_eq!(info.defines[0].value.value.as_deref(), Some("a"));
+    /// ```
+    pub fn macro_name(&self) -> &str {
+        self.name.split('(').next().unwrap_or(&self.name)
+    }
+
+    /// The parameters of a function-like macro (`None` for an object-like one).
+    pub fn params(&self) -> Option<Vec<&str>> {
+        let (_, rest) = self.name.split_once('(')?;
+        let list = rest.strip_suffix(')').unwrap_or(rest).trim();
+        Some(if list.is_empty() {
+            Vec::new()
+        } else {
+            list.split(',').map(str::trim).collect()
+        })
+    }
 }
 
 /// The geometry stage's primitive layout.
@@ -466,6 +551,10 @@ pub struct ShaderCreateInfo {
     pub slot_space: Option<Item<SlotSpace>>,
     /// Declared render state (see [`crate::render_state`]), one item per builder call.
     pub render_state: Vec<Item<StateItem>>,
+    /// The Blender compatibility prelude ([`Self::blender_compat`]); inherited through `additional_info`.
+    pub blender_prelude: bool,
+    /// The info that replaces this one where one of its stages cannot run ([`Self::twin`]); not inherited.
+    pub twin: Option<Item<String>>,
 }
 
 impl ShaderCreateInfo {
@@ -713,13 +802,24 @@ impl ShaderCreateInfo {
         self
     }
 
-    /// A push-constant member. All members form one `std430` block of at most 128 bytes.
+    /// A push-constant member. All members form one `std430` block of at most 128 bytes. The name may carry an
+    /// array size (`"parameters[12]"`, what Blender writes as `push_constant(Type::VEC4, "parameters", 12)`): the
+    /// same as [`Self::push_constant_array`].
     #[track_caller]
     pub fn push_constant(mut self, ty: Type, name: impl Into<String>) -> Self {
+        let name = name.into();
+        let (name, array_size) = match name
+            .strip_suffix(']')
+            .and_then(|n| n.split_once('['))
+            .and_then(|(base, size)| Some((base, size.trim().parse::<u32>().ok()?)))
+        {
+            Some((base, size)) => (base.to_string(), Some(size)),
+            None => (name, None),
+        };
         let it = self.item(PushConstant {
             ty,
-            name: name.into(),
-            array_size: None,
+            name,
+            array_size,
         });
         self.push_constants.push(it);
         self
@@ -1007,10 +1107,11 @@ impl ShaderCreateInfo {
         name: impl Into<String>,
         default: impl Into<ConstValue>,
     ) -> Self {
+        // Blender converts the default to the declared type; so does this, where nothing is lost.
         let it = self.item(SpecializationConstant {
             ty,
             name: name.into(),
-            default: default.into(),
+            default: default.into().converted_to(ty),
             id: None,
         });
         self.specialization_constants.push(it);
@@ -1092,18 +1193,17 @@ impl ShaderCreateInfo {
         self
     }
 
-    /// `#define name`.
+    /// `#define name`. A function-like macro may be given whole, as Blender's infos write it:
+    /// `.define("to_display(a) a")` is `#define to_display(a) a` (the same as
+    /// `.define_value("to_display(a)", "a")`); a library file may `#undef` and replace it.
     #[track_caller]
     pub fn define(mut self, name: impl Into<String>) -> Self {
-        let it = self.item(Define {
-            name: name.into(),
-            value: None,
-        });
+        let it = self.item(Define::from_blender(name.into()));
         self.defines.push(it);
         self
     }
 
-    /// `#define name value`.
+    /// `#define name value`; `name` may carry a parameter list (`"mix3(a, b, c)"`): a function-like macro.
     #[track_caller]
     pub fn define_value(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
         let it = self.item(Define {
@@ -1119,6 +1219,52 @@ impl ShaderCreateInfo {
     pub fn typedef_source(mut self, file: impl Into<String>) -> Self {
         let it = self.item(file.into());
         self.typedef_sources.push(it);
+        self
+    }
+
+    /// Opts into the Blender compatibility prelude, for sources ported from Blender unchanged (inherited through
+    /// `additional_info`; [`crate::Registry::blender_compat`] turns it on for a whole registry). Every stage then
+    /// gets what Blender's GLSL prelude gives its sources:
+    ///
+    /// - `USE_GPU_SHADER_CREATE_INFO`;
+    /// - `gl_VertexID` and `gl_InstanceID` in the vertex stage, with OpenGL's meaning: `gl_InstanceID` is
+    ///   `gl_InstanceIndex - gl_BaseInstance` (Vulkan's instance index counts from the draw's first instance; the
+    ///   base comes from `GL_ARB_shader_draw_parameters`, the device feature `shaderDrawParameters`);
+    /// - the vector and matrix names of Blender's shared C++/GLSL dialect (`float2`…`float4x4`, `int2`, `uint3`,
+    ///   `bool4`, `bool1`, `packed_float3`, …) and the no-op forms of its static assertions
+    ///   (`BLI_STATIC_ASSERT_ALIGN`, `BLI_STATIC_ASSERT_SIZE`, `BLI_STATIC_ASSERT`), so a shared header in that
+    ///   dialect can be a `typedef_source` (a C enum in it cannot: it is refused, naming what to write instead);
+    /// - the create-info lint stubs of newer sources (`VERTEX_SHADER_CREATE_INFO(info)`, …) as empty macros.
+    ///
+    /// `#pragma BLENDER_REQUIRE(file)` is read as `#pragma require(file)` with or without the prelude.
+    ///
+    /// ```
+    /// use shader_info::ShaderCreateInfo;
+    /// let info = ShaderCreateInfo::new("ported").blender_compat();
+    /// assert!(info.blender_prelude);
+    /// ```
+    #[track_caller]
+    pub fn blender_compat(mut self) -> Self {
+        self.blender_prelude = true;
+        self
+    }
+
+    /// Names the info that replaces this one wherever one of its stages cannot run: on the translation targets
+    /// (none has a geometry or tessellation stage; WGSL, MSL, HLSL, OpenGL and ES all take the twin there), and in
+    /// a library whose backend or device cannot run the stage (wgpu has no geometry stage; a Vulkan device may lack
+    /// `geometryShader` or `tessellationShader`). Blender's Metal-only `*_no_geom` infos are such twins. The twin
+    /// is an info of its own, compiled, checked and translated as one; the replaced info's modules on those
+    /// targets report "served by its twin" and point at it. Not inherited through `additional_info`: a twin
+    /// belongs to one info.
+    ///
+    /// ```
+    /// use shader_info::ShaderCreateInfo;
+    /// let info = ShaderCreateInfo::new("polyline").twin("polyline_no_geom");
+    /// assert_eq!(info.twin.unwrap().value, "polyline_no_geom");
+    /// ```
+    #[track_caller]
+    pub fn twin(mut self, name: impl Into<String>) -> Self {
+        self.twin = Some(self.item(name.into()));
         self
     }
 

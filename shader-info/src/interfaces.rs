@@ -14,7 +14,8 @@
 //!
 //! Arrayed blocks need an instance name: an interface without one gets `<block>_in` or `<block>_out`. An
 //! interface used on both sides of one stage under one instance name (Blender's habit with `vertex_out` and
-//! `geometry_out`) keeps the name on its output; the input is renamed `<instance>_in` in that stage.
+//! `geometry_out`) keeps the name on its output; the input is renamed `<instance>_in` in that stage, and the
+//! generated geometry stage also names the output `<instance>_out` (a define), as Blender's sources write it.
 
 use crate::info::{Item, ShaderCreateInfo, StageInterfaceInfo};
 use crate::types::Stage;

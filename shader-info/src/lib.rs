@@ -64,9 +64,11 @@ pub use builtins::BuiltinFeature;
 pub use condition::Condition;
 pub use diagnostic::{Code, Diagnostic, Related, Severity, render, render_all};
 pub use generate::{
-    DirLoader, Flavor, GenerateOptions, GeneratedStage, LineOrigin, MappedLocation, MemoryLoader,
-    SourceLoader, SourceMap, SourceMapEntry, generate, portable_spec_name,
+    BLENDER_PRELUDE, BLENDER_PRELUDE_VERTEX, DirLoader, Flavor, GenerateOptions, GeneratedStage,
+    LineOrigin, MappedLocation, MemoryLoader, SourceLoader, SourceMap, SourceMapEntry,
+    c_dialect_problem, generate, portable_spec_name,
 };
+pub use glsl_names::define_name_problem;
 pub use host::{
     BindSet, HostResource, NoPush, NoVertices, PushBlock, VertexData, derived_push_problems,
 };

@@ -693,7 +693,20 @@ impl PipelinePlan {
             },
         );
         let kind = PipelineKind::of(&stages);
-        let builtin_features = info.builtins.device_features(&stages);
+        let mut builtin_features = info.builtins.device_features(&stages);
+        // The Blender prelude's `gl_InstanceID` is `gl_InstanceIndex - gl_BaseInstance`: the base instance is a draw
+        // parameter.
+        if info.blender_prelude
+            && info
+                .builtins
+                .contains(crate::types::BuiltinBits::INSTANCE_ID)
+            && stages.contains(&Stage::Vertex)
+        {
+            builtin_features.push(crate::builtins::BuiltinFeature {
+                feature: "shaderDrawParameters",
+                why: "gl_InstanceID of the Blender prelude (it reads gl_BaseInstance)".into(),
+            });
+        }
         PipelinePlan {
             key: info.key(),
             kind,

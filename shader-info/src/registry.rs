@@ -99,6 +99,8 @@ pub struct Registry {
     /// Problems of shared structs and enums, by type name.
     type_problems: BTreeMap<String, Vec<Diagnostic>>,
     constant_ids: OnceLock<HashMap<(String, String), u32>>,
+    /// Every info resolved from this registry gets the Blender prelude ([`Registry::blender_compat`]).
+    blender_prelude: bool,
 }
 
 impl Registry {
@@ -166,6 +168,18 @@ impl Registry {
             );
         }
         r
+    }
+
+    /// Gives every info of this registry the Blender compatibility prelude
+    /// ([`crate::ShaderCreateInfo::blender_compat`]): one call for a whole library of ported infos.
+    pub fn blender_compat(&mut self) -> &mut Registry {
+        self.blender_prelude = true;
+        self
+    }
+
+    /// Whether [`Registry::blender_compat`] was called.
+    pub fn blender_prelude(&self) -> bool {
+        self.blender_prelude
     }
 
     /// Adds an info. A second info of the same name is kept out and reported by [`Registry::problems`].

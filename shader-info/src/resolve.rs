@@ -73,8 +73,33 @@ pub fn resolve(registry: &Registry, name: &str) -> Result<ResolvedInfo, Vec<Diag
         name: root.name.clone(),
         origin: root.origin,
         do_static_compilation: root.do_static_compilation,
+        twin: root.twin.clone(),
         ..Default::default()
     };
+    let mut twin_problem = None;
+    if let Some(t) = &root.twin {
+        let hint = if t.value == root.name {
+            Some((
+                "an info cannot be its own twin".to_string(),
+                "name the info that replaces it".to_string(),
+            ))
+        } else if registry.info(&t.value).is_none() {
+            Some((
+                format!("`{name}` names twin `{}`, which is not registered", t.value),
+                suggest(registry, &t.value),
+            ))
+        } else {
+            None
+        };
+        if let Some((message, hint)) = hint {
+            twin_problem = Some(
+                Diagnostic::error(Code::UnknownInfo, name, message)
+                    .item(format!("twin(\"{}\")", t.value))
+                    .at(&t.declared_in, t.origin)
+                    .hint(hint),
+            );
+        }
+    }
     let mut r = Resolver {
         registry,
         root: name,
@@ -86,6 +111,7 @@ pub fn resolve(registry: &Registry, name: &str) -> Result<ResolvedInfo, Vec<Diag
         order: Vec::new(),
     };
     r.visit(root, &mut out);
+    r.diags.extend(twin_problem);
     size_by_constants(&mut out);
     let space = out
         .slot_space
@@ -400,6 +426,7 @@ impl<'a> Resolver<'a> {
         merge_list(&mut out.skipped_targets, &info.skipped_targets);
         self.merge_state(&mut out.render_state, &info.render_state);
         out.builtins |= info.builtins;
+        out.blender_prelude |= info.blender_prelude || self.registry.blender_prelude();
         self.merge_singular(
             "geometry_layout",
             &mut out.geometry_layout,

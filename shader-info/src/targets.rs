@@ -203,6 +203,28 @@ impl TargetMap {
             .find(|b| b.set == set && b.binding == binding)
     }
 
+    /// The bindings the host binds for a stage that uses `used` (portable set, binding): those, and the sampler
+    /// half of every split sampler whose texture half is among them. A declared sampler is one resource to the
+    /// host, so it binds both halves whenever a stage uses either; a translator may drop the sampler half of a
+    /// texture the stage only fetches from or measures (`texelFetch`, `textureSize`: naga does, SPIRV-Cross does
+    /// not), which costs nothing, since a bound argument the function does not take is ignored.
+    pub fn host_bound(&self, used: &[(u32, u32)]) -> Vec<&TargetBinding> {
+        let mut out: Vec<&TargetBinding> =
+            used.iter().filter_map(|&(s, b)| self.at(s, b)).collect();
+        for b in out.clone() {
+            if b.part == BindingPart::Texture
+                && let Some(sampler) = self
+                    .bindings
+                    .iter()
+                    .find(|o| o.part == BindingPart::Sampler && o.set == b.set && o.name == b.name)
+                && !out.iter().any(|o| std::ptr::eq(*o, sampler))
+            {
+                out.push(sampler);
+            }
+        }
+        out
+    }
+
     /// Derives the map from a plan's bindings (`(set, binding, name, kind)`) and push-constant size.
     /// `sampler_binding(set, binding)` is the portable
     /// sampler binding of the combined sampler there (`None`: it stays whole); `writable(set, binding)` says whether

@@ -173,6 +173,17 @@ impl ValidatedInfo {
         }
     }
 
+    /// This info with builtins found in its compiled modules added to those it declares (Blender ORs in the
+    /// builtins its sources use). Only builtins that change nothing in the generated text may be found this way;
+    /// the caller (`gpu::flow::Flow`) checks that.
+    pub fn with_found_builtins(&self, found: crate::types::BuiltinBits) -> ValidatedInfo {
+        ValidatedInfo {
+            info: self.info.with_changes(|i| i.builtins |= found),
+            warnings: self.warnings.clone(),
+            variant: self.variant.clone(),
+        }
+    }
+
     /// Unique variant `index` of `set` (this info's variants), applied and validated again: the specialize function
     /// may have swapped sources or added defines. Every diagnostic names the variant.
     pub fn variant(
@@ -281,7 +292,7 @@ fn check_branches(c: &mut Checker) {
         let clash = info
             .defines
             .iter()
-            .find(|d| d.value.name == name)
+            .find(|d| d.value.macro_name() == name)
             .map(|d| ("define", d.declared_in.clone(), d.origin))
             .or_else(|| {
                 info.resources
@@ -758,7 +769,16 @@ fn check_constants_and_defines(c: &mut Checker) {
         }
     }
     for it in &info.defines {
-        c.ident("define", &it.value.name, it);
+        // A function-like macro (`name(a, b)`) is a name and a parameter list; the body follows the value's rules.
+        if let Some(p) = crate::glsl_names::define_name_problem(&it.value.name) {
+            c.err(
+                Code::InvalidIdentifier,
+                format!("define `{}`", it.value.name),
+                it,
+                p,
+                "name a define with a plain GLSL identifier, or `name(a, b)` for a function-like macro",
+            );
+        }
     }
     for it in &info.constants {
         c.ident("constant", &it.value.name, it);
@@ -890,7 +910,7 @@ fn check_names(c: &mut Checker) {
     }
     // A define of a declared name would rewrite that declaration's identifier.
     for it in &info.defines {
-        add(&it.value.name, "define", &it.declared_in, it.origin);
+        add(it.value.macro_name(), "define", &it.declared_in, it.origin);
     }
     for it in &info.constants {
         add(&it.value.name, "constant", &it.declared_in, it.origin);

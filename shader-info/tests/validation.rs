@@ -405,9 +405,18 @@ fn specialization_constant_types() {
     let d = check(
         graphics("s")
             .specialization_constant(Type::Vec2, "v", 1.0f32)
-            .specialization_constant(Type::Uint, "u", 1i32),
+            .specialization_constant(Type::Uint, "u", -1i32),
     );
     assert_eq!(codes(&d), [Code::InvalidConstant; 2]);
+    // A default that converts without loss is converted, as Blender does (`2` for a float constant is `2.0`).
+    let info = graphics("s2")
+        .specialization_constant(Type::Uint, "u", 1i32)
+        .specialization_constant(Type::Float, "f", 2i32);
+    assert!(!check(info.clone()).iter().any(|d| d.is_error()));
+    assert_eq!(
+        info.specialization_constants[1].value.default,
+        ConstValue::Float(2.0)
+    );
 }
 
 #[test]

@@ -794,16 +794,17 @@ fn print_targets(r: &BuildReport) {
     }
     println!();
     println!(
-        "{:<6} {:>10} {:>11} {:>7} {:>6}",
-        "target", "translated", "unsupported", "skipped", "failed"
+        "{:<6} {:>10} {:>11} {:>7} {:>4} {:>6}",
+        "target", "translated", "unsupported", "skipped", "twin", "failed"
     );
     for (t, c) in &r.targets {
         println!(
-            "{:<6} {:>10} {:>11} {:>7} {:>6}",
+            "{:<6} {:>10} {:>11} {:>7} {:>4} {:>6}",
             t.name(),
             c.translated,
             c.unsupported,
             c.skipped,
+            c.twin,
             c.failed
         );
     }
@@ -812,7 +813,7 @@ fn print_targets(r: &BuildReport) {
         for t in m
             .targets
             .iter()
-            .filter(|t| matches!(t.verdict, "unsupported" | "skipped"))
+            .filter(|t| matches!(t.verdict, "unsupported" | "skipped" | "twin"))
         {
             let key = match m.variant {
                 Some(v) => format!("{}#v{v} {}", m.info, m.stage),

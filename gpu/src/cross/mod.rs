@@ -27,6 +27,7 @@
 //! ```
 
 pub mod check;
+mod gl_post;
 mod hlsl_post;
 mod persist;
 pub mod spec;
@@ -96,6 +97,9 @@ pub enum Verdict {
     Skipped(String),
     /// Translation or its check failed: a bug here or in a translator, reported with the module named.
     Failed(Vec<Diagnostic>),
+    /// A stage of the info cannot run on the target (the reasons), and the info names a twin
+    /// ([`shader_info::ShaderCreateInfo::twin`]) that serves it there: the twin's own modules are the output.
+    Twin { twin: String, reasons: Vec<String> },
 }
 
 impl Verdict {
@@ -110,7 +114,7 @@ impl Verdict {
                     d.variant = info.variant_label().map(str::to_string);
                 }
             }
-            Verdict::Unsupported(_) | Verdict::Skipped(_) => {}
+            Verdict::Unsupported(_) | Verdict::Skipped(_) | Verdict::Twin { .. } => {}
         }
         v
     }
@@ -122,6 +126,7 @@ impl Verdict {
             Verdict::Unsupported(_) => "unsupported",
             Verdict::Skipped(_) => "skipped",
             Verdict::Failed(_) => "failed",
+            Verdict::Twin { .. } => "twin",
         }
     }
 
@@ -137,6 +142,10 @@ impl Verdict {
             Verdict::Failed(d) => d
                 .iter()
                 .map(|d| format!("failed on {target}: {}", d.message))
+                .collect(),
+            Verdict::Twin { twin, reasons } => reasons
+                .iter()
+                .map(|r| format!("served on {target} by its twin `{twin}`: {r}"))
                 .collect(),
         }
     }
@@ -171,7 +180,52 @@ pub struct CrossOptions {
 ///     }
 /// }
 /// ```
+///
+/// An info with a twin ([`shader_info::ShaderCreateInfo::twin`]) is served by it on every target where one of its
+/// stages is unsupported: each of its modules gets [`Verdict::Twin`] there, with the reasons.
 pub fn translate_module(
+    flow: &Flow,
+    info: &ValidatedInfo,
+    stage: Stage,
+    opts: &CrossOptions,
+) -> Vec<(Target, Verdict)> {
+    let own = translate_own(flow, info, stage, opts);
+    let Some(twin) = info.twin.as_ref().map(|t| t.value.clone()) else {
+        return own;
+    };
+    // Why each target cannot run the info: the reasons any of its stages is unsupported there.
+    let mut blocked: Vec<(Target, Vec<String>)> = Vec::new();
+    for s in info.stages() {
+        let verdicts = if s == stage {
+            own.clone()
+        } else {
+            translate_own(flow, info, s, opts)
+        };
+        for (t, v) in verdicts {
+            if let Verdict::Unsupported(reasons) = v {
+                match blocked.iter_mut().find(|(b, _)| *b == t) {
+                    Some((_, r)) => r.extend(reasons),
+                    None => blocked.push((t, reasons)),
+                }
+            }
+        }
+    }
+    own.into_iter()
+        .map(|(t, v)| match (&v, blocked.iter().find(|(b, _)| *b == t)) {
+            (Verdict::Skipped(_), _) | (_, None) => (t, v),
+            (_, Some((_, reasons))) => (
+                t,
+                Verdict::Twin {
+                    twin: twin.clone(),
+                    reasons: reasons.clone(),
+                },
+            ),
+        })
+        .collect()
+}
+
+/// The verdicts of one module of the info itself (no twin).
+fn translate_own(
     flow: &Flow,
     info: &ValidatedInfo,
     stage: Stage,
@@ -518,6 +572,14 @@ impl Portable {
                 if has(BuiltIn::PointSize) {
                     out.push(no_point_size("WebGPU"));
                 }
+                if has(BuiltIn::BaseInstance) {
+                    out.push(
+                        "the draw's base instance (WebGPU has none: `instance_index` counts from the draw's first \
+                         instance, so OpenGL's `gl_InstanceID` is not expressible; pass the first instance in a \
+                         push constant and subtract it)"
+                            .to_string(),
+                    );
+                }
                 if has(BuiltIn::PointCoord) {
                     out.push(no_point_coord("WebGPU"));
                 }
@@ -758,6 +820,13 @@ impl Portable {
             }
             Target::Hlsl => {
                 let (module, info) = self.with_constants(&baked)?;
+                let (module, info) = match base_instance_as_zero(&module) {
+                    Some(m) => {
+                        let info = validate(&m)?;
+                        (std::borrow::Cow::Owned(m), std::borrow::Cow::Owned(info))
+                    }
+                    None => (module, info),
+                };
                 let mut binding_map = hlsl::BindingMap::new();
                 for b in &map.bindings {
                     binding_map.insert(
@@ -863,7 +932,9 @@ impl Portable {
                     &format!("_immediates_binding_{}", gl_stage_suffix(stage)),
                     shader_info::GL_PUSH_CONSTANT_UNIFORM,
                 );
-                (text, "main".to_string())
+                // The host sets push constants and finds block members by their declared names.
+                let text = gl_post::declared_member_names(&text);
+                (gl_post::base_instance_from_host(&text), "main".to_string())
             }
         };
         Ok(Translation {
@@ -926,6 +997,43 @@ impl Portable {
             .find(|(s, b, _)| *s == set && *b == binding)
             .map(|(_, _, l)| l)
     }
+}
+
+/// The module with the draw's base instance read as 0, for HLSL: Direct3D's `SV_InstanceID` (naga's
+/// `gl_InstanceIndex` there) counts from 0 in every draw, so the base it is relative to is 0, and the Blender
+/// prelude's `gl_InstanceID` (`gl_InstanceIndex - gl_BaseInstance`) is `SV_InstanceID`. `None` when the module does
+/// not read the base instance.
+fn base_instance_as_zero(module: &naga::Module) -> Option<naga::Module> {
+    use naga::{Binding, BuiltIn, Expression, Literal, ScalarKind, TypeInner};
+    let mut out = module.clone();
+    let mut changed = false;
+    for ep in &mut out.entry_points {
+        let f = &mut ep.function;
+        let Some(i) = f
+            .arguments
+            .iter()
+            .position(|a| a.binding == Some(Binding::BuiltIn(BuiltIn::BaseInstance)))
+        else {
+            continue;
+        };
+        let zero = match module.types[f.arguments[i].ty].inner {
+            TypeInner::Scalar(s) if s.kind == ScalarKind::Sint => Literal::I32(0),
+            _ => Literal::U32(0),
+        };
+        f.arguments.remove(i);
+        let i = i as u32;
+        for (_, e) in f.expressions.iter_mut() {
+            if let Expression::FunctionArgument(j) = e {
+                if *j == i {
+                    *e = Expression::Literal(zero);
+                } else if *j > i {
+                    *j -= 1;
+                }
+            }
+        }
+        changed = true;
+    }
+    changed.then_some(out)
 }
 
 fn rb(group: u32, binding: u32) -> naga::ResourceBinding {

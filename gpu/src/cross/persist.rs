@@ -121,7 +121,7 @@ pub(super) fn store(disk: &DiskCache, module: u128, target: Target, verdict: &Ve
                 ),
             },
         },
-        Verdict::Skipped(_) | Verdict::Failed(_) => return,
+        Verdict::Skipped(_) | Verdict::Failed(_) | Verdict::Twin { .. } => return,
     };
     if let Ok(json) = serde_json::to_vec(&cached) {
         disk.put(Kind::Translation, verdict_key(module, target), &json);

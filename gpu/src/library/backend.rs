@@ -125,6 +125,13 @@ pub trait Backend: Sync + Sized {
     /// The device's limits the core checks plans against.
     fn limits(&self) -> DeviceLimits;
 
+    /// Whether this backend and its device can run a `stage` (default: every stage). Where one stage of an info
+    /// cannot run, the library builds the info's twin instead ([`shader_info::ShaderCreateInfo::twin`]).
+    fn runs_stage(&self, stage: Stage) -> bool {
+        let _ = stage;
+        true
+    }
+
     /// How pipelines of this backend read subpass inputs when the options leave it to the device (`Err`: this
     /// backend cannot do `requested`).
     fn subpass_mode(&self, requested: Option<SubpassMode>) -> Result<SubpassMode, Vec<Diagnostic>>;

@@ -116,8 +116,13 @@ impl<B: Backend> Library<B> {
         opts: LibraryOptions,
     ) -> Result<Library<B>, B::Error> {
         let subpass = backend.subpass_mode(opts.subpass).map_err(B::error)?;
+        let mut sources = Sources::new(registry, opts, subpass).map_err(B::error)?;
+        sources.unrunnable = [Stage::TessControl, Stage::TessEvaluation, Stage::Geometry]
+            .into_iter()
+            .filter(|s| !backend.runs_stage(*s))
+            .collect();
         Ok(Library {
-            sources: Sources::new(registry, opts, subpass).map_err(B::error)?,
+            sources,
             backend,
             modules: BTreeMap::new(),
             graphics: HashMap::new(),

@@ -3,7 +3,9 @@
 
 use crate::compiler::{Compiler, CompilerOptions, Profile};
 use crate::flow::{Flow, parse_variant_key};
-use shader_info::{Code, Diagnostic, DirLoader, Registry, SubpassMode, ValidatedInfo, VariantSet};
+use shader_info::{
+    Code, Diagnostic, DirLoader, Registry, Stage, SubpassMode, ValidatedInfo, VariantSet,
+};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -54,6 +56,8 @@ pub(crate) struct Sources {
     validated: HashMap<String, Arc<ValidatedInfo>>,
     /// The same in the library's subpass mode, when that is not the declared one.
     in_mode: HashMap<String, Arc<ValidatedInfo>>,
+    /// Stages the backend and its device cannot run: an info with one of them is served by its twin.
+    pub unrunnable: Vec<Stage>,
 }
 
 impl Sources {
@@ -74,6 +78,7 @@ impl Sources {
             variant_sets: HashMap::new(),
             validated: HashMap::new(),
             in_mode: HashMap::new(),
+            unrunnable: Vec::new(),
         })
     }
 
@@ -102,12 +107,25 @@ impl Sources {
             return Ok(info.clone());
         }
         let info = match parse_variant_key(key) {
-            None => self.flow().validated(key)?,
+            None => {
+                let info = self.flow().validated(key)?;
+                // An info with a stage the backend cannot run is served by its twin.
+                match &info.twin {
+                    Some(twin) if info.stages().iter().any(|s| self.unrunnable.contains(s)) => {
+                        // The twin as declared, never its own twin (two infos naming each other stay finite).
+                        let twin = Arc::new(self.flow().validated(&twin.value)?);
+                        self.validated.insert(key.to_string(), twin.clone());
+                        return Ok(twin);
+                    }
+                    _ => info,
+                }
+            }
             Some((base, index)) => {
                 let base_info = self.declared(base)?;
                 // The variant table is computed once per info (2^branches permutations), not once per lookup.
                 let set = self.variants(base)?;
-                base_info.variant(&set, index, &self.registry)?
+                let variant = base_info.variant(&set, index, &self.registry)?;
+                self.flow().with_found_builtins(variant)
             }
         };
         let info = Arc::new(info);

@@ -166,9 +166,18 @@ pub fn undeclared_builtins(
             .stage(stage)
             .item(format!("builtin {name}"))
             .at(&info.name, info.origin)
-            .hint(format!(
-                "declare it: `.builtins(BuiltinBits::{name})` on the info (or on the additional info the code belongs to)"
-            ));
+            .hint(if extensions.is_empty() {
+                format!(
+                    "declare it: `.builtins(BuiltinBits::{name})` on the info (or on the additional info the code belongs to); \
+                     a flow that is not strict (`Flow::strict_builtins`) finds it in the code and adds it"
+                )
+            } else {
+                format!(
+                    "declare it: `.builtins(BuiltinBits::{name})` on the info (or on the additional info the code belongs to); \
+                     it is never found in the code, because it changes the generated text (`#extension`), which is \
+                     generated from the declaration before anything is compiled"
+                )
+            });
             if let Some((line, _)) = used {
                 let at = generated.source_map.map(&generated.name, line);
                 d = d.in_file(at.file, Some(at.line));

@@ -383,6 +383,7 @@ impl VkContext {
         // VK_KHR_dynamic_rendering_local_read came with header 1.3.276.
         let has_local_read_ext = has_ext(ash::khr::dynamic_rendering_local_read::NAME)
             && layer_knows(vk::make_api_version(0, 1, 3, 276));
+        let mut s11 = vk::PhysicalDeviceVulkan11Features::default();
         let mut s12 = vk::PhysicalDeviceVulkan12Features::default();
         let mut s13 = vk::PhysicalDeviceVulkan13Features::default();
         // Pipelines linked from parts created ahead (fast link on first use), where the driver has them.
@@ -392,6 +393,7 @@ impl VkContext {
         let mut slocal = vk::PhysicalDeviceDynamicRenderingLocalReadFeaturesKHR::default();
         {
             let mut query = vk::PhysicalDeviceFeatures2::default()
+                .push_next(&mut s11)
                 .push_next(&mut s12)
                 .push_next(&mut s13);
             if has_barycentric_ext {
@@ -413,6 +415,12 @@ impl VkContext {
         if on(s13.maintenance4) {
             f13 = f13.maintenance4(true);
             optional.push("maintenance4");
+        }
+        // `gl_BaseInstance` (the Blender prelude's `gl_InstanceID`) and the other draw parameters.
+        let mut f11 = vk::PhysicalDeviceVulkan11Features::default();
+        if on(s11.shader_draw_parameters) {
+            f11 = f11.shader_draw_parameters(true);
+            optional.push("shaderDrawParameters");
         }
         if on(s12.shader_output_layer) {
             f12 = f12.shader_output_layer(true);
@@ -451,7 +459,8 @@ impl VkContext {
             .enabled_extension_names(&dev_exts)
             .enabled_features(&core)
             .push_next(&mut f13)
-            .push_next(&mut f12);
+            .push_next(&mut f12)
+            .push_next(&mut f11);
         if chosen.ray_tracing {
             dci = dci.push_next(&mut rt_features).push_next(&mut as_features);
         }
@@ -560,7 +569,7 @@ impl VkContext {
     /// Whether an optional feature a pipeline's state may need is enabled on this device, by its Vulkan name
     /// (`wideLines`, `fillModeNonSolid`, `depthBiasClamp`, `dualSrcBlend`, `independentBlend`, `geometryShader`,
     /// `tessellationShader`, `multiViewport`, `shaderClipDistance`, `samplerAnisotropy`, for declared builtins
-    /// `shaderOutputLayer`, `shaderOutputViewportIndex`, `fragmentShaderBarycentric`, and
+    /// `shaderOutputLayer`, `shaderOutputViewportIndex`, `fragmentShaderBarycentric`, `shaderDrawParameters` and
     /// `dynamicRenderingLocalRead`; any other name: false).
     pub fn feature_enabled(&self, name: &str) -> bool {
         let f = &self.inner.features;

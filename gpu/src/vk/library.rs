@@ -116,6 +116,17 @@ impl Backend for VkBackend {
         self.ctx.device_name().to_string()
     }
 
+    /// Geometry and tessellation stages need the device's `geometryShader` / `tessellationShader`.
+    fn runs_stage(&self, stage: Stage) -> bool {
+        match stage {
+            Stage::Geometry => self.ctx.feature_enabled("geometryShader"),
+            Stage::TessControl | Stage::TessEvaluation => {
+                self.ctx.feature_enabled("tessellationShader")
+            }
+            _ => true,
+        }
+    }
+
     fn limits(&self) -> DeviceLimits {
         let l = &self.ctx.properties().limits;
         DeviceLimits {

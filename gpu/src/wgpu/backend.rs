@@ -111,6 +111,14 @@ impl Backend for WgpuBackend {
         self.ctx.device_name()
     }
 
+    /// WebGPU has no geometry or tessellation stages.
+    fn runs_stage(&self, stage: Stage) -> bool {
+        !matches!(
+            stage,
+            Stage::Geometry | Stage::TessControl | Stage::TessEvaluation
+        )
+    }
+
     fn limits(&self) -> DeviceLimits {
         let l = self.ctx.device.limits();
         DeviceLimits {
