@@ -1,0 +1,179 @@
+//! glslang and SPIRV-Tools in process (`gpu/native/glslang_check.cpp`, built where Debian's static archives and
+//! headers are): the same Khronos front ends and validator the `glslangValidator` and `spirv-val` commands are,
+//! given the options the check gives those commands, without a process per module and target. Where the library
+//! is not built, or `SHADER_INFO_CHECK_WITH_COMMANDS=1`, the check runs the commands instead.
+//!
+//! Identical input, identical verdict: each distinct (stage, entry point, text) is compiled once per process.
+
+use shader_info::Stage;
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+/// `1`: run `glslangValidator` and `spirv-val` as commands even where the in-process library is built.
+pub const WITH_COMMANDS_ENV: &str = "SHADER_INFO_CHECK_WITH_COMMANDS";
+
+/// Whether the checks run glslang and SPIRV-Tools in process.
+pub fn available() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| {
+        cfg!(gpu_glslang_lib) && std::env::var(WITH_COMMANDS_ENV).as_deref() != Ok("1")
+    })
+}
+
+/// glslang's stage numbers (`EShLanguage`).
+fn lang(stage: Stage) -> i32 {
+    match stage {
+        Stage::Vertex => 0,
+        Stage::TessControl => 1,
+        Stage::TessEvaluation => 2,
+        Stage::Geometry => 3,
+        Stage::Fragment => 4,
+        Stage::Compute => 5,
+        Stage::RayGen => 6,
+        Stage::Intersection => 7,
+        Stage::AnyHit => 8,
+        Stage::ClosestHit => 9,
+        Stage::Miss => 10,
+        Stage::Callable => 11,
+    }
+}
+
+type Memo<T> = OnceLock<Mutex<HashMap<u128, T>>>;
+
+fn memoized<T: Clone>(memo: &'static Memo<T>, key: u128, make: impl FnOnce() -> T) -> T {
+    let map = memo.get_or_init(Default::default);
+    if let Some(v) = map.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return v.clone();
+    }
+    let v = make();
+    map.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key, v.clone());
+    v
+}
+
+/// What the HLSL check's compile can end in.
+#[derive(Clone, Debug)]
+pub enum HlslOutcome {
+    /// glslang compiled it and SPIRV-Tools validated the SPIR-V.
+    Valid(Vec<u32>),
+    /// glslang rejects the HLSL (its log).
+    Rejected(String),
+    /// glslang's SPIR-V of it is invalid (the validator's message).
+    Invalid(String),
+}
+
+/// OpenGL / ES GLSL through glslang with GL semantics: `Ok(reflection)` in `glslangValidator -q`'s format, or
+/// `Err(log)`.
+pub fn gl(text: &str, stage: Stage) -> Result<String, String> {
+    static MEMO: Memo<Result<String, String>> = OnceLock::new();
+    let key = crate::disk_cache::key_of(&[b"gl", stage.short_name().as_bytes(), text.as_bytes()]);
+    memoized(&MEMO, key, || ffi::gl(text, lang(stage)))
+}
+
+/// HLSL through glslang's HLSL front end to SPIR-V (Vulkan 1.1, HLSL io mapping and offsets, register classes
+/// shifted by `shifts`: texture, sampler, constant buffer, UAV), then SPIRV-Tools' validator.
+pub fn hlsl(text: &str, stage: Stage, entry: &str, shifts: [u32; 4]) -> HlslOutcome {
+    static MEMO: Memo<HlslOutcome> = OnceLock::new();
+    let shift_bytes: Vec<u8> = shifts.iter().flat_map(|s| s.to_le_bytes()).collect();
+    let key = crate::disk_cache::key_of(&[
+        b"hlsl",
+        stage.short_name().as_bytes(),
+        entry.as_bytes(),
+        &shift_bytes,
+        text.as_bytes(),
+    ]);
+    memoized(&MEMO, key, || ffi::hlsl(text, lang(stage), entry, shifts))
+}
+
+#[cfg(gpu_glslang_lib)]
+mod ffi {
+    use super::HlslOutcome;
+    use std::ffi::{CStr, CString, c_char, c_int, c_uint, c_void};
+
+    unsafe extern "C" {
+        fn gpu_check_free(p: *mut c_void);
+        fn gpu_check_gl(text: *const c_char, stage: c_int, out: *mut *mut c_char) -> c_int;
+        fn gpu_check_hlsl(
+            text: *const c_char,
+            stage: c_int,
+            entry: *const c_char,
+            shifts: *const c_uint,
+            words: *mut *mut c_uint,
+            count: *mut usize,
+            log: *mut *mut c_char,
+        ) -> c_int;
+    }
+
+    /// Takes a string the library allocated.
+    fn take(p: *mut c_char) -> String {
+        if p.is_null() {
+            return String::new();
+        }
+        // SAFETY: the library returns a NUL-terminated string from malloc, which is freed here once.
+        let s = unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned();
+        // SAFETY: allocated by the library's malloc, not used after this.
+        unsafe { gpu_check_free(p.cast()) };
+        s
+    }
+
+    fn c_string(s: &str) -> CString {
+        CString::new(s.replace('\0', " ")).unwrap_or_default()
+    }
+
+    pub fn gl(text: &str, stage: i32) -> Result<String, String> {
+        let text = c_string(text);
+        let mut out: *mut c_char = std::ptr::null_mut();
+        // SAFETY: `text` is NUL-terminated and outlives the call; `out` is written by the library.
+        let rc = unsafe { gpu_check_gl(text.as_ptr(), stage, &mut out) };
+        let s = take(out);
+        if rc == 0 { Ok(s) } else { Err(s) }
+    }
+
+    pub fn hlsl(text: &str, stage: i32, entry: &str, shifts: [u32; 4]) -> HlslOutcome {
+        let (text, entry) = (c_string(text), c_string(entry));
+        let mut words: *mut c_uint = std::ptr::null_mut();
+        let mut count = 0usize;
+        let mut log: *mut c_char = std::ptr::null_mut();
+        // SAFETY: the strings are NUL-terminated and outlive the call, `shifts` holds the 4 values read; the
+        // out-pointers are written by the library.
+        let rc = unsafe {
+            gpu_check_hlsl(
+                text.as_ptr(),
+                stage,
+                entry.as_ptr(),
+                shifts.as_ptr(),
+                &mut words,
+                &mut count,
+                &mut log,
+            )
+        };
+        let log = take(log);
+        match rc {
+            0 if !words.is_null() => {
+                // SAFETY: the library wrote `count` words at `words` (malloc'ed), freed here once.
+                let v = unsafe { std::slice::from_raw_parts(words, count) }.to_vec();
+                // SAFETY: as above.
+                unsafe { gpu_check_free(words.cast()) };
+                HlslOutcome::Valid(v)
+            }
+            3 => HlslOutcome::Invalid(log),
+            _ => HlslOutcome::Rejected(log),
+        }
+    }
+}
+
+#[cfg(not(gpu_glslang_lib))]
+mod ffi {
+    use super::HlslOutcome;
+
+    pub fn gl(_: &str, _: i32) -> Result<String, String> {
+        Err("glslang is not built in (gpu/build.rs found no static archives)".into())
+    }
+
+    pub fn hlsl(_: &str, _: i32, _: &str, _: [u32; 4]) -> HlslOutcome {
+        HlslOutcome::Rejected(
+            "glslang is not built in (gpu/build.rs found no static archives)".into(),
+        )
+    }
+}
