@@ -177,3 +177,74 @@ mod ffi {
         )
     }
 }
+
+#[cfg(all(test, gpu_glslang_lib))]
+mod tests {
+    use super::*;
+    use std::process::Command;
+
+    const GL: &str = "#version 430\nlayout(local_size_x = 64) in;\n\
+        layout(std140, binding = 2) uniform View { mat4 m; vec3 eye; float t; } view;\n\
+        layout(std430, binding = 1) buffer Out { vec4 v[]; } out_;\n\
+        layout(binding = 3) uniform sampler2D tex;\n\
+        void main() { out_.v[gl_GlobalInvocationID.x] = view.m * texture(tex, vec2(view.t)) + vec4(view.eye, 0.0); }\n";
+
+    /// The library's reflection is the command's, line for line (the check parses either).
+    #[test]
+    fn in_process_gl_reflection_is_the_commands() {
+        let ours = gl(GL, Stage::Compute).expect("glslang takes it");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("module.comp");
+        std::fs::write(&path, GL).unwrap();
+        let Ok(out) = Command::new("glslangValidator")
+            .args(["-l", "-q", "--reflect-separate-buffers"])
+            .arg(&path)
+            .output()
+        else {
+            return; // no command to compare with
+        };
+        let theirs = String::from_utf8_lossy(&out.stdout);
+        let pick = |t: &str| -> Vec<String> {
+            t.lines()
+                .filter(|l| l.contains(": offset ") || l.ends_with("reflection:"))
+                .filter(|l| !l.contains("attribute reflection"))
+                .map(str::to_string)
+                .take_while(|l| !l.starts_with("Pipeline"))
+                .collect()
+        };
+        assert_eq!(
+            pick(&ours),
+            pick(&theirs),
+            "ours:\n{ours}\ntheirs:\n{theirs}"
+        );
+        assert!(ours.contains("View.eye: offset 64"), "{ours}");
+    }
+
+    #[test]
+    fn in_process_glslang_rejects_what_the_command_rejects() {
+        let broken = GL.replace("view.t", "view.missing");
+        let log = gl(&broken, Stage::Compute).expect_err("no member `missing`");
+        assert!(log.contains("missing"), "{log}");
+        let hlsl_ok = "RWStructuredBuffer<float> b : register(u0, space0);\n\
+            [numthreads(64, 1, 1)] void main(uint3 id : SV_DispatchThreadID) { b[id.x] *= 2.0; }\n";
+        let shifts = [1000, 2000, 3000, 4000];
+        match hlsl(hlsl_ok, Stage::Compute, "main", shifts) {
+            HlslOutcome::Valid(words) => assert_eq!(words[0], 0x0723_0203),
+            other => panic!("{other:?}"),
+        }
+        match hlsl(
+            &hlsl_ok.replace("2.0;", "2.0"),
+            Stage::Compute,
+            "main",
+            shifts,
+        ) {
+            HlslOutcome::Rejected(log) => assert!(log.contains("ERROR"), "{log}"),
+            other => panic!("{other:?}"),
+        }
+        // The entry point must exist.
+        assert!(matches!(
+            hlsl(hlsl_ok, Stage::Compute, "other", shifts),
+            HlslOutcome::Rejected(_)
+        ));
+    }
+}
