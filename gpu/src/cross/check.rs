@@ -5,12 +5,17 @@
 //! | target | checked by |
 //! |---|---|
 //! | WGSL | Tint, Dawn's WGSL compiler (npm `webgpu`, null backend, one process per pass; required where `SHADER_INFO_REQUIRE_TINT=1`), then naga's WGSL front end and validator: every `@group/@binding` against the map, every uniform/storage/immediate block member's offset, array stride and matrix stride (WGSL's own layout rules) against the declaration |
-//! | HLSL | glslang's HLSL front end (`glslangValidator -D`, HLSL packing rules), `spirv-val`, then reflection: every register (class, number, space) against the map, every cbuffer member offset against the declaration |
-//! | OpenGL / ES | glslang for that GLSL version (`glslangValidator -l -q`, no `-V`): every binding point against the map, every active uniform-block and buffer member offset against the declaration |
+//! | HLSL | glslang's HLSL front end (as `glslangValidator -D`, HLSL packing rules), SPIRV-Tools' validator (`spirv-val`), then reflection: every register (class, number, space) against the map, every cbuffer member offset against the declaration |
+//! | OpenGL / ES | glslang for that GLSL version (as `glslangValidator -l -q`, no `-V`): every binding point against the map, every active uniform-block and buffer member offset against the declaration |
 //! | MSL | no Metal compiler runs on Linux: every `[[buffer/texture/sampler(i)]]` of the entry point against the map, and `spirv-cross --msl` on the same SPIR-V as a second opinion on which resources the stage binds |
+//!
+//! glslang and SPIRV-Tools run in process where `gpu/build.rs` built them in ([`native`]; the commands otherwise, or
+//! with `SHADER_INFO_CHECK_WITH_COMMANDS=1`), Tint in one node process per pass ([`tint`]); spirv-cross stays a
+//! command, once per distinct SPIR-V. Each distinct input is checked once per process: identical text, identical
+//! verdict. None of them shares code with naga's back ends.
 
-mod native;
-mod tint;
+pub mod native;
+pub mod tint;
 
 pub use native::WITH_COMMANDS_ENV;
 pub use tint::{REQUIRE_TINT_ENV, TINT_ENV};
@@ -590,29 +595,36 @@ fn rewrite_zero_array(line: &str) -> String {
 
 fn check_hlsl(p: &Portable, t: &Translation) -> Vec<String> {
     let source = glslang_hlsl(&t.text, &t.entry_point);
-    let spirv = if native::available() {
+    static MEMO: native::Memo<Result<Vec<u32>, String>> = std::sync::OnceLock::new();
+    let key = crate::disk_cache::key_of(&[
+        b"hlsl",
+        stage_arg(p.stage).as_bytes(),
+        t.entry_point.as_bytes(),
+        source.as_bytes(),
+    ]);
+    let compiled = native::memoized(&MEMO, key, || {
+        if !native::available() {
+            return hlsl_with_commands(p, t, &source);
+        }
         match native::hlsl(
             &source,
             p.stage,
             &t.entry_point,
             HLSL_SHIFTS.map(|(_, _, shift)| shift),
         ) {
-            native::HlslOutcome::Valid(words) => words,
+            native::HlslOutcome::Valid(words) => Ok(words),
             native::HlslOutcome::Rejected(log) => {
-                return vec![format!("glslang rejects it:\n{}", log.trim())];
+                Err(format!("glslang rejects it:\n{}", log.trim()))
             }
-            native::HlslOutcome::Invalid(log) => {
-                return vec![format!(
-                    "the SPIR-V glslang made of the HLSL is invalid: spirv-val rejects it:\n{}",
-                    log.trim()
-                )];
-            }
+            native::HlslOutcome::Invalid(log) => Err(format!(
+                "the SPIR-V glslang made of the HLSL is invalid: spirv-val rejects it:\n{}",
+                log.trim()
+            )),
         }
-    } else {
-        match hlsl_with_commands(p, t, &source) {
-            Ok(words) => words,
-            Err(e) => return vec![e],
-        }
+    });
+    let spirv = match compiled {
+        Ok(words) => words,
+        Err(e) => return vec![e],
     };
     let words = match reflect(&spirv) {
         Ok(r) => r,
@@ -889,11 +901,16 @@ fn gl_with_commands(p: &Portable, source: &str) -> Result<String, String> {
 
 fn check_gl(p: &Portable, t: &Translation) -> Vec<String> {
     let source = glslang_gles(&t.text);
-    let reflected = if native::available() {
-        native::gl(&source, p.stage).map_err(|log| format!("glslang rejects it:\n{}", log.trim()))
-    } else {
-        gl_with_commands(p, &source)
-    };
+    static MEMO: native::Memo<Result<String, String>> = std::sync::OnceLock::new();
+    let key = crate::disk_cache::key_of(&[b"gl", stage_arg(p.stage).as_bytes(), source.as_bytes()]);
+    let reflected = native::memoized(&MEMO, key, || {
+        if native::available() {
+            native::gl(&source, p.stage)
+                .map_err(|log| format!("glslang rejects it:\n{}", log.trim()))
+        } else {
+            gl_with_commands(p, &source)
+        }
+    });
     let reflection = match reflected {
         Ok(t) => GlReflection::parse(&t),
         Err(e) => return vec![e],
@@ -1237,9 +1254,10 @@ pub fn tools() -> Vec<(&'static str, bool)> {
     out
 }
 
-/// What the checkers are, for cache keys: a verdict made without Tint is not kept for a pass that has it.
-pub fn checkers_key() -> &'static str {
-    if tint::available() {
+/// What the checkers are, for cache keys: a verdict made without Tint is not kept for a pass that has it. Tint
+/// is started only when WGSL is a target.
+pub fn checkers_key(targets: &[Target]) -> &'static str {
+    if targets.contains(&Target::Wgsl) && tint::available() {
         "glslang spirv-val spirv-cross tint"
     } else {
         "glslang spirv-val spirv-cross"

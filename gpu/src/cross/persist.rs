@@ -53,7 +53,7 @@ pub(super) fn module_key(
         format!("{:?}", opts.values).as_bytes(),
         &[u8::from(opts.check)],
         if opts.check {
-            super::check::checkers_key().as_bytes()
+            super::check::checkers_key(&opts.targets).as_bytes()
         } else {
             b""
         },

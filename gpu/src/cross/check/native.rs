@@ -3,7 +3,8 @@
 //! given the options the check gives those commands, without a process per module and target. Where the library
 //! is not built, or `SHADER_INFO_CHECK_WITH_COMMANDS=1`, the check runs the commands instead.
 //!
-//! Identical input, identical verdict: each distinct (stage, entry point, text) is compiled once per process.
+//! The check memoizes (`memoized`): each distinct (stage, entry point, text) is compiled once per process, in
+//! process or by the commands.
 
 use shader_info::Stage;
 use std::collections::HashMap;
@@ -38,9 +39,11 @@ fn lang(stage: Stage) -> i32 {
     }
 }
 
-type Memo<T> = OnceLock<Mutex<HashMap<u128, T>>>;
+/// A verdict table of one kind: identical input, identical verdict.
+pub type Memo<T> = OnceLock<Mutex<HashMap<u128, T>>>;
 
-fn memoized<T: Clone>(memo: &'static Memo<T>, key: u128, make: impl FnOnce() -> T) -> T {
+/// The verdict kept in `memo` under `key`, or made by `make` and kept.
+pub fn memoized<T: Clone>(memo: &'static Memo<T>, key: u128, make: impl FnOnce() -> T) -> T {
     let map = memo.get_or_init(Default::default);
     if let Some(v) = map.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
         return v.clone();
@@ -66,24 +69,13 @@ pub enum HlslOutcome {
 /// OpenGL / ES GLSL through glslang with GL semantics: `Ok(reflection)` in `glslangValidator -q`'s format, or
 /// `Err(log)`.
 pub fn gl(text: &str, stage: Stage) -> Result<String, String> {
-    static MEMO: Memo<Result<String, String>> = OnceLock::new();
-    let key = crate::disk_cache::key_of(&[b"gl", stage.short_name().as_bytes(), text.as_bytes()]);
-    memoized(&MEMO, key, || ffi::gl(text, lang(stage)))
+    ffi::gl(text, lang(stage))
 }
 
 /// HLSL through glslang's HLSL front end to SPIR-V (Vulkan 1.1, HLSL io mapping and offsets, register classes
 /// shifted by `shifts`: texture, sampler, constant buffer, UAV), then SPIRV-Tools' validator.
 pub fn hlsl(text: &str, stage: Stage, entry: &str, shifts: [u32; 4]) -> HlslOutcome {
-    static MEMO: Memo<HlslOutcome> = OnceLock::new();
-    let shift_bytes: Vec<u8> = shifts.iter().flat_map(|s| s.to_le_bytes()).collect();
-    let key = crate::disk_cache::key_of(&[
-        b"hlsl",
-        stage.short_name().as_bytes(),
-        entry.as_bytes(),
-        &shift_bytes,
-        text.as_bytes(),
-    ]);
-    memoized(&MEMO, key, || ffi::hlsl(text, lang(stage), entry, shifts))
+    ffi::hlsl(text, lang(stage), entry, shifts)
 }
 
 #[cfg(gpu_glslang_lib)]
