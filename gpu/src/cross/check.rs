@@ -1254,10 +1254,10 @@ pub fn tools() -> Vec<(&'static str, bool)> {
     out
 }
 
-/// What the checkers are, for cache keys: a verdict made without Tint is not kept for a pass that has it. Tint
-/// is started only when WGSL is a target.
+/// What the checkers are, for cache keys: a verdict made without Tint is not kept for a pass that has it. Nothing
+/// is started (a warm build need not start node): where Tint is installed, every WGSL check runs it or fails.
 pub fn checkers_key(targets: &[Target]) -> &'static str {
-    if targets.contains(&Target::Wgsl) && tint::available() {
+    if targets.contains(&Target::Wgsl) && tint::installed() {
         "glslang spirv-val spirv-cross tint"
     } else {
         "glslang spirv-val spirv-cross"

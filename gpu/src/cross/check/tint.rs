@@ -110,6 +110,12 @@ fn start() -> Result<Mutex<Server>, String> {
     }))
 }
 
+/// Whether the package is installed (without starting anything): then every WGSL check runs Tint or fails.
+pub fn installed() -> bool {
+    static INSTALLED: OnceLock<bool> = OnceLock::new();
+    *INSTALLED.get_or_init(|| package_dir().is_some())
+}
+
 /// Whether Tint can run here (starts it when it was not yet started).
 pub fn available() -> bool {
     SERVER.get_or_init(start).is_ok()
@@ -121,6 +127,9 @@ pub fn check(wgsl: &str) -> Result<Option<String>, String> {
     let server = match SERVER.get_or_init(start) {
         Ok(s) => s,
         Err(e) if required() => return Err(format!("{REQUIRE_TINT_ENV}=1 but {e}")),
+        // Installed but not running (no node, a broken package): a failure, not a silent skip, so that no verdict
+        // is kept as checked by Tint when it was not.
+        Err(e) if installed() => return Err(format!("Tint is installed but cannot run: {e}")),
         Err(_) => return Ok(None),
     };
     let key = crate::disk_cache::key_of(&[b"tint", wgsl.as_bytes()]);
