@@ -27,6 +27,7 @@ const ARCHIVES: [&str; 9] = [
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo::rustc-check-cfg=cfg(gpu_glslang_lib)");
     tool_versions();
     let dir = Path::new("/usr/lib/x86_64-linux-gnu");
     let target = std::env::var("TARGET").unwrap_or_default();
@@ -47,9 +48,42 @@ fn main() {
         );
     }
     println!("cargo:rustc-link-search=native={}", dir.display());
+    // Before the archives it uses.
+    if native_checkers(dir) {
+        println!("cargo:rustc-link-lib=static=glslang-default-resource-limits");
+    }
     for name in ARCHIVES {
         println!("cargo:rustc-link-lib=static={name}");
     }
+}
+
+/// Builds the in-process independent checkers (`native/glslang_check.cpp`: glslang and SPIRV-Tools as libraries,
+/// see `gpu::cross::check`) where Debian's glslang and SPIRV-Tools headers are present, and says so with
+/// `cfg(gpu_glslang_lib)`; elsewhere the checks run the `glslangValidator` and `spirv-val` commands.
+fn native_checkers(dir: &Path) -> bool {
+    println!("cargo:rerun-if-changed=native/glslang_check.cpp");
+    let headers = [
+        "/usr/include/glslang/Public/ShaderLang.h",
+        "/usr/include/glslang/Public/ResourceLimits.h",
+        "/usr/include/glslang/SPIRV/GlslangToSpv.h",
+        "/usr/include/spirv-tools/libspirv.hpp",
+    ];
+    if !headers.iter().all(|h| Path::new(h).is_file())
+        || !dir.join("libglslang-default-resource-limits.a").is_file()
+    {
+        return false;
+    }
+    // The defines Debian's glslang was built with (they change which members the headers declare).
+    cc::Build::new()
+        .cpp(true)
+        .std("c++17")
+        .define("ENABLE_HLSL", "1")
+        .define("ENABLE_OPT", "1")
+        .opt_level(2)
+        .file("native/glslang_check.cpp")
+        .compile("gpu_glslang_check");
+    println!("cargo:rustc-cfg=gpu_glslang_lib");
+    true
 }
 
 /// Emits `SHADER_INFO_TOOL_VERSIONS`.

@@ -175,7 +175,7 @@ struct BuildArgs {
     /// written beside the SPIR-V as `NAME[.vN].STAGE.{wgsl,msl,hlsl,gl.glsl,gles.glsl}`.
     #[arg(long, value_delimiter = ',')]
     target: Vec<String>,
-    /// Skip the independent check of each translation (glslang, spirv-val, spirv-cross, naga's WGSL front end).
+    /// Skip the independent check of each translation (glslang, SPIRV-Tools, spirv-cross, Tint, naga's WGSL front end).
     #[arg(long)]
     no_target_check: bool,
     /// Then create every pipeline of the library on the Vulkan device, in parallel (the warm-up a renderer does

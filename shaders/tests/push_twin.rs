@@ -24,6 +24,26 @@ fn builder_info() -> ShaderCreateInfo {
         .compute_source("twin.comp.glsl")
 }
 
+/// A block with an array member: WebGPU's immediates take no arrays, so its WGSL reads it from a storage buffer on
+/// both wgpu paths (36 bytes used, 48 with padding).
+fn array_info() -> ShaderCreateInfo {
+    ShaderCreateInfo::new("test_push_array")
+        .storage_buf(0, Qualifier::Write, "float", "result[]", Frequency::Pass)
+        .push_constant_array(Type::Vec4, "planes", 2)
+        .push_constant(Type::Uint, "n")
+        .local_group_size(1)
+        .compute_source("array.comp.glsl")
+}
+
+const ARRAY_COMP: &str = "void main() {\n  result[0] = planes[0].x;\n  result[1] = planes[1].w;\n  result[2] = float(n);\n  result[3] = planes[n - 10u].y;\n}\n";
+
+fn array_bytes() -> Vec<u8> {
+    let mut v: Vec<f32> = vec![1.25, 2.5, 0.0, 0.0, 0.0, -3.5, 0.0, 6.75];
+    v.push(f32::from_bits(11));
+    v.resize(12, 0.0);
+    bytemuck::cast_slice(&v).to_vec()
+}
+
 const TWIN_COMP: &str = "void main() {\n  result[0] = dt;\n  result[1] = gravity.x;\n  result[2] = gravity.y;\n  result[3] = float(count);\n}\n";
 
 /// The builder info's block as the derive demands it: tail padding to the block's 8-byte alignment.
@@ -76,8 +96,9 @@ fn derived() -> DerivedPush {
 }
 
 /// The two cases: (info, the twin's bytes, the values the shader writes back).
-fn cases() -> [(&'static str, Vec<u8>, [f32; 4]); 2] {
+fn cases() -> [(&'static str, Vec<u8>, [f32; 4]); 3] {
     [
+        ("test_push_array", array_bytes(), [1.25, 6.75, 11.0, -3.5]),
         (
             "test_push_twin",
             bytemuck::bytes_of(&twin()).to_vec(),
@@ -94,6 +115,7 @@ fn cases() -> [(&'static str, Vec<u8>, [f32; 4]); 2] {
 fn registry() -> Registry {
     let mut reg = Registry::global().clone();
     reg.add_info(builder_info());
+    reg.add_info(array_info());
     reg
 }
 
@@ -101,6 +123,7 @@ fn root() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("twin.comp.glsl"), TWIN_COMP).unwrap();
     std::fs::write(dir.path().join("derived.comp.glsl"), DERIVED_COMP).unwrap();
+    std::fs::write(dir.path().join("array.comp.glsl"), ARRAY_COMP).unwrap();
     dir
 }
 

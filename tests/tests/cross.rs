@@ -587,3 +587,43 @@ fn state_only_variants_translate_alike_and_each_verdict_names_its_variant() {
         assert_eq!(y.key, format!("gpu_shader_mesh#v{transparent}"));
     }
 }
+
+/// WebGPU's immediates take no arrays (Tint refuses them; naga and wgpu do not): a push block with an array
+/// member is a read-only storage buffer at @group(3) @binding(0) in WGSL, and the checks refuse it in immediates.
+#[test]
+fn a_push_block_with_an_array_is_a_storage_buffer_in_wgsl_and_tint_takes_it() {
+    let cull = portable("gpu_compute_cull", Stage::Compute);
+    let wgsl = translate(&cull, Target::Wgsl);
+    assert!(!wgsl.text.contains("var<immediate>"), "{}", wgsl.text);
+    assert!(
+        wgsl.text.contains("@group(3) @binding(0) \nvar<storage> "),
+        "{}",
+        wgsl.text
+    );
+    check::check(&cull, &wgsl).unwrap_or_else(|d| panic!("{}", render_all(&d)));
+    let tint = check::tools()
+        .into_iter()
+        .any(|(t, ok)| t.starts_with("tint") && ok);
+    let mut expect = vec!["keeps it in immediates, which WebGPU forbids"];
+    if tint {
+        expect.push("arrays cannot be used in the <immediate> address space");
+    } else {
+        assert!(
+            std::env::var(check::REQUIRE_TINT_ENV).as_deref() != Ok("1"),
+            "{}=1 but Tint cannot run",
+            check::REQUIRE_TINT_ENV
+        );
+    }
+    check_fails(
+        &cull,
+        &tampered(
+            &wgsl,
+            "@group(3) @binding(0) \nvar<storage> ",
+            "var<immediate> ",
+        ),
+        &expect,
+    );
+    // Other targets keep their push constants.
+    let hlsl = translate(&cull, Target::Hlsl);
+    assert!(hlsl.text.contains("register(b0, space3)"), "{}", hlsl.text);
+}

@@ -4,10 +4,21 @@
 //!
 //! | target | checked by |
 //! |---|---|
-//! | WGSL | naga's WGSL front end and validator: every `@group/@binding` against the map, every uniform/storage/immediate block member's offset, array stride and matrix stride (WGSL's own layout rules) against the declaration |
-//! | HLSL | glslang's HLSL front end (`glslangValidator -D`, HLSL packing rules), `spirv-val`, then reflection: every register (class, number, space) against the map, every cbuffer member offset against the declaration |
-//! | OpenGL / ES | glslang for that GLSL version (`glslangValidator -l -q`, no `-V`): every binding point against the map, every active uniform-block and buffer member offset against the declaration |
+//! | WGSL | Tint, Dawn's WGSL compiler (npm `webgpu`, null backend, one process per pass; required where `SHADER_INFO_REQUIRE_TINT=1`), then naga's WGSL front end and validator: every `@group/@binding` against the map, every uniform/storage/immediate block member's offset, array stride and matrix stride (WGSL's own layout rules) against the declaration |
+//! | HLSL | glslang's HLSL front end (as `glslangValidator -D`, HLSL packing rules), SPIRV-Tools' validator (`spirv-val`), then reflection: every register (class, number, space) against the map, every cbuffer member offset against the declaration |
+//! | OpenGL / ES | glslang for that GLSL version (as `glslangValidator -l -q`, no `-V`): every binding point against the map, every active uniform-block and buffer member offset against the declaration |
 //! | MSL | no Metal compiler runs on Linux: every `[[buffer/texture/sampler(i)]]` of the entry point against the map, and `spirv-cross --msl` on the same SPIR-V as a second opinion on which resources the stage binds |
+//!
+//! glslang and SPIRV-Tools run in process where `gpu/build.rs` built them in ([`native`]; the commands otherwise, or
+//! with `SHADER_INFO_CHECK_WITH_COMMANDS=1`), Tint in one node process per pass ([`tint`]); spirv-cross stays a
+//! command, once per distinct SPIR-V. Each distinct input is checked once per process: identical text, identical
+//! verdict. None of them shares code with naga's back ends.
+
+pub mod native;
+pub mod tint;
+
+pub use native::WITH_COMMANDS_ENV;
+pub use tint::{REQUIRE_TINT_ENV, TINT_ENV};
 
 use super::{Portable, Translation};
 use crate::reflect::{ReflectedMember, reflect};
@@ -206,26 +217,69 @@ fn reflected_offsets(
 
 fn check_wgsl(p: &Portable, text: &str) -> Vec<String> {
     let mut out = Vec::new();
+    match tint::check(text) {
+        Ok(None) => {}
+        Ok(Some(errors)) => out.push(format!("Tint (Dawn's WGSL compiler) rejects it:\n{errors}")),
+        Err(e) => out.push(e),
+    }
     let module = match naga::front::wgsl::parse_str(text) {
         Ok(m) => m,
         Err(e) => {
-            return vec![format!(
+            out.push(format!(
                 "naga's WGSL front end rejects it: {}",
                 e.emit_to_string(text)
-            )];
+            ));
+            return out;
         }
     };
     if let Err(e) = super::validate(&module) {
-        return vec![format!("naga's validator rejects the parsed WGSL: {e}")];
+        out.push(format!("naga's validator rejects the parsed WGSL: {e}"));
+        return out;
     }
     let mut layouter = Layouter::default();
     if let Err(e) = layouter.update(module.to_ctx()) {
-        return vec![format!("the WGSL types have no layout: {e}")];
+        out.push(format!("the WGSL types have no layout: {e}"));
+        return out;
     }
     let mut seen = Vec::new();
     for (_, g) in module.global_variables.iter() {
         let name = g.name.clone().unwrap_or_default();
         match (&g.binding, g.space) {
+            (Some(rb), naga::AddressSpace::Storage { access })
+                if (rb.group, rb.binding) == super::immediates::WGSL_BUFFER_PLACE
+                    && p.plan.targets.at(rb.group, rb.binding).is_none() =>
+            {
+                // A push-constant block WGSL's immediates cannot hold, read from a storage buffer instead.
+                match &p.plan.push_constants {
+                    Some(block) if super::immediates::wgsl_reads_from_buffer(block) => {
+                        if access != naga::StorageAccess::LOAD {
+                            out.push(format!(
+                                "the push-constant buffer `{name}` is writable ({access:?}); it must be read-only"
+                            ));
+                        }
+                        let mut actual = Offsets::new();
+                        naga_offsets(
+                            &module,
+                            &layouter,
+                            g.ty,
+                            &block.layout.members,
+                            "",
+                            &mut actual,
+                        );
+                        compare_offsets(
+                            "the push-constant buffer",
+                            &declared_offsets(&block.layout),
+                            &actual,
+                            &mut out,
+                        );
+                    }
+                    _ => out.push(format!(
+                        "`{name}` is at @group({}) @binding({}), where the map has no binding and no push-constant \
+                         block with an array member is read",
+                        rb.group, rb.binding
+                    )),
+                }
+            }
             (Some(rb), space) => {
                 let Some(b) = p.plan.targets.at(rb.group, rb.binding) else {
                     out.push(format!(
@@ -271,7 +325,19 @@ fn check_wgsl(p: &Portable, text: &str) -> Vec<String> {
                 }
             }
             (None, naga::AddressSpace::Immediate) => {
-                if let Some(block) = &p.plan.push_constants {
+                if let Some(block) = p
+                    .plan
+                    .push_constants
+                    .as_ref()
+                    .filter(|b| super::immediates::wgsl_reads_from_buffer(b))
+                {
+                    let _ = block;
+                    out.push(
+                        "the push-constant block has an array member but the WGSL keeps it in immediates, \
+                         which WebGPU forbids"
+                            .into(),
+                    );
+                } else if let Some(block) = &p.plan.push_constants {
                     let mut actual = Offsets::new();
                     naga_offsets(
                         &module,
@@ -528,48 +594,39 @@ fn rewrite_zero_array(line: &str) -> String {
 }
 
 fn check_hlsl(p: &Portable, t: &Translation) -> Vec<String> {
-    let dir = match tempfile::tempdir() {
-        Ok(d) => d,
-        Err(e) => return vec![format!("cannot make a scratch directory: {e}")],
+    let source = glslang_hlsl(&t.text, &t.entry_point);
+    static MEMO: native::Memo<Result<Vec<u32>, String>> = std::sync::OnceLock::new();
+    let key = crate::disk_cache::key_of(&[
+        b"hlsl",
+        stage_arg(p.stage).as_bytes(),
+        t.entry_point.as_bytes(),
+        source.as_bytes(),
+    ]);
+    let compiled = native::memoized(&MEMO, key, || {
+        if !native::available() {
+            return hlsl_with_commands(p, t, &source);
+        }
+        match native::hlsl(
+            &source,
+            p.stage,
+            &t.entry_point,
+            HLSL_SHIFTS.map(|(_, _, shift)| shift),
+        ) {
+            native::HlslOutcome::Valid(words) => Ok(words),
+            native::HlslOutcome::Rejected(log) => {
+                Err(format!("glslang rejects it:\n{}", log.trim()))
+            }
+            native::HlslOutcome::Invalid(log) => Err(format!(
+                "the SPIR-V glslang made of the HLSL is invalid: spirv-val rejects it:\n{}",
+                log.trim()
+            )),
+        }
+    });
+    let spirv = match compiled {
+        Ok(words) => words,
+        Err(e) => return vec![e],
     };
-    let src = dir.path().join("module.hlsl");
-    let spv = dir.path().join("module.spv");
-    if let Err(e) = std::fs::write(&src, glslang_hlsl(&t.text, &t.entry_point)) {
-        return vec![format!("cannot write {}: {e}", src.display())];
-    }
-    let mut cmd = Command::new("glslangValidator");
-    cmd.args([
-        "-D",
-        "-V",
-        "--target-env",
-        "vulkan1.1",
-        "--hlsl-iomap",
-        "--hlsl-offsets",
-    ])
-    .args(["-S", stage_arg(p.stage), "-e", &t.entry_point]);
-    for (_, flag, shift) in HLSL_SHIFTS {
-        cmd.arg(flag).arg(shift.to_string());
-    }
-    cmd.arg("-o").arg(&spv).arg(&src);
-    if let Err(e) = run(
-        &mut cmd,
-        "glslangValidator",
-        "apt-get install glslang-tools",
-    ) {
-        return vec![e];
-    }
-    let mut val = Command::new("spirv-val");
-    val.args(["--target-env", "vulkan1.1"]).arg(&spv);
-    if let Err(e) = run(&mut val, "spirv-val", "apt-get install spirv-tools") {
-        return vec![format!(
-            "the SPIR-V glslang made of the HLSL is invalid: {e}"
-        )];
-    }
-    let words = match std::fs::read(&spv)
-        .map_err(|e| e.to_string())
-        .and_then(|b| crate::vk::spirv_from_bytes(&b).map_err(|e| e.to_string()))
-        .and_then(|w| reflect(&w).map_err(|e| e.to_string()))
-    {
+    let words = match reflect(&spirv) {
         Ok(r) => r,
         Err(e) => return vec![format!("cannot reflect glslang's SPIR-V of the HLSL: {e}")],
     };
@@ -657,6 +714,41 @@ fn check_hlsl(p: &Portable, t: &Translation) -> Vec<String> {
         }
     }
     out
+}
+
+/// The HLSL check's compile and validation by the `glslangValidator` and `spirv-val` commands.
+fn hlsl_with_commands(p: &Portable, t: &Translation, source: &str) -> Result<Vec<u32>, String> {
+    let dir = tempfile::tempdir().map_err(|e| format!("cannot make a scratch directory: {e}"))?;
+    let src = dir.path().join("module.hlsl");
+    let spv = dir.path().join("module.spv");
+    std::fs::write(&src, source).map_err(|e| format!("cannot write {}: {e}", src.display()))?;
+    let mut cmd = Command::new("glslangValidator");
+    cmd.args([
+        "-D",
+        "-V",
+        "--target-env",
+        "vulkan1.1",
+        "--hlsl-iomap",
+        "--hlsl-offsets",
+    ])
+    .args(["-S", stage_arg(p.stage), "-e", &t.entry_point]);
+    for (_, flag, shift) in HLSL_SHIFTS {
+        cmd.arg(flag).arg(shift.to_string());
+    }
+    cmd.arg("-o").arg(&spv).arg(&src);
+    run(
+        &mut cmd,
+        "glslangValidator",
+        "apt-get install glslang-tools",
+    )?;
+    let mut val = Command::new("spirv-val");
+    val.args(["--target-env", "vulkan1.1"]).arg(&spv);
+    run(&mut val, "spirv-val", "apt-get install spirv-tools")
+        .map_err(|e| format!("the SPIR-V glslang made of the HLSL is invalid: {e}"))?;
+    std::fs::read(&spv)
+        .map_err(|e| e.to_string())
+        .and_then(|b| crate::vk::spirv_from_bytes(&b).map_err(|e| e.to_string()))
+        .map_err(|e| format!("cannot read glslang's SPIR-V of the HLSL: {e}"))
 }
 
 /// Every `register(<class><n>[, space<m>])` the HLSL declares.
@@ -792,23 +884,34 @@ fn is_gl_image_type(ty: u32) -> bool {
     (0x904C..=0x906C).contains(&ty)
 }
 
-fn check_gl(p: &Portable, t: &Translation) -> Vec<String> {
-    let dir = match tempfile::tempdir() {
-        Ok(d) => d,
-        Err(e) => return vec![format!("cannot make a scratch directory: {e}")],
-    };
+/// glslang's GL reflection of `source` by the `glslangValidator` command.
+fn gl_with_commands(p: &Portable, source: &str) -> Result<String, String> {
+    let dir = tempfile::tempdir().map_err(|e| format!("cannot make a scratch directory: {e}"))?;
     let src = dir.path().join(format!("module.{}", stage_arg(p.stage)));
-    if let Err(e) = std::fs::write(&src, glslang_gles(&t.text)) {
-        return vec![format!("cannot write {}: {e}", src.display())];
-    }
+    std::fs::write(&src, source).map_err(|e| format!("cannot write {}: {e}", src.display()))?;
     let mut cmd = Command::new("glslangValidator");
     cmd.args(["-l", "-q", "--reflect-separate-buffers"])
         .arg(&src);
-    let reflection = match run(
+    run(
         &mut cmd,
         "glslangValidator",
         "apt-get install glslang-tools",
-    ) {
+    )
+}
+
+fn check_gl(p: &Portable, t: &Translation) -> Vec<String> {
+    let source = glslang_gles(&t.text);
+    static MEMO: native::Memo<Result<String, String>> = std::sync::OnceLock::new();
+    let key = crate::disk_cache::key_of(&[b"gl", stage_arg(p.stage).as_bytes(), source.as_bytes()]);
+    let reflected = native::memoized(&MEMO, key, || {
+        if native::available() {
+            native::gl(&source, p.stage)
+                .map_err(|log| format!("glslang rejects it:\n{}", log.trim()))
+        } else {
+            gl_with_commands(p, &source)
+        }
+    });
+    let reflection = match reflected {
         Ok(t) => GlReflection::parse(&t),
         Err(e) => return vec![e],
     };
@@ -1113,6 +1216,22 @@ fn msl_function_constant_ids(text: &str) -> Vec<u32> {
 
 /// SPIRV-Cross's MSL of `spirv`: the argument attributes it binds.
 fn spirv_cross_msl(spirv: &[u32]) -> Result<Vec<(MslClass, u32)>, String> {
+    type Memo =
+        std::sync::Mutex<std::collections::HashMap<u128, Result<Vec<(MslClass, u32)>, String>>>;
+    static MEMO: std::sync::OnceLock<Memo> = std::sync::OnceLock::new();
+    let memo = MEMO.get_or_init(Default::default);
+    let key = crate::disk_cache::key_of(&[b"spirv-cross msl", bytemuck::cast_slice(spirv)]);
+    if let Some(v) = memo.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return v.clone();
+    }
+    let v = spirv_cross_msl_command(spirv);
+    memo.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key, v.clone());
+    v
+}
+
+fn spirv_cross_msl_command(spirv: &[u32]) -> Result<Vec<(MslClass, u32)>, String> {
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     let path = dir.path().join("module.spv");
     std::fs::write(&path, bytemuck::cast_slice::<u32, u8>(spirv)).map_err(|e| e.to_string())?;
@@ -1128,7 +1247,7 @@ fn spirv_cross_msl(spirv: &[u32]) -> Result<Vec<(MslClass, u32)>, String> {
 
 /// The checkers this module runs, and whether each is installed.
 pub fn tools() -> Vec<(&'static str, bool)> {
-    ["glslangValidator", "spirv-val", "spirv-cross"]
+    let mut out: Vec<(&'static str, bool)> = ["glslangValidator", "spirv-val", "spirv-cross"]
         .into_iter()
         .map(|t| {
             let ok = Command::new(t)
@@ -1137,7 +1256,19 @@ pub fn tools() -> Vec<(&'static str, bool)> {
                 .is_ok_and(|o| !o.stdout.is_empty() || !o.stderr.is_empty());
             (t, ok)
         })
-        .collect()
+        .collect();
+    out.push(("tint (npm webgpu)", tint::available()));
+    out
+}
+
+/// What the checkers are, for cache keys: a verdict made without Tint is not kept for a pass that has it. Nothing
+/// is started (a warm build need not start node): where Tint is installed, every WGSL check runs it or fails.
+pub fn checkers_key(targets: &[Target]) -> &'static str {
+    if targets.contains(&Target::Wgsl) && tint::installed() {
+        "glslang spirv-val spirv-cross tint"
+    } else {
+        "glslang spirv-val spirv-cross"
+    }
 }
 
 #[cfg(test)]

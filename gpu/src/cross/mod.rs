@@ -29,6 +29,7 @@
 pub mod check;
 mod gl_post;
 mod hlsl_post;
+pub mod immediates;
 mod persist;
 pub mod spec;
 
@@ -761,9 +762,19 @@ impl Portable {
             .map_or_else(|| "main".to_string(), |e| e.name.clone());
         let (text, entry_point) = match target {
             Target::Wgsl => {
-                let text =
-                    wgsl::write_string(&self.module, &self.module_info, wgsl::WriterFlags::empty())
-                        .map_err(|e| e.to_string())?;
+                let text = match self.plan.push_constants.as_ref() {
+                    Some(pc) if immediates::wgsl_reads_from_buffer(pc) => {
+                        let module = immediates::to_storage_buffer(&self.module);
+                        let info = validate(&module)?;
+                        wgsl::write_string(&module, &info, wgsl::WriterFlags::empty())
+                    }
+                    _ => wgsl::write_string(
+                        &self.module,
+                        &self.module_info,
+                        wgsl::WriterFlags::empty(),
+                    ),
+                }
+                .map_err(|e| e.to_string())?;
                 (text, entry.clone())
             }
             Target::Msl => {

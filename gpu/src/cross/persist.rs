@@ -52,6 +52,11 @@ pub(super) fn module_key(
         format!("{:?}", plan.targets).as_bytes(),
         format!("{:?}", opts.values).as_bytes(),
         &[u8::from(opts.check)],
+        if opts.check {
+            super::check::checkers_key(&opts.targets).as_bytes()
+        } else {
+            b""
+        },
     ])
 }
 

@@ -264,6 +264,7 @@ impl Backend for WgpuBackend {
             Some(pc)
                 if !spilled
                     && self.ctx.has_immediates()
+                    && !crate::cross::immediates::wgsl_reads_from_buffer(pc)
                     && pc.twin_size() <= self.ctx.device.limits().max_immediate_size =>
             {
                 PushConstants::Immediates {

@@ -1,0 +1,214 @@
+//! Tint, Dawn's WGSL compiler, as the independent check of WGSL: the npm package `webgpu` (Dawn for node) on its
+//! null backend, driven through `scripts/tint-check.mjs`. One node process serves the whole pass (started at the
+//! first WGSL module, fed one module a line); identical WGSL text gets its verdict once.
+//!
+//! Where the package is: `SHADER_INFO_TINT=<dir>` (the folder holding `node_modules/webgpu`), else `.tools/webgpu`
+//! in the current directory or any folder above it (where `scripts/install-deps.sh` puts it). Without it the check
+//! is skipped, unless `SHADER_INFO_REQUIRE_TINT=1` (CI), which makes a missing Tint a failure of every WGSL module.
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::{Mutex, OnceLock};
+
+/// The variable naming the folder that holds `node_modules/webgpu`.
+pub const TINT_ENV: &str = "SHADER_INFO_TINT";
+/// `1`: a missing Tint fails every WGSL check instead of skipping it.
+pub const REQUIRE_TINT_ENV: &str = "SHADER_INFO_REQUIRE_TINT";
+
+const SCRIPT: &str = include_str!("../../../../scripts/tint-check.mjs");
+
+struct Server {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    next_id: u64,
+    /// Kept until the process ends: the script node was started on.
+    _script: tempfile::TempPath,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The state of the one Tint process: running, or why there is none.
+static SERVER: OnceLock<Result<Mutex<Server>, String>> = OnceLock::new();
+/// Verdicts by WGSL text: identical text, identical verdict.
+static VERDICTS: OnceLock<Mutex<HashMap<u128, Result<(), String>>>> = OnceLock::new();
+
+/// The folder holding `node_modules/webgpu`, if there is one.
+pub fn package_dir() -> Option<PathBuf> {
+    let has = |d: &Path| d.join("node_modules/webgpu/index.js").is_file();
+    if let Some(d) = std::env::var_os(TINT_ENV) {
+        let d = PathBuf::from(d);
+        return has(&d).then_some(d);
+    }
+    let cwd = std::env::current_dir().ok()?;
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    cwd.ancestors()
+        .chain(manifest.ancestors())
+        .map(|a| a.join(".tools/webgpu"))
+        .find(|d| has(d))
+}
+
+fn required() -> bool {
+    std::env::var(REQUIRE_TINT_ENV).as_deref() == Ok("1")
+}
+
+fn start() -> Result<Mutex<Server>, String> {
+    let dir = package_dir().ok_or_else(|| {
+        format!(
+            "the npm package `webgpu` is not installed (bash scripts/install-deps.sh puts it in .tools/webgpu; or set {TINT_ENV})"
+        )
+    })?;
+    let mut script = tempfile::Builder::new()
+        .prefix("tint-check")
+        .suffix(".mjs")
+        .tempfile()
+        .map_err(|e| format!("cannot write the Tint script: {e}"))?;
+    script
+        .write_all(SCRIPT.as_bytes())
+        .map_err(|e| format!("cannot write the Tint script: {e}"))?;
+    let script = script.into_temp_path();
+    let mut cmd = Command::new("node");
+    cmd.arg(&script)
+        .arg(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    // Dawn prints errors without a runtime folder.
+    if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
+        let runtime = std::env::temp_dir().join("shader-info-tint-runtime");
+        let _ = std::fs::create_dir_all(&runtime);
+        cmd.env("XDG_RUNTIME_DIR", runtime);
+    }
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| format!("cannot run node (Tint's host): {e}"))?;
+    let stdin = child.stdin.take().ok_or("no stdin")?;
+    let mut stdout = BufReader::new(child.stdout.take().ok_or("no stdout")?);
+    let mut first = String::new();
+    stdout
+        .read_line(&mut first)
+        .map_err(|e| format!("Tint did not start: {e}"))?;
+    let ready: serde_json::Value = serde_json::from_str(&first)
+        .map_err(|_| format!("Tint did not start: `{}`", first.trim()))?;
+    if ready["ready"] != serde_json::Value::Bool(true) {
+        let _ = child.kill();
+        return Err(format!("Tint did not start: {}", ready["error"]));
+    }
+    Ok(Mutex::new(Server {
+        child,
+        stdin,
+        stdout,
+        next_id: 0,
+        _script: script,
+    }))
+}
+
+/// Whether the package is installed (without starting anything): then every WGSL check runs Tint or fails.
+pub fn installed() -> bool {
+    static INSTALLED: OnceLock<bool> = OnceLock::new();
+    *INSTALLED.get_or_init(|| package_dir().is_some())
+}
+
+/// Whether Tint can run here (starts it when it was not yet started).
+pub fn available() -> bool {
+    SERVER.get_or_init(start).is_ok()
+}
+
+/// Tint's verdict on `wgsl`: `Ok(None)` when it accepts it, `Ok(Some(errors))` when it rejects it, `Err(why)` when
+/// Tint cannot run (only when it is required; otherwise a missing Tint is `Ok(None)`).
+pub fn check(wgsl: &str) -> Result<Option<String>, String> {
+    let server = match SERVER.get_or_init(start) {
+        Ok(s) => s,
+        Err(e) if required() => return Err(format!("{REQUIRE_TINT_ENV}=1 but {e}")),
+        // Installed but not running (no node, a broken package): a failure, not a silent skip, so that no verdict
+        // is kept as checked by Tint when it was not.
+        Err(e) if installed() => return Err(format!("Tint is installed but cannot run: {e}")),
+        Err(_) => return Ok(None),
+    };
+    let key = crate::disk_cache::key_of(&[b"tint", wgsl.as_bytes()]);
+    let memo = VERDICTS.get_or_init(Default::default);
+    if let Some(v) = memo.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return Ok(v.clone().err());
+    }
+    let verdict = ask(server, wgsl)?;
+    memo.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key, verdict.clone());
+    Ok(verdict.err())
+}
+
+fn ask(server: &Mutex<Server>, wgsl: &str) -> Result<Result<(), String>, String> {
+    let mut s = server.lock().unwrap_or_else(|e| e.into_inner());
+    s.next_id += 1;
+    let id = s.next_id;
+    let mut line = serde_json::json!({ "id": id, "code": wgsl }).to_string();
+    line.push('\n');
+    s.stdin
+        .write_all(line.as_bytes())
+        .and_then(|()| s.stdin.flush())
+        .map_err(|e| format!("Tint's process ended: {e}"))?;
+    loop {
+        let mut answer = String::new();
+        let n = s
+            .stdout
+            .read_line(&mut answer)
+            .map_err(|e| format!("Tint's process ended: {e}"))?;
+        if n == 0 {
+            return Err("Tint's process ended before answering".into());
+        }
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(&answer) else {
+            continue;
+        };
+        if v["id"] != serde_json::json!(id) {
+            continue;
+        }
+        if v["ok"] == serde_json::Value::Bool(true) {
+            return Ok(Ok(()));
+        }
+        let lines: Vec<String> = v["messages"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|m| {
+                format!(
+                    "{}:{}: {}: {}",
+                    m["line"],
+                    m["column"],
+                    m["type"].as_str().unwrap_or("error"),
+                    m["message"].as_str().unwrap_or_default()
+                )
+            })
+            .collect();
+        return Ok(Err(lines.join("\n")));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tint_rejects_an_array_in_immediates_and_takes_plain_wgsl() {
+        if !available() {
+            assert!(!required(), "{REQUIRE_TINT_ENV}=1 but Tint cannot run");
+            return;
+        }
+        assert_eq!(check("@compute @workgroup_size(1) fn main() {}"), Ok(None));
+        let rejected = check(
+            "struct P { a: array<u32, 4> }\nvar<immediate> p: P;\n@compute @workgroup_size(1) fn main() { _ = p.a[0]; }",
+        )
+        .unwrap()
+        .expect("Tint takes no array in immediates");
+        assert!(
+            rejected.contains("arrays cannot be used in the <immediate> address space"),
+            "{rejected}"
+        );
+    }
+}
