@@ -232,8 +232,14 @@ fn wgpu_dispatch(lib: &mut WgpuLibrary, key: &str, push: &[u8]) -> gpu::wgpu::Wg
 #[test]
 fn wgpu_pushes_the_block_of_a_padded_twin_on_both_paths_and_refuses_other_lengths() {
     let dir = root();
-    for immediates in [true, false] {
-        let Some(ctx) = gpu::wgpu::testing::test_context(immediates) else {
+    // Immediates, the storage-buffer path, and immediates capped below the 48-byte block (as a browser's 64-byte
+    // limit caps larger ones): then that block alone takes the buffer path, shader and layout alike.
+    for (immediates, cap) in [(true, None), (false, None), (true, Some(32))] {
+        let Some(ctx) = gpu::wgpu::testing::test_context_with(gpu::wgpu::WgpuContextOptions {
+            immediates,
+            max_immediate_size: cap,
+            ..Default::default()
+        }) else {
             return;
         };
         let mut lib = WgpuLibrary::new(&ctx, registry(), LibraryOptions::new(dir.path())).unwrap();

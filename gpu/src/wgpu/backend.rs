@@ -175,7 +175,12 @@ impl Backend for WgpuBackend {
         };
         let mut module = naga::front::wgsl::parse_str(&t.text)
             .map_err(|e| refused(format!("does not parse: {}", e.emit_to_string(&t.text))))?;
-        if !self.ctx.has_immediates() {
+        // The same rule as the layout's (`create_layout`): a block goes through the storage-buffer path when the
+        // device has no immediates or the block is larger than its immediate limit (WGSL counts a struct's size as
+        // the layout reserves it: the block's twin size).
+        if !self.ctx.has_immediates()
+            || immediate_bytes(&module) > self.ctx.device.limits().max_immediate_size
+        {
             for (_, g) in module.global_variables.iter_mut() {
                 if g.space == naga::AddressSpace::Immediate {
                     g.space = naga::AddressSpace::Storage {
@@ -627,6 +632,22 @@ impl Backend for WgpuBackend {
     fn diagnostics(error: WgpuError, key: &str) -> Vec<Diagnostic> {
         error.into_diagnostics(key)
     }
+}
+
+/// The size of the module's immediate data as WGSL lays it out (its largest `var<immediate>`); `u32::MAX` when the
+/// module's types cannot be laid out (naga's validation then says why).
+fn immediate_bytes(module: &naga::Module) -> u32 {
+    let mut layouter = naga::proc::Layouter::default();
+    if layouter.update(module.to_ctx()).is_err() {
+        return u32::MAX;
+    }
+    module
+        .global_variables
+        .iter()
+        .filter(|(_, g)| g.space == naga::AddressSpace::Immediate)
+        .map(|(_, g)| layouter[g.ty].size)
+        .max()
+        .unwrap_or(0)
 }
 
 fn stage_bit(s: Stage) -> w::ShaderStages {

@@ -18,6 +18,10 @@ pub struct WgpuContextOptions {
     /// [`WgpuContext::save_pipeline_cache`] writes it back. A damaged file is refused (see
     /// [`WgpuContext::pipeline_cache_status`]) and the cache starts empty.
     pub pipeline_cache: Option<std::path::PathBuf>,
+    /// At most this many bytes of immediates, below the adapter's own limit: `Some(64)` is what browsers' WebGPU
+    /// (Dawn) allows, so blocks past it take the storage-buffer path here as they would there. `None`: the
+    /// adapter's limit.
+    pub max_immediate_size: Option<u32>,
 }
 
 impl Default for WgpuContextOptions {
@@ -27,6 +31,7 @@ impl Default for WgpuContextOptions {
             validation: cfg!(debug_assertions),
             immediates: true,
             pipeline_cache: None,
+            max_immediate_size: None,
         }
     }
 }
@@ -84,17 +89,25 @@ impl WgpuContext {
             }))
             .map_err(|e| WgpuError::Device(format!("no Vulkan adapter: {e}")))?;
         let features = adapter.features() & wanted_features(opts.immediates);
-        let (device, queue) =
-            pollster::block_on(adapter.request_device(&::wgpu::DeviceDescriptor {
+        let (device, queue) = pollster::block_on(
+            adapter.request_device(&::wgpu::DeviceDescriptor {
                 label: Some("shader-info"),
                 required_features: features,
                 // Everything the adapter offers: a declaration is checked against the real limits, not the defaults.
-                required_limits: adapter.limits(),
+                required_limits: ::wgpu::Limits {
+                    max_immediate_size: opts
+                        .max_immediate_size
+                        .map_or(adapter.limits().max_immediate_size, |cap| {
+                            cap.min(adapter.limits().max_immediate_size)
+                        }),
+                    ..adapter.limits()
+                },
                 experimental_features: ::wgpu::ExperimentalFeatures::disabled(),
                 memory_hints: ::wgpu::MemoryHints::Performance,
                 trace: ::wgpu::Trace::Off,
-            }))
-            .map_err(|e| WgpuError::Device(format!("cannot create the device: {e}")))?;
+            }),
+        )
+        .map_err(|e| WgpuError::Device(format!("cannot create the device: {e}")))?;
         let uncaptured = Arc::new(Mutex::new(Vec::new()));
         let sink = uncaptured.clone();
         device.on_uncaptured_error(Arc::new(move |e: ::wgpu::Error| {

@@ -9,12 +9,19 @@ use ::wgpu as w;
 /// through the storage-buffer path. `None` (the test skips) when there is no Vulkan adapter, unless
 /// `SHADER_INFO_REQUIRE_VULKAN=1`, which makes that a failure.
 pub fn test_context(immediates: bool) -> Option<WgpuContext> {
+    test_context_with(WgpuContextOptions {
+        immediates,
+        ..WgpuContextOptions::default()
+    })
+}
+
+/// [`test_context`] with other options (validation is turned on whatever they say).
+pub fn test_context_with(opts: WgpuContextOptions) -> Option<WgpuContext> {
     super::messages::capture();
     let opts = WgpuContextOptions {
         fallback_adapter: false,
         validation: true,
-        immediates,
-        pipeline_cache: None,
+        ..opts
     };
     match WgpuContext::new(&opts) {
         Ok(ctx) => Some(ctx),
