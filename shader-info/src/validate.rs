@@ -346,7 +346,8 @@ fn check_branches(c: &mut Checker) {
                             i.origin,
                         )
                     })
-            });
+            })
+            .or_else(|| shared_type_clash(c, name));
         if let Some((what, decl, origin)) = clash {
             c.diags.push(
                 Diagnostic::error(
@@ -361,6 +362,32 @@ fn check_branches(c: &mut Checker) {
             );
         }
     }
+}
+
+/// The shared type this info emits (a struct, an enum, or one of the enum's constants) that is named `name`: a
+/// branch of that name would be a second global of the same name in GLSL.
+fn shared_type_clash(c: &Checker, name: &str) -> Option<(&'static str, String, Origin)> {
+    let info = c.info;
+    let reg = c.opts.registry;
+    let buffers = info.resources.iter().filter_map(|r| match &r.value.kind {
+        ResourceKind::UniformBuffer { type_name }
+        | ResourceKind::StorageBuffer { type_name, .. } => {
+            Some((type_name.as_str(), r.declared_in.clone(), r.origin))
+        }
+        _ => None,
+    });
+    let typedefs = info
+        .typedef_sources
+        .iter()
+        .map(|t| (t.value.as_str(), t.declared_in.clone(), t.origin));
+    typedefs.chain(buffers).find_map(|(ty, decl, origin)| {
+        if ty == name && (reg.enum_def(ty).is_some() || reg.find_struct(ty).is_some()) {
+            return Some(("shared type", decl, origin));
+        }
+        reg.enum_def(ty)
+            .filter(|e| e.values.iter().any(|(v, _)| v == name))
+            .map(|_| ("value of a shared enum", decl, origin))
+    })
 }
 
 fn check_resources(c: &mut Checker) {
@@ -915,6 +942,7 @@ fn check_names(c: &mut Checker) {
     for it in &info.constants {
         add(&it.value.name, "constant", &it.declared_in, it.origin);
     }
+
     for it in &info.shared_variables {
         let base = split_array_name(&it.value.name).map_or(it.value.name.as_str(), |(b, _)| b);
         add(base, "shared_variable", &it.declared_in, it.origin);
@@ -1996,6 +2024,28 @@ fn check_shared_types(c: &mut Checker) -> Vec<(String, Origin)> {
             let FieldType::Struct(inner) = &field.ty else {
                 continue;
             };
+            let known = reg.find_struct(inner).is_some()
+                || reg.enum_def(inner).is_some()
+                || c.opts.extra_type_names.iter().any(|n| n == inner);
+            if !known {
+                // A buffer's layout reports an unknown struct (with the field); a typedef type has no layout.
+                if from_typedef {
+                    c.diags.push(
+                        Diagnostic::error(
+                            Code::UnknownType,
+                            &info.name,
+                            format!(
+                                "shared struct `{name}` has a field `{}` of type `{inner}`, which names no shared struct",
+                                field.name
+                            ),
+                        )
+                        .item(item.clone())
+                        .at(declared_in, origin)
+                        .hint("register the struct (derive `ShaderStruct`), or give the field a GLSL type"),
+                    );
+                }
+                continue;
+            }
             match state.get(inner) {
                 Some(2) => {}
                 Some(_) => {

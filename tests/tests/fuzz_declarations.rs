@@ -138,6 +138,105 @@ enum Op {
     CullFront,
     /// `additional_info` of the info at this index of the graph.
     Reuse(usize),
+    /// A geometry layout (input, output, max vertices, invocations), with a geometry stage or without one.
+    Geometry(u8, u8, u32, u32, bool),
+    /// The graph's shared struct of this index, as a uniform buffer's type or a `typedef_source`.
+    UsesStruct(usize, bool),
+    /// The graph's shared enum of this index, as a `typedef_source`.
+    UsesEnum(usize),
+}
+
+/// A shared struct of a graph: its name and fields (a value type or another struct of the graph, with an array
+/// suffix: none, fixed, zero or runtime) — the struct family: bad names, empty bodies, runtime arrays inside a
+/// struct, a struct containing itself through others, duplicate fields.
+#[derive(Clone, Debug)]
+struct SharedStruct {
+    name: String,
+    fields: Vec<(String, Result<Type, usize>, u8)>,
+}
+
+/// A shared enum: its name and `(constant, value)` pairs — the enum family: bad names, a constant defined twice,
+/// one constant in two enums, two enums of one name.
+#[derive(Clone, Debug)]
+struct SharedEnum {
+    name: String,
+    values: Vec<(String, u32)>,
+}
+
+fn shared_struct() -> impl Strategy<Value = SharedStruct> {
+    (
+        name(),
+        prop::collection::vec(
+            (
+                name(),
+                prop_oneof![ty().prop_map(Ok), (0usize..3).prop_map(Err)],
+                0u8..6,
+            ),
+            0..4,
+        ),
+    )
+        .prop_map(|(name, fields)| SharedStruct { name, fields })
+}
+
+fn shared_enum() -> impl Strategy<Value = SharedEnum> {
+    (
+        name(),
+        prop::collection::vec(
+            (name(), prop_oneof![Just(0u32), Just(1), Just(u32::MAX)]),
+            0..3,
+        ),
+    )
+        .prop_map(|(name, values)| SharedEnum { name, values })
+}
+
+/// The shared types of a graph, registered before its infos.
+#[derive(Clone, Debug, Default)]
+struct SharedTypes {
+    structs: Vec<SharedStruct>,
+    enums: Vec<SharedEnum>,
+}
+
+fn shared_types() -> impl Strategy<Value = SharedTypes> {
+    (
+        prop::collection::vec(shared_struct(), 0..3),
+        prop::collection::vec(shared_enum(), 0..2),
+    )
+        .prop_map(|(structs, enums)| SharedTypes { structs, enums })
+}
+
+/// Registers `types` (bad ones included: the registry records their problems, validation reports them).
+fn register_types(reg: &mut Registry, types: &SharedTypes) {
+    for s in &types.structs {
+        let mut def = StructDef::new(s.name.clone());
+        for (name, ty, array) in &s.fields {
+            let field = match ty {
+                Ok(t) => Field::new(*t, name.clone()),
+                Err(i) => Field::structure(
+                    types
+                        .structs
+                        .get(*i)
+                        .map_or_else(|| "Missing".to_string(), |o| o.name.clone()),
+                    name.clone(),
+                ),
+            };
+            def = def.field(match array {
+                0..=2 => field,
+                3 => field.array(3),
+                4 => field.array(0),
+                _ => Field {
+                    array: FieldArray::Runtime,
+                    ..field
+                },
+            });
+        }
+        reg.add_struct(def);
+    }
+    for e in &types.enums {
+        reg.add_enum(EnumDef {
+            name: e.name.clone(),
+            values: e.values.clone(),
+        });
+    }
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -183,6 +282,10 @@ fn op() -> impl Strategy<Value = Op> {
         (0u8..4).prop_map(Op::Topology),
         Just(Op::CullFront),
         (0usize..4).prop_map(Op::Reuse),
+        (0u8..5, 0u8..3, number(), number(), any::<bool>())
+            .prop_map(|(i, o, m, n, g)| Op::Geometry(i, o, m, n, g)),
+        ((0usize..3), any::<bool>()).prop_map(|(i, u)| Op::UsesStruct(i, u)),
+        (0usize..2).prop_map(Op::UsesEnum),
     ]
 }
 
@@ -246,7 +349,7 @@ fn decl() -> impl Strategy<Value = Decl> {
         })
 }
 
-fn build(index: usize, d: &Decl) -> ShaderCreateInfo {
+fn build(index: usize, d: &Decl, types: &SharedTypes) -> ShaderCreateInfo {
     let mut info = ShaderCreateInfo::new(format!("fz{index}"));
     info = match d.kind {
         Kind::Graphics => info.vertex_source("v.glsl").fragment_source("f.glsl"),
@@ -298,6 +401,40 @@ fn build(index: usize, d: &Decl) -> ShaderCreateInfo {
             ),
             Op::CullFront => info.cull(CullMode::Front),
             Op::Reuse(i) => info.additional_info(format!("fz{i}")),
+            Op::Geometry(i, o, max, invocations, stage) => {
+                use shader_info::{PrimitiveIn as I, PrimitiveOut as O};
+                let i = [
+                    I::Points,
+                    I::Lines,
+                    I::LinesAdjacency,
+                    I::Triangles,
+                    I::TrianglesAdjacency,
+                ][i as usize];
+                let o = [O::Points, O::LineStrip, O::TriangleStrip][o as usize];
+                let info = info.geometry_layout_instanced(i, o, max, invocations);
+                if stage {
+                    info.geometry_source("g.glsl")
+                } else {
+                    info
+                }
+            }
+            Op::UsesStruct(i, as_buffer) => {
+                let name = types
+                    .structs
+                    .get(i)
+                    .map_or_else(|| "NotAStruct".to_string(), |s| s.name.clone());
+                if as_buffer {
+                    info.uniform_buf(7, name, "shared_block", Frequency::Pass)
+                } else {
+                    info.typedef_source(name)
+                }
+            }
+            Op::UsesEnum(i) => info.typedef_source(
+                types
+                    .enums
+                    .get(i)
+                    .map_or_else(|| "NotAnEnum".to_string(), |e| e.name.clone()),
+            ),
         };
     }
     if let Some(s) = d.specialize {
@@ -318,10 +455,16 @@ fn points_somewhere(d: &Diagnostic) -> bool {
 }
 
 /// Runs one graph through the whole flow. `Err` is a broken property (a panic is caught and reported too).
-fn run_graph(root: &Path, compiler: &Compiler, decls: &[Decl]) -> Result<(), String> {
+fn run_graph(
+    root: &Path,
+    compiler: &Compiler,
+    types: &SharedTypes,
+    decls: &[Decl],
+) -> Result<(), String> {
     let mut reg = Registry::new();
+    register_types(&mut reg, types);
     for (i, d) in decls.iter().enumerate() {
-        reg.add_info(build(i, d));
+        reg.add_info(build(i, d, types));
     }
     let loader = DirLoader::new(root);
     let flow = Flow::new(&reg, &loader, compiler, Profile::Debug);
@@ -426,7 +569,7 @@ fn check_info(flow: &Flow, reg: &Registry, name: &str, graph: usize) -> Result<(
 
 fn sources() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    for f in ["v.glsl", "f.glsl", "c.glsl"] {
+    for f in ["v.glsl", "f.glsl", "c.glsl", "g.glsl"] {
         std::fs::write(dir.path().join(f), "void main() {}\n").unwrap();
     }
     dir
@@ -465,8 +608,9 @@ fn random_declarations_never_panic_and_every_outcome_is_explained() {
         &bytes,
     );
     let mut runner = TestRunner::new_with_rng(config, rng);
-    let result = runner.run(&prop::collection::vec(decl(), 1..4), |decls| {
-        run_graph(dir.path(), &compiler, &decls).map_err(TestCaseError::fail)
+    let graph = (shared_types(), prop::collection::vec(decl(), 1..4));
+    let result = runner.run(&graph, |(types, decls)| {
+        run_graph(dir.path(), &compiler, &types, &decls).map_err(TestCaseError::fail)
     });
     eprintln!(
         "fuzz_declarations: {} infos rejected with diagnostics, {} accepted, {} modules compiled and cross-checked, \
@@ -550,7 +694,12 @@ fn fixed_failures_stay_fixed() {
     let dir = sources();
     let compiler = Compiler::new(dir.path()).unwrap();
     for d in cases {
-        if let Err(e) = run_graph(dir.path(), &compiler, std::slice::from_ref(&d)) {
+        if let Err(e) = run_graph(
+            dir.path(),
+            &compiler,
+            &SharedTypes::default(),
+            std::slice::from_ref(&d),
+        ) {
             panic!("{d:?}: {e}");
         }
     }

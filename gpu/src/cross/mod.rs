@@ -388,6 +388,12 @@ fn portable_limit(d: &[Diagnostic]) -> Option<String> {
         Some("a stage input or output is a matrix (or another non-vector type): naga's entry points take scalars and \
               vectors only; declare the columns as separate vector inputs"
             .into())
+    } else if said("unsupported matrix stride") {
+        // std140 pads a 2-row matrix's columns to 16 bytes (a `mat2`, `mat3x2`, `mat4x2` in a uniform block);
+        // naga's SPIR-V reader takes only the natural stride.
+        Some("a uniform block holds a matrix with two rows (mat2, mat3x2, mat4x2), whose std140 column stride of 16 \
+              bytes naga cannot read: declare it as vec4 columns, or put it in a storage buffer (std430)"
+            .into())
     } else if said("Workgroup size is out of range") {
         Some("the work-group size is past what naga's targets accept on an axis (WebGPU devices allow 256 by default)".into())
     } else {
