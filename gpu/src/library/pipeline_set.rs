@@ -179,11 +179,22 @@ impl<B: Backend> Library<B> {
 
     /// What this library fetched so far, with counts (every fetch, cached or not), most fetched first.
     pub fn usage_log(&self) -> PipelineLog {
+        let kinds = [
+            PipelineKind::Graphics,
+            PipelineKind::Compute,
+            PipelineKind::RayTracing,
+        ];
         let mut entries: Vec<(PipelineKind, String, u64)> = self
             .late
             .usage
             .iter()
-            .map(|((kind, key), n)| (*kind, key.clone(), *n))
+            .flat_map(|(key, counts)| {
+                kinds
+                    .iter()
+                    .zip(counts)
+                    .filter(|(_, n)| **n > 0)
+                    .map(|(kind, n)| (*kind, key.clone(), *n))
+            })
             .collect();
         entries.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.1.cmp(&b.1)));
         PipelineLog { entries }
@@ -191,10 +202,14 @@ impl<B: Backend> Library<B> {
 
     /// Counts a fetch of `key`.
     pub(super) fn count_use(&mut self, kind: PipelineKind, key: &str) {
-        match self.late.usage.get_mut(&(kind, key.to_string())) {
-            Some(n) => *n += 1,
+        let i = kind as usize;
+        // Looked up by `&str`: a fetch of a cached pipeline allocates nothing.
+        match self.late.usage.get_mut(key) {
+            Some(counts) => counts[i] += 1,
             None => {
-                self.late.usage.insert((kind, key.to_string()), 1);
+                let mut counts = [0; 3];
+                counts[i] = 1;
+                self.late.usage.insert(key.to_string(), counts);
             }
         }
     }
@@ -243,7 +258,8 @@ pub(super) struct Late {
     pub warmed_up: bool,
     pub strict: bool,
     pub stats: PipelineStats,
-    pub usage: std::collections::HashMap<(PipelineKind, String), u64>,
+    /// Fetches per key, by [`PipelineKind`] (graphics, compute, ray tracing).
+    pub usage: std::collections::HashMap<String, [u64; 3]>,
     /// Keys whose graphics parts were prepared ([`Library::warm_up_parts`]): their first use only links.
     pub prepared: std::collections::HashSet<String>,
 }

@@ -193,13 +193,14 @@ impl<B: Backend> Library<B> {
     /// [`Self::prepare`] to report against the requests that need them.
     fn make_modules(&mut self, requests: &[WarmUp<B::GraphicsOptions>]) {
         let mut units: Vec<(ModuleKey, std::sync::Arc<shader_info::ValidatedInfo>)> = Vec::new();
+        let mut seen: std::collections::HashSet<ModuleKey> = std::collections::HashSet::new();
         for r in requests {
             let Ok(info) = self.sources.validated(r.key()) else {
                 continue;
             };
             for stage in info.stages() {
                 let mkey = (r.key().to_string(), stage);
-                if !self.modules.contains_key(&mkey) && !units.iter().any(|(k, _)| *k == mkey) {
+                if !self.modules.contains_key(&mkey) && seen.insert(mkey.clone()) {
                     units.push((mkey, info.clone()));
                 }
             }
