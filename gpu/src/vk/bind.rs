@@ -3,9 +3,9 @@
 //! twice or of the wrong kind is the core's error ([`shader_info::PipelinePlan::bind_set`]), the same on wgpu.
 
 use super::error::{VkError, VkResult};
-use super::layout::PipelineLayout;
+use super::layout::{DescriptorPool, PipelineLayout};
 use super::map::descriptor_type;
-use super::resource::{Buffer, DescriptorPool, Image2D, Sampler};
+use super::resource::{Buffer, Image2D, Sampler};
 use ash::vk;
 use shader_info::{DescriptorKind, HostResource};
 

@@ -11,7 +11,7 @@ use super::error::{VkError, VkResult};
 use super::layout::PipelineLayout;
 use super::module::ShaderModule;
 use super::pipeline::{
-    GraphicsOptions, GraphicsPipeline, OwnedPipeline, Part, Specialization, color_formats,
+    GraphicsOptions, GraphicsPipeline, OwnedPipeline, Part, Pending, Specialization, color_formats,
     consumed_vertex_input, create_handle,
 };
 use ash::vk;
@@ -31,9 +31,6 @@ const PARTS: [vk::GraphicsPipelineLibraryFlagsEXT; 4] = [
 /// One pipeline library (a part); destroyed on drop. A linked pipeline does not reference its libraries after
 /// creation, so the cache may drop a part while pipelines linked from it live.
 type Library = OwnedPipeline;
-
-/// The optimized pipeline of a fast-linked one, filled by its background thread.
-pub(crate) type Pending = Arc<Mutex<Option<VkResult<GraphicsPipeline>>>>;
 
 /// How many parts, links and swaps a library made.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]

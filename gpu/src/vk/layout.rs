@@ -5,7 +5,7 @@
 use super::device::VkContext;
 use super::error::{VkError, VkResult};
 use super::map::{descriptor_type, stage_mask};
-use super::resource::{Buffer, DescriptorPool, Sampler};
+use super::resource::{Buffer, Image2D, Sampler};
 use ash::vk;
 use shader_info::{PipelinePlan, ResourceKind, SamplerState};
 use std::collections::HashMap;
@@ -467,5 +467,236 @@ impl Drop for PipelineLayout {
     fn drop(&mut self) {
         // SAFETY: created from this device and owned by us; pipelines that use it hold an `Arc<PipelineLayout>`.
         unsafe { self.ctx.device().destroy_pipeline_layout(self.handle, None) };
+    }
+}
+
+/// An owned descriptor pool with helpers to allocate and write sets.
+pub struct DescriptorPool {
+    ctx: VkContext,
+    handle: vk::DescriptorPool,
+}
+
+impl DescriptorPool {
+    /// A pool big enough for `copies` sets of every set layout of `layout`.
+    ///
+    /// ```no_run
+    /// # fn f(ctx: &gpu::vk::VkContext, layout: &gpu::vk::PipelineLayout) -> gpu::vk::VkResult<()> {
+    /// let pool = gpu::vk::DescriptorPool::for_layout(ctx, layout, 1)?;
+    /// let set0 = pool.allocate(&layout.set_layouts()[0])?;
+    /// # Ok(()) }
+    /// ```
+    pub fn for_layout(
+        ctx: &VkContext,
+        layout: &PipelineLayout,
+        copies: u32,
+    ) -> VkResult<DescriptorPool> {
+        let mut sizes: Vec<vk::DescriptorPoolSize> = Vec::new();
+        for set in layout.set_layouts() {
+            for b in set.bindings() {
+                match sizes.iter_mut().find(|s| s.ty == b.descriptor_type) {
+                    Some(s) => s.descriptor_count += b.count * copies,
+                    None => sizes.push(
+                        vk::DescriptorPoolSize::default()
+                            .ty(b.descriptor_type)
+                            .descriptor_count(b.count * copies),
+                    ),
+                }
+            }
+        }
+        let max_sets = (layout.set_layouts().len() as u32 * copies).max(1);
+        DescriptorPool::new(ctx, max_sets, &sizes)
+    }
+
+    /// A pool of `max_sets` sets with the given descriptor counts.
+    pub fn new(
+        ctx: &VkContext,
+        max_sets: u32,
+        sizes: &[vk::DescriptorPoolSize],
+    ) -> VkResult<DescriptorPool> {
+        let info = vk::DescriptorPoolCreateInfo::default()
+            .max_sets(max_sets)
+            .pool_sizes(sizes);
+        // SAFETY: the create info borrows `sizes` for the call.
+        let handle = unsafe { ctx.device().create_descriptor_pool(&info, None) }
+            .map_err(VkError::call("vkCreateDescriptorPool"))?;
+        Ok(DescriptorPool {
+            ctx: ctx.clone(),
+            handle,
+        })
+    }
+
+    /// Allocates one set of `layout`. Sets are freed with the pool.
+    pub fn allocate(&self, layout: &DescriptorSetLayout) -> VkResult<vk::DescriptorSet> {
+        let layouts = [layout.handle()];
+        let info = vk::DescriptorSetAllocateInfo::default()
+            .descriptor_pool(self.handle)
+            .set_layouts(&layouts);
+        // SAFETY: pool and layout are alive; the info borrows locals.
+        unsafe { self.ctx.device().allocate_descriptor_sets(&info) }
+            .map(|v| v[0])
+            .map_err(VkError::call("vkAllocateDescriptorSets"))
+    }
+
+    /// Points `binding` of `set` at `range` bytes of `buffer` from `offset`.
+    pub fn write_buffer_range(
+        &self,
+        set: vk::DescriptorSet,
+        binding: u32,
+        ty: vk::DescriptorType,
+        buffer: &Buffer,
+        offset: u64,
+        range: u64,
+    ) {
+        let info = [vk::DescriptorBufferInfo::default()
+            .buffer(buffer.handle())
+            .offset(offset)
+            .range(range)];
+        self.update(
+            vk::WriteDescriptorSet::default()
+                .dst_set(set)
+                .dst_binding(binding)
+                .descriptor_type(ty)
+                .buffer_info(&info),
+        );
+    }
+
+    /// Applies one descriptor write.
+    fn update(&self, write: vk::WriteDescriptorSet) {
+        // SAFETY: the set was allocated from this pool's device and is not in use by pending commands (the
+        // caller's responsibility, as for any descriptor update); the write's info arrays outlive the call.
+        unsafe { self.ctx.device().update_descriptor_sets(&[write], &[]) };
+    }
+
+    /// Points `binding` of `set` at one image descriptor of type `ty`.
+    fn update_image(
+        &self,
+        set: vk::DescriptorSet,
+        binding: u32,
+        ty: vk::DescriptorType,
+        info: vk::DescriptorImageInfo,
+    ) {
+        let info = [info];
+        self.update(
+            vk::WriteDescriptorSet::default()
+                .dst_set(set)
+                .dst_binding(binding)
+                .descriptor_type(ty)
+                .image_info(&info),
+        );
+    }
+
+    /// Returns every set of the pool to it.
+    pub fn reset(&self) -> VkResult<()> {
+        // SAFETY: the caller no longer uses sets of this pool in pending commands (as for any reset).
+        unsafe {
+            self.ctx
+                .device()
+                .reset_descriptor_pool(self.handle, vk::DescriptorPoolResetFlags::empty())
+        }
+        .map_err(VkError::call("vkResetDescriptorPool"))
+    }
+
+    /// Points `binding` of `set` at the whole of `buffer` (uniform or storage buffer).
+    pub fn write_buffer(
+        &self,
+        set: vk::DescriptorSet,
+        binding: u32,
+        ty: vk::DescriptorType,
+        buffer: &Buffer,
+    ) {
+        self.write_buffer_range(set, binding, ty, buffer, 0, vk::WHOLE_SIZE);
+    }
+
+    /// Points `binding` of `set` at `image` in `layout` for a combined image sampler whose sampler is immutable
+    /// (declared with `sampler_with_state`): the set layout supplies the sampler.
+    pub fn write_image_with_immutable_sampler(
+        &self,
+        set: vk::DescriptorSet,
+        binding: u32,
+        image: &Image2D,
+        layout: vk::ImageLayout,
+    ) {
+        // The set layout's immutable sampler fills the sampler half.
+        self.update_image(
+            set,
+            binding,
+            vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+            vk::DescriptorImageInfo::default()
+                .image_view(image.view())
+                .image_layout(layout),
+        );
+    }
+
+    /// Points `binding` of `set` at `image` as an input attachment in `RENDERING_LOCAL_READ_KHR` layout: a subpass
+    /// input read with [`shader_info::SubpassMode::LocalRead`] (the image is a color attachment of the rendering
+    /// that reads it; see [`Image2D::local_read_barrier`]).
+    pub fn write_input_attachment(&self, set: vk::DescriptorSet, binding: u32, image: &Image2D) {
+        self.update_image(
+            set,
+            binding,
+            vk::DescriptorType::INPUT_ATTACHMENT,
+            vk::DescriptorImageInfo::default()
+                .image_view(image.view())
+                .image_layout(vk::ImageLayout::RENDERING_LOCAL_READ_KHR),
+        );
+    }
+
+    /// Points `binding` of `set` at `image` as a storage image in `GENERAL` layout.
+    /// Writes a sampled image (a texture without a sampler) or another image descriptor of type `ty`.
+    pub fn write_image(
+        &self,
+        set: vk::DescriptorSet,
+        binding: u32,
+        ty: vk::DescriptorType,
+        image: &Image2D,
+        layout: vk::ImageLayout,
+    ) {
+        self.update_image(
+            set,
+            binding,
+            ty,
+            vk::DescriptorImageInfo::default()
+                .image_view(image.view())
+                .image_layout(layout),
+        );
+    }
+
+    pub fn write_storage_image(&self, set: vk::DescriptorSet, binding: u32, image: &Image2D) {
+        self.update_image(
+            set,
+            binding,
+            vk::DescriptorType::STORAGE_IMAGE,
+            vk::DescriptorImageInfo::default()
+                .image_view(image.view())
+                .image_layout(vk::ImageLayout::GENERAL),
+        );
+    }
+
+    /// Points `binding` of `set` at `image` with `sampler` (a combined image sampler, the descriptor of a GLSL
+    /// `sampler2D`), the image being in `layout` when the set is used.
+    pub fn write_sampled_image(
+        &self,
+        set: vk::DescriptorSet,
+        binding: u32,
+        image: &Image2D,
+        sampler: &Sampler,
+        layout: vk::ImageLayout,
+    ) {
+        self.update_image(
+            set,
+            binding,
+            vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+            vk::DescriptorImageInfo::default()
+                .sampler(sampler.handle())
+                .image_view(image.view())
+                .image_layout(layout),
+        );
+    }
+}
+
+impl Drop for DescriptorPool {
+    fn drop(&mut self) {
+        // SAFETY: we own the pool; destroying it frees its sets.
+        unsafe { self.ctx.device().destroy_descriptor_pool(self.handle, None) };
     }
 }

@@ -40,6 +40,7 @@ pub use ash::vk as raw;
 pub use bind::Resource;
 pub use device::{ContextOptions, SubgroupSupport, ValidationMessage, VkContext};
 pub use error::{ModuleError, SPIRV_MAGIC, VkError, VkResult};
+pub use layout::DescriptorPool;
 pub use layout::{
     DescriptorBinding, DescriptorSetLayout, LayoutCache, LayoutDesc, PipelineLayout,
     describe_layout,
@@ -51,4 +52,4 @@ pub use pipeline::{
     SpecValues, Specialization, VertexInputDesc, attachments, color_formats, graphics_problems,
     local_read_problems, module_problems, state_problems, vertex_input,
 };
-pub use resource::{Buffer, DescriptorPool, Image2D, Sampler};
+pub use resource::{Buffer, Image2D, Sampler};

@@ -712,6 +712,9 @@ pub(crate) fn create_handle(
     Ok(handle)
 }
 
+/// The optimized pipeline of a fast-linked one, filled by a background creation ([`super::fast_link`]).
+pub(crate) type Pending = Arc<std::sync::Mutex<Option<VkResult<GraphicsPipeline>>>>;
+
 /// Owns one `VkPipeline` (a whole pipeline, a link, or a pipeline-library part).
 pub(crate) struct OwnedPipeline {
     pub(crate) ctx: VkContext,
@@ -750,7 +753,7 @@ pub struct GraphicsPipeline {
     state_overridden: bool,
     /// For a pipeline fast-linked from libraries: the optimized link of the same parts, filled by a background
     /// thread ([`super::fast_link`]); the library swaps it in at a fetch once it is there.
-    pub(crate) optimized: Option<super::fast_link::Pending>,
+    pub(crate) optimized: Option<Pending>,
 }
 
 impl std::fmt::Debug for GraphicsPipeline {
