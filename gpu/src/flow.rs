@@ -81,8 +81,8 @@ pub struct CheckedModule {
     pub reflection: Arc<ModuleReflection>,
 }
 
-/// The verdicts of one translated module on the targets asked for, made once.
-pub(crate) type TranslationCell = Arc<OnceLock<Vec<(crate::cross::Target, crate::cross::Verdict)>>>;
+/// The memo of a step after the flow: one cell per content key and result type.
+type Memo = Mutex<HashMap<(std::any::TypeId, u128), Arc<dyn std::any::Any + Send + Sync>>>;
 
 /// The steps of the flow over one registry, one source tree and one compiler.
 pub struct Flow<'a> {
@@ -95,10 +95,10 @@ pub struct Flow<'a> {
     /// Reflection of each distinct SPIR-V module (keyed by a hash of its words): variants that compile to the
     /// same code are reflected once.
     reflections: RwLock<HashMap<u128, Arc<ModuleReflection>>>,
-    /// Verdicts of translated modules by content (see `cross::translate_module`): variants whose modules are the
-    /// same code with the same binding map (a transparent variant differs from the opaque one only in render
-    /// state) are translated and checked once per pass.
-    pub(crate) translations: Mutex<HashMap<u128, TranslationCell>>,
+    /// Results of the steps after the flow, by content key, for as long as the flow lives ([`Flow::memo`]): the
+    /// cross pass keeps its verdicts here, so variants whose modules are the same code with the same binding map
+    /// are translated and checked once per pass. Each step stores its own type; the flow knows none of them.
+    memo: Memo,
     /// Time spent in each phase, summed over every thread (see [`Flow::phases`]).
     clock: PhaseClock,
     /// Builtins must be declared: a builtin with an effect that a compiled module uses and the info does not
@@ -151,7 +151,7 @@ impl<'a> Flow<'a> {
             profile,
             branch_limit: DEFAULT_BRANCH_LIMIT,
             reflections: RwLock::new(HashMap::new()),
-            translations: Mutex::new(HashMap::new()),
+            memo: Mutex::new(HashMap::new()),
             clock: PhaseClock::default(),
             strict_builtins: false,
         }
@@ -298,6 +298,21 @@ impl<'a> Flow<'a> {
         let opts = GenerateOptions::new(self.loader, self.registry);
         timed(&self.clock.generate, || generate(info, stage, &opts))
             .map_err(|d| with_variant(d, info))
+    }
+
+    /// The cell of `key` for results of type `T`, made once per flow and shared by every thread that asks: a
+    /// second caller waits for the first one's result (`OnceLock::get_or_init`).
+    pub(crate) fn memo<T: Send + Sync + 'static>(&self, key: u128) -> Arc<OnceLock<T>> {
+        let mut memo = self.memo.lock().unwrap_or_else(|e| e.into_inner());
+        let cell = memo
+            .entry((std::any::TypeId::of::<T>(), key))
+            .or_insert_with(|| Arc::new(OnceLock::<T>::new()))
+            .clone();
+        match cell.downcast::<OnceLock<T>>() {
+            Ok(cell) => cell,
+            // The entry was made for this very type id.
+            Err(_) => unreachable!("a memo cell of another type under its type id"),
+        }
     }
 
     /// Time spent so far in each phase, summed over threads.

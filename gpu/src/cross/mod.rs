@@ -263,13 +263,7 @@ fn translate_own(
             // One translation per module and pass, even when two variants of it are being built at once (a
             // transparent variant and its opaque twin): the second waits for the first, as the compiler's
             // cache does.
-            let cell = flow
-                .translations
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .entry(memo_key)
-                .or_default()
-                .clone();
+            let cell = flow.memo::<Vec<(Target, Verdict)>>(memo_key);
             let shared = cell
                 .get_or_init(|| translate_targets(flow, info, stage, opts, &wanted, Some(k), &[]));
             shared.iter().map(|(t, v)| (*t, v.for_info(info))).collect()
