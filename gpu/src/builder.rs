@@ -624,6 +624,7 @@ fn compile_one(
                 "targets".into(),
                 serde_json::json!({ "map": plan.targets, "outputs": targets }),
             );
+            obj.insert("declared".into(), declared_json(&plan));
         }
         std::fs::create_dir_all(dir)
             .and_then(|_| std::fs::write(dir.join(format!("{base}.spv")), bytes))
@@ -760,4 +761,62 @@ mod tests {
             report.render_failures()
         );
     }
+}
+
+/// The module's declaration as a host in another language needs it (the README's "module JSON" schema): the
+/// **declared** vertex inputs with their formats (reflection lists only the inputs the optimized code reads), the
+/// colour targets, the render state, every binding with its resource (image type, format, qualifier, buffer
+/// type), and the push-constant block's size as each target counts it.
+fn declared_json(plan: &shader_info::PipelinePlan) -> serde_json::Value {
+    use shader_info::ResourceKind as R;
+    let bindings: Vec<serde_json::Value> = plan
+        .sets
+        .iter()
+        .flat_map(|s| s.bindings.iter().map(move |b| (s.set, b)))
+        .map(|(set, b)| {
+            let resource = match &b.resource {
+                R::Sampler { image_type, state } => serde_json::json!({
+                    "kind": "sampler", "image_type": format!("{image_type:?}"),
+                    "fixed_sampler": state.is_some(),
+                }),
+                R::Image { format, qualifier, image_type } => serde_json::json!({
+                    "kind": "image", "image_type": format!("{image_type:?}"),
+                    "format": format!("{format:?}"), "access": format!("{qualifier:?}"),
+                }),
+                R::UniformBuffer { type_name } => {
+                    serde_json::json!({ "kind": "uniform_buf", "type": type_name })
+                }
+                R::StorageBuffer { qualifier, type_name } => serde_json::json!({
+                    "kind": "storage_buf", "type": type_name, "access": format!("{qualifier:?}"),
+                }),
+                R::AccelerationStructure => serde_json::json!({ "kind": "acceleration_structure" }),
+                R::InputAttachment { index, image_type } => serde_json::json!({
+                    "kind": "subpass_in", "attachment": index, "image_type": format!("{image_type:?}"),
+                }),
+            };
+            serde_json::json!({
+                "set": set, "binding": b.binding, "name": b.name, "descriptor": format!("{:?}", b.kind),
+                "count": b.count, "min_size": b.min_size, "resource": resource,
+            })
+        })
+        .collect();
+    let push_constants = plan.push_constants.as_ref().map(|pc| {
+        serde_json::json!({
+            "size": pc.size,
+            // WGSL and MSL size a struct by rounding its end up to its alignment (what WebGPU reserves for
+            // immediates); an HLSL constant buffer takes whole 16-byte registers; GL and Vulkan the std430 end.
+            "target_sizes": {
+                "vulkan": pc.size, "gl": pc.size, "wgsl": pc.twin_size(), "msl": pc.twin_size(),
+                "hlsl": pc.size.next_multiple_of(16),
+            },
+            "spilled_to": pc.spill.map(|s| serde_json::json!({ "set": s.set, "binding": s.binding })),
+        })
+    });
+    serde_json::json!({
+        "vertex_inputs": plan.vertex_attributes,
+        "color_targets": plan.color_targets,
+        "render_state": plan.render_state,
+        "bindings": bindings,
+        "push_constants": push_constants,
+    })
 }

@@ -473,3 +473,76 @@ fn build_pipelines_warms_every_pipeline_up_and_starts_warm_the_second_time() {
         "the shader cache served every module: {warm}"
     );
 }
+
+/// The per-module JSON a host in another language reads: the declared vertex inputs (all of them, not just what
+/// the optimized code reads), the bindings with their resources, and the push block's size as each target counts
+/// it.
+#[test]
+fn the_module_json_holds_the_declaration_a_host_binds_by() {
+    let out = tempfile::tempdir().unwrap();
+    let o = builder()
+        .args([
+            "--no-cache",
+            "build",
+            "--json",
+            "--filter",
+            "gpu_compute_particles",
+            "--out",
+        ])
+        .arg(out.path())
+        .output()
+        .unwrap();
+    report(o, &["gpu_compute_particles"]);
+    let json: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(out.path().join("gpu_compute_particles.comp.json")).unwrap(),
+    )
+    .unwrap();
+    let declared = &json["declared"];
+    // `vec4 emitter; vec3 gravity; float delta_time; uint particle_count; uint frame;`: 40 bytes in std430, 48 as
+    // a WGSL or MSL struct, 48 in HLSL registers.
+    let sizes = &declared["push_constants"]["target_sizes"];
+    assert_eq!(
+        (
+            &sizes["vulkan"],
+            &sizes["wgsl"],
+            &sizes["msl"],
+            &sizes["hlsl"]
+        ),
+        (&40.into(), &48.into(), &48.into(), &48.into()),
+        "{declared}"
+    );
+    let particles = &declared["bindings"][0];
+    assert_eq!(particles["name"], "particles", "{declared}");
+    assert_eq!(particles["resource"]["kind"], "storage_buf");
+    assert_eq!(particles["resource"]["type"], "Particle");
+
+    // A graphics module lists every declared input with its format.
+    let o = builder()
+        .args([
+            "--no-cache",
+            "build",
+            "--json",
+            "--filter",
+            "gpu_shader_2D_image",
+            "--out",
+        ])
+        .arg(out.path())
+        .output()
+        .unwrap();
+    report(o, &["gpu_shader_2D_image"]);
+    let json: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(out.path().join("gpu_shader_2D_image.vert.json")).unwrap(),
+    )
+    .unwrap();
+    let inputs: Vec<(&str, &str)> = json["declared"]["vertex_inputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| (a["name"].as_str().unwrap(), a["format"].as_str().unwrap()))
+        .collect();
+    assert_eq!(inputs, [("pos", "Float32x2"), ("texCoord", "Float32x2")]);
+    assert_eq!(
+        json["declared"]["bindings"][0]["resource"]["image_type"],
+        "Float2D"
+    );
+}
