@@ -738,31 +738,6 @@ pub fn merge_outputs(shards: &[PathBuf], out: &std::path::Path) -> Result<usize,
     Ok(seen.len())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_shard_past_the_count_is_a_failure_not_an_empty_build() {
-        let dir = tempfile::tempdir().unwrap();
-        let compiler = crate::compiler::Compiler::new(dir.path()).unwrap();
-        let loader = shader_info::DirLoader::new(dir.path());
-        let opts = BuildOptions {
-            shard: Some(Shard { index: 2, count: 2 }),
-            ..BuildOptions::default()
-        };
-        let report = build(&Registry::new(), &compiler, &loader, &opts, &|_| {});
-        assert!(!report.success());
-        assert!(
-            report
-                .render_failures()
-                .contains("shard 2 of 2 does not exist"),
-            "{}",
-            report.render_failures()
-        );
-    }
-}
-
 /// The module's declaration as a host in another language needs it (the README's "module JSON" schema): the
 /// **declared** vertex inputs with their formats (reflection lists only the inputs the optimized code reads), the
 /// colour targets, the render state, every binding with its resource (image type, format, qualifier, buffer
@@ -819,4 +794,29 @@ fn declared_json(plan: &shader_info::PipelinePlan) -> serde_json::Value {
         "bindings": bindings,
         "push_constants": push_constants,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_shard_past_the_count_is_a_failure_not_an_empty_build() {
+        let dir = tempfile::tempdir().unwrap();
+        let compiler = crate::compiler::Compiler::new(dir.path()).unwrap();
+        let loader = shader_info::DirLoader::new(dir.path());
+        let opts = BuildOptions {
+            shard: Some(Shard { index: 2, count: 2 }),
+            ..BuildOptions::default()
+        };
+        let report = build(&Registry::new(), &compiler, &loader, &opts, &|_| {});
+        assert!(!report.success());
+        assert!(
+            report
+                .render_failures()
+                .contains("shard 2 of 2 does not exist"),
+            "{}",
+            report.render_failures()
+        );
+    }
 }
