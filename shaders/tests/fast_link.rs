@@ -1,6 +1,6 @@
 //! Fast link on first use (`VK_EXT_graphics_pipeline_library`, which lavapipe has): the demo frame drawn with
 //! fast-linked pipelines equals the frame drawn with whole ones; the mesh ubershader's parts are shared across its
-//! variants; after warming up the parts, a first use only links (strict mode accepts it), and the optimized link
+//! variants; after warming up the parts, a first use only links (strict mode accepts it), and the optimized pipeline
 //! is swapped in at a later fetch. Validation on; any message fails.
 
 use gpu::library::{LibraryOptions, PassPipelines, Variants};
@@ -127,7 +127,7 @@ fn the_mesh_variants_share_parts_and_a_first_use_only_links() {
     }
     assert_eq!(lib.fast_link_stats().linked, set.len());
     assert_eq!(lib.stats().late_count(), 0);
-    // The optimized links finish in the background; a later fetch hands them out.
+    // The optimized pipelines are made in the background; a later fetch hands them out.
     let gpu::library::WarmUp::Graphics { key, options } = &set[0] else {
         unreachable!()
     };
@@ -139,7 +139,7 @@ fn the_mesh_variants_share_parts_and_a_first_use_only_links() {
         }
         assert!(
             Instant::now() < deadline,
-            "the optimized link never arrived"
+            "the optimized pipeline never arrived"
         );
         std::thread::sleep(Duration::from_millis(20));
     }

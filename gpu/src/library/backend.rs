@@ -194,7 +194,7 @@ pub trait Backend: Sync + Sized {
         options: &Self::GraphicsOptions,
     ) -> Result<Self::Graphics, Vec<Diagnostic>>;
 
-    /// A better pipeline than `pipeline`, when one became ready since it was made (Vulkan: the optimized link of
+    /// A better pipeline than `pipeline`, when one became ready since it was made (Vulkan: the optimized pipeline of
     /// a fast-linked pipeline). The library hands it out from then on and keeps the old one until the device is
     /// idle. `None` by default.
     fn better(&self, _pipeline: &Self::Graphics) -> Option<Self::Graphics> {

@@ -751,8 +751,8 @@ pub struct GraphicsPipeline {
     layout: Arc<PipelineLayout>,
     color_formats: Vec<vk::Format>,
     state_overridden: bool,
-    /// For a pipeline fast-linked from libraries: the optimized link of the same parts, filled by a background
-    /// thread ([`super::fast_link`]); the library swaps it in at a fetch once it is there.
+    /// For a pipeline fast-linked from libraries: the optimized pipeline, made whole from the same modules by a
+    /// background thread ([`super::fast_link`]); the library swaps it in at a fetch once it is there.
     pub(crate) optimized: Option<Pending>,
 }
 
