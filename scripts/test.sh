@@ -10,4 +10,6 @@ python3 scripts/module_cycles.py --check gpu/src shaders/src shader-info-macros/
 # Every feature on (the command line, the test helpers), and the library as a renderer sees it (features off).
 cargo clippy --workspace --all-targets --all-features --locked -- -D warnings
 cargo clippy --workspace --lib --locked -- -D warnings
+# The API docs build without a broken link or warning.
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace --all-features --locked
 cargo test --workspace --all-features --locked

@@ -1451,7 +1451,7 @@ impl ShaderCreateInfo {
         self
     }
 
-    /// The function that folds each permutation of the branches (see [`enumerate_variants`]).
+    /// The function that folds each permutation of the branches (see [`crate::enumerate_variants`]).
     #[track_caller]
     pub fn specialize(mut self, f: fn(&mut VariantBuilder)) -> Self {
         self.specialize = Some(Item {

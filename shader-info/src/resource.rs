@@ -76,7 +76,7 @@ pub struct Resource {
     /// [`SlotSpace`]; everything that binds (generated GLSL, layouts, binding maps) reads this.
     pub binding: u32,
     pub frequency: Frequency,
-    /// The declared name, which may carry `[N]` or `[]`; see [`Resource::array`].
+    /// The declared name, which may carry `[N]` or `[]`; see [`Resource::split_name`].
     pub name: String,
     pub kind: ResourceKind,
 }

@@ -1,6 +1,6 @@
 //! Push-constant blocks that WGSL's immediates cannot hold.
 //!
-//! WebGPU's `var<immediate>` takes no arrays (Tint: "arrays cannot be used in the <immediate> address space"; naga
+//! WebGPU's `var<immediate>` takes no arrays (Tint: "arrays cannot be used in the `<immediate>` address space"; naga
 //! and wgpu accept them, Chrome and every Dawn-based implementation refuse them). A block with an array member,
 //! at any depth, is therefore read in WGSL from the place every WebGPU implementation takes and the wgpu backend
 //! already binds on devices without immediates: a read-only storage buffer at

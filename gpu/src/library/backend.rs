@@ -98,7 +98,7 @@ pub struct Attachments {
 }
 
 /// A device API under the library. Implementations map the plan to their types and create objects; they hold no
-/// cache and decide nothing the core decides (see the [module documentation](self)).
+/// cache and decide nothing the core decides (see the [library](super) documentation).
 ///
 /// Every method that creates something takes `&self` and may be called from several threads at once (warm-up
 /// creates modules' pipelines in parallel), so implementations are `Sync`.

@@ -1,4 +1,4 @@
-//! SPIR-V reflection (through this module's own reader, [`spirv`]) and the cross-check of a compiled module
+//! SPIR-V reflection (through this module's own reader, `reflect::spirv`) and the cross-check of a compiled module
 //! against the declaration it was generated from.
 //!
 //! The check compares what the compiler actually produced with what the declaration and the layout engine

@@ -619,7 +619,7 @@ impl VkContext {
         self.inner.properties.device_type == vk::PhysicalDeviceType::CPU
     }
 
-    /// The queue family of [`Self::queue`]: graphics and compute.
+    /// The queue family of the context's one queue: graphics and compute.
     pub fn queue_family(&self) -> u32 {
         self.inner.queue_family
     }

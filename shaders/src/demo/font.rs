@@ -270,7 +270,7 @@ pub struct GlyphAtlas {
 }
 
 impl GlyphAtlas {
-    /// Rasterizes [`GLYPHS`] into the atlas.
+    /// Rasterizes the font's glyphs into the atlas.
     pub fn new() -> GlyphAtlas {
         let width = CELL_W * GLYPHS.len() as u32;
         let height = CELL_H;
