@@ -90,25 +90,27 @@ fn translated(verdicts: &[(Target, Verdict)], target: Target) -> String {
     }
 }
 
+/// The head every 2D info of Blender's has: `pos` in, `fragColor` out, the model-view-projection push constant.
+fn blender_2d(name: &str) -> ShaderCreateInfo {
+    ShaderCreateInfo::new(name)
+        .vertex_in(0, Type::Vec2, "pos")
+        .fragment_out(0, Type::Vec4, "fragColor")
+        .push_constant(Type::Mat4, "ModelViewProjectionMatrix")
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // 5a. Push-constant members whose names end in a digit (the checker and diagonal-stripe shapes).
 
 fn checker_infos() -> Vec<ShaderCreateInfo> {
     vec![
-        ShaderCreateInfo::new("compat_2D_checker")
-            .vertex_in(0, Type::Vec2, "pos")
-            .fragment_out(0, Type::Vec4, "fragColor")
-            .push_constant(Type::Mat4, "ModelViewProjectionMatrix")
+        blender_2d("compat_2D_checker")
             .push_constant(Type::Vec4, "color1")
             .push_constant(Type::Vec4, "color2")
             .push_constant(Type::Int, "size")
             .vertex_source("checker_vert.glsl")
             .fragment_source("checker_frag.glsl")
             .do_static_compilation(true),
-        ShaderCreateInfo::new("compat_2D_diag_stripes")
-            .vertex_in(0, Type::Vec2, "pos")
-            .fragment_out(0, Type::Vec4, "fragColor")
-            .push_constant(Type::Mat4, "ModelViewProjectionMatrix")
+        blender_2d("compat_2D_diag_stripes")
             .push_constant(Type::Vec4, "color1")
             .push_constant(Type::Vec4, "color2")
             .push_constant(Type::Int, "size1")
@@ -210,10 +212,7 @@ fn srgb_block() -> ShaderCreateInfo {
 fn srgb_infos() -> Vec<ShaderCreateInfo> {
     vec![
         srgb_block(),
-        ShaderCreateInfo::new("compat_2D_uniform_color")
-            .vertex_in(0, Type::Vec2, "pos")
-            .fragment_out(0, Type::Vec4, "fragColor")
-            .push_constant(Type::Mat4, "ModelViewProjectionMatrix")
+        blender_2d("compat_2D_uniform_color")
             .push_constant(Type::Vec4, "color")
             .vertex_source("checker_vert.glsl")
             .fragment_source("uniform_color_frag.glsl")
@@ -221,10 +220,7 @@ fn srgb_infos() -> Vec<ShaderCreateInfo> {
             .blender_compat()
             .do_static_compilation(true),
         // Relies on the identity macro alone.
-        ShaderCreateInfo::new("compat_2D_identity_color")
-            .vertex_in(0, Type::Vec2, "pos")
-            .fragment_out(0, Type::Vec4, "fragColor")
-            .push_constant(Type::Mat4, "ModelViewProjectionMatrix")
+        blender_2d("compat_2D_identity_color")
             .push_constant(Type::Vec4, "color")
             .vertex_source("checker_vert.glsl")
             .fragment_source("identity_only_frag.glsl")
@@ -308,20 +304,14 @@ fn widget_infos() -> Vec<ShaderCreateInfo> {
             .additional_info("compat_srgb_to_framebuffer_space")
             .blender_compat()
             .do_static_compilation(true),
-        ShaderCreateInfo::new("compat_2D_icon_dialect")
-            .vertex_in(0, Type::Vec2, "pos")
-            .fragment_out(0, Type::Vec4, "fragColor")
-            .push_constant(Type::Mat4, "ModelViewProjectionMatrix")
+        blender_2d("compat_2D_icon_dialect")
             .push_constant(Type::Vec4, "color")
             .typedef_source("compat_shader_shared.h")
             .vertex_source("checker_vert.glsl")
             .fragment_source("icon_frag.glsl")
             .blender_compat()
             .do_static_compilation(true),
-        ShaderCreateInfo::new("compat_2D_icon_enum_header")
-            .vertex_in(0, Type::Vec2, "pos")
-            .fragment_out(0, Type::Vec4, "fragColor")
-            .push_constant(Type::Mat4, "ModelViewProjectionMatrix")
+        blender_2d("compat_2D_icon_enum_header")
             .push_constant(Type::Vec4, "color")
             .typedef_source("compat_shader_shared_enum.h")
             .vertex_source("checker_vert.glsl")
@@ -415,10 +405,7 @@ fn a_shared_header_in_blenders_dialect_is_a_typedef_source_and_a_c_enum_in_one_i
 #[test]
 fn the_prelude_is_one_call_for_a_whole_registry() {
     let mut infos = widget_infos();
-    let plain = ShaderCreateInfo::new("compat_registry_wide")
-        .vertex_in(0, Type::Vec2, "pos")
-        .fragment_out(0, Type::Vec4, "fragColor")
-        .push_constant(Type::Mat4, "ModelViewProjectionMatrix")
+    let plain = blender_2d("compat_registry_wide")
         .push_constant(Type::Vec4, "color")
         .typedef_source("compat_shader_shared.h")
         .vertex_source("checker_vert.glsl")

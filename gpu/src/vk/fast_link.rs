@@ -53,27 +53,39 @@ pub(crate) struct PartCache {
     /// The one background thread that makes optimized pipelines, one after the other: a thread per pipeline
     /// would compete with the renderer's own first uses for the driver (measured on the H100: first-use p99 went
     /// from under a millisecond to 12 ms with 808 concurrent creations). Started on first use; it ends when the
-    /// cache is dropped.
-    background: Mutex<Option<std::sync::mpsc::Sender<Job>>>,
+    /// cache is dropped, which skips what is still queued and waits for the creation under way: no driver call
+    /// outlives the library (a process that exits with one in flight can crash in the driver's teardown).
+    background: Mutex<Option<Background>>,
+    /// Set when the cache is dropped: queued creations are skipped.
+    cancelled: Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// A background creation.
 type Job = Box<dyn FnOnce() + Send>;
 
+/// The background thread and the queue it reads.
+struct Background {
+    queue: std::sync::mpsc::Sender<Job>,
+    thread: std::thread::JoinHandle<()>,
+}
+
 impl PartCache {
-    /// Queues `job` on the background thread.
+    /// Queues `job` on the background thread; it does not run once the cache is dropped.
     fn in_background(&self, job: Job) {
-        let mut sender = self.background.lock().unwrap_or_else(|p| p.into_inner());
-        let tx = sender.get_or_insert_with(|| {
-            let (tx, rx) = std::sync::mpsc::channel::<Job>();
-            std::thread::spawn(move || {
+        let mut background = self.background.lock().unwrap_or_else(|p| p.into_inner());
+        let b = background.get_or_insert_with(|| {
+            let (queue, rx) = std::sync::mpsc::channel::<Job>();
+            let cancelled = self.cancelled.clone();
+            let thread = std::thread::spawn(move || {
                 for job in rx {
-                    job();
+                    if !cancelled.load(Ordering::Relaxed) {
+                        job();
+                    }
                 }
             });
-            tx
+            Background { queue, thread }
         });
-        if let Err(std::sync::mpsc::SendError(job)) = tx.send(job) {
+        if let Err(std::sync::mpsc::SendError(job)) = b.queue.send(job) {
             // The thread is gone (it cannot be, short of a panic in a job): run it here rather than lose it.
             job();
         }
@@ -84,6 +96,22 @@ impl PartCache {
             parts: std::array::from_fn(|i| self.counts[i].load(Ordering::Relaxed)),
             linked: self.linked.load(Ordering::Relaxed),
             optimized: self.optimized.load(Ordering::Relaxed),
+        }
+    }
+}
+
+impl Drop for PartCache {
+    fn drop(&mut self) {
+        self.cancelled.store(true, Ordering::Relaxed);
+        let background = self
+            .background
+            .get_mut()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        if let Some(Background { queue, thread }) = background {
+            drop(queue);
+            // A job that panicked has already been reported by the panic hook; the fast-linked pipeline stays.
+            let _ = thread.join();
         }
     }
 }
