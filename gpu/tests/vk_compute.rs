@@ -185,14 +185,11 @@ fn histogram_matches_the_cpu_exactly() {
                 &BINS.to_ne_bytes(),
             );
             d.cmd_dispatch(cmd, (COUNT / 64) as u32, 1, 1);
-            let barrier = [raw::MemoryBarrier2::default()
-                .src_stage_mask(raw::PipelineStageFlags2::COMPUTE_SHADER)
-                .src_access_mask(raw::AccessFlags2::SHADER_WRITE)
-                .dst_stage_mask(raw::PipelineStageFlags2::HOST)
-                .dst_access_mask(raw::AccessFlags2::HOST_READ)];
-            d.cmd_pipeline_barrier2(
+            gpu::vk::resource::host_read_barrier(
+                d,
                 cmd,
-                &raw::DependencyInfo::default().memory_barriers(&barrier),
+                raw::PipelineStageFlags2::COMPUTE_SHADER,
+                raw::AccessFlags2::SHADER_WRITE,
             );
         }
     })

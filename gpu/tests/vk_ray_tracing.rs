@@ -123,14 +123,11 @@ fn ray_tracing_pipelines_are_created_where_supported_and_refused_clearly_elsewhe
                 1,
                 1,
             );
-            let barrier = [raw::MemoryBarrier2::default()
-                .src_stage_mask(raw::PipelineStageFlags2::RAY_TRACING_SHADER_KHR)
-                .src_access_mask(raw::AccessFlags2::SHADER_WRITE)
-                .dst_stage_mask(raw::PipelineStageFlags2::HOST)
-                .dst_access_mask(raw::AccessFlags2::HOST_READ)];
-            d.cmd_pipeline_barrier2(
+            gpu::vk::resource::host_read_barrier(
+                d,
                 cmd,
-                &raw::DependencyInfo::default().memory_barriers(&barrier),
+                raw::PipelineStageFlags2::RAY_TRACING_SHADER_KHR,
+                raw::AccessFlags2::SHADER_WRITE,
             );
         }
     })

@@ -474,29 +474,28 @@ fn build_pipelines_warms_every_pipeline_up_and_starts_warm_the_second_time() {
     );
 }
 
+/// The `.json` of module `file` after `build --out out --filter info`.
+fn module_json(out: &Path, info: &str, file: &str) -> serde_json::Value {
+    let o = builder()
+        .args(["--no-cache", "build", "--json", "--filter", info, "--out"])
+        .arg(out)
+        .output()
+        .unwrap();
+    report(o, &[info]);
+    serde_json::from_slice(&std::fs::read(out.join(file)).unwrap()).unwrap()
+}
+
 /// The per-module JSON a host in another language reads: the declared vertex inputs (all of them, not just what
 /// the optimized code reads), the bindings with their resources, and the push block's size as each target counts
 /// it.
 #[test]
 fn the_module_json_holds_the_declaration_a_host_binds_by() {
     let out = tempfile::tempdir().unwrap();
-    let o = builder()
-        .args([
-            "--no-cache",
-            "build",
-            "--json",
-            "--filter",
-            "gpu_compute_particles",
-            "--out",
-        ])
-        .arg(out.path())
-        .output()
-        .unwrap();
-    report(o, &["gpu_compute_particles"]);
-    let json: serde_json::Value = serde_json::from_slice(
-        &std::fs::read(out.path().join("gpu_compute_particles.comp.json")).unwrap(),
-    )
-    .unwrap();
+    let json = module_json(
+        out.path(),
+        "gpu_compute_particles",
+        "gpu_compute_particles.comp.json",
+    );
     let declared = &json["declared"];
     // `vec4 emitter; vec3 gravity; float delta_time; uint particle_count; uint frame;`: 40 bytes in std430, 48 as
     // a WGSL or MSL struct, 48 in HLSL registers.
@@ -517,23 +516,11 @@ fn the_module_json_holds_the_declaration_a_host_binds_by() {
     assert_eq!(particles["resource"]["type"], "Particle");
 
     // A graphics module lists every declared input with its format.
-    let o = builder()
-        .args([
-            "--no-cache",
-            "build",
-            "--json",
-            "--filter",
-            "gpu_shader_2D_image",
-            "--out",
-        ])
-        .arg(out.path())
-        .output()
-        .unwrap();
-    report(o, &["gpu_shader_2D_image"]);
-    let json: serde_json::Value = serde_json::from_slice(
-        &std::fs::read(out.path().join("gpu_shader_2D_image.vert.json")).unwrap(),
-    )
-    .unwrap();
+    let json = module_json(
+        out.path(),
+        "gpu_shader_2D_image",
+        "gpu_shader_2D_image.vert.json",
+    );
     let inputs: Vec<(&str, &str)> = json["declared"]["vertex_inputs"]
         .as_array()
         .unwrap()

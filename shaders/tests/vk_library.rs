@@ -316,14 +316,11 @@ fn run_compute_map(
                 &(src.len() as u32).to_ne_bytes(),
             );
             d.cmd_dispatch(cmd, (src.len() as u32).div_ceil(64), 1, 1);
-            let barrier = [raw::MemoryBarrier2::default()
-                .src_stage_mask(raw::PipelineStageFlags2::COMPUTE_SHADER)
-                .src_access_mask(raw::AccessFlags2::SHADER_WRITE)
-                .dst_stage_mask(raw::PipelineStageFlags2::HOST)
-                .dst_access_mask(raw::AccessFlags2::HOST_READ)];
-            d.cmd_pipeline_barrier2(
+            gpu::vk::resource::host_read_barrier(
+                d,
                 cmd,
-                &raw::DependencyInfo::default().memory_barriers(&barrier),
+                raw::PipelineStageFlags2::COMPUTE_SHADER,
+                raw::AccessFlags2::SHADER_WRITE,
             );
         }
     })

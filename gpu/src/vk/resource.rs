@@ -6,6 +6,31 @@
 use super::{VkContext, VkError, VkResult};
 use ash::vk;
 
+/// Records a barrier that makes what `stage` wrote with `access` (a shader's storage writes, a copy) visible to
+/// the host, so a buffer can be read back once the submission's fence signals.
+///
+/// # Safety
+/// `cmd` must be recording, from `d`.
+pub unsafe fn host_read_barrier(
+    d: &ash::Device,
+    cmd: vk::CommandBuffer,
+    stage: vk::PipelineStageFlags2,
+    access: vk::AccessFlags2,
+) {
+    let barrier = [vk::MemoryBarrier2::default()
+        .src_stage_mask(stage)
+        .src_access_mask(access)
+        .dst_stage_mask(vk::PipelineStageFlags2::HOST)
+        .dst_access_mask(vk::AccessFlags2::HOST_READ)];
+    // SAFETY: guaranteed by the caller; the array borrows a local.
+    unsafe {
+        d.cmd_pipeline_barrier2(
+            cmd,
+            &vk::DependencyInfo::default().memory_barriers(&barrier),
+        )
+    };
+}
+
 fn allocate(
     ctx: &VkContext,
     req: vk::MemoryRequirements,
@@ -508,11 +533,6 @@ impl Image2D {
     /// `cmd` must be recording, the image must be in `TRANSFER_SRC_OPTIMAL`, and `buffer` large enough.
     pub unsafe fn copy_to_buffer(&self, cmd: vk::CommandBuffer, buffer: &Buffer) {
         let region = [self.whole_image_region()];
-        let host = [vk::MemoryBarrier2::default()
-            .src_stage_mask(vk::PipelineStageFlags2::COPY)
-            .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
-            .dst_stage_mask(vk::PipelineStageFlags2::HOST)
-            .dst_access_mask(vk::AccessFlags2::HOST_READ)];
         let d = self.ctx.device();
         // SAFETY: guaranteed by the caller (see above); arrays borrow locals.
         unsafe {
@@ -523,7 +543,12 @@ impl Image2D {
                 buffer.handle(),
                 &region,
             );
-            d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&host));
+            host_read_barrier(
+                d,
+                cmd,
+                vk::PipelineStageFlags2::COPY,
+                vk::AccessFlags2::TRANSFER_WRITE,
+            );
         }
     }
 

@@ -138,14 +138,11 @@ pub fn dispatch_bound(
         // SAFETY: `cmd` is recording; pipeline, layout and set are alive until the wait returns.
         unsafe {
             record_dispatch(d, cmd, p, set, groups);
-            let barrier = [raw::MemoryBarrier2::default()
-                .src_stage_mask(raw::PipelineStageFlags2::COMPUTE_SHADER)
-                .src_access_mask(raw::AccessFlags2::SHADER_WRITE)
-                .dst_stage_mask(raw::PipelineStageFlags2::HOST)
-                .dst_access_mask(raw::AccessFlags2::HOST_READ)];
-            d.cmd_pipeline_barrier2(
+            gpu::vk::resource::host_read_barrier(
+                d,
                 cmd,
-                &raw::DependencyInfo::default().memory_barriers(&barrier),
+                raw::PipelineStageFlags2::COMPUTE_SHADER,
+                raw::AccessFlags2::SHADER_WRITE,
             );
         }
     })
