@@ -238,10 +238,47 @@ struct Resource {
     name: LitStr,
     slot: TokenStream,
     frequency: TokenStream,
+    /// The frequency as written (`Batch`, `Frequency::Batch`), to name the set's struct.
+    frequency_expr: Expr,
+    /// What the host hands over for it, as the type of its field in the set's struct.
+    host: HostKind,
     span: Span,
     /// Declared under `resources_if`: present only in some variants, so it may share a slot with a resource of
     /// other variants (validation checks each variant).
     conditional: bool,
+}
+
+/// What a resource's field holds in the generated set struct.
+#[derive(Clone, Copy, PartialEq)]
+enum HostKind {
+    Buffer,
+    Texture,
+    Sampled,
+    AccelerationStructure,
+    /// The image type is an expression the macro cannot read (a constant): a `Bound`, checked at the call.
+    Any,
+}
+
+/// The host kind of resource `method(args)`: buffers, texel buffers (an image type `*Buffer`), textures with or
+/// without their sampler, acceleration structures.
+fn host_kind(method: &str, spec: &[Arg], args: &[Expr]) -> HostKind {
+    let image_type = spec
+        .iter()
+        .zip(args)
+        .find(|(a, _)| matches!(a, Enum("ImageType", _)))
+        .map(|(_, e)| match e {
+            Expr::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+            _ => None,
+        });
+    let texel_buffer = |t: &Option<String>| t.as_deref().is_some_and(|t| t.ends_with("Buffer"));
+    match (method, image_type) {
+        ("uniform_buf" | "storage_buf", _) => HostKind::Buffer,
+        ("acceleration_structure", _) => HostKind::AccelerationStructure,
+        (_, Some(None)) => HostKind::Any,
+        (_, Some(t)) if texel_buffer(&t) => HostKind::Buffer,
+        ("sampler", _) => HostKind::Sampled,
+        _ => HostKind::Texture,
+    }
 }
 
 /// The builder call of one entry `key(args)`, and the resource it declares, if any.
@@ -309,6 +346,8 @@ fn builder_call(
         name: n,
         slot: toks[0].clone(),
         frequency: toks[toks.len() - 1].clone(),
+        frequency_expr: args[args.len() - 1].clone(),
+        host: host_kind(&method, spec, &args),
         span: key.span(),
         conditional,
     });
@@ -379,6 +418,11 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
     let mut name: Option<LitStr> = None;
     let mut calls = Vec::new();
     let mut resources = Vec::new();
+    let mut branches: Vec<LitStr> = Vec::new();
+    // A branch named by a constant cannot become a field; then no branch struct is generated.
+    let mut branches_readable = true;
+    // Resources the macro cannot see (an `additional_info`'s, subpass inputs): the set structs take them by name.
+    let mut unseen_resources = false;
     for a in input.attrs.iter().filter(|a| a.path().is_ident("shader")) {
         let entries = a.parse_args_with(Punctuated::<Entry, Token![,]>::parse_terminated)?;
         for entry in entries {
@@ -430,6 +474,18 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
             if key == "resources_if" {
                 calls.push(resources_if(&entry.key, &args, &mut resources)?);
                 continue;
+            }
+            match (key.as_str(), args.first()) {
+                (
+                    "branch",
+                    Some(Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Str(b),
+                        ..
+                    })),
+                ) => branches.push(b.clone()),
+                ("branch", _) => branches_readable = false,
+                ("additional_info" | "subpass_in", _) => unseen_resources = true,
+                _ => {}
             }
             let (call, resource) = builder_call(&entry.key, args, false)?;
             resources.extend(resource);
@@ -495,6 +551,12 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
             ));
         }
     }
+    let sets = set_structs(&input, &name, &resources, unseen_resources)?;
+    let branch_struct = if branches_readable {
+        branch_struct(&input, &name, &branches)?
+    } else {
+        TokenStream::new()
+    };
     let name_doc = "The info's name in the registry.".to_string();
     let fn_doc = format!(
         "The `{}` create info declared by `#[derive(ShaderInfo)]`.",
@@ -536,6 +598,183 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
                 }
             }
         };
+        #sets
+        #branch_struct
+    })
+}
+
+/// The frequency a resource names, when written as `Batch` or `Frequency::Batch` (not as a computed value).
+fn frequency_name(e: &Expr) -> Option<String> {
+    match e {
+        Expr::Path(p) => p
+            .path
+            .segments
+            .last()
+            .map(|s| s.ident.to_string())
+            .filter(|f| ["Pass", "Batch", "Geometry"].contains(&f.as_str())),
+        _ => None,
+    }
+}
+
+/// A Rust field name for declared name `base`: snake case, raw when it is a Rust keyword.
+fn field_ident(base: &str, span: Span) -> syn::Result<Ident> {
+    let text = attrs::snake(base);
+    if syn::parse_str::<Ident>(&text).is_ok() {
+        return Ok(Ident::new(&text, span));
+    }
+    // `self`, `super`, `crate` and `_` cannot be raw identifiers either.
+    if ["self", "super", "crate", "_"].contains(&text.as_str()) || text.is_empty() {
+        return Err(attrs::err(
+            span,
+            format!("`{base}` makes the field name `{text}`, which Rust cannot use; rename it"),
+        ));
+    }
+    Ok(Ident::new_raw(&text, span))
+}
+
+/// `<Info><Frequency>Set<'a, H>` for each set the derive declares resources in: one field per resource, of the
+/// host type its kind takes (`Option` for a conditional one), and `BindingSet` over it. Resources of a frequency
+/// written as a computed value cannot be grouped, so then no set struct is generated at all.
+fn set_structs(
+    input: &DeriveInput,
+    info: &LitStr,
+    resources: &[Resource],
+    unseen: bool,
+) -> syn::Result<TokenStream> {
+    let frequencies: Option<Vec<String>> = resources
+        .iter()
+        .map(|r| frequency_name(&r.frequency_expr))
+        .collect();
+    let Some(frequencies) = frequencies else {
+        return Ok(TokenStream::new());
+    };
+    let (ident, vis) = (&input.ident, &input.vis);
+    let mut out = TokenStream::new();
+    for frequency in ["Pass", "Batch", "Geometry"] {
+        let members: Vec<&Resource> = resources
+            .iter()
+            .zip(&frequencies)
+            .filter(|(_, f)| *f == frequency)
+            .map(|(r, _)| r)
+            .collect();
+        if members.is_empty() {
+            continue;
+        }
+        let set_ident = Ident::new(&format!("{ident}{frequency}Set"), ident.span());
+        let freq = Ident::new(frequency, Span::call_site());
+        let mut fields = Vec::new();
+        let mut pushes = Vec::new();
+        for r in members {
+            let full = r.name.value();
+            let base = full.split('[').next().unwrap_or_default().to_string();
+            let field = field_ident(&base, r.name.span())?;
+            let (ty, bound) = match r.host {
+                HostKind::Buffer => (quote!(&'a H::Buffer), quote!(__b::Buffer(v))),
+                HostKind::Texture => (quote!(&'a H::Texture), quote!(__b::Texture(v))),
+                HostKind::Sampled => (
+                    quote!((&'a H::Texture, &'a H::Sampler)),
+                    quote!(__b::Sampled(v.0, v.1)),
+                ),
+                HostKind::AccelerationStructure => (
+                    quote!(&'a H::AccelerationStructure),
+                    quote!(__b::AccelerationStructure(v)),
+                ),
+                HostKind::Any => (quote!(::shader_info::Bound<'a, H>), quote!(v)),
+            };
+            let kind = match r.host {
+                HostKind::Buffer => "a buffer",
+                HostKind::Texture => "a texture",
+                HostKind::Sampled => "a texture and its sampler",
+                HostKind::AccelerationStructure => "an acceleration structure",
+                HostKind::Any => "the resource (its kind is checked at the call)",
+            };
+            if r.conditional {
+                let doc = format!(
+                    "`{base}`: {kind}; `Some` exactly in the variants whose condition declares it."
+                );
+                fields.push(quote!(#[doc = #doc] pub #field: ::core::option::Option<#ty>));
+                pushes.push(quote!(if let ::core::option::Option::Some(v) = self.#field {
+                    out.push((#base, #bound));
+                }));
+            } else {
+                let doc = format!("`{base}`: {kind}.");
+                fields.push(quote!(#[doc = #doc] pub #field: #ty));
+                pushes.push(quote!({ let v = self.#field; out.push((#base, #bound)); }));
+            }
+        }
+        if unseen {
+            fields.push(quote!(
+                /// Resources this set gets from an `additional_info` or a `subpass_in`, by declared name
+                /// (checked when the set is bound).
+                pub by_name: &'a [(&'a str, ::shader_info::Bound<'a, H>)]
+            ));
+            pushes.push(quote!(out.extend(self.by_name.iter().copied());));
+        }
+        let doc = format!(
+            "The resources of `{}` in its `{frequency}` set, one field per resource declared by `{ident}`: bind \
+             it with a backend's `bind`.",
+            info.value()
+        );
+        out.extend(quote! {
+            #[doc = #doc]
+            #vis struct #set_ident<'a, H: ::shader_info::HostTypes> {
+                #(#fields,)*
+            }
+            impl<'a, H: ::shader_info::HostTypes> ::shader_info::BindingSet<'a, H> for #set_ident<'a, H> {
+                type Info = #ident;
+                const INFO: &'static str = #info;
+                const SET: u32 = ::shader_info::Frequency::#freq.set();
+                fn resources(&self) -> ::std::vec::Vec<(&'a str, ::shader_info::Bound<'a, H>)> {
+                    use ::shader_info::Bound as __b;
+                    let mut out = ::std::vec::Vec::new();
+                    #(#pushes)*
+                    out
+                }
+            }
+        });
+    }
+    Ok(out)
+}
+
+/// `<Info>Branches`: one `bool` per declared branch, and `Branches` over it.
+fn branch_struct(input: &DeriveInput, info: &LitStr, branches: &[LitStr]) -> syn::Result<TokenStream> {
+    let (ident, vis) = (&input.ident, &input.vis);
+    let struct_ident = Ident::new(&format!("{ident}Branches"), ident.span());
+    let mut fields = Vec::new();
+    let mut values = Vec::new();
+    let mut seen: Vec<(String, String)> = Vec::new();
+    for b in branches {
+        let name = b.value();
+        let field = field_ident(&name, b.span())?;
+        let text = field.to_string();
+        if let Some((first, _)) = seen.iter().find(|(_, f)| *f == text) {
+            return Err(attrs::err(
+                b.span(),
+                format!("branches `{first}` and `{name}` both make the field `{text}`; rename one of them"),
+            ));
+        }
+        seen.push((name.clone(), text));
+        let doc = format!("Branch `{name}`.");
+        fields.push(quote!(#[doc = #doc] pub #field: bool));
+        values.push(quote!((#name, self.#field)));
+    }
+    let doc = format!(
+        "The branches of `{}`, by value (`Default`: every branch off); choose a variant with a library's \
+         `variant_of`.",
+        info.value()
+    );
+    Ok(quote! {
+        #[doc = #doc]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        #vis struct #struct_ident {
+            #(#fields,)*
+        }
+        impl ::shader_info::Branches for #struct_ident {
+            const INFO: &'static str = #info;
+            fn values(&self) -> ::std::vec::Vec<(&'static str, bool)> {
+                ::std::vec![#(#values),*]
+            }
+        }
     })
 }
 

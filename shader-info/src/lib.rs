@@ -55,6 +55,7 @@ mod spec_values;
 mod specialize;
 mod subpass;
 mod targets;
+mod typed_bindings;
 mod types;
 mod validate;
 mod variants;
@@ -117,6 +118,7 @@ pub use targets::{
     BindingPart, GL_PUSH_CONSTANT_UNIFORM, GlClass, GlSlot, HlslRegister, MslClass, MslSlot,
     PUSH_CONSTANT_SPACE, PushConstantTargets, Target, TargetBinding, TargetMap,
 };
+pub use typed_bindings::{BindingSet, Bound, Branches, HostTypes, Unsupported};
 pub use types::{
     BuiltinBits, DepthWrite, DualBlend, Frequency, ImageType, Interpolation, PrimitiveIn,
     PrimitiveOut, Qualifier, Scalar, Stage, TessDomain, TessSpacing, TextureFormat, Type,

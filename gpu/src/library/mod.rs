@@ -197,6 +197,23 @@ impl<B: Backend> Library<B> {
         self.variant_key(info_name, bits)
     }
 
+    /// The key of the variant that a `#[derive(ShaderInfo)]` info's generated branch struct selects: the
+    /// branches are fields, so a mistyped one does not compile.
+    ///
+    /// ```no_run
+    /// # fn f(lib: &mut gpu::vk::ShaderLibrary) -> gpu::vk::VkResult<()> {
+    /// use shader_info::ShaderInfo;
+    /// #[derive(Clone, Copy, ShaderInfo)]
+    /// #[shader(name = "blur", branch("VERTICAL"), local_group_size(64), compute_source("blur.comp.glsl"))]
+    /// struct Blur;
+    /// let key = lib.variant_of(&BlurBranches { vertical: true })?;
+    /// let p = lib.typed_compute::<Blur>(&key)?;
+    /// # Ok(()) }
+    /// ```
+    pub fn variant_of<T: shader_info::Branches>(&mut self, branches: &T) -> Result<Key, B::Error> {
+        self.variant(T::INFO, &branches.values())
+    }
+
     /// Errors the device raised about this library's objects outside its own calls (wgpu's uncaptured errors:
     /// a draw or dispatch with a pipeline, bind group or push the library made), as diagnostics naming the key:
     /// the next fetch reports them instead of a message at exit.

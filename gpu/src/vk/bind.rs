@@ -7,29 +7,25 @@ use super::layout::{DescriptorPool, PipelineLayout};
 use super::map::descriptor_type;
 use super::resource::{Buffer, Image2D, Sampler};
 use ash::vk;
-use shader_info::{DescriptorKind, HostResource};
+use shader_info::{BindingSet, Bound, DescriptorKind, HostResource, HostTypes, Unsupported};
 
-/// A resource for a declared binding ([`PipelineLayout::descriptor_set`]).
-#[derive(Clone, Copy)]
-pub enum Resource<'a> {
-    /// A uniform or storage buffer (the whole buffer).
-    Buffer(&'a Buffer),
-    /// A texture alone: a sampled texture or a combined sampler whose sampler the declaration fixes (read in
-    /// `SHADER_READ_ONLY_OPTIMAL`), a storage image (`GENERAL`), an input attachment (`RENDERING_LOCAL_READ_KHR`).
-    Texture(&'a Image2D),
-    /// A texture and its sampler, for a combined sampler (read in `SHADER_READ_ONLY_OPTIMAL`).
-    Sampled(&'a Image2D, &'a Sampler),
+/// Vulkan's resource types for the generated binding structs of `#[derive(ShaderInfo)]` infos
+/// ([`shader_info::BindingSet`]): buffers, [`Image2D`]s and [`Sampler`]s of this crate.
+pub struct VkHost;
+
+impl HostTypes for VkHost {
+    type Buffer = Buffer;
+    type Texture = Image2D;
+    type Sampler = Sampler;
+    // Acceleration structures are bound through the ray-tracing pipeline's own descriptor writes.
+    type AccelerationStructure = Unsupported;
 }
 
-impl Resource<'_> {
-    fn host(&self) -> HostResource {
-        match self {
-            Resource::Buffer(_) => HostResource::Buffer,
-            Resource::Texture(_) => HostResource::Texture,
-            Resource::Sampled(..) => HostResource::TextureAndSampler,
-        }
-    }
-}
+/// A resource for a declared binding ([`PipelineLayout::descriptor_set`]): a buffer (the whole buffer), a texture
+/// alone (a sampled texture or a combined sampler whose sampler the declaration fixes, read in
+/// `SHADER_READ_ONLY_OPTIMAL`; a storage image in `GENERAL`; an input attachment in
+/// `RENDERING_LOCAL_READ_KHR`), or a texture and its sampler (`Resource::Sampled`).
+pub type Resource<'a> = Bound<'a, VkHost>;
 
 impl PipelineLayout {
     /// Allocates from `pool` the descriptor set that `resources` are declared in and writes each one at its
@@ -102,8 +98,40 @@ impl PipelineLayout {
                     image,
                     vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
                 ),
+                (Resource::AccelerationStructure(never), _) => match *never {},
             }
         }
         Ok((resolved.set, set))
+    }
+
+    /// [`Self::descriptor_set`] for a generated binding struct of a `#[derive(ShaderInfo)]` info: every resource it
+    /// declares is a field, so one left out or of the wrong kind does not compile. A struct of another info is an
+    /// error naming both.
+    ///
+    /// ```no_run
+    /// # fn f(lib: &mut gpu::vk::ShaderLibrary, params: &gpu::vk::Buffer) -> gpu::vk::VkResult<()> {
+    /// use gpu::vk::{DescriptorPool, VkHost};
+    /// use shader_info::ShaderInfo;
+    /// #[derive(Clone, Copy, ShaderInfo)]
+    /// #[shader(name = "scale_values", storage_buf(0, ReadWrite, "float", "values[]", Batch),
+    ///     local_group_size(64), compute_source("scale.comp.glsl"))]
+    /// struct ScaleValues;
+    /// let p = lib.compute_pipeline(ScaleValues::NAME)?;
+    /// let pool = DescriptorPool::for_layout(lib.context(), p.layout(), 1)?;
+    /// let (set, handle) = p.layout().bind(&pool, &ScaleValuesBatchSet::<VkHost> { values: params })?;
+    /// # Ok(()) }
+    /// ```
+    pub fn bind<'a, S: BindingSet<'a, VkHost>>(
+        &self,
+        pool: &DescriptorPool,
+        set: &S,
+    ) -> VkResult<(u32, vk::DescriptorSet)> {
+        if let Some(plan) = self.plan() {
+            let problems = plan.binding_set_problems::<VkHost, S>();
+            if !problems.is_empty() {
+                return Err(VkError::Diagnostics(problems));
+            }
+        }
+        self.descriptor_set(pool, &set.resources())
     }
 }

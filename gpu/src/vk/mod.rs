@@ -37,7 +37,7 @@ pub use crate::library::{
 };
 pub use ash;
 pub use ash::vk as raw;
-pub use bind::Resource;
+pub use bind::{Resource, VkHost};
 pub use device::{ContextOptions, SubgroupSupport, ValidationMessage, VkContext};
 pub use error::{ModuleError, SPIRV_MAGIC, VkError, VkResult};
 pub use layout::DescriptorPool;

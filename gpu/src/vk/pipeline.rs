@@ -1141,6 +1141,16 @@ impl<P: shader_info::PushBlock> crate::library::Typed<GraphicsPipeline, P> {
         // SAFETY: guaranteed by the caller; the length of the bytes is checked by the layout.
         unsafe { self.layout().push(cmd, bytemuck::bytes_of(value)) }
     }
+
+    /// [`PipelineLayout::bind`] taking only the sets of this pipeline's `#[derive(ShaderInfo)]` info `P`: a set
+    /// struct of another info does not compile.
+    pub fn bind<'a, S: shader_info::BindingSet<'a, super::VkHost, Info = P>>(
+        &self,
+        pool: &super::DescriptorPool,
+        set: &S,
+    ) -> VkResult<(u32, vk::DescriptorSet)> {
+        self.layout().bind(pool, set)
+    }
 }
 
 impl<P: shader_info::PushBlock> crate::library::Typed<ComputePipeline, P> {
@@ -1151,5 +1161,14 @@ impl<P: shader_info::PushBlock> crate::library::Typed<ComputePipeline, P> {
     pub unsafe fn push(&self, cmd: vk::CommandBuffer, value: &P) -> VkResult<()> {
         // SAFETY: guaranteed by the caller; the length of the bytes is checked by the layout.
         unsafe { self.layout().push(cmd, bytemuck::bytes_of(value)) }
+    }
+
+    /// See [`PipelineLayout::bind`]; only the sets of `P`'s info compile.
+    pub fn bind<'a, S: shader_info::BindingSet<'a, super::VkHost, Info = P>>(
+        &self,
+        pool: &super::DescriptorPool,
+        set: &S,
+    ) -> VkResult<(u32, vk::DescriptorSet)> {
+        self.layout().bind(pool, set)
     }
 }

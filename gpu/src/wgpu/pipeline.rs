@@ -8,8 +8,8 @@ use crate::library::Typed;
 use ::wgpu as w;
 use ::wgpu::util::DeviceExt;
 use shader_info::{
-    BindingPart, Code, Diagnostic, HostResource, PUSH_CONSTANT_SPACE, PipelinePlan, PushBlock,
-    RenderState, SpecValues, VertexArrangement,
+    BindingPart, BindingSet, Bound, Code, Diagnostic, HostResource, HostTypes, PUSH_CONSTANT_SPACE,
+    PipelinePlan, PushBlock, RenderState, SpecValues, Unsupported, VertexArrangement,
 };
 
 /// The bind group that holds the push-constant block where the device has no immediates: one past the frequency
@@ -182,16 +182,22 @@ impl Layouts {
     }
 }
 
-/// A resource for a declared binding of [`GraphicsPipeline::bind_group`] / [`ComputePipeline::bind_group`].
-#[derive(Clone, Copy, Debug)]
-pub enum Bind<'a> {
-    /// A uniform or storage buffer (the whole buffer).
-    Buffer(&'a w::Buffer),
-    /// A sampled or storage texture without a sampler.
-    Texture(&'a w::TextureView),
-    /// A combined image sampler: the texture and the sampler go to the two WGSL bindings of the declaration.
-    Sampled(&'a w::TextureView, &'a w::Sampler),
+/// wgpu's resource types for the generated binding structs of `#[derive(ShaderInfo)]` infos
+/// ([`shader_info::BindingSet`]): buffers, texture views and samplers.
+pub struct WgpuHost;
+
+impl HostTypes for WgpuHost {
+    type Buffer = w::Buffer;
+    type Texture = w::TextureView;
+    type Sampler = w::Sampler;
+    // The library declares acceleration structures for Vulkan ray tracing only.
+    type AccelerationStructure = Unsupported;
 }
+
+/// A resource for a declared binding of [`GraphicsPipeline::bind_group`] / [`ComputePipeline::bind_group`]: a
+/// buffer (whole), a texture view alone (sampled or storage), or a texture view and a sampler for a combined
+/// sampler (`Bind::Sampled`: the two go to the declaration's two WGSL bindings).
+pub type Bind<'a> = Bound<'a, WgpuHost>;
 
 /// A bind group made from resources named as declared, with the set it belongs at.
 #[derive(Debug)]
@@ -210,17 +216,6 @@ impl SetGroup {
     /// Binds the group at its set on a compute pass.
     pub fn set_compute(&self, pass: &mut w::ComputePass<'_>) {
         pass.set_bind_group(self.set, &self.group, &[]);
-    }
-}
-
-impl Bind<'_> {
-    /// What the host hands over, in the core's terms.
-    fn host(&self) -> HostResource {
-        match self {
-            Bind::Buffer(_) => HostResource::Buffer,
-            Bind::Texture(_) => HostResource::Texture,
-            Bind::Sampled(..) => HostResource::TextureAndSampler,
-        }
     }
 }
 
@@ -285,6 +280,7 @@ fn bind_group(
                     w::BindingResource::TextureView(view)
                 }
                 (Bind::Buffer(buffer), _) => buffer.as_entire_binding(),
+                (Bind::AccelerationStructure(never), _) => match *never {},
             };
             entries.push(w::BindGroupEntry {
                 binding: tb.binding,
@@ -308,6 +304,20 @@ fn bind_group(
             ))
         })?;
     Ok(SetGroup { set, group })
+}
+
+/// The bind group of a generated binding struct ([`GraphicsPipeline::bind`]).
+fn bind<'a, S: BindingSet<'a, WgpuHost>>(
+    ctx: &WgpuContext,
+    layouts: &Layouts,
+    plan: &PipelinePlan,
+    set: &S,
+) -> WgpuResult<SetGroup> {
+    let problems = plan.binding_set_problems::<WgpuHost, S>();
+    if !problems.is_empty() {
+        return Err(WgpuError::Diagnostics(problems));
+    }
+    bind_group(ctx, layouts, plan, &set.resources())
 }
 
 /// A render pipeline built from a declaration.
@@ -348,6 +358,31 @@ impl GraphicsPipeline {
     ) -> WgpuResult<SetGroup> {
         bind_group(ctx, &self.layouts, &self.plan, resources)
     }
+
+    /// [`Self::bind_group`] for a generated binding struct of a `#[derive(ShaderInfo)]` info: every resource it
+    /// declares is a field, so one left out or of the wrong kind does not compile. A struct of another info is an
+    /// error naming both (on a [`Typed`] pipeline of a derive info, a compile error).
+    ///
+    /// ```no_run
+    /// # fn f(ctx: &gpu::wgpu::WgpuContext, lib: &mut gpu::wgpu::WgpuLibrary, view: &gpu::wgpu::raw::TextureView,
+    /// #      sampler: &gpu::wgpu::raw::Sampler) -> gpu::wgpu::WgpuResult<()> {
+    /// use gpu::wgpu::{GraphicsOptions, WgpuHost};
+    /// use shader_info::ShaderInfo;
+    /// #[derive(Clone, Copy, ShaderInfo)]
+    /// #[shader(name = "show_image", sampler(0, Float2D, "image", Batch), fragment_out(0, Vec4, "color"),
+    ///     vertex_source("fullscreen.vert.glsl"), fragment_source("show.frag.glsl"))]
+    /// struct ShowImage;
+    /// let p = lib.graphics_pipeline(ShowImage::NAME, &GraphicsOptions::default())?;
+    /// let group = p.bind(ctx, &ShowImageBatchSet::<WgpuHost> { image: (view, sampler) })?;
+    /// # Ok(()) }
+    /// ```
+    pub fn bind<'a, S: BindingSet<'a, WgpuHost>>(
+        &self,
+        ctx: &WgpuContext,
+        set: &S,
+    ) -> WgpuResult<SetGroup> {
+        bind(ctx, &self.layouts, &self.plan, set)
+    }
 }
 
 /// A compute pipeline built from a declaration.
@@ -371,6 +406,15 @@ impl ComputePipeline {
     ) -> WgpuResult<SetGroup> {
         bind_group(ctx, &self.layouts, &self.plan, resources)
     }
+
+    /// See [`GraphicsPipeline::bind`].
+    pub fn bind<'a, S: BindingSet<'a, WgpuHost>>(
+        &self,
+        ctx: &WgpuContext,
+        set: &S,
+    ) -> WgpuResult<SetGroup> {
+        bind(ctx, &self.layouts, &self.plan, set)
+    }
 }
 
 /// Typed pushes: the pipeline's block type only (checked against the declaration when it was fetched with
@@ -380,11 +424,30 @@ impl<P: PushBlock> Typed<GraphicsPipeline, P> {
     pub fn push(&self, ctx: &WgpuContext, value: &P) -> WgpuResult<PushData> {
         self.layouts.push(ctx, bytemuck::bytes_of(value))
     }
+
+    /// [`GraphicsPipeline::bind`] taking only the sets of this pipeline's `#[derive(ShaderInfo)]` info `P`: a
+    /// set struct of another info does not compile.
+    pub fn bind<'a, S: BindingSet<'a, WgpuHost, Info = P>>(
+        &self,
+        ctx: &WgpuContext,
+        set: &S,
+    ) -> WgpuResult<SetGroup> {
+        bind(ctx, &self.layouts, &self.plan, set)
+    }
 }
 
 impl<P: PushBlock> Typed<ComputePipeline, P> {
     /// Push-constant data for a pass from the block's Rust value ([`Layouts::push`]).
     pub fn push(&self, ctx: &WgpuContext, value: &P) -> WgpuResult<PushData> {
         self.layouts.push(ctx, bytemuck::bytes_of(value))
+    }
+
+    /// See [`Typed::<GraphicsPipeline, P>::bind`](Typed#method.bind).
+    pub fn bind<'a, S: BindingSet<'a, WgpuHost, Info = P>>(
+        &self,
+        ctx: &WgpuContext,
+        set: &S,
+    ) -> WgpuResult<SetGroup> {
+        bind(ctx, &self.layouts, &self.plan, set)
     }
 }
