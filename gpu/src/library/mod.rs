@@ -24,7 +24,9 @@
 //! # Ok::<(), gpu::vk::VkError>(())
 //! ```
 
+mod background;
 mod backend;
+mod build;
 pub mod checks;
 mod key;
 mod pipeline_set;
@@ -47,9 +49,10 @@ pub use warm_up::{WarmUp, WarmUpReport, WarmedPipeline};
 
 use crate::flow::Flow;
 use crate::watch::ShaderWatcher;
-use reload::{Built, BuiltFrom};
+use build::{Batch, Made, Output, Want};
+use reload::BuiltFrom;
 use shader_info::{
-    Diagnostic, PipelineKind, PipelinePlan, Registry, SpecValues, Stage, StageMask, SubpassMode,
+    Diagnostic, PipelineKind, PipelinePlan, Registry, SpecValues, Stage, SubpassMode,
     ValidatedInfo, VariantSet,
 };
 use sources::Sources;
@@ -61,10 +64,21 @@ use std::time::{Duration, Instant};
 
 /// A module of the library: the backend's object, the content hash of what it was made from (reload compares
 /// it), and an id unique in the process (pipelines remember the ids they were built from).
-struct ModuleEntry<M> {
+pub(crate) struct ModuleEntry<M> {
     module: Arc<M>,
     hash: u128,
     id: u64,
+}
+
+// Derived, it would demand `M: Clone`; the entry shares its module.
+impl<M> Clone for ModuleEntry<M> {
+    fn clone(&self) -> Self {
+        ModuleEntry {
+            module: self.module.clone(),
+            hash: self.hash,
+            id: self.id,
+        }
+    }
 }
 
 static NEXT_MODULE_ID: AtomicU64 = AtomicU64::new(1);
@@ -72,6 +86,24 @@ static NEXT_MODULE_ID: AtomicU64 = AtomicU64::new(1);
 struct Cached<P> {
     pipeline: Arc<P>,
     built_from: BuiltFrom,
+}
+
+impl<P> Cached<P> {
+    fn new(p: P, built_from: BuiltFrom) -> Cached<P> {
+        Cached {
+            pipeline: Arc::new(p),
+            built_from,
+        }
+    }
+}
+
+/// A pipeline the library replaced while a submitted frame may still use it: dropped when the device is idle.
+// Held only to be dropped later: never read.
+#[allow(dead_code)]
+enum Retired<B: Backend> {
+    Graphics(Arc<B::Graphics>),
+    Compute(Arc<B::Compute>),
+    RayTracing(Arc<B::RayTracing>),
 }
 
 type ModuleKey = (String, Stage);
@@ -92,7 +124,8 @@ impl<M> Parts<M> {
 /// Modules and pipelines fetched by info name (or variant key) on a backend. See the
 /// [module documentation](self).
 pub struct Library<B: Backend> {
-    backend: B,
+    /// Shared with the workers of background builds ([`Self::poll_graphics_pipeline`]).
+    backend: Arc<B>,
     sources: Sources,
     modules: BTreeMap<ModuleKey, ModuleEntry<B::Module>>,
     graphics: HashMap<(String, B::GraphicsOptions), Cached<B::Graphics>>,
@@ -105,7 +138,9 @@ pub struct Library<B: Backend> {
     late: pipeline_set::Late,
     /// Pipelines replaced by better ones ([`Backend::better`]) that a submitted frame may still use: dropped when
     /// the device is idle (reload, drop).
-    retired: Vec<Arc<B::Graphics>>,
+    retired: Vec<Retired<B>>,
+    /// Builds and reloads running on workers, and what they finished.
+    background: background::Background<B>,
 }
 
 impl<B: Backend> Library<B> {
@@ -123,7 +158,7 @@ impl<B: Backend> Library<B> {
             .collect();
         Ok(Library {
             sources,
-            backend,
+            backend: Arc::new(backend),
             modules: BTreeMap::new(),
             graphics: HashMap::new(),
             compute: HashMap::new(),
@@ -132,6 +167,7 @@ impl<B: Backend> Library<B> {
             host_types: Default::default(),
             late: Default::default(),
             retired: Vec::new(),
+            background: background::Background::new(),
         })
     }
 
@@ -140,14 +176,17 @@ impl<B: Backend> Library<B> {
         &self.backend
     }
 
-    /// The backend, to change its settings.
+    /// The backend, to change its settings (waits for the builds running in the background first: they share
+    /// it).
     pub fn backend_mut(&mut self) -> &mut B {
-        &mut self.backend
+        self.wait_background();
+        Arc::get_mut(&mut self.backend)
+            .expect("a finished background build holds no reference to the backend (Batch::run consumes it)")
     }
 
     /// The registry the infos come from.
     pub fn registry(&self) -> &Registry {
-        &self.sources.registry
+        &self.sources.base.registry
     }
 
     /// How this library's pipelines read subpass inputs (see [`SubpassMode`]).
@@ -257,32 +296,15 @@ impl<B: Backend> Library<B> {
         let key = key.as_ref();
         let info = self.validated(key)?;
         let plan = self.sources.flow().plan(&info);
-        self.narrowed(key, &info, plan).map_err(B::error)
-    }
-
-    fn narrowed(
-        &mut self,
-        key: &str,
-        info: &ValidatedInfo,
-        plan: PipelinePlan,
-    ) -> Result<PipelinePlan, Vec<Diagnostic>> {
         let stages = info.stages();
         for stage in &stages {
-            self.entry(key, *stage)?;
+            self.entry(key, *stage).map_err(B::error)?;
         }
-        let modules = &self.modules;
-        Ok(plan.with_stage_usage(|set, binding| {
-            let used: Vec<Stage> = stages
-                .iter()
-                .copied()
-                .filter(|s| {
-                    modules
-                        .get(&(key.to_string(), *s))
-                        .is_some_and(|e| B::module_uses(&e.module, set, binding))
-                })
-                .collect();
-            StageMask::of(&used)
-        }))
+        let entries: Vec<(Stage, &ModuleEntry<B::Module>)> = stages
+            .iter()
+            .map(|s| (*s, &self.modules[&(key.to_string(), *s)]))
+            .collect();
+        Ok(build::narrowed::<B>(plan, &entries))
     }
 
     /// The module of `stage` of `key`, compiled (or translated), checked and created on first use.
@@ -305,114 +327,107 @@ impl<B: Backend> Library<B> {
         let mkey = (key.to_string(), stage);
         if !self.modules.contains_key(&mkey) {
             let info = self.sources.validated(key)?;
-            let flow = self.sources.flow();
-            let Some((hash, source)) = self.backend.source(&flow, &info, stage, None)? else {
-                unreachable!("a source compared against no module is always made");
-            };
-            let entry = self.new_entry(key, hash, source)?;
+            let entry = build::module_entry(&*self.backend, &self.sources.flow(), &info, &mkey)?;
             self.modules.insert(mkey.clone(), entry);
         }
         Ok(&self.modules[&mkey])
     }
 
-    fn new_entry(
-        &self,
-        key: &str,
-        hash: u128,
-        source: B::Source,
-    ) -> Result<ModuleEntry<B::Module>, Vec<Diagnostic>> {
-        new_entry(&self.backend, key, hash, source)
-    }
-
-    /// The plan and modules of a pipeline of `kind`, checked before anything is compiled: the kind, and for a
-    /// compute pipeline its work group against the device (glslang refuses sizes past its own defaults with a
-    /// less useful message, and the driver must never see a size past the device's limits).
-    fn parts(
+    /// A batch that builds `wants` from the library's validated infos and the modules it has; a want whose key
+    /// does not validate is returned with its diagnostics instead.
+    #[allow(clippy::type_complexity)]
+    fn batch(
         &mut self,
-        key: &str,
-        kind: PipelineKind,
-    ) -> Result<Parts<B::Module>, Vec<Diagnostic>> {
-        let info = self.sources.validated(key)?;
-        let plan = self.sources.flow().plan(&info);
-        let mut problems = checks::kind_problems(&plan, kind);
-        if problems.is_empty() && kind == PipelineKind::Compute {
-            problems = checks::compute_problems(&plan, &self.backend.limits());
+        wants: Vec<Want<B::GraphicsOptions>>,
+        parts_only: bool,
+    ) -> (Batch<B>, Vec<(Want<B::GraphicsOptions>, Vec<Diagnostic>)>) {
+        let mut valid = Vec::new();
+        let mut refused = Vec::new();
+        let mut known = HashMap::new();
+        for want in wants {
+            match self.sources.validated(want.key()) {
+                Ok(info) => {
+                    for s in info.stages() {
+                        let mkey = (want.key().to_string(), s);
+                        if let Some(e) = self.modules.get(&mkey) {
+                            known.insert(mkey, e.clone());
+                        }
+                    }
+                    valid.push((want, info));
+                }
+                Err(d) => refused.push((want, d)),
+            }
         }
-        if !problems.is_empty() {
-            return Err(problems);
+        let batch = Batch {
+            backend: self.backend.clone(),
+            base: self.sources.base.clone(),
+            wants: valid,
+            known,
+            parts_only,
+        };
+        (batch, refused)
+    }
+
+    /// Keeps what a batch made: its modules (where the library has none for the key yet) and its pipelines
+    /// (where the cache has none: a pipeline handed out is never replaced here). Returns each want's outcome and
+    /// creation time; `Ok(true)` when its graphics pipeline was only prepared.
+    #[allow(clippy::type_complexity)]
+    fn merge(
+        &mut self,
+        out: Output<B>,
+    ) -> Vec<(Want<B::GraphicsOptions>, Result<bool, Vec<Diagnostic>>, f64)> {
+        for (mkey, entry) in out.modules {
+            self.modules.entry(mkey).or_insert(entry);
         }
-        let plan = self.narrowed(key, &info, plan)?;
-        let modules: Vec<(Stage, Arc<B::Module>)> = plan
-            .stages
-            .iter()
-            .map(|s| (*s, self.modules[&(key.to_string(), *s)].module.clone()))
-            .collect();
-        let built_from = plan
-            .stages
-            .iter()
-            .map(|s| (*s, self.modules[&(key.to_string(), *s)].id))
-            .collect();
-        Ok(Parts {
-            plan,
-            modules,
-            built_from,
-        })
+        out.made
+            .into_iter()
+            .map(|(want, outcome, ms)| {
+                let kept = outcome.map(|(made, built_from)| {
+                    let prepared = matches!(made, Made::Prepared);
+                    self.keep_made(&want, made, built_from);
+                    prepared
+                });
+                (want, kept, ms)
+            })
+            .collect()
     }
 
-    /// The render state of a graphics pipeline and every problem the core and the backend find with it.
-    fn graphics_checks(
-        &self,
-        parts: &Parts<B::Module>,
-        options: &B::GraphicsOptions,
-    ) -> Result<shader_info::RenderState, Vec<Diagnostic>> {
-        let plan = &parts.plan;
-        let state = B::state_override(options)
-            .cloned()
-            .unwrap_or_else(|| plan.render_state.clone().unwrap_or_default());
-        let attachments = self.backend.attachments(plan, options)?;
-        let mut problems = checks::attachment_problems(
-            plan,
-            &state,
-            &attachments,
-            self.backend.limits().max_color_attachments,
-        );
-        problems.extend(
-            self.backend
-                .graphics_problems(plan, &state, options, &parts.refs()),
-        );
-        if problems.is_empty() {
-            Ok(state)
-        } else {
-            Err(problems)
+    /// Stores a pipeline made for `want`, unless its cache already holds one.
+    fn keep_made(&mut self, want: &Want<B::GraphicsOptions>, made: Made<B>, built_from: BuiltFrom) {
+        match (want, made) {
+            (Want::Graphics(key, options), Made::Graphics(p)) => {
+                let k = (key.clone(), options.clone());
+                if !self.graphics.contains_key(&k) {
+                    keep(&mut self.graphics, k, (p, built_from));
+                }
+            }
+            (Want::Compute(key, spec), Made::Compute(p)) => {
+                let k = (key.clone(), spec.clone());
+                if !self.compute.contains_key(&k) {
+                    keep(&mut self.compute, k, (p, built_from));
+                }
+            }
+            (Want::RayTracing(key), Made::RayTracing(p)) => {
+                if !self.ray_tracing.contains_key(key) {
+                    keep(&mut self.ray_tracing, key.clone(), (p, built_from));
+                }
+            }
+            // Prepared parts live in the backend; `made` of another kind cannot come from `want`'s batch.
+            _ => {}
         }
     }
 
-    fn build_graphics(&mut self, key: &str, options: &B::GraphicsOptions) -> Built<B::Graphics> {
-        let parts = self.parts(key, PipelineKind::Graphics)?;
-        let state = self.graphics_checks(&parts, options)?;
-        let layout = self.backend.create_layout(&parts.plan, &parts.refs())?;
-        let p =
-            self.backend
-                .create_graphics(&parts.plan, &state, &parts.refs(), layout, options)?;
-        Ok((p, parts.built_from))
-    }
-
-    fn build_compute(&mut self, key: &str, spec: &SpecValues) -> Built<B::Compute> {
-        let parts = self.parts(key, PipelineKind::Compute)?;
-        let layout = self.backend.create_layout(&parts.plan, &parts.refs())?;
-        let p = self
-            .backend
-            .create_compute(&parts.plan, &parts.modules[0].1, layout, spec)?;
-        Ok((p, parts.built_from))
-    }
-
-    fn build_ray_tracing(&mut self, key: &str) -> Built<B::RayTracing> {
-        let parts = self.parts(key, PipelineKind::RayTracing)?;
-        let layout = self.backend.create_layout(&parts.plan, &parts.refs())?;
-        let p = self
-            .backend
-            .create_ray_tracing(&parts.plan, &parts.refs(), layout)?;
-        Ok((p, parts.built_from))
+    /// Builds one pipeline on this thread and keeps it.
+    fn build_now(&mut self, want: Want<B::GraphicsOptions>) -> Result<(), Vec<Diagnostic>> {
+        let (batch, refused) = self.batch(vec![want], false);
+        if let Some((_, d)) = refused.into_iter().next() {
+            return Err(d);
+        }
+        let out = batch.run();
+        match self.merge(out).into_iter().next() {
+            Some((_, r, _)) => r.map(|_| ()),
+            None => Ok(()),
+        }
     }
 
     /// The graphics pipeline of `key` with `options`, created on first use. Fetch it again after a reload to get
@@ -424,19 +439,21 @@ impl<B: Backend> Library<B> {
     ) -> Result<Arc<B::Graphics>, B::Error> {
         let key = key.as_ref();
         self.raised().map_err(B::error)?;
+        self.collect_background();
         self.count_use(PipelineKind::Graphics, key);
         let gkey = (key.to_string(), options.clone());
         if let Some(c) = self.graphics.get_mut(&gkey) {
             if let Some(better) = self.backend.better(&c.pipeline) {
                 let old = std::mem::replace(&mut c.pipeline, Arc::new(better));
-                self.retired.push(old);
+                self.retired.push(Retired::Graphics(old));
             }
             return Ok(c.pipeline.clone());
         }
         self.first_use(PipelineKind::Graphics, key)
             .map_err(B::error)?;
-        let built = self.build_graphics(key, options).map_err(B::error)?;
-        Ok(keep(&mut self.graphics, gkey, built))
+        self.build_now(Want::Graphics(key.to_string(), options.clone()))
+            .map_err(B::error)?;
+        cached(&self.graphics, &gkey, key).map_err(B::error)
     }
 
     /// The compute pipeline of `key` with the declared specialization defaults.
@@ -453,6 +470,7 @@ impl<B: Backend> Library<B> {
     ) -> Result<Arc<B::Compute>, B::Error> {
         let key = key.as_ref();
         self.raised().map_err(B::error)?;
+        self.collect_background();
         self.count_use(PipelineKind::Compute, key);
         let ckey = (key.to_string(), spec.clone());
         if let Some(c) = self.compute.get(&ckey) {
@@ -460,8 +478,9 @@ impl<B: Backend> Library<B> {
         }
         self.first_use(PipelineKind::Compute, key)
             .map_err(B::error)?;
-        let built = self.build_compute(key, spec).map_err(B::error)?;
-        Ok(keep(&mut self.compute, ckey, built))
+        self.build_now(Want::Compute(key.to_string(), spec.clone()))
+            .map_err(B::error)?;
+        cached(&self.compute, &ckey, key).map_err(B::error)
     }
 
     /// The ray-tracing pipeline of `key`, created on first use; an error with the reason on a device or API
@@ -477,8 +496,9 @@ impl<B: Backend> Library<B> {
         }
         self.first_use(PipelineKind::RayTracing, key)
             .map_err(B::error)?;
-        let built = self.build_ray_tracing(key).map_err(B::error)?;
-        Ok(keep(&mut self.ray_tracing, key.to_string(), built))
+        self.build_now(Want::RayTracing(key.to_string()))
+            .map_err(B::error)?;
+        cached(&self.ray_tracing, &key.to_string(), key).map_err(B::error)
     }
 
     /// Number of pipelines created (graphics, compute and ray tracing).
@@ -492,93 +512,119 @@ impl<B: Backend> Library<B> {
     /// keeps the previous pipeline and is reported with its diagnostics.
     pub fn reload(&mut self) -> Result<ReloadReport, B::Error> {
         self.raised().map_err(B::error)?;
+        self.wait_background();
         let start = Instant::now();
         self.backend.wait_idle();
         self.retired.clear();
-        let mut report = ReloadReport::default();
-        let mut failed: HashMap<ModuleKey, Vec<Diagnostic>> = HashMap::new();
-        let keys: Vec<ModuleKey> = self.modules.keys().cloned().collect();
-        for mkey in keys {
-            let current = self.modules[&mkey].hash;
-            let outcome = self.sources.validated(&mkey.0).and_then(|info| {
-                let flow = self.sources.flow();
-                match self.backend.source(&flow, &info, mkey.1, Some(current))? {
-                    None => Ok(None),
-                    Some((hash, source)) => self.new_entry(&mkey.0, hash, source).map(Some),
-                }
-            });
-            match outcome {
-                Ok(None) => {}
-                Ok(Some(entry)) => {
-                    report.modules_changed.push(mkey.clone());
-                    self.modules.insert(mkey, entry);
-                }
-                Err(d) => {
-                    report
-                        .modules_failed
-                        .push((mkey.0.clone(), mkey.1, d.clone()));
-                    failed.insert(mkey, d);
-                }
-            }
-        }
-        let mut graphics = std::mem::take(&mut self.graphics);
-        self.rebuild(
-            &mut graphics,
-            &failed,
-            &mut report,
-            |lib, (key, options)| lib.build_graphics(key, options),
-        );
-        self.graphics = graphics;
-        let mut compute = std::mem::take(&mut self.compute);
-        self.rebuild(&mut compute, &failed, &mut report, |lib, (key, spec)| {
-            lib.build_compute(key, spec)
-        });
-        self.compute = compute;
-        let mut ray_tracing = std::mem::take(&mut self.ray_tracing);
-        self.rebuild(&mut ray_tracing, &failed, &mut report, |lib, key| {
-            lib.build_ray_tracing(key)
-        });
-        self.ray_tracing = ray_tracing;
-        report.pipelines.sort_by(|a, b| a.0.cmp(&b.0));
+        let out = self.reload_job().run();
+        let mut report = self.swap_in(out);
         report.duration = start.elapsed();
         Ok(report)
     }
 
-    /// Decides each cached pipeline of one kind after the modules were made again: kept (a module failed), left
-    /// (its modules are the ones it was built from), or rebuilt with `build`, the previous one kept on failure.
-    fn rebuild<K: Clone + Eq + Hash + KeyName, P>(
-        &mut self,
-        cache: &mut HashMap<K, Cached<P>>,
-        failed: &HashMap<ModuleKey, Vec<Diagnostic>>,
-        report: &mut ReloadReport,
-        build: impl Fn(&mut Self, &K) -> Built<P>,
-    ) {
-        let keys: Vec<K> = cache.keys().cloned().collect();
-        for k in keys {
-            let built_from = cache[&k].built_from.clone();
-            let name = k.name().to_string();
-            let modules = &self.modules;
-            let outcome = match reload::decide(failed, &name, &built_from, |s| {
-                modules.get(&(name.clone(), s)).map(|e| e.id)
-            }) {
-                Some(o) => o,
-                None => reload::rebuilt(build(self, &k), |p, built_from| {
-                    cache.insert(
-                        k.clone(),
-                        Cached {
-                            pipeline: Arc::new(p),
-                            built_from,
-                        },
-                    );
-                }),
+    /// A reload of everything the library holds, as owned work.
+    fn reload_job(&mut self) -> reload::ReloadJob<B> {
+        let mut modules = Vec::new();
+        let mut refused = Vec::new();
+        let keys: Vec<ModuleKey> = self.modules.keys().cloned().collect();
+        for mkey in keys {
+            match self.sources.validated(&mkey.0) {
+                Ok(info) => {
+                    let entry = self.modules[&mkey].clone();
+                    modules.push((mkey, info, entry));
+                }
+                Err(d) => refused.push((mkey, d)),
+            }
+        }
+        let wants: Vec<(Want<B::GraphicsOptions>, BuiltFrom)> = self
+            .graphics
+            .iter()
+            .map(|((k, o), c)| (Want::Graphics(k.clone(), o.clone()), c.built_from.clone()))
+            .chain(
+                self.compute
+                    .iter()
+                    .map(|((k, s), c)| (Want::Compute(k.clone(), s.clone()), c.built_from.clone())),
+            )
+            .chain(
+                self.ray_tracing
+                    .iter()
+                    .map(|(k, c)| (Want::RayTracing(k.clone()), c.built_from.clone())),
+            )
+            .collect();
+        let pipelines = wants
+            .into_iter()
+            .map(|(want, built_from)| {
+                let info = self.sources.validated(want.key());
+                (want, built_from, info)
+            })
+            .collect();
+        reload::ReloadJob {
+            backend: self.backend.clone(),
+            base: self.sources.base.clone(),
+            modules,
+            refused,
+            pipelines,
+        }
+    }
+
+    /// Swaps a reload's modules and pipelines in; a pipeline replaced is retired, not dropped (a frame in flight
+    /// may use it).
+    fn swap_in(&mut self, out: reload::ReloadOutput<B>) -> ReloadReport {
+        let mut report = ReloadReport::default();
+        for (mkey, entry) in out.changed {
+            report.modules_changed.push(mkey.clone());
+            self.modules.insert(mkey, entry);
+        }
+        for ((key, stage), d) in out.failed {
+            report.modules_failed.push((key, stage, d));
+        }
+        for (want, outcome) in out.decided {
+            report.pipelines.push((want.key().to_string(), outcome));
+        }
+        for (want, outcome, _) in out.rebuilt {
+            let outcome = match outcome {
+                Ok((made, built_from)) => {
+                    self.replace_made(&want, made, built_from);
+                    PipelineOutcome::Rebuilt
+                }
+                Err(diagnostics) => PipelineOutcome::KeptPrevious { diagnostics },
             };
-            report.pipelines.push((name, outcome));
+            report.pipelines.push((want.key().to_string(), outcome));
+        }
+        report.pipelines.sort_by(|a, b| a.0.cmp(&b.0));
+        report
+    }
+
+    /// Stores a rebuilt pipeline for `want`, retiring the one it replaces.
+    fn replace_made(&mut self, want: &Want<B::GraphicsOptions>, made: Made<B>, built_from: BuiltFrom) {
+        match (want, made) {
+            (Want::Graphics(key, options), Made::Graphics(p)) => {
+                let old = self.graphics.insert(
+                    (key.clone(), options.clone()),
+                    Cached::new(p, built_from),
+                );
+                self.retired.extend(old.map(|c| Retired::Graphics(c.pipeline)));
+            }
+            (Want::Compute(key, spec), Made::Compute(p)) => {
+                let old = self
+                    .compute
+                    .insert((key.clone(), spec.clone()), Cached::new(p, built_from));
+                self.retired.extend(old.map(|c| Retired::Compute(c.pipeline)));
+            }
+            (Want::RayTracing(key), Made::RayTracing(p)) => {
+                let old = self
+                    .ray_tracing
+                    .insert(key.clone(), Cached::new(p, built_from));
+                self.retired.extend(old.map(|c| Retired::RayTracing(c.pipeline)));
+            }
+            // A rebuild creates whole pipelines of its want's kind.
+            _ => {}
         }
     }
 
     /// Starts watching the shader root (recursively); [`Self::poll_reload`] then reloads after changes settle.
     pub fn watch(&mut self, debounce: Duration) -> Result<(), crate::watch::WatchError> {
-        self.watcher = Some(ShaderWatcher::new(self.sources.loader.root(), debounce)?);
+        self.watcher = Some(ShaderWatcher::new(self.sources.base.loader.root(), debounce)?);
         Ok(())
     }
 
@@ -602,23 +648,6 @@ impl<B: Backend> Library<B> {
     }
 }
 
-/// The info (or variant) key inside a pipeline cache's key.
-trait KeyName {
-    fn name(&self) -> &str;
-}
-
-impl<O> KeyName for (String, O) {
-    fn name(&self) -> &str {
-        &self.0
-    }
-}
-
-impl KeyName for String {
-    fn name(&self) -> &str {
-        self
-    }
-}
-
 /// A module entry with a fresh id, made by `backend` from `source`.
 fn new_entry<B: Backend>(
     backend: &B,
@@ -633,27 +662,31 @@ fn new_entry<B: Backend>(
     })
 }
 
-/// Stores a pipeline just built under `key` and returns it.
-fn keep<K: Eq + Hash, P>(
-    cache: &mut HashMap<K, Cached<P>>,
-    key: K,
-    built: (P, BuiltFrom),
-) -> Arc<P> {
-    let (p, built_from) = built;
-    let pipeline = Arc::new(p);
-    cache.insert(
-        key,
-        Cached {
-            pipeline: pipeline.clone(),
-            built_from,
-        },
-    );
-    pipeline
+/// The pipeline a build just kept under `k`.
+fn cached<K: Eq + Hash, P>(
+    cache: &HashMap<K, Cached<P>>,
+    k: &K,
+    key: &str,
+) -> Result<Arc<P>, Vec<Diagnostic>> {
+    cache.get(k).map(|c| c.pipeline.clone()).ok_or_else(|| {
+        vec![Diagnostic::error(
+            shader_info::Code::Device,
+            key,
+            format!("the pipeline of `{key}` was built but not kept"),
+        )]
+    })
+}
+
+/// Stores a pipeline just built under `key`.
+fn keep<K: Eq + Hash, P>(cache: &mut HashMap<K, Cached<P>>, key: K, built: (P, BuiltFrom)) {
+    cache.insert(key, Cached::new(built.0, built.1));
 }
 
 impl<B: Backend> Drop for Library<B> {
     fn drop(&mut self) {
-        // Pipelines may still be referenced by submitted work; let it finish before they are destroyed.
+        // A worker may be creating a pipeline on the device; pipelines may still be referenced by submitted work.
+        // Let both finish before anything is destroyed.
+        self.wait_background();
         self.backend.wait_idle();
     }
 }

@@ -1,8 +1,12 @@
 //! What a hot reload did, backend-neutral: the Vulkan and wgpu libraries report the same way.
 
-use shader_info::{Diagnostic, Stage};
+use super::build::{Base, Batch, Outcome, Want};
+use super::{Backend, ModuleEntry, ModuleKey};
+use rayon::prelude::*;
+use shader_info::{Diagnostic, Stage, ValidatedInfo};
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// What reload did to one pipeline.
@@ -74,9 +78,6 @@ impl std::fmt::Display for ReloadReport {
 /// The module ids a pipeline was built from, by stage: reload rebuilds it when a current id differs.
 pub(crate) type BuiltFrom = Vec<(Stage, u64)>;
 
-/// A pipeline just built, with the module ids it was built from, or why it could not be.
-pub(crate) type Built<P> = Result<(P, BuiltFrom), Vec<Diagnostic>>;
-
 /// What reload does with a pipeline of `key` built from the module ids `built_from`: keep it (one of its modules
 /// failed), leave it (every module is still the one it was built from: `current(stage)` is the module id now), or
 /// `None`: rebuild it.
@@ -99,13 +100,110 @@ pub(crate) fn decide(
     unchanged.then_some(PipelineOutcome::Unchanged)
 }
 
-/// The outcome of rebuilding one pipeline: stored by `store` on success, the previous one kept otherwise.
-pub(crate) fn rebuilt<P>(built: Built<P>, store: impl FnOnce(P, BuiltFrom)) -> PipelineOutcome {
-    match built {
-        Ok((p, built_from)) => {
-            store(p, built_from);
-            PipelineOutcome::Rebuilt
+/// A reload's work, owned like a [`Batch`], so it runs on the caller's thread ([`Library::reload`]) or on a
+/// worker ([`Library::poll_reload_in_background`]): make every module again (in parallel; the compiler's cache
+/// skips unchanged sources), decide each pipeline, and rebuild those whose modules changed.
+///
+/// [`Library::reload`]: super::Library::reload
+/// [`Library::poll_reload_in_background`]: super::Library::poll_reload_in_background
+pub(crate) struct ReloadJob<B: Backend> {
+    pub backend: Arc<B>,
+    pub base: Arc<Base>,
+    /// Every module the library holds, with the info it is made from.
+    pub modules: Vec<(ModuleKey, Arc<ValidatedInfo>, ModuleEntry<B::Module>)>,
+    /// Modules whose key no longer validates.
+    pub refused: Vec<(ModuleKey, Vec<Diagnostic>)>,
+    /// Every cached pipeline, with the module ids it was built from and its key's info (or why it has none).
+    pub pipelines: Vec<(
+        Want<B::GraphicsOptions>,
+        BuiltFrom,
+        Result<Arc<ValidatedInfo>, Vec<Diagnostic>>,
+    )>,
+}
+
+/// What a reload made, for the library to swap in.
+pub(crate) struct ReloadOutput<B: Backend> {
+    pub changed: Vec<(ModuleKey, ModuleEntry<B::Module>)>,
+    pub failed: Vec<(ModuleKey, Vec<Diagnostic>)>,
+    /// Pipelines left as they are (unchanged, or kept because a module failed).
+    pub decided: Vec<(Want<B::GraphicsOptions>, PipelineOutcome)>,
+    /// Pipelines rebuilt, or why not.
+    pub rebuilt: Vec<(Want<B::GraphicsOptions>, Outcome<B>, f64)>,
+}
+
+impl<B: Backend> ReloadJob<B> {
+    pub fn run(self) -> ReloadOutput<B> {
+        let ReloadJob {
+            backend,
+            base,
+            modules,
+            refused,
+            pipelines,
+        } = self;
+        let flow = base.flow();
+        let shared: &B = &backend;
+        let made: Vec<_> = modules
+            .par_iter()
+            .map(|(mkey, info, entry)| {
+                let r = shared
+                    .source(&flow, info, mkey.1, Some(entry.hash))
+                    .and_then(|s| match s {
+                        None => Ok(None),
+                        Some((hash, source)) => {
+                            super::new_entry(shared, &mkey.0, hash, source).map(Some)
+                        }
+                    });
+                (mkey.clone(), r)
+            })
+            .collect();
+        drop(flow);
+        let mut current: HashMap<ModuleKey, ModuleEntry<B::Module>> = modules
+            .into_iter()
+            .map(|(mkey, _, entry)| (mkey, entry))
+            .collect();
+        let mut failed: HashMap<ModuleKey, Vec<Diagnostic>> = refused.into_iter().collect();
+        let mut changed = Vec::new();
+        for (mkey, r) in made {
+            match r {
+                Ok(None) => {}
+                Ok(Some(entry)) => {
+                    current.insert(mkey.clone(), entry.clone());
+                    changed.push((mkey, entry));
+                }
+                Err(d) => {
+                    failed.insert(mkey, d);
+                }
+            }
         }
-        Err(diagnostics) => PipelineOutcome::KeptPrevious { diagnostics },
+        let mut decided = Vec::new();
+        let mut wants = Vec::new();
+        for (want, built_from, info) in pipelines {
+            let key = want.key().to_string();
+            let now = |s: Stage| current.get(&(key.clone(), s)).map(|e| e.id);
+            match (decide(&failed, &key, &built_from, now), info) {
+                (Some(outcome), _) => decided.push((want, outcome)),
+                (None, Ok(info)) => wants.push((want, info)),
+                (None, Err(diagnostics)) => {
+                    decided.push((want, PipelineOutcome::KeptPrevious { diagnostics }))
+                }
+            }
+        }
+        let rebuilt = Batch {
+            backend,
+            base,
+            wants,
+            known: current,
+            parts_only: false,
+        }
+        .run()
+        .made;
+        let mut failed: Vec<_> = failed.into_iter().collect();
+        failed.sort_by(|a, b| a.0.cmp(&b.0));
+        ReloadOutput {
+            changed,
+            failed,
+            decided,
+            rebuilt,
+        }
     }
 }

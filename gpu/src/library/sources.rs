@@ -1,6 +1,7 @@
 //! What a shader library reads, shared by the Vulkan and wgpu libraries: the registry, the shader root, the
 //! compiler (and its cache), and the validated infos and variant tables, each computed once per key.
 
+use super::build::Base;
 use crate::compiler::{Compiler, CompilerOptions, Profile};
 use crate::flow::{Flow, parse_variant_key};
 use shader_info::{
@@ -43,10 +44,8 @@ impl LibraryOptions {
 
 /// The registry, loader and compiler of a library, with its validated infos and variant tables.
 pub(crate) struct Sources {
-    pub registry: Registry,
-    pub loader: DirLoader,
-    pub compiler: Compiler,
-    pub profile: Profile,
+    /// The registry, loader and compiler, shared with background builds.
+    pub base: Arc<Base>,
     /// How the library's pipelines read subpass inputs.
     pub subpass: SubpassMode,
     variant_sets: HashMap<String, Arc<VariantSet>>,
@@ -70,10 +69,12 @@ impl Sources {
         let compiler =
             Compiler::with_options(&opts.shader_root, opts.compiler).map_err(|e| e.diagnostics)?;
         Ok(Sources {
-            registry,
-            loader: DirLoader::new(opts.shader_root),
-            compiler,
-            profile: opts.profile,
+            base: Arc::new(Base {
+                registry,
+                loader: DirLoader::new(opts.shader_root),
+                compiler,
+                profile: opts.profile,
+            }),
             subpass,
             variant_sets: HashMap::new(),
             validated: HashMap::new(),
@@ -83,7 +84,7 @@ impl Sources {
     }
 
     pub fn flow(&self) -> Flow<'_> {
-        Flow::new(&self.registry, &self.loader, &self.compiler, self.profile)
+        self.base.flow()
     }
 
     /// Resolves and validates a key (an info name, or `name#v<index>`) in the library's subpass mode: what its
@@ -124,7 +125,7 @@ impl Sources {
                 let base_info = self.declared(base)?;
                 // The variant table is computed once per info (2^branches permutations), not once per lookup.
                 let set = self.variants(base)?;
-                let variant = base_info.variant(&set, index, &self.registry)?;
+                let variant = base_info.variant(&set, index, &self.base.registry)?;
                 self.flow().with_found_builtins(variant)
             }
         };

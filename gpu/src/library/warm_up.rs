@@ -3,11 +3,9 @@
 //! (`vkCreate*Pipelines` and wgpu's device are thread-safe, and the device's pipeline cache is internally
 //! synchronized), so a renderer's first frame does not hitch.
 
-use super::{Backend, Library, ModuleKey, Parts, keep};
-
-use rayon::prelude::*;
-use shader_info::{Diagnostic, PipelineKind, RenderState, SpecValues};
-use std::time::Instant;
+use super::build::Want;
+use super::{Backend, Library};
+use shader_info::{Diagnostic, PipelineKind, SpecValues};
 
 /// One pipeline to create up front; `O` is the backend's graphics options.
 #[derive(Clone, Debug)]
@@ -65,21 +63,15 @@ pub struct WarmUpReport {
     pub threads: usize,
 }
 
-/// A pipeline of any kind, just created.
-enum Made<B: Backend> {
-    /// Graphics parts prepared, no pipeline ([`Library::warm_up_parts`]).
-    Prepared,
-    Graphics(B::Graphics),
-    Compute(B::Compute),
-    RayTracing(B::RayTracing),
-}
-
-/// What the parallel phase needs for one request: its parts, checked state and layout.
-struct Ready<B: Backend> {
-    index: usize,
-    parts: Parts<B::Module>,
-    state: RenderState,
-    layout: B::Layout,
+impl<O: Clone> WarmUp<O> {
+    /// The request as the library's caches key it.
+    pub(super) fn want(&self) -> Want<O> {
+        match self {
+            WarmUp::Graphics { key, options } => Want::Graphics(key.clone(), options.clone()),
+            WarmUp::Compute { key } => Want::Compute(key.clone(), SpecValues::default()),
+            WarmUp::RayTracing { key } => Want::RayTracing(key.clone()),
+        }
+    }
 }
 
 impl<B: Backend> Library<B> {
@@ -114,109 +106,38 @@ impl<B: Backend> Library<B> {
             threads: rayon::current_num_threads(),
             ..WarmUpReport::default()
         };
-        let t = Instant::now();
-        self.make_modules(requests);
-        let mut ready: Vec<Ready<B>> = Vec::new();
-        for (index, r) in requests.iter().enumerate() {
-            if self.has(r) {
-                continue;
-            }
-            match self.prepare(r) {
-                Ok((parts, state, layout)) => ready.push(Ready {
-                    index,
-                    parts,
-                    state,
-                    layout,
-                }),
-                Err(d) => report.failed.push((r.key().to_string(), d)),
-            }
-        }
-        report.compile_ms = t.elapsed().as_secs_f64() * 1e3;
-
-        let t = Instant::now();
-        let backend = &self.backend;
-        let made: Vec<_> = ready
-            .into_par_iter()
-            .map(|r| {
-                let t = Instant::now();
-                let refs = r.parts.refs();
-                let plan = &r.parts.plan;
-                let out = match &requests[r.index] {
-                    WarmUp::Graphics { options, .. } if parts_only => backend
-                        .prepare_graphics(plan, &r.state, &refs, &r.layout, options)
-                        .map(|()| Made::Prepared),
-                    WarmUp::Graphics { options, .. } => backend
-                        .create_graphics(plan, &r.state, &refs, r.layout, options)
-                        .map(Made::Graphics),
-                    WarmUp::Compute { .. } => backend
-                        .create_compute(plan, refs[0].1, r.layout, &SpecValues::default())
-                        .map(Made::Compute),
-                    WarmUp::RayTracing { .. } => backend
-                        .create_ray_tracing(plan, &refs, r.layout)
-                        .map(Made::RayTracing),
-                };
-                let ms = t.elapsed().as_secs_f64() * 1e3;
-                (r.index, ms, out, r.parts.built_from)
-            })
+        let wants: Vec<_> = requests
+            .iter()
+            .filter(|r| !self.has(r))
+            .map(WarmUp::want)
             .collect();
-        report.create_ms = t.elapsed().as_secs_f64() * 1e3;
-
-        for (i, ms, out, built_from) in made {
-            let r = &requests[i];
-            match out {
-                Ok(Made::Prepared) => {
-                    // Its first use links prepared parts: not a stall, so not late.
-                    self.late.prepared.insert(r.key().to_string());
+        let (batch, refused) = self.batch(wants, parts_only);
+        for (want, d) in refused {
+            report.failed.push((want.key().to_string(), d));
+        }
+        let out = batch.run();
+        report.compile_ms = out.compile_ms;
+        report.create_ms = out.create_ms;
+        for (want, outcome, ms) in self.merge(out) {
+            let key = want.key().to_string();
+            match outcome {
+                Ok(prepared) => {
+                    if prepared {
+                        // Its first use links prepared parts: not a stall, so not late.
+                        self.late.prepared.insert(key.clone());
+                    }
                     report.created.push(WarmedPipeline {
-                        key: r.key().to_string(),
-                        kind: r.kind(),
+                        key,
+                        kind: want.kind(),
                         create_ms: ms,
                     });
                 }
-                Ok(p) => {
-                    self.keep_warmed(r, p, built_from);
-                    report.created.push(WarmedPipeline {
-                        key: r.key().to_string(),
-                        kind: r.kind(),
-                        create_ms: ms,
-                    });
-                }
-                Err(d) => report.failed.push((r.key().to_string(), d)),
+                Err(d) => report.failed.push((key, d)),
             }
         }
         self.late.warmed_up = true;
         self.late.stats.warmed += report.created.len();
         report
-    }
-
-    /// Makes every module the requests need and the library lacks, in parallel; failures are left for
-    /// [`Self::prepare`] to report against the requests that need them.
-    fn make_modules(&mut self, requests: &[WarmUp<B::GraphicsOptions>]) {
-        let mut units: Vec<(ModuleKey, std::sync::Arc<shader_info::ValidatedInfo>)> = Vec::new();
-        let mut seen: std::collections::HashSet<ModuleKey> = std::collections::HashSet::new();
-        for r in requests {
-            let Ok(info) = self.sources.validated(r.key()) else {
-                continue;
-            };
-            for stage in info.stages() {
-                let mkey = (r.key().to_string(), stage);
-                if !self.modules.contains_key(&mkey) && seen.insert(mkey.clone()) {
-                    units.push((mkey, info.clone()));
-                }
-            }
-        }
-        let flow = self.sources.flow();
-        let backend = &self.backend;
-        let made: Vec<_> = units
-            .par_iter()
-            .filter_map(|((key, stage), info)| {
-                let (hash, source) = backend.source(&flow, info, *stage, None).ok()??;
-                let entry = super::new_entry(backend, key, hash, source).ok()?;
-                Some(((key.clone(), *stage), entry))
-            })
-            .collect();
-        drop(flow);
-        self.modules.extend(made);
     }
 
     /// True when the request's pipeline exists already.
@@ -229,50 +150,6 @@ impl<B: Backend> Library<B> {
                 .compute
                 .contains_key(&(key.clone(), SpecValues::default())),
             WarmUp::RayTracing { key } => self.ray_tracing.contains_key(key),
-        }
-    }
-
-    /// The checked parts, state and layout of one request (serial: the modules exist by now).
-    #[allow(clippy::type_complexity)]
-    fn prepare(
-        &mut self,
-        r: &WarmUp<B::GraphicsOptions>,
-    ) -> Result<(Parts<B::Module>, RenderState, B::Layout), Vec<Diagnostic>> {
-        let parts = self.parts(r.key(), r.kind())?;
-        let state = match r {
-            WarmUp::Graphics { options, .. } => self.graphics_checks(&parts, options)?,
-            _ => RenderState::default(),
-        };
-        let layout = self.backend.create_layout(&parts.plan, &parts.refs())?;
-        Ok((parts, state, layout))
-    }
-
-    fn keep_warmed(
-        &mut self,
-        r: &WarmUp<B::GraphicsOptions>,
-        made: Made<B>,
-        built_from: super::BuiltFrom,
-    ) {
-        match (r, made) {
-            (WarmUp::Graphics { key, options }, Made::Graphics(p)) => {
-                keep(
-                    &mut self.graphics,
-                    (key.clone(), options.clone()),
-                    (p, built_from),
-                );
-            }
-            (WarmUp::Compute { key }, Made::Compute(p)) => {
-                keep(
-                    &mut self.compute,
-                    (key.clone(), SpecValues::default()),
-                    (p, built_from),
-                );
-            }
-            (WarmUp::RayTracing { key }, Made::RayTracing(p)) => {
-                keep(&mut self.ray_tracing, key.clone(), (p, built_from));
-            }
-            // `made` is created from `r`'s own arm above.
-            _ => unreachable!("a warmed pipeline of another kind than its request"),
         }
     }
 }

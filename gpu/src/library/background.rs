@@ -1,0 +1,241 @@
+//! Pipelines and reloads built off the caller's thread, so no frame waits: a renderer asks for a pipeline
+//! without blocking ([`Library::poll_graphics_pipeline`]: the pipeline, or `None` while a worker builds it) and
+//! skips or substitutes the draw until it is ready; an edit is rebuilt on a worker
+//! ([`Library::poll_reload_in_background`]) and swapped in at a later call. Workers run the same [`Batch`] and
+//! [`ReloadJob`] as the blocking calls; everything they make is merged into the library on its own thread, at
+//! the next call, so a handle never changes under a frame.
+
+use super::build::{Output, Want};
+use super::reload::{ReloadJob, ReloadOutput, ReloadReport};
+use super::{Backend, Library};
+use shader_info::{Diagnostic, SpecValues};
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::time::Instant;
+
+/// What a worker finished.
+enum Finished<B: Backend> {
+    Build(Output<B>),
+    Reload {
+        out: ReloadOutput<B>,
+        started: Instant,
+        changed_files: Vec<PathBuf>,
+    },
+}
+
+/// The library's background work: what is in flight and what came back.
+pub(super) struct Background<B: Backend> {
+    tx: Sender<Finished<B>>,
+    rx: Receiver<Finished<B>>,
+    /// Wants a worker is building.
+    building: HashSet<Want<B::GraphicsOptions>>,
+    /// Wants whose background build failed, with why: reported at their next poll, until a reload.
+    failed: HashMap<Want<B::GraphicsOptions>, Vec<Diagnostic>>,
+    /// Workers not yet merged (builds and the reload).
+    in_flight: usize,
+    reloading: bool,
+    /// A finished reload's report, until the renderer polls for it.
+    reloaded: Option<ReloadReport>,
+}
+
+impl<B: Backend> Background<B> {
+    pub fn new() -> Background<B> {
+        let (tx, rx) = channel();
+        Background {
+            tx,
+            rx,
+            building: HashSet::new(),
+            failed: HashMap::new(),
+            in_flight: 0,
+            reloading: false,
+            reloaded: None,
+        }
+    }
+}
+
+impl<B: Backend> Library<B> {
+    /// Background builds running or finished but not yet merged.
+    pub fn background_pending(&self) -> usize {
+        self.background.in_flight
+    }
+
+    /// Waits for every build and reload running in the background and merges what they made (a reload's report
+    /// is then returned by the next [`Self::poll_reload_in_background`]).
+    pub fn wait_background(&mut self) {
+        while self.background.in_flight > 0 {
+            match self.background.rx.recv() {
+                Ok(done) => self.merge_finished(done),
+                // The library holds a sender: the channel cannot close while it lives.
+                Err(_) => break,
+            }
+        }
+    }
+
+    /// Merges whatever the workers have finished, without waiting.
+    pub(super) fn collect_background(&mut self) {
+        while self.background.in_flight > 0 {
+            match self.background.rx.try_recv() {
+                Ok(done) => self.merge_finished(done),
+                Err(_) => break,
+            }
+        }
+    }
+
+    fn merge_finished(&mut self, done: Finished<B>) {
+        self.background.in_flight -= 1;
+        match done {
+            Finished::Build(out) => {
+                for (want, outcome, _) in self.merge(out) {
+                    self.background.building.remove(&want);
+                    if let Err(d) = outcome {
+                        self.background.failed.insert(want, d);
+                    }
+                }
+            }
+            Finished::Reload {
+                out,
+                started,
+                changed_files,
+            } => {
+                self.background.reloading = false;
+                let mut report = self.swap_in(out);
+                report.duration = started.elapsed();
+                report.changed_files = changed_files;
+                // Sources may be fixed: failed builds are tried again at their next poll.
+                self.background.failed.clear();
+                self.background.reloaded = Some(report);
+            }
+        }
+    }
+}
+
+impl<B: Backend + Send + 'static> Library<B> {
+    /// The graphics pipeline of `key` with `options` if it exists; otherwise starts building it on a worker and
+    /// returns `None` (skip the draw or draw a substitute this frame, and ask again next frame). Never compiles
+    /// or creates on the caller's thread. A build that failed is its error here, once per reload. Counts as a
+    /// first use for the late counter and strict mode, like [`Self::graphics_pipeline`].
+    ///
+    /// ```no_run
+    /// # fn f(lib: &mut gpu::vk::ShaderLibrary) -> gpu::vk::VkResult<()> {
+    /// let options = gpu::vk::GraphicsOptions::default();
+    /// match lib.poll_graphics_pipeline("gpu_shader_text", &options)? {
+    ///     Some(pipeline) => { /* record the draw with `pipeline` */ }
+    ///     None => { /* building on a worker: skip the draw this frame */ }
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn poll_graphics_pipeline(
+        &mut self,
+        key: impl AsRef<str>,
+        options: &B::GraphicsOptions,
+    ) -> Result<Option<Arc<B::Graphics>>, B::Error> {
+        let key = key.as_ref();
+        self.raised().map_err(B::error)?;
+        self.collect_background();
+        let gkey = (key.to_string(), options.clone());
+        if self.graphics.contains_key(&gkey) {
+            return self.graphics_pipeline(key, options).map(Some);
+        }
+        self.start_build(Want::Graphics(key.to_string(), options.clone()))
+            .map_err(B::error)?;
+        Ok(None)
+    }
+
+    /// [`Self::poll_graphics_pipeline`] for the compute pipeline of `key` with its declared specialization
+    /// defaults.
+    pub fn poll_compute_pipeline(
+        &mut self,
+        key: impl AsRef<str>,
+    ) -> Result<Option<Arc<B::Compute>>, B::Error> {
+        let key = key.as_ref();
+        self.raised().map_err(B::error)?;
+        self.collect_background();
+        if self
+            .compute
+            .contains_key(&(key.to_string(), SpecValues::default()))
+        {
+            return self.compute_pipeline(key).map(Some);
+        }
+        self.start_build(Want::Compute(key.to_string(), SpecValues::default()))
+            .map_err(B::error)?;
+        Ok(None)
+    }
+
+    /// Starts building `want` on a worker unless one is building it; its earlier failure is returned instead.
+    fn start_build(&mut self, want: Want<B::GraphicsOptions>) -> Result<(), Vec<Diagnostic>> {
+        if let Some(d) = self.background.failed.get(&want) {
+            return Err(d.clone());
+        }
+        if self.background.building.contains(&want) {
+            return Ok(());
+        }
+        self.count_use(want.kind(), want.key());
+        self.first_use(want.kind(), want.key())?;
+        let (batch, refused) = self.batch(vec![want.clone()], false);
+        if let Some((_, d)) = refused.into_iter().next() {
+            return Err(d);
+        }
+        self.background.building.insert(want);
+        self.background.in_flight += 1;
+        let tx = self.background.tx.clone();
+        rayon::spawn(move || {
+            // The batch is consumed before the send: the library gets its output only when the worker holds
+            // nothing of it.
+            let out = batch.run();
+            let _ = tx.send(Finished::Build(out));
+        });
+        Ok(())
+    }
+
+    /// Starts a reload on a worker when the watcher ([`Self::watch`]) saw changes (or `force`), and returns the
+    /// report of a reload that finished since the last call, its pipelines swapped in by then. Call it once per
+    /// frame: compiling and creating happen off the frame; pipelines replaced are retired, not destroyed, until
+    /// a blocking [`Self::reload`], [`Self::release_retired`] or the library's drop, since a frame in flight may
+    /// use them.
+    ///
+    /// ```no_run
+    /// # fn f(lib: &mut gpu::vk::ShaderLibrary) -> gpu::vk::VkResult<()> {
+    /// lib.watch(std::time::Duration::from_millis(100)).expect("watch");
+    /// // each frame:
+    /// if let Some(report) = lib.poll_reload_in_background(false) {
+    ///     println!("{}", report?);
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn poll_reload_in_background(
+        &mut self,
+        force: bool,
+    ) -> Option<Result<ReloadReport, B::Error>> {
+        if let Err(d) = self.raised() {
+            return Some(Err(B::error(d)));
+        }
+        self.collect_background();
+        let changed = self.watcher.as_ref().and_then(|w| w.poll());
+        if (force || changed.is_some()) && !self.background.reloading {
+            let job: ReloadJob<B> = self.reload_job();
+            self.background.reloading = true;
+            self.background.in_flight += 1;
+            let tx = self.background.tx.clone();
+            let started = Instant::now();
+            let changed_files = changed.unwrap_or_default();
+            rayon::spawn(move || {
+                let out = job.run();
+                let _ = tx.send(Finished::Reload {
+                    out,
+                    started,
+                    changed_files,
+                });
+            });
+        }
+        self.background.reloaded.take().map(Ok)
+    }
+
+    /// Drops the pipelines that reloads replaced, after waiting for the device to be idle (a stall: call it
+    /// where one does not matter, such as a loading screen).
+    pub fn release_retired(&mut self) {
+        self.backend.wait_idle();
+        self.retired.clear();
+    }
+}
