@@ -693,9 +693,11 @@ fn set_structs(
                     "`{base}`: {kind}; `Some` exactly in the variants whose condition declares it."
                 );
                 fields.push(quote!(#[doc = #doc] pub #field: ::core::option::Option<#ty>));
-                pushes.push(quote!(if let ::core::option::Option::Some(v) = self.#field {
-                    out.push((#base, #bound));
-                }));
+                pushes.push(
+                    quote!(if let ::core::option::Option::Some(v) = self.#field {
+                        out.push((#base, #bound));
+                    }),
+                );
             } else {
                 let doc = format!("`{base}`: {kind}.");
                 fields.push(quote!(#[doc = #doc] pub #field: #ty));
@@ -737,7 +739,11 @@ fn set_structs(
 }
 
 /// `<Info>Branches`: one `bool` per declared branch, and `Branches` over it.
-fn branch_struct(input: &DeriveInput, info: &LitStr, branches: &[LitStr]) -> syn::Result<TokenStream> {
+fn branch_struct(
+    input: &DeriveInput,
+    info: &LitStr,
+    branches: &[LitStr],
+) -> syn::Result<TokenStream> {
     let (ident, vis) = (&input.ident, &input.vis);
     let struct_ident = Ident::new(&format!("{ident}Branches"), ident.span());
     let mut fields = Vec::new();
@@ -750,7 +756,9 @@ fn branch_struct(input: &DeriveInput, info: &LitStr, branches: &[LitStr]) -> syn
         if let Some((first, _)) = seen.iter().find(|(_, f)| *f == text) {
             return Err(attrs::err(
                 b.span(),
-                format!("branches `{first}` and `{name}` both make the field `{text}`; rename one of them"),
+                format!(
+                    "branches `{first}` and `{name}` both make the field `{text}`; rename one of them"
+                ),
             ));
         }
         seen.push((name.clone(), text));

@@ -176,7 +176,10 @@ impl crate::plan::PipelinePlan {
                 ),
             )
             .item(format!("set {}", S::SET))
-            .hint(format!("bind a set struct of `{planned}`, or fetch `{}`", S::INFO)),
+            .hint(format!(
+                "bind a set struct of `{planned}`, or fetch `{}`",
+                S::INFO
+            )),
         ]
     }
 }

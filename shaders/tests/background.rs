@@ -11,7 +11,10 @@ use std::sync::Arc;
 
 fn registry() -> Registry {
     let mut reg = Registry::new();
-    for (name, file) in [("bg_fill", "fill.comp.glsl"), ("bg_broken", "broken.comp.glsl")] {
+    for (name, file) in [
+        ("bg_fill", "fill.comp.glsl"),
+        ("bg_broken", "broken.comp.glsl"),
+    ] {
         reg.add_info(
             ShaderCreateInfo::new(name)
                 .storage_buf(0, Qualifier::Write, "float", "result[]", Frequency::Pass)
@@ -41,7 +44,10 @@ fn render<B: Backend>(e: B::Error, key: &str) -> String {
 fn background_alike<B: Backend + Send + 'static>(lib: &mut Library<B>, dir: &Path) {
     // First ask: nothing is built on this thread, the draw is skipped.
     let first = lib.poll_compute_pipeline("bg_fill").unwrap();
-    assert!(first.is_none(), "the first poll built on the caller's thread");
+    assert!(
+        first.is_none(),
+        "the first poll built on the caller's thread"
+    );
     assert_eq!(lib.background_pending(), 1);
     // Asking again while it builds starts nothing more.
     match lib.poll_compute_pipeline("bg_fill").unwrap() {
@@ -67,7 +73,11 @@ fn background_alike<B: Backend + Send + 'static>(lib: &mut Library<B>, dir: &Pat
         };
         let text = render::<B>(e, "bg_broken");
         assert!(text.contains("undeclared_thing"), "{text}");
-        assert_eq!(lib.background_pending(), 0, "a failed build was started again");
+        assert_eq!(
+            lib.background_pending(),
+            0,
+            "a failed build was started again"
+        );
     }
 
     // An edit reloaded in the background: the rebuilt pipeline is swapped in at a later call; the old handle
@@ -80,7 +90,11 @@ fn background_alike<B: Backend + Send + 'static>(lib: &mut Library<B>, dir: &Pat
         .poll_reload_in_background(false)
         .expect("the finished reload's report")
         .unwrap();
-    assert_eq!(report.outcome("bg_fill"), Some(&PipelineOutcome::Rebuilt), "{report}");
+    assert_eq!(
+        report.outcome("bg_fill"),
+        Some(&PipelineOutcome::Rebuilt),
+        "{report}"
+    );
     let rebuilt = lib.compute_pipeline("bg_fill").unwrap();
     assert!(!Arc::ptr_eq(&rebuilt, &fetched));
     // The reload cleared the failure: the fixed info builds.
@@ -94,10 +108,16 @@ fn background_alike<B: Backend + Send + 'static>(lib: &mut Library<B>, dir: &Pat
     lib.wait_background();
     let report = lib.poll_reload_in_background(false).unwrap().unwrap();
     assert!(
-        matches!(report.outcome("bg_fill"), Some(PipelineOutcome::KeptPrevious { .. })),
+        matches!(
+            report.outcome("bg_fill"),
+            Some(PipelineOutcome::KeptPrevious { .. })
+        ),
         "{report}"
     );
-    assert!(Arc::ptr_eq(&lib.compute_pipeline("bg_fill").unwrap(), &rebuilt));
+    assert!(Arc::ptr_eq(
+        &lib.compute_pipeline("bg_fill").unwrap(),
+        &rebuilt
+    ));
     std::fs::write(dir.join("fill.comp.glsl"), FILL).unwrap();
 
     lib.release_retired();

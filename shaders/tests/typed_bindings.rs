@@ -101,9 +101,12 @@ fn ash_binds_a_derive_info_from_its_generated_structs() {
         return;
     };
     let dir = root();
-    let mut lib =
-        ShaderLibrary::new(&ctx, Registry::global().clone(), LibraryOptions::new(dir.path()))
-            .unwrap();
+    let mut lib = ShaderLibrary::new(
+        &ctx,
+        Registry::global().clone(),
+        LibraryOptions::new(dir.path()),
+    )
+    .unwrap();
     let usage = raw::BufferUsageFlags::STORAGE_BUFFER;
     let offset = Buffer::with_data(&ctx, &OFFSET, raw::BufferUsageFlags::UNIFORM_BUFFER).unwrap();
     let bias = Buffer::with_data(&ctx, &BIAS, raw::BufferUsageFlags::UNIFORM_BUFFER).unwrap();
@@ -120,8 +123,14 @@ fn ash_binds_a_derive_info_from_its_generated_structs() {
             offset: &offset,
             bias: if negate { None } else { Some(&bias) },
         };
-        let d = p.bind(&pool, &wrong).unwrap_err().into_diagnostics(key.as_ref());
-        refused(&d, &["`bias`", if negate { "left out" } else { "not a resource" }]);
+        let d = p
+            .bind(&pool, &wrong)
+            .unwrap_err()
+            .into_diagnostics(key.as_ref());
+        refused(
+            &d,
+            &["`bias`", if negate { "left out" } else { "not a resource" }],
+        );
         let pass = TypedScalePassSet::<VkHost> {
             offset: &offset,
             bias: negate.then_some(&bias),
@@ -164,7 +173,10 @@ fn ash_binds_a_derive_info_from_its_generated_structs() {
         .bind(&pool, &TypedOtherPassSet::<VkHost> { offset: &offset })
         .unwrap_err()
         .into_diagnostics(TypedScale::NAME);
-    refused(&d, &["TypedOtherPassSet", "test_typed_other", "test_typed_scale"]);
+    refused(
+        &d,
+        &["TypedOtherPassSet", "test_typed_other", "test_typed_scale"],
+    );
     drop((p, pool, offset, bias, lib));
     gpu::vk::testing::assert_no_validation_messages(&ctx);
 }
@@ -177,15 +189,19 @@ fn wgpu_binds_a_derive_info_from_its_generated_structs() {
         return;
     };
     let dir = root();
-    let mut lib =
-        WgpuLibrary::new(&ctx, Registry::global().clone(), LibraryOptions::new(dir.path()))
-            .unwrap();
+    let mut lib = WgpuLibrary::new(
+        &ctx,
+        Registry::global().clone(),
+        LibraryOptions::new(dir.path()),
+    )
+    .unwrap();
     let uniform = |data: &[f32; 4]| {
-        ctx.device.create_buffer_init(&w::util::BufferInitDescriptor {
-            label: None,
-            contents: bytemuck::cast_slice(data),
-            usage: w::BufferUsages::UNIFORM,
-        })
+        ctx.device
+            .create_buffer_init(&w::util::BufferInitDescriptor {
+                label: None,
+                contents: bytemuck::cast_slice(data),
+                usage: w::BufferUsages::UNIFORM,
+            })
     };
     let (offset, bias) = (uniform(&OFFSET), uniform(&BIAS));
     for negate in [false, true] {
@@ -199,8 +215,14 @@ fn wgpu_binds_a_derive_info_from_its_generated_structs() {
             offset: &offset,
             bias: if negate { None } else { Some(&bias) },
         };
-        let d = p.bind(&ctx, &wrong).unwrap_err().into_diagnostics(key.as_ref());
-        refused(&d, &["`bias`", if negate { "left out" } else { "not a resource" }]);
+        let d = p
+            .bind(&ctx, &wrong)
+            .unwrap_err()
+            .into_diagnostics(key.as_ref());
+        refused(
+            &d,
+            &["`bias`", if negate { "left out" } else { "not a resource" }],
+        );
         let pass = p
             .bind(
                 &ctx,
@@ -230,7 +252,10 @@ fn wgpu_binds_a_derive_info_from_its_generated_structs() {
         .bind(&ctx, &TypedOtherPassSet::<WgpuHost> { offset: &offset })
         .unwrap_err()
         .into_diagnostics(TypedScale::NAME);
-    refused(&d, &["TypedOtherPassSet", "test_typed_other", "test_typed_scale"]);
+    refused(
+        &d,
+        &["TypedOtherPassSet", "test_typed_other", "test_typed_scale"],
+    );
     gpu::wgpu::testing::assert_quiet(&ctx);
     drop((p, lib));
     ctx.wait_idle();

@@ -24,8 +24,8 @@
 //! # Ok::<(), gpu::vk::VkError>(())
 //! ```
 
-mod background;
 mod backend;
+mod background;
 mod build;
 pub mod checks;
 mod key;
@@ -596,26 +596,33 @@ impl<B: Backend> Library<B> {
     }
 
     /// Stores a rebuilt pipeline for `want`, retiring the one it replaces.
-    fn replace_made(&mut self, want: &Want<B::GraphicsOptions>, made: Made<B>, built_from: BuiltFrom) {
+    fn replace_made(
+        &mut self,
+        want: &Want<B::GraphicsOptions>,
+        made: Made<B>,
+        built_from: BuiltFrom,
+    ) {
         match (want, made) {
             (Want::Graphics(key, options), Made::Graphics(p)) => {
-                let old = self.graphics.insert(
-                    (key.clone(), options.clone()),
-                    Cached::new(p, built_from),
-                );
-                self.retired.extend(old.map(|c| Retired::Graphics(c.pipeline)));
+                let old = self
+                    .graphics
+                    .insert((key.clone(), options.clone()), Cached::new(p, built_from));
+                self.retired
+                    .extend(old.map(|c| Retired::Graphics(c.pipeline)));
             }
             (Want::Compute(key, spec), Made::Compute(p)) => {
                 let old = self
                     .compute
                     .insert((key.clone(), spec.clone()), Cached::new(p, built_from));
-                self.retired.extend(old.map(|c| Retired::Compute(c.pipeline)));
+                self.retired
+                    .extend(old.map(|c| Retired::Compute(c.pipeline)));
             }
             (Want::RayTracing(key), Made::RayTracing(p)) => {
                 let old = self
                     .ray_tracing
                     .insert(key.clone(), Cached::new(p, built_from));
-                self.retired.extend(old.map(|c| Retired::RayTracing(c.pipeline)));
+                self.retired
+                    .extend(old.map(|c| Retired::RayTracing(c.pipeline)));
             }
             // A rebuild creates whole pipelines of its want's kind.
             _ => {}
@@ -624,7 +631,10 @@ impl<B: Backend> Library<B> {
 
     /// Starts watching the shader root (recursively); [`Self::poll_reload`] then reloads after changes settle.
     pub fn watch(&mut self, debounce: Duration) -> Result<(), crate::watch::WatchError> {
-        self.watcher = Some(ShaderWatcher::new(self.sources.base.loader.root(), debounce)?);
+        self.watcher = Some(ShaderWatcher::new(
+            self.sources.base.loader.root(),
+            debounce,
+        )?);
         Ok(())
     }
 

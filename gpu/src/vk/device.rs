@@ -242,269 +242,15 @@ impl VkContext {
         let entry = unsafe { ash::Entry::load() }.map_err(|e| VkError::NoVulkan {
             reason: format!("cannot load the Vulkan loader (libvulkan.so.1): {e}"),
         })?;
-
+        let layer_version = validation_layer_version(&entry, opts)?;
+        let state = Box::<MessengerState>::default();
+        let (instance, mut guard) = create_instance(&entry, opts, &state)?;
+        let chosen = choose_device(&instance, opts.device_name.as_deref())?;
         // The validation layer's own header version: an extension newer than it is not validated (the layer says
         // so and reports its structures as unknown), so a validated context leaves such extensions off.
-        let mut layer_version = None;
-        if opts.validation {
-            // SAFETY: plain enumeration call on a loaded entry.
-            let layers = unsafe { entry.enumerate_instance_layer_properties() }
-                .map_err(VkError::call("vkEnumerateInstanceLayerProperties"))?;
-            let Some(layer) = layers
-                .iter()
-                .find(|l| l.layer_name_as_c_str().ok() == Some(VALIDATION_LAYER))
-            else {
-                return Err(VkError::NoValidationLayer);
-            };
-            layer_version = Some(layer.spec_version);
-        }
         let layer_knows = |header: u32| layer_version.is_none_or(|v| v >= header);
-
-        let app_name = CString::new(opts.app_name.replace('\0', "")).unwrap_or_default();
-        let app = vk::ApplicationInfo::default()
-            .application_name(&app_name)
-            .engine_name(c"shader-info")
-            .api_version(vk::API_VERSION_1_3);
-        let mut layer_ptrs = Vec::new();
-        let mut ext_ptrs = Vec::new();
-        if opts.validation {
-            layer_ptrs.push(VALIDATION_LAYER.as_ptr());
-            ext_ptrs.push(ash::ext::debug_utils::NAME.as_ptr());
-        }
-        let state = Box::<MessengerState>::default();
-        let mut messenger_info = vk::DebugUtilsMessengerCreateInfoEXT::default()
-            .message_severity(
-                vk::DebugUtilsMessageSeverityFlagsEXT::WARNING
-                    | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR,
-            )
-            .message_type(
-                vk::DebugUtilsMessageTypeFlagsEXT::GENERAL
-                    | vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION
-                    | vk::DebugUtilsMessageTypeFlagsEXT::PERFORMANCE,
-            )
-            .pfn_user_callback(Some(debug_callback))
-            .user_data(&*state as *const MessengerState as *mut c_void);
-        let mut create = vk::InstanceCreateInfo::default()
-            .application_info(&app)
-            .enabled_layer_names(&layer_ptrs)
-            .enabled_extension_names(&ext_ptrs);
-        if opts.validation {
-            // Chained so that instance creation and destruction are validated too.
-            create = create.push_next(&mut messenger_info);
-        }
-        // SAFETY: every pointer in `create` refers to locals that outlive the call.
-        let instance = unsafe { entry.create_instance(&create, None) }.map_err(|e| match e {
-            vk::Result::ERROR_INCOMPATIBLE_DRIVER | vk::Result::ERROR_INITIALIZATION_FAILED => {
-                VkError::NoVulkan {
-                    reason: format!("the loader found no Vulkan 1.3 driver ({e})"),
-                }
-            }
-            e => VkError::Call {
-                call: "vkCreateInstance",
-                result: e,
-            },
-        })?;
-
-        // From here on, failures must destroy the instance: a guard does it unless disarmed.
-        struct InstanceGuard(Option<ash::Instance>, Option<Debug>);
-        impl Drop for InstanceGuard {
-            fn drop(&mut self) {
-                // SAFETY: nothing else was created from the instance when the guard is still armed.
-                unsafe {
-                    if let Some(d) = self.1.take() {
-                        d.loader.destroy_debug_utils_messenger(d.messenger, None);
-                    }
-                    if let Some(i) = self.0.take() {
-                        i.destroy_instance(None);
-                    }
-                }
-            }
-        }
-        let mut guard = InstanceGuard(Some(instance.clone()), None);
-        if opts.validation {
-            let loader = ash::ext::debug_utils::Instance::new(&entry, &instance);
-            // SAFETY: `messenger_info` points at `state`, which the context keeps alive past the messenger.
-            let messenger = unsafe { loader.create_debug_utils_messenger(&messenger_info, None) }
-                .map_err(VkError::call("vkCreateDebugUtilsMessengerEXT"))?;
-            guard.1 = Some(Debug { loader, messenger });
-        }
-
-        let chosen = choose_device(&instance, opts.device_name.as_deref())?;
-        // SAFETY: `chosen.physical` was enumerated from this instance.
-        let memory = unsafe { instance.get_physical_device_memory_properties(chosen.physical) };
-
-        let priorities = [1.0f32];
-        let queue_info = [vk::DeviceQueueCreateInfo::default()
-            .queue_family_index(chosen.queue_family)
-            .queue_priorities(&priorities)];
-        let mut f13 = vk::PhysicalDeviceVulkan13Features::default()
-            .dynamic_rendering(true)
-            .synchronization2(true);
-        let mut f12 = vk::PhysicalDeviceVulkan12Features::default();
-        let mut rt_features =
-            vk::PhysicalDeviceRayTracingPipelineFeaturesKHR::default().ray_tracing_pipeline(true);
-        let mut as_features = vk::PhysicalDeviceAccelerationStructureFeaturesKHR::default()
-            .acceleration_structure(true);
-        let mut dev_exts: Vec<*const i8> = Vec::new();
-        if chosen.ray_tracing {
-            f12 = f12.buffer_device_address(true);
-            dev_exts.extend(RT_EXTENSIONS.iter().map(|e| e.as_ptr()));
-        }
-        // Core features shaders may declare capabilities for: `gl_ClipDistance` (the mesh ubershader's clip plane)
-        // needs `shaderClipDistance` (VUID-VkShaderModuleCreateInfo-pCode-01091). Enabled where supported.
-        // SAFETY: plain query on a physical device of this instance.
-        let supported = unsafe { instance.get_physical_device_features(chosen.physical) };
-        // Render state may need these (declared state is checked against them before a pipeline is created).
-        let on = |f: vk::Bool32| f == vk::TRUE;
-        let core = vk::PhysicalDeviceFeatures::default()
-            .shader_clip_distance(on(supported.shader_clip_distance))
-            .geometry_shader(on(supported.geometry_shader))
-            .tessellation_shader(on(supported.tessellation_shader))
-            .wide_lines(on(supported.wide_lines))
-            .fill_mode_non_solid(on(supported.fill_mode_non_solid))
-            .depth_bias_clamp(on(supported.depth_bias_clamp))
-            .dual_src_blend(on(supported.dual_src_blend))
-            .independent_blend(on(supported.independent_blend))
-            .multi_viewport(on(supported.multi_viewport))
-            .shader_tessellation_and_geometry_point_size(on(
-                supported.shader_tessellation_and_geometry_point_size
-            ))
-            .sampler_anisotropy(on(supported.sampler_anisotropy));
-        // Features declared builtins may need (see `shader_info::BuiltinFeature`), enabled where supported.
-        // SAFETY: plain queries on a physical device of this instance.
-        let extensions = unsafe { instance.enumerate_device_extension_properties(chosen.physical) }
-            .unwrap_or_default();
-        let has_ext = |name: &CStr| {
-            extensions
-                .iter()
-                .any(|e| e.extension_name_as_c_str() == Ok(name))
-        };
-        let has_barycentric_ext = has_ext(ash::khr::fragment_shader_barycentric::NAME);
-        // VK_KHR_dynamic_rendering_local_read came with header 1.3.276.
-        let has_local_read_ext = has_ext(ash::khr::dynamic_rendering_local_read::NAME)
-            && layer_knows(vk::make_api_version(0, 1, 3, 276));
-        let mut s11 = vk::PhysicalDeviceVulkan11Features::default();
-        let mut s12 = vk::PhysicalDeviceVulkan12Features::default();
-        let mut s13 = vk::PhysicalDeviceVulkan13Features::default();
-        // Pipelines linked from parts created ahead (fast link on first use), where the driver has them.
-        let has_gpl_ext = has_ext(GRAPHICS_PIPELINE_LIBRARY) && has_ext(PIPELINE_LIBRARY);
-        let mut sgpl = vk::PhysicalDeviceGraphicsPipelineLibraryFeaturesEXT::default();
-        let mut sbary = vk::PhysicalDeviceFragmentShaderBarycentricFeaturesKHR::default();
-        let mut slocal = vk::PhysicalDeviceDynamicRenderingLocalReadFeaturesKHR::default();
-        {
-            let mut query = vk::PhysicalDeviceFeatures2::default()
-                .push_next(&mut s11)
-                .push_next(&mut s12)
-                .push_next(&mut s13);
-            if has_barycentric_ext {
-                query = query.push_next(&mut sbary);
-            }
-            if has_local_read_ext {
-                query = query.push_next(&mut slocal);
-            }
-            if has_gpl_ext {
-                query = query.push_next(&mut sgpl);
-            }
-            // SAFETY: the output chain points at locals alive for the call.
-            unsafe { instance.get_physical_device_features2(chosen.physical, &mut query) };
-        }
-        let mut optional: Vec<&'static str> = Vec::new();
-        // A variant that reads fewer of the stage interface's components than the previous stage writes (a
-        // depth-only permutation of an ubershader) is valid Vulkan; maintenance4 is what makes that interface
-        // matching relaxed rather than a performance warning per pipeline.
-        if on(s13.maintenance4) {
-            f13 = f13.maintenance4(true);
-            optional.push("maintenance4");
-        }
-        // `gl_BaseInstance` (the Blender prelude's `gl_InstanceID`) and the other draw parameters.
-        let mut f11 = vk::PhysicalDeviceVulkan11Features::default();
-        if on(s11.shader_draw_parameters) {
-            f11 = f11.shader_draw_parameters(true);
-            optional.push("shaderDrawParameters");
-        }
-        if on(s12.shader_output_layer) {
-            f12 = f12.shader_output_layer(true);
-            optional.push("shaderOutputLayer");
-        }
-        if on(s12.shader_output_viewport_index) {
-            f12 = f12.shader_output_viewport_index(true);
-            optional.push("shaderOutputViewportIndex");
-        }
-        let barycentric = has_barycentric_ext && on(sbary.fragment_shader_barycentric);
-        let mut bary_features = vk::PhysicalDeviceFragmentShaderBarycentricFeaturesKHR::default()
-            .fragment_shader_barycentric(true);
-        if barycentric {
-            dev_exts.push(ash::khr::fragment_shader_barycentric::NAME.as_ptr());
-            optional.push("fragmentShaderBarycentric");
-        }
-        // Subpass inputs read inside the rendering that writes them (`shader_info::SubpassMode::LocalRead`).
-        let local_read = has_local_read_ext && on(slocal.dynamic_rendering_local_read);
-        let mut local_read_features =
-            vk::PhysicalDeviceDynamicRenderingLocalReadFeaturesKHR::default()
-                .dynamic_rendering_local_read(true);
-        if local_read {
-            dev_exts.push(ash::khr::dynamic_rendering_local_read::NAME.as_ptr());
-            optional.push("dynamicRenderingLocalRead");
-        }
-        let gpl = has_gpl_ext && on(sgpl.graphics_pipeline_library);
-        let mut gpl_features = vk::PhysicalDeviceGraphicsPipelineLibraryFeaturesEXT::default()
-            .graphics_pipeline_library(true);
-        if gpl {
-            dev_exts.push(GRAPHICS_PIPELINE_LIBRARY.as_ptr());
-            dev_exts.push(PIPELINE_LIBRARY.as_ptr());
-            optional.push("graphicsPipelineLibrary");
-        }
-        let mut dci = vk::DeviceCreateInfo::default()
-            .queue_create_infos(&queue_info)
-            .enabled_extension_names(&dev_exts)
-            .enabled_features(&core)
-            .push_next(&mut f13)
-            .push_next(&mut f12)
-            .push_next(&mut f11);
-        if chosen.ray_tracing {
-            dci = dci.push_next(&mut rt_features).push_next(&mut as_features);
-        }
-        if barycentric {
-            dci = dci.push_next(&mut bary_features);
-        }
-        if local_read {
-            dci = dci.push_next(&mut local_read_features);
-        }
-        if gpl {
-            dci = dci.push_next(&mut gpl_features);
-        }
-        // SAFETY: the create info and its chain point at locals alive for the call; the features were checked
-        // to be supported by `choose_device`.
-        let device = unsafe { instance.create_device(chosen.physical, &dci, None) }
-            .map_err(VkError::call("vkCreateDevice"))?;
-        // SAFETY: family and index 0 were requested in `queue_info`.
-        let queue = unsafe { device.get_device_queue(chosen.queue_family, 0) };
-
-        let ray_tracing = chosen.ray_tracing.then(|| {
-            let mut rt = vk::PhysicalDeviceRayTracingPipelinePropertiesKHR::default();
-            let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut rt);
-            // SAFETY: plain query into a properly chained output struct.
-            unsafe { instance.get_physical_device_properties2(chosen.physical, &mut p2) };
-            RayTracingSupport {
-                shader_group_handle_size: rt.shader_group_handle_size,
-                shader_group_handle_alignment: rt.shader_group_handle_alignment,
-                shader_group_base_alignment: rt.shader_group_base_alignment,
-                max_ray_recursion_depth: rt.max_ray_recursion_depth,
-            }
-        });
-
-        let subgroup = {
-            let mut sg = vk::PhysicalDeviceSubgroupProperties::default();
-            let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut sg);
-            // SAFETY: plain query into a properly chained output struct.
-            unsafe { instance.get_physical_device_properties2(chosen.physical, &mut p2) };
-            SubgroupSupport {
-                size: sg.subgroup_size,
-                stages: sg.supported_stages,
-                operations: sg.supported_operations,
-            }
-        };
-
+        let enabled = Enabled::probe(&instance, &chosen, layer_knows);
+        let (device, queue) = enabled.create_device(&instance, &chosen)?;
         // SAFETY: a plain create call on the new device; the create info borrows nothing.
         let pipeline_cache = match unsafe {
             device.create_pipeline_cache(&vk::PipelineCacheCreateInfo::default(), None)
@@ -516,8 +262,14 @@ impl VkContext {
                 return Err(VkError::call("vkCreatePipelineCache")(e));
             }
         };
-        let debug = guard.1.take();
-        guard.0 = None;
+        // SAFETY: `chosen.physical` was enumerated from this instance.
+        let memory = unsafe { instance.get_physical_device_memory_properties(chosen.physical) };
+        let ray_tracing = chosen
+            .ray_tracing
+            .then(|| ray_tracing_support(&instance, chosen.physical));
+        let subgroup = subgroup_support(&instance, chosen.physical);
+        let debug = guard.debug.take();
+        guard.instance = None;
         Ok(VkContext {
             inner: Arc::new(Inner {
                 _entry: entry,
@@ -533,8 +285,8 @@ impl VkContext {
                 device_name: chosen.name,
                 ray_tracing,
                 subgroup,
-                features: core,
-                optional,
+                features: enabled.core,
+                optional: enabled.optional,
                 pipeline_cache,
             }),
         })
@@ -736,6 +488,327 @@ impl VkContext {
             d.destroy_command_pool(pool, None);
             result
         }
+    }
+}
+
+/// The validation layer's spec version when `opts` asks for validation (an error when it is not installed).
+fn validation_layer_version(entry: &ash::Entry, opts: &ContextOptions) -> VkResult<Option<u32>> {
+    if !opts.validation {
+        return Ok(None);
+    }
+    // SAFETY: plain enumeration call on a loaded entry.
+    let layers = unsafe { entry.enumerate_instance_layer_properties() }
+        .map_err(VkError::call("vkEnumerateInstanceLayerProperties"))?;
+    layers
+        .iter()
+        .find(|l| l.layer_name_as_c_str().ok() == Some(VALIDATION_LAYER))
+        .map(|l| Some(l.spec_version))
+        .ok_or(VkError::NoValidationLayer)
+}
+
+/// The messenger that counts validation warnings and errors into `state`.
+fn messenger_info(state: &MessengerState) -> vk::DebugUtilsMessengerCreateInfoEXT<'static> {
+    vk::DebugUtilsMessengerCreateInfoEXT::default()
+        .message_severity(
+            vk::DebugUtilsMessageSeverityFlagsEXT::WARNING
+                | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR,
+        )
+        .message_type(
+            vk::DebugUtilsMessageTypeFlagsEXT::GENERAL
+                | vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION
+                | vk::DebugUtilsMessageTypeFlagsEXT::PERFORMANCE,
+        )
+        .pfn_user_callback(Some(debug_callback))
+        .user_data(state as *const MessengerState as *mut c_void)
+}
+
+/// An instance (and its messenger) that is destroyed on drop unless disarmed: what `VkContext::new` made so far
+/// when a later step fails.
+struct InstanceGuard {
+    instance: Option<ash::Instance>,
+    debug: Option<Debug>,
+}
+
+impl Drop for InstanceGuard {
+    fn drop(&mut self) {
+        // SAFETY: nothing else was created from the instance when the guard is still armed.
+        unsafe {
+            if let Some(d) = self.debug.take() {
+                d.loader.destroy_debug_utils_messenger(d.messenger, None);
+            }
+            if let Some(i) = self.instance.take() {
+                i.destroy_instance(None);
+            }
+        }
+    }
+}
+
+/// The Vulkan 1.3 instance, with the validation layer and a messenger writing into `state` when asked for, and
+/// the guard that destroys both if a later step fails.
+fn create_instance(
+    entry: &ash::Entry,
+    opts: &ContextOptions,
+    state: &MessengerState,
+) -> VkResult<(ash::Instance, InstanceGuard)> {
+    let app_name = CString::new(opts.app_name.replace('\0', "")).unwrap_or_default();
+    let app = vk::ApplicationInfo::default()
+        .application_name(&app_name)
+        .engine_name(c"shader-info")
+        .api_version(vk::API_VERSION_1_3);
+    let mut layer_ptrs = Vec::new();
+    let mut ext_ptrs = Vec::new();
+    if opts.validation {
+        layer_ptrs.push(VALIDATION_LAYER.as_ptr());
+        ext_ptrs.push(ash::ext::debug_utils::NAME.as_ptr());
+    }
+    let mut chained = messenger_info(state);
+    let mut create = vk::InstanceCreateInfo::default()
+        .application_info(&app)
+        .enabled_layer_names(&layer_ptrs)
+        .enabled_extension_names(&ext_ptrs);
+    if opts.validation {
+        // Chained so that instance creation and destruction are validated too.
+        create = create.push_next(&mut chained);
+    }
+    // SAFETY: every pointer in `create` refers to locals that outlive the call.
+    let instance = unsafe { entry.create_instance(&create, None) }.map_err(|e| match e {
+        vk::Result::ERROR_INCOMPATIBLE_DRIVER | vk::Result::ERROR_INITIALIZATION_FAILED => {
+            VkError::NoVulkan {
+                reason: format!("the loader found no Vulkan 1.3 driver ({e})"),
+            }
+        }
+        e => VkError::Call {
+            call: "vkCreateInstance",
+            result: e,
+        },
+    })?;
+    let mut guard = InstanceGuard {
+        instance: Some(instance.clone()),
+        debug: None,
+    };
+    if opts.validation {
+        let loader = ash::ext::debug_utils::Instance::new(entry, &instance);
+        // SAFETY: the info points at `state`, which the context keeps alive past the messenger.
+        let messenger =
+            unsafe { loader.create_debug_utils_messenger(&messenger_info(state), None) }
+                .map_err(VkError::call("vkCreateDebugUtilsMessengerEXT"))?;
+        guard.debug = Some(Debug { loader, messenger });
+    }
+    Ok((instance, guard))
+}
+
+/// What the context enables on its device: the core features render state and builtins may need, and the
+/// optional features and extensions (each where the device supports it), probed once.
+struct Enabled {
+    core: vk::PhysicalDeviceFeatures,
+    /// Names of the optional features enabled, for [`VkContext::feature_enabled`].
+    optional: Vec<&'static str>,
+    maintenance4: bool,
+    draw_parameters: bool,
+    output_layer: bool,
+    output_viewport_index: bool,
+    barycentric: bool,
+    local_read: bool,
+    graphics_pipeline_library: bool,
+}
+
+impl Enabled {
+    fn probe(
+        instance: &ash::Instance,
+        chosen: &Candidate,
+        layer_knows: impl Fn(u32) -> bool,
+    ) -> Enabled {
+        // SAFETY: plain query on a physical device of this instance.
+        let supported = unsafe { instance.get_physical_device_features(chosen.physical) };
+        let on = |f: vk::Bool32| f == vk::TRUE;
+        // Render state may need these (declared state is checked against them before a pipeline is created);
+        // `gl_ClipDistance` (the mesh ubershader's clip plane) needs `shaderClipDistance`
+        // (VUID-VkShaderModuleCreateInfo-pCode-01091).
+        let core = vk::PhysicalDeviceFeatures::default()
+            .shader_clip_distance(on(supported.shader_clip_distance))
+            .geometry_shader(on(supported.geometry_shader))
+            .tessellation_shader(on(supported.tessellation_shader))
+            .wide_lines(on(supported.wide_lines))
+            .fill_mode_non_solid(on(supported.fill_mode_non_solid))
+            .depth_bias_clamp(on(supported.depth_bias_clamp))
+            .dual_src_blend(on(supported.dual_src_blend))
+            .independent_blend(on(supported.independent_blend))
+            .multi_viewport(on(supported.multi_viewport))
+            .shader_tessellation_and_geometry_point_size(on(
+                supported.shader_tessellation_and_geometry_point_size
+            ))
+            .sampler_anisotropy(on(supported.sampler_anisotropy));
+        // SAFETY: plain query on a physical device of this instance.
+        let extensions = unsafe { instance.enumerate_device_extension_properties(chosen.physical) }
+            .unwrap_or_default();
+        let has_ext = |name: &CStr| {
+            extensions
+                .iter()
+                .any(|e| e.extension_name_as_c_str() == Ok(name))
+        };
+        let has_barycentric_ext = has_ext(ash::khr::fragment_shader_barycentric::NAME);
+        // VK_KHR_dynamic_rendering_local_read came with header 1.3.276.
+        let has_local_read_ext = has_ext(ash::khr::dynamic_rendering_local_read::NAME)
+            && layer_knows(vk::make_api_version(0, 1, 3, 276));
+        let has_gpl_ext = has_ext(GRAPHICS_PIPELINE_LIBRARY) && has_ext(PIPELINE_LIBRARY);
+        let mut s11 = vk::PhysicalDeviceVulkan11Features::default();
+        let mut s12 = vk::PhysicalDeviceVulkan12Features::default();
+        let mut s13 = vk::PhysicalDeviceVulkan13Features::default();
+        let mut sgpl = vk::PhysicalDeviceGraphicsPipelineLibraryFeaturesEXT::default();
+        let mut sbary = vk::PhysicalDeviceFragmentShaderBarycentricFeaturesKHR::default();
+        let mut slocal = vk::PhysicalDeviceDynamicRenderingLocalReadFeaturesKHR::default();
+        {
+            let mut query = vk::PhysicalDeviceFeatures2::default()
+                .push_next(&mut s11)
+                .push_next(&mut s12)
+                .push_next(&mut s13);
+            if has_barycentric_ext {
+                query = query.push_next(&mut sbary);
+            }
+            if has_local_read_ext {
+                query = query.push_next(&mut slocal);
+            }
+            if has_gpl_ext {
+                query = query.push_next(&mut sgpl);
+            }
+            // SAFETY: the output chain points at locals alive for the call.
+            unsafe { instance.get_physical_device_features2(chosen.physical, &mut query) };
+        }
+        let enabled = Enabled {
+            core,
+            optional: Vec::new(),
+            // A variant that reads fewer of the stage interface's components than the previous stage writes (a
+            // depth-only permutation of an ubershader) is valid Vulkan; maintenance4 is what makes that
+            // interface matching relaxed rather than a performance warning per pipeline.
+            maintenance4: on(s13.maintenance4),
+            // `gl_BaseInstance` (the Blender prelude's `gl_InstanceID`) and the other draw parameters.
+            draw_parameters: on(s11.shader_draw_parameters),
+            output_layer: on(s12.shader_output_layer),
+            output_viewport_index: on(s12.shader_output_viewport_index),
+            barycentric: has_barycentric_ext && on(sbary.fragment_shader_barycentric),
+            // Subpass inputs read inside the rendering that writes them (`SubpassMode::LocalRead`).
+            local_read: has_local_read_ext && on(slocal.dynamic_rendering_local_read),
+            // Pipelines linked from parts created ahead (fast link on first use).
+            graphics_pipeline_library: has_gpl_ext && on(sgpl.graphics_pipeline_library),
+        };
+        let names = [
+            (enabled.maintenance4, "maintenance4"),
+            (enabled.draw_parameters, "shaderDrawParameters"),
+            (enabled.output_layer, "shaderOutputLayer"),
+            (enabled.output_viewport_index, "shaderOutputViewportIndex"),
+            (enabled.barycentric, "fragmentShaderBarycentric"),
+            (enabled.local_read, "dynamicRenderingLocalRead"),
+            (enabled.graphics_pipeline_library, "graphicsPipelineLibrary"),
+        ];
+        Enabled {
+            optional: names
+                .iter()
+                .filter(|(on, _)| *on)
+                .map(|(_, n)| *n)
+                .collect(),
+            ..enabled
+        }
+    }
+
+    /// The device with one graphics+compute queue and these features enabled.
+    fn create_device(
+        &self,
+        instance: &ash::Instance,
+        chosen: &Candidate,
+    ) -> VkResult<(ash::Device, vk::Queue)> {
+        let priorities = [1.0f32];
+        let queue_info = [vk::DeviceQueueCreateInfo::default()
+            .queue_family_index(chosen.queue_family)
+            .queue_priorities(&priorities)];
+        let mut f11 = vk::PhysicalDeviceVulkan11Features::default()
+            .shader_draw_parameters(self.draw_parameters);
+        let mut f12 = vk::PhysicalDeviceVulkan12Features::default()
+            .shader_output_layer(self.output_layer)
+            .shader_output_viewport_index(self.output_viewport_index)
+            .buffer_device_address(chosen.ray_tracing);
+        let mut f13 = vk::PhysicalDeviceVulkan13Features::default()
+            .dynamic_rendering(true)
+            .synchronization2(true)
+            .maintenance4(self.maintenance4);
+        let mut rt_features =
+            vk::PhysicalDeviceRayTracingPipelineFeaturesKHR::default().ray_tracing_pipeline(true);
+        let mut as_features = vk::PhysicalDeviceAccelerationStructureFeaturesKHR::default()
+            .acceleration_structure(true);
+        let mut bary_features = vk::PhysicalDeviceFragmentShaderBarycentricFeaturesKHR::default()
+            .fragment_shader_barycentric(true);
+        let mut local_read_features =
+            vk::PhysicalDeviceDynamicRenderingLocalReadFeaturesKHR::default()
+                .dynamic_rendering_local_read(true);
+        let mut gpl_features = vk::PhysicalDeviceGraphicsPipelineLibraryFeaturesEXT::default()
+            .graphics_pipeline_library(true);
+        let mut dev_exts: Vec<*const i8> = Vec::new();
+        if chosen.ray_tracing {
+            dev_exts.extend(RT_EXTENSIONS.iter().map(|e| e.as_ptr()));
+        }
+        if self.barycentric {
+            dev_exts.push(ash::khr::fragment_shader_barycentric::NAME.as_ptr());
+        }
+        if self.local_read {
+            dev_exts.push(ash::khr::dynamic_rendering_local_read::NAME.as_ptr());
+        }
+        if self.graphics_pipeline_library {
+            dev_exts.push(GRAPHICS_PIPELINE_LIBRARY.as_ptr());
+            dev_exts.push(PIPELINE_LIBRARY.as_ptr());
+        }
+        let mut dci = vk::DeviceCreateInfo::default()
+            .queue_create_infos(&queue_info)
+            .enabled_extension_names(&dev_exts)
+            .enabled_features(&self.core)
+            .push_next(&mut f13)
+            .push_next(&mut f12)
+            .push_next(&mut f11);
+        if chosen.ray_tracing {
+            dci = dci.push_next(&mut rt_features).push_next(&mut as_features);
+        }
+        if self.barycentric {
+            dci = dci.push_next(&mut bary_features);
+        }
+        if self.local_read {
+            dci = dci.push_next(&mut local_read_features);
+        }
+        if self.graphics_pipeline_library {
+            dci = dci.push_next(&mut gpl_features);
+        }
+        // SAFETY: the create info and its chain point at locals alive for the call; the features were checked
+        // to be supported by `choose_device` and `Enabled::probe`.
+        let device = unsafe { instance.create_device(chosen.physical, &dci, None) }
+            .map_err(VkError::call("vkCreateDevice"))?;
+        // SAFETY: family and index 0 were requested in `queue_info`.
+        let queue = unsafe { device.get_device_queue(chosen.queue_family, 0) };
+        Ok((device, queue))
+    }
+}
+
+fn ray_tracing_support(
+    instance: &ash::Instance,
+    physical: vk::PhysicalDevice,
+) -> RayTracingSupport {
+    let mut rt = vk::PhysicalDeviceRayTracingPipelinePropertiesKHR::default();
+    let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut rt);
+    // SAFETY: plain query into a properly chained output struct.
+    unsafe { instance.get_physical_device_properties2(physical, &mut p2) };
+    RayTracingSupport {
+        shader_group_handle_size: rt.shader_group_handle_size,
+        shader_group_handle_alignment: rt.shader_group_handle_alignment,
+        shader_group_base_alignment: rt.shader_group_base_alignment,
+        max_ray_recursion_depth: rt.max_ray_recursion_depth,
+    }
+}
+
+fn subgroup_support(instance: &ash::Instance, physical: vk::PhysicalDevice) -> SubgroupSupport {
+    let mut sg = vk::PhysicalDeviceSubgroupProperties::default();
+    let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut sg);
+    // SAFETY: plain query into a properly chained output struct.
+    unsafe { instance.get_physical_device_properties2(physical, &mut p2) };
+    SubgroupSupport {
+        size: sg.subgroup_size,
+        stages: sg.supported_stages,
+        operations: sg.supported_operations,
     }
 }
 
