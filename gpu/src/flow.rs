@@ -84,6 +84,20 @@ pub struct CheckedModule {
 /// The memo of a step after the flow: one cell per content key and result type.
 type Memo = Mutex<HashMap<(std::any::TypeId, u128), Arc<dyn std::any::Any + Send + Sync>>>;
 
+/// What a flow remembers, keyed by content (a hash of the SPIR-V words, a step's content key), so it stays true
+/// across reloads and can outlive one flow.
+#[derive(Default)]
+pub struct FlowMemos {
+    /// Reflection of each distinct SPIR-V module: variants that compile to the same code are reflected once.
+    reflections: RwLock<HashMap<u128, Arc<ModuleReflection>>>,
+    /// Results of the steps after the flow, by content key ([`Flow::memo`]): the cross pass keeps its verdicts
+    /// here, so variants whose modules are the same code with the same binding map are translated and checked
+    /// once. Each step stores its own type; the flow knows none of them.
+    memo: Memo,
+    /// Time spent in each phase, summed over every thread (see [`Flow::phases`]).
+    clock: PhaseClock,
+}
+
 /// The steps of the flow over one registry, one source tree and one compiler.
 pub struct Flow<'a> {
     pub registry: &'a Registry,
@@ -92,15 +106,9 @@ pub struct Flow<'a> {
     pub profile: Profile,
     /// Most static branches an info may have (2^N permutations are enumerated).
     pub branch_limit: u32,
-    /// Reflection of each distinct SPIR-V module (keyed by a hash of its words): variants that compile to the
-    /// same code are reflected once.
-    reflections: RwLock<HashMap<u128, Arc<ModuleReflection>>>,
-    /// Results of the steps after the flow, by content key, for as long as the flow lives ([`Flow::memo`]): the
-    /// cross pass keeps its verdicts here, so variants whose modules are the same code with the same binding map
-    /// are translated and checked once per pass. Each step stores its own type; the flow knows none of them.
-    memo: Memo,
-    /// Time spent in each phase, summed over every thread (see [`Flow::phases`]).
-    clock: PhaseClock,
+    /// Reflections, the memo of later steps and the phase clock: a flow's own, or shared by the flows a library
+    /// makes call after call ([`Flow::sharing`]), so nothing is reflected or translated twice in its life.
+    memos: Arc<FlowMemos>,
     /// Builtins must be declared: a builtin with an effect that a compiled module uses and the info does not
     /// declare is an error (`reflection-mismatch`), as before builtins were found in the code. Off by default:
     /// see [`Flow::validated`].
@@ -150,11 +158,16 @@ impl<'a> Flow<'a> {
             compiler,
             profile,
             branch_limit: DEFAULT_BRANCH_LIMIT,
-            reflections: RwLock::new(HashMap::new()),
-            memo: Mutex::new(HashMap::new()),
-            clock: PhaseClock::default(),
+            memos: Arc::default(),
             strict_builtins: false,
         }
+    }
+
+    /// This flow remembering into `memos`, shared with other flows over the same registry, sources and compiler
+    /// (a library's flows, call after call).
+    pub fn sharing(mut self, memos: Arc<FlowMemos>) -> Flow<'a> {
+        self.memos = memos;
+        self
     }
 
     /// A flow in which every builtin with an effect must be declared ([`Flow::strict_builtins`]).
@@ -296,14 +309,14 @@ impl<'a> Flow<'a> {
         stage: Stage,
     ) -> Result<GeneratedStage, Vec<Diagnostic>> {
         let opts = GenerateOptions::new(self.loader, self.registry);
-        timed(&self.clock.generate, || generate(info, stage, &opts))
+        timed(&self.memos.clock.generate, || generate(info, stage, &opts))
             .map_err(|d| with_variant(d, info))
     }
 
     /// The cell of `key` for results of type `T`, made once per flow and shared by every thread that asks: a
     /// second caller waits for the first one's result (`OnceLock::get_or_init`).
     pub(crate) fn memo<T: Send + Sync + 'static>(&self, key: u128) -> Arc<OnceLock<T>> {
-        let mut memo = self.memo.lock().unwrap_or_else(|e| e.into_inner());
+        let mut memo = self.memos.memo.lock().unwrap_or_else(|e| e.into_inner());
         let cell = memo
             .entry((std::any::TypeId::of::<T>(), key))
             .or_insert_with(|| Arc::new(OnceLock::<T>::new()))
@@ -319,10 +332,10 @@ impl<'a> Flow<'a> {
     pub fn phases(&self) -> PhaseTimes {
         let s = |c: &AtomicU64| c.load(Ordering::Relaxed) as f64 * 1e-9;
         PhaseTimes {
-            generate: s(&self.clock.generate),
-            compile: s(&self.clock.compile),
-            reflect: s(&self.clock.reflect),
-            cross_check: s(&self.clock.cross_check),
+            generate: s(&self.memos.clock.generate),
+            compile: s(&self.memos.clock.compile),
+            reflect: s(&self.memos.clock.reflect),
+            cross_check: s(&self.memos.clock.cross_check),
         }
     }
 
@@ -334,9 +347,9 @@ impl<'a> Flow<'a> {
         stage: Stage,
     ) -> Result<(GeneratedStage, Arc<CompiledModule>), Vec<Diagnostic>> {
         let opts = GenerateOptions::new(self.loader, self.registry).flavor(Flavor::Portable);
-        let generated = timed(&self.clock.generate, || generate(info, stage, &opts))
+        let generated = timed(&self.memos.clock.generate, || generate(info, stage, &opts))
             .map_err(|d| with_variant(d, info))?;
-        let module = timed(&self.clock.compile, || {
+        let module = timed(&self.memos.clock.compile, || {
             self.compiler
                 .compile_stage(&generated, Profile::Translation)
         })
@@ -359,7 +372,7 @@ impl<'a> Flow<'a> {
         stage: Stage,
     ) -> Result<(GeneratedStage, Arc<CompiledModule>), Vec<Diagnostic>> {
         let generated = self.generate(info, stage)?;
-        let module = timed(&self.clock.compile, || {
+        let module = timed(&self.memos.clock.compile, || {
             self.compiler.compile_stage(&generated, self.profile)
         })
         .map_err(|e| {
@@ -386,6 +399,7 @@ impl<'a> Flow<'a> {
         let stage = generated.stage;
         let key = spirv_key(spirv);
         let cached = self
+            .memos
             .reflections
             .read()
             .unwrap_or_else(|e| e.into_inner())
@@ -394,7 +408,7 @@ impl<'a> Flow<'a> {
         let reflection = match cached {
             Some(r) => r,
             None => {
-                let r = Arc::new(timed(&self.clock.reflect, || self.reflect(spirv, key)).map_err(|e| {
+                let r = Arc::new(timed(&self.memos.clock.reflect, || self.reflect(spirv, key)).map_err(|e| {
                     with_variant(
                         vec![
                             Diagnostic::error(Code::Reflection, &info.name, e.to_string())
@@ -404,14 +418,15 @@ impl<'a> Flow<'a> {
                         info,
                     )
                 })?);
-                self.reflections
+                self.memos
+                    .reflections
                     .write()
                     .unwrap_or_else(|e| e.into_inner())
                     .insert(key, r.clone());
                 r
             }
         };
-        let mismatches = timed(&self.clock.cross_check, || {
+        let mismatches = timed(&self.memos.clock.cross_check, || {
             let mut m = cross_check(&reflection, info, stage, self.registry);
             m.extend(crate::reflect::undeclared_builtins(
                 &reflection,

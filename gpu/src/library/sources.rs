@@ -74,6 +74,7 @@ impl Sources {
                 loader: DirLoader::new(opts.shader_root),
                 compiler,
                 profile: opts.profile,
+                memos: Default::default(),
             }),
             subpass,
             variant_sets: HashMap::new(),
