@@ -12,7 +12,7 @@
 mod soak_support;
 mod vk_support;
 
-use gpu::library::reload::ReloadReport;
+use gpu::library::ReloadReport;
 use gpu::vk::testing::{assert_no_validation_messages, pixel, test_context};
 use gpu::vk::{Buffer, GraphicsOptions, LibraryOptions, PipelineOutcome, ShaderLibrary, raw};
 use soak_support::*;

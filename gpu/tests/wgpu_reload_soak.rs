@@ -8,7 +8,7 @@
 mod soak_support;
 
 use gpu::library::LibraryOptions;
-use gpu::library::reload::ReloadReport;
+use gpu::library::ReloadReport;
 use gpu::wgpu::testing::{assert_quiet, storage_buffer, test_context};
 use gpu::wgpu::{Bind, GraphicsOptions, WgpuContext, WgpuLibrary, raw as w};
 use soak_support::*;

@@ -212,7 +212,7 @@ fn a_broken_edit_keeps_the_previous_wgpu_pipeline_and_a_fixed_one_rebuilds_it() 
     std::fs::write(&source, good.replace("barrier();", "barrier()")).unwrap();
     let report = lib.reload().unwrap();
     let outcome = report.outcome("gpu_compute_prefix_sum").unwrap();
-    let gpu::library::reload::PipelineOutcome::KeptPrevious { diagnostics } = outcome else {
+    let gpu::library::PipelineOutcome::KeptPrevious { diagnostics } = outcome else {
         panic!("{report}")
     };
     let text = shader_info::render_all(diagnostics);
@@ -222,7 +222,7 @@ fn a_broken_edit_keeps_the_previous_wgpu_pipeline_and_a_fixed_one_rebuilds_it() 
     );
     assert_eq!(
         report.outcome("gpu_shader_text"),
-        Some(&gpu::library::reload::PipelineOutcome::Unchanged)
+        Some(&gpu::library::PipelineOutcome::Unchanged)
     );
     let kept = lib.compute_pipeline("gpu_compute_prefix_sum").unwrap();
     assert!(
@@ -239,12 +239,12 @@ fn a_broken_edit_keeps_the_previous_wgpu_pipeline_and_a_fixed_one_rebuilds_it() 
     let report = lib.reload().unwrap();
     assert_eq!(
         report.outcome("gpu_compute_prefix_sum"),
-        Some(&gpu::library::reload::PipelineOutcome::Rebuilt),
+        Some(&gpu::library::PipelineOutcome::Rebuilt),
         "{report}"
     );
     assert_eq!(
         report.outcome("gpu_shader_text"),
-        Some(&gpu::library::reload::PipelineOutcome::Unchanged)
+        Some(&gpu::library::PipelineOutcome::Unchanged)
     );
     let rebuilt = lib.compute_pipeline("gpu_compute_prefix_sum").unwrap();
     assert!(!std::sync::Arc::ptr_eq(&first, &rebuilt));

@@ -13,7 +13,7 @@ use super::compiled::CompiledModule;
 use super::error::CompileError;
 use super::files::{FileMeta, FileRecord, content_hash};
 use super::includes::{Absent, LocateError, deepest_existing_dir, locate};
-use super::watch::ChangeJournal;
+use super::journal::ChangeJournal;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -23,8 +23,8 @@ pub mod entry_point;
 mod error;
 mod files;
 pub mod includes;
+mod journal;
 mod persist;
-mod watch;
 
 pub use cache::CacheStats;
 pub use compiled::{CompiledModule, Profile, SourceFile};

@@ -141,7 +141,7 @@ impl<B: Backend> Batch<B> {
         let prepared: Vec<_> = wants
             .par_iter()
             .zip(plans)
-            .map(|((want, info), plan)| plan.and_then(|p| prepare(backend, want, p, info, &module)))
+            .map(|((want, info), plan)| plan.and_then(|p| prepare(backend, want, p, info, module)))
             .collect();
         let compile_ms = t.elapsed().as_secs_f64() * 1e3;
 

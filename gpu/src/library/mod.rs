@@ -6,11 +6,16 @@
 //!
 //! | the core ([`Library`]) | a backend ([`Backend`]) |
 //! |---|---|
-//! | keys, validated infos, variant tables ([`sources`]) | make a module from checked SPIR-V or WGSL |
-//! | module and pipeline caches, fetch-or-build | make a pipeline layout from the plan |
-//! | reload: decide, rebuild, keep the last good ([`reload`]) | make graphics, compute, ray-tracing pipelines |
-//! | parallel warm-up ([`warm_up`]) | say its limits and a pass's attachments |
-//! | kind, limits, attachment and state checks ([`checks`]) | map its errors |
+//! | keys ([`Key`]), validated infos, variant tables | make a module from checked SPIR-V or WGSL |
+//! | module and pipeline caches, fetch-or-build ([`Library::graphics_pipeline`]) | make a pipeline layout from the plan |
+//! | reload: decide, rebuild, keep the last good ([`Library::reload`], [`ReloadReport`]) | make graphics, compute, ray-tracing pipelines |
+//! | parallel warm-up of the pipeline set ([`Library::warm_up`], [`Library::pipeline_set`]) | say its limits and a pass's attachments |
+//! | builds and reloads off the caller's thread ([`Library::poll_graphics_pipeline`], [`Library::poll_reload_in_background`]) | map its errors |
+//! | kind, limits, attachment and state checks ([`checks`]); typed host types ([`Typed`]) | |
+//!
+//! One piece of code builds pipelines for every path: a batch of owned inputs (the backend and the sources are
+//! shared behind `Arc`s) runs on the caller's thread for a fetch, a warm-up or a reload, or on a worker for the
+//! calls that do not wait, and the library merges what it made on its own thread.
 //!
 //! ```no_run
 //! use gpu::library::LibraryOptions;
@@ -30,11 +35,11 @@ mod build;
 pub mod checks;
 mod key;
 mod pipeline_set;
-pub mod reload;
-pub mod sources;
+mod reload;
+mod sources;
 mod translation;
 mod typed;
-pub mod warm_up;
+mod warm_up;
 
 pub use backend::{
     Attachments, Backend, DefaultTarget, DeviceLimits, FormatClass, default_color_targets,
@@ -392,25 +397,23 @@ impl<B: Backend> Library<B> {
             .collect()
     }
 
-    /// Stores a pipeline made for `want`, unless its cache already holds one.
+    /// Stores a pipeline made for `want`, unless its cache already holds one (a pipeline handed out stays).
     fn keep_made(&mut self, want: &Want<B::GraphicsOptions>, made: Made<B>, built_from: BuiltFrom) {
         match (want, made) {
             (Want::Graphics(key, options), Made::Graphics(p)) => {
-                let k = (key.clone(), options.clone());
-                if !self.graphics.contains_key(&k) {
-                    keep(&mut self.graphics, k, (p, built_from));
-                }
+                self.graphics
+                    .entry((key.clone(), options.clone()))
+                    .or_insert_with(|| Cached::new(p, built_from));
             }
             (Want::Compute(key, spec), Made::Compute(p)) => {
-                let k = (key.clone(), spec.clone());
-                if !self.compute.contains_key(&k) {
-                    keep(&mut self.compute, k, (p, built_from));
-                }
+                self.compute
+                    .entry((key.clone(), spec.clone()))
+                    .or_insert_with(|| Cached::new(p, built_from));
             }
             (Want::RayTracing(key), Made::RayTracing(p)) => {
-                if !self.ray_tracing.contains_key(key) {
-                    keep(&mut self.ray_tracing, key.clone(), (p, built_from));
-                }
+                self.ray_tracing
+                    .entry(key.clone())
+                    .or_insert_with(|| Cached::new(p, built_from));
             }
             // Prepared parts live in the backend; `made` of another kind cannot come from `want`'s batch.
             _ => {}
@@ -685,11 +688,6 @@ fn cached<K: Eq + Hash, P>(
             format!("the pipeline of `{key}` was built but not kept"),
         )]
     })
-}
-
-/// Stores a pipeline just built under `key`.
-fn keep<K: Eq + Hash, P>(cache: &mut HashMap<K, Cached<P>>, key: K, built: (P, BuiltFrom)) {
-    cache.insert(key, Cached::new(built.0, built.1));
 }
 
 impl<B: Backend> Drop for Library<B> {

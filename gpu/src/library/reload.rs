@@ -114,12 +114,15 @@ pub(crate) struct ReloadJob<B: Backend> {
     /// Modules whose key no longer validates.
     pub refused: Vec<(ModuleKey, Vec<Diagnostic>)>,
     /// Every cached pipeline, with the module ids it was built from and its key's info (or why it has none).
-    pub pipelines: Vec<(
-        Want<B::GraphicsOptions>,
-        BuiltFrom,
-        Result<Arc<ValidatedInfo>, Vec<Diagnostic>>,
-    )>,
+    pub pipelines: Vec<Cached<B::GraphicsOptions>>,
 }
+
+/// A cached pipeline as a reload sees it: what it is, the module ids it was built from, its key's info.
+pub(crate) type Cached<O> = (
+    Want<O>,
+    BuiltFrom,
+    Result<Arc<ValidatedInfo>, Vec<Diagnostic>>,
+);
 
 /// What a reload made, for the library to swap in.
 pub(crate) struct ReloadOutput<B: Backend> {

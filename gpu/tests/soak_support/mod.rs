@@ -3,7 +3,7 @@
 //! and the loop that reloads after each edit and checks the promise against the model.
 #![allow(dead_code)]
 
-use gpu::library::reload::{PipelineOutcome, ReloadReport};
+use gpu::library::{PipelineOutcome, ReloadReport};
 use shader_info::{Frequency, Qualifier, Registry, ShaderCreateInfo, Type};
 use std::path::Path;
 use std::time::Duration;
