@@ -3,10 +3,12 @@
 //! `VK_EXT_graphics_pipeline_library`). Run the two modes as two processes, one after the other, so neither finds
 //! the other's pipelines in the driver's caches. Prints one JSON line: per-pipeline first-use times (p50, p99,
 //! max); for `fast` also how many parts the set needs, the parts' warm-up time and memory, and how long the
-//! optimized pipelines take to arrive. Modules are compiled before any timing, so both time pipeline creation
-//! alone.
+//! optimized pipelines take to arrive. `warm` times the warm-up of the whole set as whole pipelines (the
+//! baseline of `fast`'s parts warm-up). Modules are compiled before any timing, so every mode times pipeline
+//! creation alone.
 //!
-//! `cargo run --release -p shaders --example fast_link_bench -- whole 200 && … -- fast 200` (`--root DIR`)
+//! `cargo run --release -p shaders --example fast_link_bench -- whole 200 && … -- fast 200 && … -- warm 200`
+//! (`--root DIR`)
 
 use gpu::library::{LibraryOptions, PassPipelines, Variants, WarmUp};
 use gpu::vk::{ContextOptions, ShaderLibrary, VkContext};
@@ -69,14 +71,12 @@ fn timed(lib: &mut ShaderLibrary, set: &[(String, gpu::vk::GraphicsOptions)]) ->
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let fast_mode = match args.get(1).map(String::as_str) {
-        Some("fast") => true,
-        Some("whole") => false,
-        _ => {
-            eprintln!("usage: fast_link_bench whole|fast [N] [--root DIR]");
-            std::process::exit(2);
-        }
-    };
+    let mode = args.get(1).map(String::as_str).unwrap_or_default();
+    if !["fast", "whole", "warm"].contains(&mode) {
+        eprintln!("usage: fast_link_bench whole|fast|warm [N] [--root DIR]");
+        std::process::exit(2);
+    }
+    let fast_mode = mode == "fast";
     let limit = args
         .get(2)
         .and_then(|a| a.parse().ok())
@@ -90,6 +90,30 @@ fn main() {
     let mut lib = library(&ctx, &root);
     // Whole creation is the baseline: fast link is on by default on a GPU with the extension.
     lib.set_fast_link(fast_mode).unwrap();
+    if mode == "warm" {
+        let set = prepared(&mut lib, limit);
+        let requests: Vec<gpu::vk::WarmUp> = set
+            .iter()
+            .map(|(key, options)| WarmUp::Graphics {
+                key: key.clone(),
+                options: options.clone(),
+            })
+            .collect();
+        let rss = rss_kib();
+        let t = Instant::now();
+        let warm = lib.warm_up(&requests);
+        let line = serde_json::json!({
+            "device": ctx.device_name(),
+            "mode": "warm",
+            "pipelines": warm.created.len(),
+            "failed": warm.failed.len(),
+            "warm_up_ms": t.elapsed().as_secs_f64() * 1e3,
+            "rss_kib": rss_kib().saturating_sub(rss),
+            "threads": warm.threads,
+        });
+        println!("{line}");
+        return;
+    }
     if !fast_mode {
         let set = prepared(&mut lib, limit);
         let ms = timed(&mut lib, &set);
