@@ -6,8 +6,9 @@
 //! ran, and the versions of the translator and of this crate. Only outcomes that are facts of the module are kept
 //! (translated, unsupported); a failure is recomputed, so a fixed translator is seen at once.
 
+use super::gl::HOST_UNIFORMS;
 use super::spec::SpecHandling;
-use super::{CrossOptions, HOST_UNIFORMS, Translation, Verdict};
+use super::{CrossOptions, Translation, Verdict};
 use crate::disk_cache::{DiskCache, Kind, TOOL_VERSIONS, key_of};
 use serde::{Deserialize, Serialize};
 use shader_info::{ConstValue, GeneratedStage, PipelinePlan, Stage, Target};
