@@ -106,15 +106,20 @@ impl Verdict {
         v
     }
 
+    /// Which of the outcomes this is, without its payload: what reports count and serialize.
+    pub fn kind(&self) -> VerdictKind {
+        match self {
+            Verdict::Translated(_) => VerdictKind::Translated,
+            Verdict::Unsupported(_) => VerdictKind::Unsupported,
+            Verdict::Skipped(_) => VerdictKind::Skipped,
+            Verdict::Failed(_) => VerdictKind::Failed,
+            Verdict::Twin { .. } => VerdictKind::Twin,
+        }
+    }
+
     /// A word for tables and `--json`.
     pub fn word(&self) -> &'static str {
-        match self {
-            Verdict::Translated(_) => "translated",
-            Verdict::Unsupported(_) => "unsupported",
-            Verdict::Skipped(_) => "skipped",
-            Verdict::Failed(_) => "failed",
-            Verdict::Twin { .. } => "twin",
-        }
+        self.kind().word()
     }
 
     /// One line per reason, as the report prints them: `unsupported on wgsl: gl_PointSize (…)`.
@@ -135,6 +140,54 @@ impl Verdict {
                 .map(|r| format!("served on {target} by its twin `{twin}`: {r}"))
                 .collect(),
         }
+    }
+}
+
+/// The outcome of a [`Verdict`] alone, for counting and reports: a new outcome is a compile error wherever
+/// outcomes are counted or listed, where a word compared as a string would be silently counted as another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VerdictKind {
+    Translated,
+    Unsupported,
+    Skipped,
+    /// Served by the info's twin.
+    Twin,
+    Failed,
+}
+
+impl VerdictKind {
+    /// Every outcome, in the order reports list them.
+    pub const ALL: [VerdictKind; 5] = [
+        VerdictKind::Translated,
+        VerdictKind::Unsupported,
+        VerdictKind::Skipped,
+        VerdictKind::Twin,
+        VerdictKind::Failed,
+    ];
+
+    /// A word for tables and `--json` (what it serializes as).
+    pub fn word(self) -> &'static str {
+        match self {
+            VerdictKind::Translated => "translated",
+            VerdictKind::Unsupported => "unsupported",
+            VerdictKind::Skipped => "skipped",
+            VerdictKind::Twin => "twin",
+            VerdictKind::Failed => "failed",
+        }
+    }
+}
+
+impl std::fmt::Display for VerdictKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.word())
+    }
+}
+
+/// Reports compared with the word they print (`t.verdict == "translated"`).
+impl PartialEq<&str> for VerdictKind {
+    fn eq(&self, word: &&str) -> bool {
+        self.word() == *word
     }
 }
 
