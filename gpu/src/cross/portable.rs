@@ -103,6 +103,34 @@ fn declared_access(module: &mut naga::Module, plan: &PipelinePlan) {
     }
 }
 
+/// Buffer blocks get the names they were declared with. The generated GLSL declares blocks without an instance
+/// name (their members read as plain names there), so the SPIR-V's variables are nameless and naga would call
+/// them `unnamed`, `unnamed_1`, … in every target: `cbuffer unnamed_1 : register(b0)` where the GLSL says
+/// `view`. The resource's declared name comes from the plan, by binding; the push-constant block, which has no
+/// declared name, gets OpenGL's uniform name ([`shader_info::GL_PUSH_CONSTANT_UNIFORM`]) so that every target
+/// calls it the same. These are only the names naga starts from: its namer still makes each one unique and keeps
+/// it off the target's keywords (a block named `sampler`, two blocks of one name).
+fn declared_names(module: &mut naga::Module, plan: &PipelinePlan) {
+    for (_, g) in module.global_variables.iter_mut() {
+        if g.name.as_deref().is_some_and(|n| !n.is_empty()) {
+            continue;
+        }
+        let declared = match (&g.binding, g.space) {
+            (Some(rb), _) => plan
+                .targets
+                .at(rb.group, rb.binding)
+                .map(|b| b.name.clone()),
+            (None, naga::AddressSpace::Immediate) => {
+                Some(shader_info::GL_PUSH_CONSTANT_UNIFORM.to_string())
+            }
+            (None, _) => None,
+        };
+        if declared.is_some() {
+            g.name = declared;
+        }
+    }
+}
+
 impl Portable {
     /// Generates the portable GLSL of `stage` of `info`, compiles it for translation and parses it with naga.
     pub fn new(
@@ -147,6 +175,7 @@ impl Portable {
         // Unoptimized SPIR-V keeps what the stage never calls (the portable polyfills among it).
         naga::compact::compact(&mut parsed, naga::compact::KeepUnused::No);
         declared_access(&mut parsed, &plan);
+        declared_names(&mut parsed, &plan);
         let module_info = validate(&parsed).map_err(|e| {
             fail(
                 format!("naga rejects the portable module: {e}"),
