@@ -3,7 +3,9 @@
 //! The `shader-builder` command line and the `shader_builder` test target both run this.
 
 use crate::compiler::Profile;
-use crate::cross::{CrossOptions, Target, Verdict, spec::SpecHandling, translate_module};
+use crate::cross::{
+    CrossOptions, Target, Verdict, VerdictKind, spec::SpecHandling, translate_module,
+};
 use crate::flow::{Flow, StageCompiler};
 use crate::reflect::ModuleReflection;
 use rayon::prelude::*;
@@ -158,8 +160,8 @@ pub struct ModuleReport {
 #[derive(Clone, Debug, Serialize)]
 pub struct TargetReport {
     pub target: Target,
-    /// `translated`, `unsupported`, `skipped`, `twin` or `failed`.
-    pub verdict: &'static str,
+    /// Serialized as `translated`, `unsupported`, `skipped`, `twin` or `failed`.
+    pub verdict: VerdictKind,
     /// The info whose modules serve this one on the target ([`Verdict::Twin`]): its outputs are the ones to use.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub twin: Option<String>,
@@ -204,6 +206,34 @@ pub struct TargetCounts {
     /// Modules served on the target by their info's twin.
     pub twin: usize,
     pub failed: usize,
+}
+
+impl TargetCounts {
+    /// Counts one module's verdict.
+    pub fn add(&mut self, kind: VerdictKind) {
+        *self.count_mut(kind) += 1;
+    }
+
+    /// How many modules got `kind`.
+    pub fn get(&self, kind: VerdictKind) -> usize {
+        match kind {
+            VerdictKind::Translated => self.translated,
+            VerdictKind::Unsupported => self.unsupported,
+            VerdictKind::Skipped => self.skipped,
+            VerdictKind::Twin => self.twin,
+            VerdictKind::Failed => self.failed,
+        }
+    }
+
+    fn count_mut(&mut self, kind: VerdictKind) -> &mut usize {
+        match kind {
+            VerdictKind::Translated => &mut self.translated,
+            VerdictKind::Unsupported => &mut self.unsupported,
+            VerdictKind::Skipped => &mut self.skipped,
+            VerdictKind::Twin => &mut self.twin,
+            VerdictKind::Failed => &mut self.failed,
+        }
+    }
 }
 
 /// The outcome for one info.
@@ -348,24 +378,69 @@ fn build_in_pool(
     };
     let mut flow = Flow::new(registry, &loader, compiler, opts.profile);
     flow.branch_limit = opts.branch_limit;
-    let selected: Vec<&ShaderCreateInfo> = registry
-        .infos()
-        .filter(|i| opts.filter.as_deref().is_none_or(|f| i.name.starts_with(f)))
-        .collect();
-
-    // Phase 1: resolve and validate every selected info (in parallel, reported in registry order); building
-    // blocks are checked without the completeness rules.
     let mut failed: Vec<Failure> = registry
         .problems()
         .iter()
         .map(|d| Failure::new(&d.info, None, vec![d.clone()]))
         .collect();
+    let validated = validate_selected(&flow, registry, opts, progress, &mut failed);
+    let Expanded {
+        mut jobs,
+        variant_sets,
+    } = expand_jobs(&flow, &validated, &mut failed);
+    if let Some(shard) = opts.shard {
+        jobs = select_shard(&flow, jobs, shard, &mut failed);
+    }
+    let clock = JobClock::default();
+    let shaderc_before = compiler.shaderc_seconds();
+    let cache_before = compiler.disk_cache().map(|d| d.stats());
+    let results = compile_jobs(&flow, opts, &jobs, &clock, progress);
+    let (modules, targets) = count_verdicts(results, &opts.cross.targets, &mut failed);
+    let infos = info_reports(&validated, &modules, &failed, &variant_sets);
+    let compilable: Vec<&InfoReport> = infos.iter().filter(|i| i.compilable).collect();
+    BuildReport {
+        infos_total: compilable.len(),
+        infos_passed: compilable.iter().filter(|i| i.passed).count(),
+        modules: modules.len(),
+        seconds: start.elapsed().as_secs_f64(),
+        failed,
+        infos,
+        targets,
+        phases: Phases {
+            flow: flow.phases(),
+            shaderc: compiler.shaderc_seconds() - shaderc_before,
+            cross: nanos(&clock.cross),
+            write: nanos(&clock.write),
+            jobs: nanos(&clock.jobs),
+        },
+        module_reports: modules,
+        shard: opts.shard,
+        cache: compiler
+            .disk_cache()
+            .zip(cache_before)
+            .map(|(d, before)| d.stats().since(&before)),
+    }
+}
+
+/// Every selected info and its validation (`None` where it failed, with the failure in `failed`). In parallel,
+/// reported in registry order; building blocks are checked without the completeness rules.
+fn validate_selected<'r>(
+    flow: &Flow,
+    registry: &'r Registry,
+    opts: &BuildOptions,
+    progress: &(dyn Fn(&str) + Sync),
+    failed: &mut Vec<Failure>,
+) -> Vec<(&'r ShaderCreateInfo, Option<ValidatedInfo>)> {
+    let selected: Vec<&ShaderCreateInfo> = registry
+        .infos()
+        .filter(|i| opts.filter.as_deref().is_none_or(|f| i.name.starts_with(f)))
+        .collect();
     let outcomes: Vec<_> = selected
         .par_iter()
         .map(|info| flow.validate(&info.name, info.do_static_compilation))
         .collect();
-    let mut validated: Vec<(&ShaderCreateInfo, Option<ValidatedInfo>)> = Vec::new();
-    for (info, outcome) in selected.iter().zip(outcomes) {
+    let mut validated = Vec::new();
+    for (info, outcome) in selected.into_iter().zip(outcomes) {
         match outcome {
             Ok(v) => validated.push((info, Some(v))),
             Err(diagnostics) => {
@@ -375,9 +450,22 @@ fn build_in_pool(
         }
         progress(&info.name);
     }
+    validated
+}
 
-    // Phase 2: expand variants (only the unique ones after specialize, each validated again), then run every
-    // stage of every variant of every valid compilable info through the flow, in parallel.
+/// The modules to compile and the variant sets they came from.
+struct Expanded {
+    jobs: Vec<Job>,
+    variant_sets: Vec<(String, VariantSet)>,
+}
+
+/// One job per stage of every valid compilable info, or of each of its unique variants (after specialize, each
+/// validated again).
+fn expand_jobs(
+    flow: &Flow,
+    validated: &[(&ShaderCreateInfo, Option<ValidatedInfo>)],
+    failed: &mut Vec<Failure>,
+) -> Expanded {
     let mut variant_sets: Vec<(String, VariantSet)> = Vec::new();
     let mut jobs: Vec<Job> = Vec::new();
     let compilable: Vec<(&ShaderCreateInfo, &ValidatedInfo)> = validated
@@ -415,48 +503,63 @@ fn build_in_pool(
             Err(d) => failed.push(Failure::new(&info.name, None, d)),
         }
     }
-    if let Some(shard) = opts.shard {
-        if shard.index >= shard.count {
-            // Options built by hand, not parsed: a part that does not exist would silently build nothing.
-            failed.push(Failure::new(
-                "",
-                None,
-                vec![
-                    Diagnostic::error(
-                        Code::OutOfRange,
-                        "",
-                        format!(
-                            "shard {} of {} does not exist: parts are numbered 0..{}",
-                            shard.index, shard.count, shard.count
-                        ),
-                    )
-                    .item("shard")
-                    .hint("parse it from `I/N` (1 ≤ I ≤ N), as `build --shard` does"),
-                ],
-            ));
-        }
-        jobs = shard_jobs(&flow, jobs, shard);
+    Expanded { jobs, variant_sets }
+}
+
+/// The jobs of one part of a sharded build.
+fn select_shard(flow: &Flow, jobs: Vec<Job>, shard: Shard, failed: &mut Vec<Failure>) -> Vec<Job> {
+    if shard.index >= shard.count {
+        // Options built by hand, not parsed: a part that does not exist would silently build nothing.
+        failed.push(Failure::new(
+            "",
+            None,
+            vec![
+                Diagnostic::error(
+                    Code::OutOfRange,
+                    "",
+                    format!(
+                        "shard {} of {} does not exist: parts are numbered 0..{}",
+                        shard.index, shard.count, shard.count
+                    ),
+                )
+                .item("shard")
+                .hint("parse it from `I/N` (1 ≤ I ≤ N), as `build --shard` does"),
+            ],
+        ));
     }
-    let clock = JobClock::default();
-    let shaderc_before = compiler.shaderc_seconds();
-    let cache_before = compiler.disk_cache().map(|d| d.stats());
-    let results: Vec<Result<ModuleReport, Failure>> = jobs
-        .par_iter()
+    shard_jobs(flow, jobs, shard)
+}
+
+/// Every job through the flow and the cross pass, in parallel.
+fn compile_jobs(
+    flow: &Flow,
+    opts: &BuildOptions,
+    jobs: &[Job],
+    clock: &JobClock,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Vec<Result<ModuleReport, Failure>> {
+    jobs.par_iter()
         .map(|job| {
             let t = Instant::now();
-            let out = compile_one(&flow, opts, job, &clock);
+            let out = compile_one(flow, opts, job, clock);
             clock
                 .jobs
                 .fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
             progress(&format!("{} {}", job.info.name, job.stage.short_name()));
             out
         })
-        .collect();
+        .collect()
+}
 
+/// The compiled modules and, per requested target, how many got each verdict; a failed translation is also a
+/// failure of the pass.
+fn count_verdicts(
+    results: Vec<Result<ModuleReport, Failure>>,
+    requested: &[Target],
+    failed: &mut Vec<Failure>,
+) -> (Vec<ModuleReport>, BTreeMap<Target, TargetCounts>) {
     let mut modules = Vec::new();
-    let mut targets: BTreeMap<Target, TargetCounts> = opts
-        .cross
-        .targets
+    let mut targets: BTreeMap<Target, TargetCounts> = requested
         .iter()
         .map(|t| (*t, TargetCounts::default()))
         .collect();
@@ -464,17 +567,10 @@ fn build_in_pool(
         match r {
             Ok(m) => {
                 for t in &m.targets {
-                    let c = targets.entry(t.target).or_default();
-                    match t.verdict {
-                        "translated" => c.translated += 1,
-                        "unsupported" => c.unsupported += 1,
-                        "skipped" => c.skipped += 1,
-                        "twin" => c.twin += 1,
-                        _ => {
-                            c.failed += 1;
-                            let label = format!("{} → {}", m.stage, t.target);
-                            failed.push(Failure::new(&m.info, Some(label), t.diagnostics.clone()));
-                        }
+                    targets.entry(t.target).or_default().add(t.verdict);
+                    if t.verdict == VerdictKind::Failed {
+                        let label = format!("{} → {}", m.stage, t.target);
+                        failed.push(Failure::new(&m.info, Some(label), t.diagnostics.clone()));
                     }
                 }
                 modules.push(m)
@@ -482,8 +578,17 @@ fn build_in_pool(
             Err(f) => failed.push(f),
         }
     }
+    (modules, targets)
+}
 
-    let infos: Vec<InfoReport> = validated
+/// The outcome of each validated info: passed when no failure names it, its time, and what its variants gave.
+fn info_reports(
+    validated: &[(&ShaderCreateInfo, Option<ValidatedInfo>)],
+    modules: &[ModuleReport],
+    failed: &[Failure],
+    variant_sets: &[(String, VariantSet)],
+) -> Vec<InfoReport> {
+    validated
         .iter()
         .map(|(info, v)| {
             let stages: Vec<String> = v
@@ -526,30 +631,7 @@ fn build_in_pool(
                 variants,
             }
         })
-        .collect();
-    let compilable: Vec<&InfoReport> = infos.iter().filter(|i| i.compilable).collect();
-    BuildReport {
-        infos_total: compilable.len(),
-        infos_passed: compilable.iter().filter(|i| i.passed).count(),
-        modules: modules.len(),
-        seconds: start.elapsed().as_secs_f64(),
-        failed,
-        infos,
-        targets,
-        phases: Phases {
-            flow: flow.phases(),
-            shaderc: compiler.shaderc_seconds() - shaderc_before,
-            cross: nanos(&clock.cross),
-            write: nanos(&clock.write),
-            jobs: nanos(&clock.jobs),
-        },
-        module_reports: modules,
-        shard: opts.shard,
-        cache: compiler
-            .disk_cache()
-            .zip(cache_before)
-            .map(|(d, before)| d.stats().since(&before)),
-    }
+        .collect()
 }
 
 /// Time of the builder's own phases, summed over threads.
@@ -663,7 +745,7 @@ fn compile_one(
 fn target_report(target: Target, verdict: &Verdict, base: &str, writing: bool) -> TargetReport {
     let mut r = TargetReport {
         target,
-        verdict: verdict.word(),
+        verdict: verdict.kind(),
         twin: None,
         reasons: verdict.lines(target),
         file: None,

@@ -18,7 +18,7 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use gpu::builder::{BuildOptions, BuildReport, build};
 use gpu::compiler::{Compiler, CompilerOptions, IncludeSearch, Profile};
-use gpu::cross::{CrossOptions, Target, Verdict, translate_module};
+use gpu::cross::{CrossOptions, Target, Verdict, VerdictKind, translate_module};
 use gpu::disk_cache::DiskCache;
 use gpu::flow::Flow;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -645,7 +645,7 @@ fn run_build(
     if args.json {
         println!(
             "{}",
-            serde_json::to_string_pretty(&json_report(&report)).unwrap_or_default()
+            serde_json::to_string_pretty(&report).unwrap_or_default()
         );
     } else {
         print_table(&report);
@@ -715,21 +715,6 @@ fn warm_up(
     }
 }
 
-fn json_report(r: &BuildReport) -> serde_json::Value {
-    serde_json::json!({
-        "infos_total": r.infos_total,
-        "infos_passed": r.infos_passed,
-        "modules": r.modules,
-        "seconds": r.seconds,
-        "failed": r.failed,
-        "infos": r.infos,
-        "targets": r.targets,
-        "phases": r.phases,
-        "cache": r.cache,
-        "shard": r.shard,
-    })
-}
-
 fn print_table(r: &BuildReport) {
     println!(
         "{:<40} {:<24} {:<8} {:>9}",
@@ -793,28 +778,24 @@ fn print_targets(r: &BuildReport) {
         return;
     }
     println!();
-    println!(
-        "{:<6} {:>10} {:>11} {:>7} {:>4} {:>6}",
-        "target", "translated", "unsupported", "skipped", "twin", "failed"
-    );
+    // Each count right-aligned under its word.
+    let row = |first: &str, cell: &dyn Fn(VerdictKind) -> String| {
+        let cells: Vec<String> = VerdictKind::ALL
+            .iter()
+            .map(|k| format!("{:>w$}", cell(*k), w = k.word().len()))
+            .collect();
+        println!("{first:<6} {}", cells.join(" "));
+    };
+    row("target", &|k| k.word().to_string());
     for (t, c) in &r.targets {
-        println!(
-            "{:<6} {:>10} {:>11} {:>7} {:>4} {:>6}",
-            t.name(),
-            c.translated,
-            c.unsupported,
-            c.skipped,
-            c.twin,
-            c.failed
-        );
+        row(t.name(), &|k| c.get(k).to_string());
     }
     let mut reasons: std::collections::BTreeMap<&str, Vec<String>> = Default::default();
     for m in &r.module_reports {
-        for t in m
-            .targets
-            .iter()
-            .filter(|t| matches!(t.verdict, "unsupported" | "skipped" | "twin"))
-        {
+        for t in m.targets.iter().filter(|t| match t.verdict {
+            VerdictKind::Unsupported | VerdictKind::Skipped | VerdictKind::Twin => true,
+            VerdictKind::Translated | VerdictKind::Failed => false,
+        }) {
             let key = match m.variant {
                 Some(v) => format!("{}#v{v} {}", m.info, m.stage),
                 None => format!("{} {}", m.info, m.stage),

@@ -383,11 +383,11 @@ fn gpu_compute_map_translated_to_hlsl_with_baked_constants_computes_the_same() {
     for (spec, expected) in &cases {
         let hlsl = portable.translate(Target::Hlsl, spec).unwrap();
         // The push-constant cbuffer becomes Vulkan push constants, as a D3D12 root constant would be.
-        let push = "ConstantBuffer<_PushConstants> unnamed: register(b0, space3);";
+        let push = "ConstantBuffer<_PushConstants> gpu_push_constants: register(b0, space3);";
         assert!(hlsl.text.contains(push), "{}", hlsl.text);
         let text = hlsl.text.replace(
             push,
-            "[[vk::push_constant]] ConstantBuffer<_PushConstants> unnamed;",
+            "[[vk::push_constant]] ConstantBuffer<_PushConstants> gpu_push_constants;",
         );
         let spirv = glslang_hlsl(&text, Stage::Compute, &hlsl.entry_point).unwrap();
         let module = ShaderModule::new(&ctx, &spirv).unwrap();

@@ -627,3 +627,68 @@ fn a_push_block_with_an_array_is_a_storage_buffer_in_wgsl_and_tint_takes_it() {
     let hlsl = translate(&cull, Target::Hlsl);
     assert!(hlsl.text.contains("register(b0, space3)"), "{}", hlsl.text);
 }
+
+/// Buffer blocks keep their declared names in the translations (#28): the HLSL cbuffer and the WGSL uniform read
+/// like the GLSL (`view`), not `unnamed_1`; the push-constant block is called as on OpenGL.
+#[test]
+fn buffer_blocks_keep_their_declared_names() {
+    let p = portable("gpu_shader_3D_depth_only", Stage::Vertex);
+    let hlsl = translate(&p, Target::Hlsl);
+    assert!(
+        hlsl.text
+            .contains("cbuffer view : register(b0) { _view view; }"),
+        "{}",
+        hlsl.text
+    );
+    assert!(
+        hlsl.text
+            .contains("ConstantBuffer<_PushConstants> gpu_push_constants: register(b0, space3);"),
+        "{}",
+        hlsl.text
+    );
+    let wgsl = translate(&p, Target::Wgsl);
+    assert!(
+        wgsl.text.contains("var<uniform> view: _view;"),
+        "{}",
+        wgsl.text
+    );
+    assert!(
+        wgsl.text
+            .contains("var<immediate> gpu_push_constants: _PushConstants;"),
+        "{}",
+        wgsl.text
+    );
+    let msl = translate(&p, Target::Msl);
+    assert!(
+        msl.text.contains("constant _view& view [[buffer(0)]]"),
+        "{}",
+        msl.text
+    );
+    for t in [&hlsl, &wgsl, &msl] {
+        assert!(!t.text.contains("unnamed_1"), "{}: {}", t.target, t.text);
+    }
+}
+
+/// A block named like a keyword of a target is renamed there by naga's namer, and every target still translates
+/// and passes its independent check.
+#[test]
+fn blocks_named_like_target_keywords_still_translate_and_check() {
+    let mut s = Scratch::new(&[(
+        "k.comp",
+        "void main() { uint i = gl_GlobalInvocationID.x; var[i] = matrix[i] + kernel[i]; }\n",
+    )]);
+    let info = ShaderCreateInfo::new("scratch_keyword_blocks")
+        // `var`: WGSL; `matrix`: HLSL; `kernel`: MSL.
+        .storage_buf(0, Qualifier::Write, "float", "var[]", Frequency::Pass)
+        .storage_buf(1, Qualifier::Read, "float", "matrix[]", Frequency::Pass)
+        .storage_buf(2, Qualifier::Read, "float", "kernel[]", Frequency::Pass)
+        .local_group_size(64)
+        .compute_source("k.comp")
+        .do_static_compilation(true);
+    for (target, verdict) in s.verdicts(info, Stage::Compute) {
+        let Verdict::Translated(t) = &verdict else {
+            panic!("{target}: {:?}", verdict.lines(target));
+        };
+        assert!(!t.text.contains("unnamed"), "{target}: {}", t.text);
+    }
+}

@@ -6,8 +6,9 @@
 //! ran, and the versions of the translator and of this crate. Only outcomes that are facts of the module are kept
 //! (translated, unsupported); a failure is recomputed, so a fixed translator is seen at once.
 
+use super::gl::HOST_UNIFORMS;
 use super::spec::SpecHandling;
-use super::{CrossOptions, HOST_UNIFORMS, Translation, Verdict};
+use super::{CrossOptions, Translation, Verdict};
 use crate::disk_cache::{DiskCache, Kind, TOOL_VERSIONS, key_of};
 use serde::{Deserialize, Serialize};
 use shader_info::{ConstValue, GeneratedStage, PipelinePlan, Stage, Target};
@@ -33,6 +34,11 @@ enum CachedSpec {
     Baked(Vec<(String, char, u32)>),
 }
 
+/// Bumped whenever this library changes what it writes for the same module (the crate's version does not move
+/// between commits): a translation kept by an older writer is then never served. 2: blocks carry their declared
+/// names instead of `unnamed`, `unnamed_1`.
+const OUTPUT_REVISION: u32 = 2;
+
 /// The part of a verdict's key shared by every target of one module. It is made of what the translation reads
 /// (the generated text, the portable SPIR-V, the binding map and the options), not of the info's name: variants
 /// that differ only in render state share their verdicts.
@@ -45,6 +51,7 @@ pub(super) fn module_key(
 ) -> u128 {
     key_of(&[
         b"translation",
+        &OUTPUT_REVISION.to_le_bytes(),
         TOOL_VERSIONS.as_bytes(),
         stage.short_name().as_bytes(),
         generated.source.as_bytes(),

@@ -1,0 +1,25 @@
+//! WGSL: the naga module written as is, specialization constants kept as `override`s (pipeline-time), push
+//! constants as immediates unless WebGPU's immediates cannot hold the block ([`immediates`]); checked by Tint and
+//! read back by naga's WGSL front end ([`check`]).
+
+mod check;
+pub mod immediates;
+
+pub(super) use check::check;
+
+use super::{Portable, validate};
+use naga::back::wgsl;
+
+/// The WGSL text of the module.
+pub(super) fn write(p: &Portable) -> Result<String, String> {
+    let text = match p.plan.push_constants.as_ref() {
+        Some(pc) if immediates::wgsl_reads_from_buffer(pc) => {
+            let module = immediates::to_storage_buffer(&p.module);
+            let info = validate(&module)?;
+            wgsl::write_string(&module, &info, wgsl::WriterFlags::empty())
+        }
+        _ => wgsl::write_string(&p.module, &p.module_info, wgsl::WriterFlags::empty()),
+    }
+    .map_err(|e| e.to_string())?;
+    Ok(text)
+}
