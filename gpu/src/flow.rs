@@ -113,6 +113,28 @@ pub struct Flow<'a> {
     /// declare is an error (`reflection-mismatch`), as before builtins were found in the code. Off by default:
     /// see [`Flow::validated`].
     pub strict_builtins: bool,
+    /// The clip-space convention the sources are written in, which the translations keep or convert
+    /// ([`ClipSpace`]).
+    pub clip_space: ClipSpace,
+}
+
+/// The clip-space convention of the stage sources, as the translations treat it.
+///
+/// ```
+/// assert_eq!(gpu::flow::ClipSpace::default(), gpu::flow::ClipSpace::Vulkan);
+/// ```
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+pub enum ClipSpace {
+    /// Written for Vulkan: y = −1 is the top of the viewport, depth 0..1. The SPIR-V the Vulkan backend runs is
+    /// the source as written; the WGSL, MSL and HLSL translations negate the vertex output's y, so their
+    /// targets (whose y = +1 is the top) draw the same picture.
+    #[default]
+    Vulkan,
+    /// Written for a y-up target (wgpu, WebGPU, Metal, Direct3D): the translations keep the position as written.
+    /// The Vulkan backend still runs the source as written, so there the picture is upside down.
+    Source,
 }
 
 /// Where the flow's time went, summed over every thread that ran it, in seconds.
@@ -160,7 +182,14 @@ impl<'a> Flow<'a> {
             branch_limit: DEFAULT_BRANCH_LIMIT,
             memos: Arc::default(),
             strict_builtins: false,
+            clip_space: ClipSpace::Vulkan,
         }
+    }
+
+    /// A flow whose translations treat the sources as written in `clip_space`.
+    pub fn with_clip_space(mut self, clip_space: ClipSpace) -> Flow<'a> {
+        self.clip_space = clip_space;
+        self
     }
 
     /// This flow remembering into `memos`, shared with other flows over the same registry, sources and compiler

@@ -294,7 +294,7 @@ fn translate_own(
         .is_empty()
         .then(|| flow.portable(info, stage).ok())
         .flatten()
-        .map(|(g, m)| persist::module_key(stage, &g, &m.spirv, &plan, opts));
+        .map(|(g, m)| persist::module_key(stage, &g, &m.spirv, &plan, opts, flow.clip_space));
     let translated = match module_key {
         Some(k) => {
             let names: Vec<&[u8]> = wanted.iter().map(|t| t.name().as_bytes()).collect();

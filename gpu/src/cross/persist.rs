@@ -48,6 +48,7 @@ pub(super) fn module_key(
     spirv: &[u32],
     plan: &PipelinePlan,
     opts: &CrossOptions,
+    clip_space: crate::flow::ClipSpace,
 ) -> u128 {
     key_of(&[
         b"translation",
@@ -58,6 +59,7 @@ pub(super) fn module_key(
         bytemuck::cast_slice(spirv),
         format!("{:?}", plan.targets).as_bytes(),
         format!("{:?}", opts.values).as_bytes(),
+        format!("{clip_space:?}").as_bytes(),
         &[u8::from(opts.check)],
         if opts.check {
             super::check::checkers_key(&opts.targets).as_bytes()

@@ -148,7 +148,7 @@ impl Portable {
             vec![d]
         };
         let opts = naga::front::spv::Options {
-            adjust_coordinate_space: true,
+            adjust_coordinate_space: flow.clip_space == crate::flow::ClipSpace::Vulkan,
             strict_capabilities: false,
             block_ctx_dump_prefix: None,
         };

@@ -7,7 +7,7 @@
 use super::reload::BuiltFrom;
 use super::{Backend, ModuleEntry, ModuleKey, Parts, checks, new_entry};
 use crate::compiler::{Compiler, Profile};
-use crate::flow::{Flow, FlowMemos};
+use crate::flow::{ClipSpace, Flow, FlowMemos};
 use rayon::prelude::*;
 use shader_info::{
     Diagnostic, DirLoader, PipelineKind, PipelinePlan, Registry, RenderState, SpecValues, Stage,
@@ -25,12 +25,14 @@ pub(crate) struct Base {
     pub profile: Profile,
     /// What the library's flows remember, shared by every call.
     pub memos: Arc<FlowMemos>,
+    pub clip_space: ClipSpace,
 }
 
 impl Base {
     pub fn flow(&self) -> Flow<'_> {
         Flow::new(&self.registry, &self.loader, &self.compiler, self.profile)
             .sharing(self.memos.clone())
+            .with_clip_space(self.clip_space)
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::build::Base;
 use crate::compiler::{Compiler, CompilerOptions, Profile};
-use crate::flow::{Flow, parse_variant_key};
+use crate::flow::{ClipSpace, Flow, parse_variant_key};
 use shader_info::{
     Code, Diagnostic, DirLoader, Registry, Stage, SubpassMode, ValidatedInfo, VariantSet,
 };
@@ -23,6 +23,10 @@ pub struct LibraryOptions {
     /// How pipelines read subpass inputs. Default `None`: the device's own choice
     /// ([`crate::vk::VkContext::subpass_mode`]: local read where supported); the wgpu library always emulates.
     pub subpass: Option<SubpassMode>,
+    /// The clip-space convention the sources are written in. Default [`ClipSpace::Vulkan`]: the WGSL, MSL and
+    /// HLSL translations (the wgpu backend's modules among them) flip y so every backend draws the same picture;
+    /// [`ClipSpace::Source`] keeps the position as written, for sources written for wgpu's y-up clip space.
+    pub clip_space: ClipSpace,
 }
 
 impl LibraryOptions {
@@ -38,6 +42,7 @@ impl LibraryOptions {
             profile: Profile::Release,
             compiler: CompilerOptions::default(),
             subpass: None,
+            clip_space: ClipSpace::Vulkan,
         }
     }
 }
@@ -75,6 +80,7 @@ impl Sources {
                 compiler,
                 profile: opts.profile,
                 memos: Default::default(),
+                clip_space: opts.clip_space,
             }),
             subpass,
             variant_sets: HashMap::new(),
