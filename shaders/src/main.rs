@@ -642,13 +642,37 @@ fn run_build(
             Err(e) => eprintln!("warning: cannot trim the shader cache: {e}"),
         }
     }
+    // The pipeline set the declarations derive (no device needed): what a renderer warms before its first frame.
+    let flow = Flow::new(registry, &loader, &compiler, opts.profile);
+    let pipeline_set = shaders::pipelines::pipeline_set_report(&flow);
     if args.json {
+        let mut json = serde_json::to_value(&report).unwrap_or_default();
+        if let (Some(map), Ok(set)) = (json.as_object_mut(), &pipeline_set) {
+            map.insert("pipeline_set".into(), set.clone());
+        }
         println!(
             "{}",
-            serde_json::to_string_pretty(&report).unwrap_or_default()
+            serde_json::to_string_pretty(&json).unwrap_or_default()
         );
     } else {
         print_table(&report);
+        if let Ok(set) = &pipeline_set {
+            println!(
+                "pipeline set: the demo frame {} pipelines ({} graphics, {} compute); {} in every variant: {} \
+                 permutations, {} pipelines per pass",
+                set["demo"]["pipelines"],
+                set["demo"]["graphics"],
+                set["demo"]["compute"],
+                set["mesh_all_variants"]["info"]
+                    .as_str()
+                    .unwrap_or_default(),
+                set["mesh_all_variants"]["permutations"],
+                set["mesh_all_variants"]["pipelines_per_pass"]
+            );
+        }
+    }
+    if let Err(d) = &pipeline_set {
+        eprintln!("pipeline set: {}", shader_info::render_all(d));
     }
     if !report.success() {
         return ExitCode::FAILURE;

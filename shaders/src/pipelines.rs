@@ -291,3 +291,53 @@ fn compilable_names(registry: &shader_info::Registry) -> Vec<String> {
 pub fn create_all_wgpu(lib: &mut gpu::wgpu::WgpuLibrary) -> LibraryPipelines {
     warm_up_all(lib, render_options)
 }
+
+/// The library's own pipeline set, derived from its declarations without a device, as `shader-builder build
+/// --json` reports it (`pipeline_set`): every pipeline the demo frame can ask for (key, kind and the targets of
+/// its pass, as [`graphics_options`] gives them), and the size of the mesh ubershader's full set in one pass (its
+/// permutations, and the unique variants they fold into: one pipeline each).
+///
+/// ```no_run
+/// use gpu::compiler::{Compiler, Profile};
+/// let root = shaders::glsl_root();
+/// let (compiler, loader) = (Compiler::new(&root).unwrap(), shader_info::DirLoader::new(&root));
+/// let flow = gpu::flow::Flow::new(shader_info::Registry::global(), &loader, &compiler, Profile::Release);
+/// let set = shaders::pipelines::pipeline_set_report(&flow).unwrap();
+/// println!("{} demo pipelines", set["demo"]["pipelines"]);
+/// ```
+pub fn pipeline_set_report(
+    flow: &gpu::flow::Flow<'_>,
+) -> Result<serde_json::Value, Vec<Diagnostic>> {
+    use gpu::library::WarmUp;
+    let passes = crate::demo::passes::describe(flow.registry, 1280, 720)?;
+    let set = crate::demo::passes::pipeline_set(&passes, graphics_options);
+    let entries: Vec<serde_json::Value> = set
+        .iter()
+        .map(|r| match r {
+            WarmUp::Graphics { key, options } => serde_json::json!({
+                "key": key,
+                "kind": PipelineKind::Graphics,
+                "color_format": format!("{:?}", options.color_format),
+                "depth_format": options.depth_format.map(|f| format!("{f:?}")),
+            }),
+            other => serde_json::json!({ "key": other.key(), "kind": other.kind() }),
+        })
+        .collect();
+    let count = |kind: PipelineKind| set.iter().filter(|r| r.kind() == kind).count();
+    let mesh = "gpu_shader_mesh";
+    let variants = flow.variants(&flow.validated(mesh)?)?;
+    Ok(serde_json::json!({
+        "demo": {
+            "pipelines": set.len(),
+            "graphics": count(PipelineKind::Graphics),
+            "compute": count(PipelineKind::Compute),
+            "entries": entries,
+        },
+        "mesh_all_variants": {
+            "info": mesh,
+            "branches": variants.branches.len(),
+            "permutations": 1u64 << variants.branches.len(),
+            "pipelines_per_pass": variants.variants.len(),
+        },
+    }))
+}

@@ -134,3 +134,37 @@ fn the_pipeline_set_warm_up_and_late_pipelines_on_wgpu() {
     drop(lib);
     gpu::wgpu::testing::assert_quiet(&ctx);
 }
+
+/// `shader-builder build --json` reports the set derived without a device: the demo frame's pipelines (as the
+/// backends warm them) and the mesh ubershader's full set per pass.
+#[test]
+fn the_build_reports_the_pipeline_set_without_a_device() {
+    let root = shaders::glsl_root();
+    let compiler = gpu::compiler::Compiler::new(&root).unwrap();
+    let loader = shader_info::DirLoader::new(&root);
+    let flow = gpu::flow::Flow::new(
+        Registry::global(),
+        &loader,
+        &compiler,
+        gpu::compiler::Profile::Release,
+    );
+    let report = shaders::pipelines::pipeline_set_report(&flow).unwrap();
+    let passes = shaders::demo::passes::describe(Registry::global(), 1280, 720).unwrap();
+    let set = shaders::demo::passes::pipeline_set(&passes, graphics_options);
+    assert_eq!(report["demo"]["pipelines"], set.len());
+    assert_eq!(
+        report["demo"]["entries"].as_array().unwrap().len(),
+        set.len()
+    );
+    let graphics = report["demo"]["graphics"].as_u64().unwrap();
+    let compute = report["demo"]["compute"].as_u64().unwrap();
+    assert!(graphics > 0 && compute > 0 && graphics + compute == set.len() as u64);
+    let mesh = &report["mesh_all_variants"];
+    let unique = flow
+        .variants(&flow.validated("gpu_shader_mesh").unwrap())
+        .unwrap()
+        .variants
+        .len();
+    assert_eq!(mesh["pipelines_per_pass"], unique);
+    assert!(mesh["permutations"].as_u64().unwrap() > unique as u64);
+}
