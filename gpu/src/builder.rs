@@ -187,8 +187,12 @@ pub struct TargetReport {
 pub struct Phases {
     #[serde(flatten)]
     pub flow: crate::flow::PhaseTimes,
-    /// Inside shaderc (the compiler's own clock): the rest of `compile` is cache lookup and include reads.
+    /// Inside shaderc (the compiler's own clock): the rest of `compile` is waiting (next), cache lookup and
+    /// include reads.
     pub shaderc: f64,
+    /// Of `compile`, waiting for another job's compile of the same unit (variants with the same generated
+    /// source are compiled once).
+    pub waited: f64,
     /// Cross-language translation and its checks.
     pub cross: f64,
     /// Writing outputs.
@@ -393,6 +397,7 @@ fn build_in_pool(
     }
     let clock = JobClock::default();
     let shaderc_before = compiler.shaderc_seconds();
+    let waited_before = compiler.wait_seconds();
     let cache_before = compiler.disk_cache().map(|d| d.stats());
     let results = compile_jobs(&flow, opts, &jobs, &clock, progress);
     let (modules, targets) = count_verdicts(results, &opts.cross.targets, &mut failed);
@@ -409,6 +414,7 @@ fn build_in_pool(
         phases: Phases {
             flow: flow.phases(),
             shaderc: compiler.shaderc_seconds() - shaderc_before,
+            waited: compiler.wait_seconds() - waited_before,
             cross: nanos(&clock.cross),
             write: nanos(&clock.write),
             jobs: nanos(&clock.jobs),

@@ -45,6 +45,11 @@ pub trait StageCompiler: Sync {
         0.0
     }
 
+    /// Seconds threads spent waiting for another thread's compile of the same unit so far; 0 when not measured.
+    fn wait_seconds(&self) -> f64 {
+        0.0
+    }
+
     /// The persistent cache the flow keeps reflections and translations in, beside the compiler's modules.
     fn disk_cache(&self) -> Option<&DiskCache> {
         None
@@ -62,6 +67,10 @@ impl StageCompiler for Compiler {
 
     fn shaderc_seconds(&self) -> f64 {
         self.stats().compile_time.as_secs_f64()
+    }
+
+    fn wait_seconds(&self) -> f64 {
+        self.stats().waited.as_secs_f64()
     }
 
     fn disk_cache(&self) -> Option<&DiskCache> {

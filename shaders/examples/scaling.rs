@@ -163,7 +163,7 @@ fn main() {
         let modules = generated_modules(&Flow::new(registry, &loader, &compiler, profile));
         println!("\nprofile {profile:?}, {} modules", modules.len());
         println!(
-            "{:>4} {:>8} {:>9} {:>7} {:>6} {:>9} {:>7} {:>8} | summed over threads: {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}",
+            "{:>4} {:>8} {:>9} {:>7} {:>6} {:>9} {:>7} {:>8} | summed over threads: {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}",
             "jobs",
             "pass s",
             "modules/s",
@@ -176,6 +176,7 @@ fn main() {
             "gen",
             "compile",
             "shaderc",
+            "waited",
             "reflect",
             "check"
         );
@@ -204,7 +205,7 @@ fn main() {
             }
             let ph = report.phases;
             println!(
-                "{jobs:>4} {secs:>8.2} {:>9.0} {:>6.2}x {:>6.2} {raw:>9.2} {:>6.2}x {:>7.2}x | {:>28.2} {:>6.2} {:>6.2} {:>7.2} {:>7.2} {:>6.2}",
+                "{jobs:>4} {secs:>8.2} {:>9.0} {:>6.2}x {:>6.2} {raw:>9.2} {:>6.2}x {:>7.2}x | {:>28.2} {:>6.2} {:>6.2} {:>7.2} {:>6.2} {:>7.2} {:>6.2}",
                 report.modules as f64 / secs,
                 base / secs,
                 base / secs / jobs as f64,
@@ -214,6 +215,7 @@ fn main() {
                 ph.flow.generate,
                 ph.flow.compile,
                 ph.shaderc,
+                ph.waited,
                 ph.flow.reflect,
                 ph.flow.cross_check,
             );

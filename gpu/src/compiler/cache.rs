@@ -39,6 +39,10 @@ pub struct CacheStats {
     pub invalidations: u64,
     /// Total time spent inside shaderc.
     pub compile_time: Duration,
+    /// Total time threads spent waiting for another thread's compile of the same unit (two variants whose
+    /// generated source is the same are compiled once; the second waits): summed over threads, it grows with
+    /// the number of jobs while the work does not.
+    pub waited: Duration,
     /// File contents read (sources, includes, validation by content). Zero on a hit whose metadata is unchanged.
     pub file_reads: u64,
     /// Files whose metadata was checked (`stat`) during lookups.
@@ -106,6 +110,7 @@ pub(crate) struct Cache {
     pub(crate) disk_hits: AtomicU64,
     invalidations: AtomicU64,
     compile_nanos: AtomicU64,
+    wait_nanos: AtomicU64,
     pub(crate) reads: AtomicU64,
     stats_checks: AtomicU64,
 }
@@ -122,6 +127,7 @@ impl Cache {
             disk_hits: AtomicU64::new(0),
             invalidations: AtomicU64::new(0),
             compile_nanos: AtomicU64::new(0),
+            wait_nanos: AtomicU64::new(0),
             reads: AtomicU64::new(0),
             stats_checks: AtomicU64::new(0),
         }
@@ -134,6 +140,7 @@ impl Cache {
             disk_hits: self.disk_hits.load(Ordering::Relaxed),
             invalidations: self.invalidations.load(Ordering::Relaxed),
             compile_time: Duration::from_nanos(self.compile_nanos.load(Ordering::Relaxed)),
+            waited: Duration::from_nanos(self.wait_nanos.load(Ordering::Relaxed)),
             file_reads: self.reads.load(Ordering::Relaxed),
             metadata_checks: self.stats_checks.load(Ordering::Relaxed),
         }
@@ -277,8 +284,15 @@ impl Cache {
             // Wait for a compile in flight; then validate what it produced.
             let entry = {
                 let mut st = slot.state.lock().unwrap_or_else(|e| e.into_inner());
-                while matches!(*st, SlotState::Compiling) {
-                    st = slot.ready.wait(st).unwrap_or_else(|e| e.into_inner());
+                if matches!(*st, SlotState::Compiling) {
+                    let waiting = std::time::Instant::now();
+                    while matches!(*st, SlotState::Compiling) {
+                        st = slot.ready.wait(st).unwrap_or_else(|e| e.into_inner());
+                    }
+                    self.wait_nanos.fetch_add(
+                        waiting.elapsed().as_nanos().min(u64::MAX as u128) as u64,
+                        Ordering::Relaxed,
+                    );
                 }
                 match &*st {
                     SlotState::Ready(e) => e.clone(),
