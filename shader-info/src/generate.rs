@@ -18,6 +18,7 @@
 use crate::diagnostic::{Code, Diagnostic};
 use crate::info::*;
 use crate::interfaces::{Direction, StageBlock, stage_blocks};
+use crate::item::Item;
 use crate::layout::{FieldType, StructLookup};
 use crate::origin::Origin;
 use crate::registry::Registry;
@@ -655,12 +656,12 @@ pub fn generate(
         );
     }
     if !info.push_constants.is_empty() {
-        let head = match crate::plan::PushConstantSpill::of(info) {
+        let head = match crate::push_spill::PushConstantSpill::of(info) {
             Some(s) => format!(
                 "layout(std430, set = {}, binding = {}) readonly buffer {} {{",
                 s.set,
                 s.binding,
-                crate::plan::PushConstantSpill::NAME
+                crate::push_spill::PushConstantSpill::NAME
             ),
             None => "layout(push_constant, std430) uniform _PushConstants {".to_string(),
         };
@@ -871,9 +872,32 @@ pub fn c_dialect_problem(text: &str) -> Option<(u32, &'static str)> {
     None
 }
 
-/// A typedef entry that names a registered shared type rather than a file.
-pub(crate) fn is_type_name(s: &str) -> bool {
-    !s.contains(['.', '/'])
+impl SubpassInput {
+    /// The `#define` that makes the declared name the attachment's value at this fragment, read through
+    /// `carrier` (the binding [`Self::resource_name`] names). In the portable flavor the emulation fetches from
+    /// the texture half of the split sampler alone: a fetch takes no sampler, and a sampler the SPIR-V still
+    /// names would be bound by one translator and dropped by another.
+    pub(crate) fn value_define(&self, carrier: &ResourceKind, flavor: Flavor) -> String {
+        let swizzle = match self.ty.shape().1 {
+            1 => ".x",
+            2 => ".xy",
+            3 => ".xyz",
+            _ => "",
+        };
+        let read = match carrier {
+            ResourceKind::InputAttachment { .. } => {
+                format!("subpassLoad({})", self.resource_name())
+            }
+            _ => {
+                let image = match flavor {
+                    Flavor::Portable => Resource::portable_texture_name(&self.resource_name()),
+                    Flavor::Vulkan => self.resource_name(),
+                };
+                format!("texelFetch({image}, ivec2(gl_FragCoord.xy), 0)")
+            }
+        };
+        format!("#define {} {read}{swizzle}", self.name)
+    }
 }
 
 /// A located diagnostic for a file whose text cannot be inserted (see [`file_text_problem`]).

@@ -17,7 +17,8 @@
 //! `geometry_out`) keeps the name on its output; the input is renamed `<instance>_in` in that stage, and the
 //! generated geometry stage also names the output `<instance>_out` (a define), as Blender's sources write it.
 
-use crate::info::{Item, ShaderCreateInfo, StageInterfaceInfo};
+use crate::info::{ShaderCreateInfo, StageInterfaceInfo};
+use crate::item::Item;
 use crate::types::Stage;
 
 /// Whether a block is read or written by the stage.
