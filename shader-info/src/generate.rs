@@ -1299,7 +1299,14 @@ fn emit_layouts(e: &mut Emitter, info: &ResolvedInfo, stage: Stage) {
                 );
             }
         }
-        _ => {}
+        // The vertex and ray-tracing stages declare no layout of their own.
+        Stage::Vertex
+        | Stage::RayGen
+        | Stage::Miss
+        | Stage::ClosestHit
+        | Stage::AnyHit
+        | Stage::Intersection
+        | Stage::Callable => {}
     }
 }
 

@@ -261,7 +261,7 @@ impl SubpassInput {
         match self.ty.scalar() {
             Scalar::Int => ImageType::Int2D,
             Scalar::Uint => ImageType::Uint2D,
-            _ => ImageType::Float2D,
+            Scalar::Float | Scalar::Double | Scalar::Bool => ImageType::Float2D,
         }
     }
 }

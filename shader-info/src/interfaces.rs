@@ -137,7 +137,14 @@ pub fn stage_blocks(info: &ShaderCreateInfo, stage: Stage) -> Vec<StageBlock<'_>
             };
             vec![(list, items, In, false, false)]
         }
-        _ => Vec::new(),
+        // Compute and ray-tracing stages pass nothing through stage interfaces.
+        Stage::Compute
+        | Stage::RayGen
+        | Stage::Miss
+        | Stage::ClosestHit
+        | Stage::AnyHit
+        | Stage::Intersection
+        | Stage::Callable => Vec::new(),
     };
     let out_instances: Vec<&str> = parts
         .iter()

@@ -508,8 +508,12 @@ impl PipelinePlan {
                 })
             },
             &|set, binding| match at(set, binding)?.kind {
-                crate::resource::ResourceKind::Sampler { state, .. } => state,
-                _ => None,
+                ResourceKind::Sampler { state, .. } => state,
+                ResourceKind::Image { .. }
+                | ResourceKind::UniformBuffer { .. }
+                | ResourceKind::StorageBuffer { .. }
+                | ResourceKind::AccelerationStructure
+                | ResourceKind::InputAttachment { .. } => None,
             },
         );
         let kind = PipelineKind::of(&stages);
@@ -561,7 +565,11 @@ impl PipelinePlan {
             .flat_map(|s| &s.bindings)
             .filter_map(|b| match b.resource {
                 ResourceKind::InputAttachment { index, .. } => Some((b.name.as_str(), index)),
-                _ => None,
+                ResourceKind::Sampler { .. }
+                | ResourceKind::Image { .. }
+                | ResourceKind::UniformBuffer { .. }
+                | ResourceKind::StorageBuffer { .. }
+                | ResourceKind::AccelerationStructure => None,
             })
             .collect()
     }

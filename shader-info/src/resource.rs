@@ -389,7 +389,10 @@ impl Resource {
         match &self.kind {
             ResourceKind::Image { qualifier, .. }
             | ResourceKind::StorageBuffer { qualifier, .. } => *qualifier != Qualifier::Read,
-            _ => false,
+            ResourceKind::Sampler { .. }
+            | ResourceKind::UniformBuffer { .. }
+            | ResourceKind::AccelerationStructure
+            | ResourceKind::InputAttachment { .. } => false,
         }
     }
 
@@ -403,7 +406,10 @@ impl Resource {
         match self.kind {
             ResourceKind::UniformBuffer { .. } => Some(Rules::Std140),
             ResourceKind::StorageBuffer { .. } => Some(Rules::Std430),
-            _ => None,
+            ResourceKind::Sampler { .. }
+            | ResourceKind::Image { .. }
+            | ResourceKind::AccelerationStructure
+            | ResourceKind::InputAttachment { .. } => None,
         }
     }
 

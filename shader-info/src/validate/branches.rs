@@ -98,7 +98,10 @@ pub(super) fn shared_type_clash(c: &Checker, name: &str) -> Option<(&'static str
         | ResourceKind::StorageBuffer { type_name, .. } => {
             Some((type_name.as_str(), r.declared_in.clone(), r.origin))
         }
-        _ => None,
+        ResourceKind::Sampler { .. }
+        | ResourceKind::Image { .. }
+        | ResourceKind::AccelerationStructure
+        | ResourceKind::InputAttachment { .. } => None,
     });
     let typedefs = info
         .typedef_sources

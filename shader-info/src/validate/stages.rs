@@ -53,7 +53,11 @@ pub(super) fn check_builtins(c: &mut Checker) {
             ResourceKind::Sampler { image_type, .. } | ResourceKind::Image { image_type, .. } => {
                 *image_type
             }
-            _ => continue,
+            // An input attachment is read with `subpassLoad`, never atomically.
+            ResourceKind::UniformBuffer { .. }
+            | ResourceKind::StorageBuffer { .. }
+            | ResourceKind::AccelerationStructure
+            | ResourceKind::InputAttachment { .. } => continue,
         };
         if image_type.is_atomic() && !info.builtins.contains(BuiltinBits::TEXTURE_ATOMIC) {
             c.err(
