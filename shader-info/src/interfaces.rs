@@ -56,7 +56,7 @@ pub struct StageBlock<'a> {
 }
 
 /// The interface lists of an info with the builder word that declares each, in pipeline order.
-pub fn interface_lists(
+pub(crate) fn interface_lists(
     info: &ShaderCreateInfo,
 ) -> [(&'static str, &[Item<StageInterfaceInfo>]); 5] {
     [

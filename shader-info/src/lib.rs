@@ -82,11 +82,11 @@ pub use info::{
     ShaderCreateInfo, SharedVariable, SpecializationConstant, StageInterfaceInfo, SubpassInput,
     TessellationLayout,
 };
-pub use interfaces::{Direction, StageBlock, interface_lists, stage_blocks};
+pub use interfaces::{Direction, StageBlock, stage_blocks};
 pub use item::Item;
 pub use layout::{
     BlockLayout, Field, FieldArray, FieldType, LayoutError, MemberLayout, Rules, StructDef,
-    StructLookup, StructMap, layout_fields, round_up,
+    StructLookup, StructMap, layout_fields,
 };
 pub use limits::{
     GUARANTEED_GEOMETRY_INVOCATIONS, GUARANTEED_INTERFACE_LOCATIONS,
@@ -115,9 +115,9 @@ pub use render_state::{
 };
 pub use resolve::{ResolvedInfo, resolve};
 pub use resource::{
-    ArraySize, DescriptorKind, Resource, ResourceKind, SlotSpace, derive_bindings, split_array_name,
+    ArraySize, DescriptorKind, Resource, ResourceKind, SlotSpace, split_array_name,
 };
-pub use rust_twin::{rust_twin_problems, rust_twin_problems_of};
+pub use rust_twin::rust_twin_problems;
 pub use sampler_state::{BorderColor, SamplerState, TexelFilter, WrapMode};
 pub use shader_info_macros::{
     ShaderEnum, ShaderInfo, ShaderStruct, ShaderVertex, shader_info, shader_struct,

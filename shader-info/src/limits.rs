@@ -7,7 +7,9 @@ pub const MAX_PUSH_CONSTANT_BYTES: u32 = 128;
 /// The largest push-constant block that is spilled (see [`crate::PushConstantSpill`]); a larger one belongs in a
 /// declared `storage_buf`. 64 KiB: far past any real block, and within every device's storage-buffer range.
 pub const MAX_SPILLED_PUSH_CONSTANT_BYTES: u32 = 65536;
-/// The largest push-constant block every Vulkan device accepts (`maxPushConstantsSize` minimum).
+/// The largest push-constant block a declaration may have, checked at compile time for derived blocks: the
+/// [`MAX_SPILLED_PUSH_CONSTANT_BYTES`] a spilled block holds. Not a device limit: what every Vulkan device accepts
+/// (`maxPushConstantsSize`) is [`MAX_PUSH_CONSTANT_BYTES`], and a block past that is spilled to a storage buffer.
 pub const MAX_PUSH_CONSTANTS_SIZE: u32 = MAX_SPILLED_PUSH_CONSTANT_BYTES;
 /// Vulkan's guaranteed minimum for `maxVertexInputAttributes`.
 pub const MAX_VERTEX_ATTRIBUTES: u32 = 16;

@@ -126,7 +126,7 @@ impl ResourceKind {
 
 /// Derives every resource's binding from its slot under `space` (see [`SlotSpace`]). Under `PerKind` a slot too
 /// large to be offset keeps an out-of-range binding for validation to report.
-pub fn derive_bindings(resources: &mut [&mut Resource], space: SlotSpace) {
+pub(crate) fn derive_bindings(resources: &mut [&mut Resource], space: SlotSpace) {
     if space == SlotSpace::PerSet {
         resources.iter_mut().for_each(|r| r.binding = r.slot);
         return;
