@@ -108,38 +108,3 @@ impl fmt::Display for Condition {
         }
     }
 }
-
-/// Puts into `info.resources` exactly the conditional resources whose condition holds for the info's branch values
-/// (a branch not listed is false) and boolean shared constants; the others are pruned.
-pub(crate) fn apply_conditions(info: &mut crate::ShaderCreateInfo) {
-    use crate::info::{ConstValue, Item};
-    if info.conditional_resources.is_empty() {
-        return;
-    }
-    let value = |name: &str| {
-        info.branch_values.iter().any(|(n, v)| n == name && *v)
-            || info
-                .constants
-                .iter()
-                .any(|c| c.value.name == name && c.value.value == ConstValue::Bool(true))
-    };
-    let present: Vec<Item<crate::Resource>> = info
-        .conditional_resources
-        .iter()
-        .filter(|it| it.value.condition.eval(&value))
-        .filter_map(|it| {
-            Some(Item {
-                value: it.value.resource.clone().ok()?,
-                declared_in: it.declared_in.clone(),
-                origin: it.origin,
-            })
-        })
-        .collect();
-    let conditional: Vec<crate::Resource> = info
-        .conditional_resources
-        .iter()
-        .filter_map(|it| it.value.resource.clone().ok())
-        .collect();
-    info.resources.retain(|r| !conditional.contains(&r.value));
-    info.resources.extend(present);
-}

@@ -18,8 +18,10 @@
 use crate::diagnostic::{Code, Diagnostic};
 use crate::info::*;
 use crate::interfaces::{Direction, StageBlock, stage_blocks};
+use crate::item::Item;
 use crate::layout::{FieldType, StructLookup};
 use crate::origin::Origin;
+use crate::push_spill::PushConstantSpill;
 use crate::registry::Registry;
 use crate::render_state::FrontFace;
 use crate::resolve::ResolvedInfo;
@@ -382,6 +384,17 @@ impl Emitter {
     }
 }
 
+/// The name of the portable flavor's specialization constant `id` (read through a global copy named as
+/// declared). Built from the id alone, in a shape translators keep as written: naga's namer rewrites names that end
+/// in a digit or an underscore or hold `__`, and declared names may do all three.
+///
+/// ```
+/// assert_eq!(shader_info::portable_spec_name(3), "gpu_spec3_value");
+/// ```
+pub fn portable_spec_name(id: u32) -> String {
+    format!("gpu_spec{id}_value")
+}
+
 /// Generates the complete GLSL of `stage` of `info`.
 ///
 /// ```
@@ -403,47 +416,101 @@ impl Emitter {
 /// assert!(frag.source.contains("layout(location = 0) out vec4 frag_color;"));
 /// assert!(frag.source.contains("#define GPU_FRAGMENT_SHADER"));
 /// ```
-/// The name of the portable flavor's specialization constant `id` (read through a global copy named as
-/// declared). Built from the id alone, in a shape translators keep as written: naga's namer rewrites names that end
-/// in a digit or an underscore or hold `__`, and declared names may do all three.
-///
-/// ```
-/// assert_eq!(shader_info::portable_spec_name(3), "gpu_spec3_value");
-/// ```
-pub fn portable_spec_name(id: u32) -> String {
-    format!("gpu_spec{id}_value")
-}
-
 pub fn generate(
     info: &ValidatedInfo,
     stage: Stage,
     opts: &GenerateOptions,
 ) -> Result<GeneratedStage, Vec<Diagnostic>> {
     let info: &ResolvedInfo = info;
-    let Some(main_item) = info.sources.iter().find(|s| s.value.0 == stage) else {
-        return Err(vec![
-            Diagnostic::error(
-                Code::UnknownStage,
-                &info.name,
-                format!("the info has no {stage} stage"),
-            )
-            .item(format!("stage {stage}"))
-            .at(&info.name, info.origin)
-            .hint(format!(
-                "its stages are: {}",
-                info.stages()
-                    .iter()
-                    .map(|s| s.short_name())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )),
-        ]);
+    let main_item = stage_source(info, stage)?;
+    refuse_local_read(info, opts.flavor)?;
+    let name = format!("{}.{}.glsl", info.name, stage.short_name());
+    let mut e = Emitter {
+        out: String::with_capacity(4096),
+        line: 0,
+        name: name.clone(),
+        map: Vec::new(),
     };
+    let mut diags = Vec::new();
+    let mut files = Vec::new();
+
+    // The fixed source order (DESIGN.md, seed 001); each call writes one section.
+    emit_preamble(&mut e, info, stage, opts.flavor);
+    emit_defines(&mut e, info);
+    emit_shared_constants(&mut e, info);
+    emit_shared_types(&mut e, info, opts.registry);
+    emit_typedef_files(&mut e, info, opts.loader, &mut diags, &mut files);
+    emit_resources(&mut e, info, stage, opts.flavor);
+    emit_subpass_values(&mut e, info, stage, opts.flavor);
+    emit_branches(&mut e, info);
+    emit_specialization_constants(&mut e, info, opts.flavor);
+    emit_push_constants(&mut e, info);
+    emit_layouts(&mut e, info, stage);
+    let wrapper = emit_interfaces(&mut e, info, stage, opts.flavor == Flavor::Portable);
+    emit_stage_source(
+        &mut e,
+        info,
+        main_item,
+        opts.loader,
+        wrapper,
+        &mut diags,
+        &mut files,
+    );
+
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    Ok(GeneratedStage {
+        info: info.name.clone(),
+        stage,
+        name: name.clone(),
+        source: e.out,
+        source_map: SourceMap {
+            generated_name: name,
+            entries: e.map,
+        },
+        files,
+        entry_point: info.entry_point_of(stage).to_string(),
+    })
+}
+
+/// The declared source of `stage`, or why there is none.
+fn stage_source(
+    info: &ResolvedInfo,
+    stage: Stage,
+) -> Result<&Item<(Stage, String)>, Vec<Diagnostic>> {
+    info.sources
+        .iter()
+        .find(|s| s.value.0 == stage)
+        .ok_or_else(|| {
+            vec![
+                Diagnostic::error(
+                    Code::UnknownStage,
+                    &info.name,
+                    format!("the info has no {stage} stage"),
+                )
+                .item(format!("stage {stage}"))
+                .at(&info.name, info.origin)
+                .hint(format!(
+                    "its stages are: {}",
+                    info.stages()
+                        .iter()
+                        .map(|s| s.short_name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+            ]
+        })
+}
+
+/// Refuses an info whose subpass inputs were turned into input attachments when the portable flavor is asked for:
+/// only Vulkan reads an attachment in place.
+fn refuse_local_read(info: &ResolvedInfo, flavor: Flavor) -> Result<(), Vec<Diagnostic>> {
     let local_read = info
         .resources
         .iter()
         .find(|r| matches!(r.value.kind, ResourceKind::InputAttachment { .. }));
-    if let (Flavor::Portable, Some(r)) = (opts.flavor, local_read) {
+    if let (Flavor::Portable, Some(r)) = (flavor, local_read) {
         return Err(vec![
             Diagnostic::error(
                 Code::Unsupported,
@@ -458,18 +525,12 @@ pub fn generate(
             .hint("translate the info with its subpass inputs emulated (SubpassMode::Emulated, the default)"),
         ]);
     }
-    let main_file = main_item.value.1.as_str();
-    let name = format!("{}.{}.glsl", info.name, stage.short_name());
-    let mut e = Emitter {
-        out: String::with_capacity(4096),
-        line: 0,
-        name: name.clone(),
-        map: Vec::new(),
-    };
-    let mut diags = Vec::new();
-    let mut files = Vec::new();
+    Ok(())
+}
 
-    // 1-2. Preamble.
+/// Sections 1-2: the version and extensions, the standard defines, and the preludes of the Blender and portable
+/// dialects.
+fn emit_preamble(e: &mut Emitter, info: &ResolvedInfo, stage: Stage, flavor: Flavor) {
     let uses_acceleration_structure = info
         .resources
         .iter()
@@ -496,10 +557,7 @@ pub fn generate(
     for ext in info.builtins.glsl_extensions(stage, &info.stages()) {
         let _ = writeln!(pre, "#extension {ext} : require");
     }
-    if opts.flavor == Flavor::Portable
-        && stage == Stage::Fragment
-        && !info.subpass_inputs.is_empty()
-    {
+    if flavor == Flavor::Portable && stage == Stage::Fragment && !info.subpass_inputs.is_empty() {
         // The emulated subpass inputs fetch from the texture half alone (see `SubpassInput::value_define`).
         pre.push_str("#extension GL_EXT_samplerless_texture_functions : require\n");
     }
@@ -518,14 +576,15 @@ pub fn generate(
             pre.push_str(BLENDER_PRELUDE_VERTEX);
         }
     }
-    let portable = opts.flavor == Flavor::Portable;
-    if portable {
+    if flavor == Flavor::Portable {
         pre.push_str("#define GPU_PORTABLE\n");
         pre.push_str(PORTABLE_POLYFILLS);
     }
     e.push(&pre, LineOrigin::Preamble);
+}
 
-    // 3. Defines.
+/// Section 3: the info's defines.
+fn emit_defines(e: &mut Emitter, info: &ResolvedInfo) {
     for d in &info.defines {
         let text = match &d.value.value {
             Some(v) => format!("#define {} {v}", d.value.name),
@@ -538,8 +597,10 @@ pub fn generate(
             d.origin,
         );
     }
+}
 
-    // Constants shared with Rust: typed, after the defines, before anything that may size an array with them.
+/// Constants shared with Rust: typed, after the defines, before anything that may size an array with them.
+fn emit_shared_constants(e: &mut Emitter, info: &ResolvedInfo) {
     for c in &info.constants {
         e.decl(
             &c.value.glsl(),
@@ -548,14 +609,22 @@ pub fn generate(
             c.origin,
         );
     }
+}
 
-    // 4. Shared types, then typedef files.
-    emit_shared_types(&mut e, info, opts.registry);
+/// Section 4, second half: the typedef files, after the shared types they may use. An entry that names a shared
+/// type was written by [`emit_shared_types`].
+fn emit_typedef_files(
+    e: &mut Emitter,
+    info: &ResolvedInfo,
+    loader: &dyn SourceLoader,
+    diags: &mut Vec<Diagnostic>,
+    files: &mut Vec<String>,
+) {
     for t in &info.typedef_sources {
         if is_type_name(&t.value) {
             continue;
         }
-        match opts.loader.load(&t.value) {
+        match loader.load(&t.value) {
             Ok(text) => {
                 if let Some(d) = text_problem(info, &t.value, &text, false, t) {
                     diags.push(d);
@@ -586,27 +655,33 @@ pub fn generate(
             Err(msg) => diags.push(missing(info, "typedef_source", &t.value, t, msg)),
         }
     }
+}
 
-    // 5. Resources, constants, push constants.
-    emit_resources(&mut e, info, stage, opts.flavor);
-    if stage == Stage::Fragment {
-        for it in &info.subpass_inputs {
-            let s = &it.value;
-            let carrier = info
-                .resources
-                .iter()
-                .find(|r| r.value.name == s.resource_name())
-                .map(|r| &r.value.kind);
-            if let Some(carrier) = carrier {
-                e.decl(
-                    &s.value_define(carrier, opts.flavor),
-                    &it.declared_in,
-                    format!("subpass_in `{}`", s.name),
-                    it.origin,
-                );
-            }
+/// Section 5, after the resources: each subpass input's value, a define reading the binding that carries it.
+fn emit_subpass_values(e: &mut Emitter, info: &ResolvedInfo, stage: Stage, flavor: Flavor) {
+    if stage != Stage::Fragment {
+        return;
+    }
+    for it in &info.subpass_inputs {
+        let s = &it.value;
+        let carrier = info
+            .resources
+            .iter()
+            .find(|r| r.value.name == s.resource_name())
+            .map(|r| &r.value.kind);
+        if let Some(carrier) = carrier {
+            e.decl(
+                &s.value_define(carrier, flavor),
+                &it.declared_in,
+                format!("subpass_in `{}`", s.name),
+                it.origin,
+            );
         }
     }
+}
+
+/// Section 5: the static branches, where specialization constants are (see the variants module).
+fn emit_branches(e: &mut Emitter, info: &ResolvedInfo) {
     for b in &info.branches {
         let value = info.branch_values.iter().any(|(n, v)| *n == b.value && *v);
         // The preprocessor symbol guards code that uses a conditional resource (`#if BRANCH_SKINNING`), which a
@@ -623,13 +698,17 @@ pub fn generate(
             b.origin,
         );
     }
+}
+
+/// Section 5: the specialization constants.
+fn emit_specialization_constants(e: &mut Emitter, info: &ResolvedInfo, flavor: Flavor) {
     for (id, sc) in info
         .specialization_constant_ids()
         .into_iter()
         .zip(&info.specialization_constants)
     {
         let v = &sc.value;
-        let text = if portable {
+        let text = if flavor == Flavor::Portable {
             // A global copy: glslang folds expressions of specialization constants into `OpSpecConstantOp`, which
             // translators cannot read; through a variable they stay ordinary code and the constant stays overridable.
             format!(
@@ -654,47 +733,57 @@ pub fn generate(
             sc.origin,
         );
     }
-    if !info.push_constants.is_empty() {
-        let head = match crate::plan::PushConstantSpill::of(info) {
-            Some(s) => format!(
-                "layout(std430, set = {}, binding = {}) readonly buffer {} {{",
-                s.set,
-                s.binding,
-                crate::plan::PushConstantSpill::NAME
-            ),
-            None => "layout(push_constant, std430) uniform _PushConstants {".to_string(),
-        };
-        e.push(&head, LineOrigin::Preamble);
-        for p in &info.push_constants {
-            let v = &p.value;
-            let text = match v.array_size {
-                Some(n) => format!("  {} {}[{n}];", v.ty, v.name),
-                None => format!("  {} {};", v.ty, v.name),
-            };
-            e.decl(
-                &text,
-                &p.declared_in,
-                format!("push_constant `{}`", v.name),
-                p.origin,
-            );
-        }
-        e.push("};", LineOrigin::Preamble);
+}
+
+/// Section 5: the push-constant block, or the storage buffer it spills to.
+fn emit_push_constants(e: &mut Emitter, info: &ResolvedInfo) {
+    if info.push_constants.is_empty() {
+        return;
     }
+    let head = match PushConstantSpill::of(info) {
+        Some(s) => format!(
+            "layout(std430, set = {}, binding = {}) readonly buffer {} {{",
+            s.set,
+            s.binding,
+            PushConstantSpill::NAME
+        ),
+        None => "layout(push_constant, std430) uniform _PushConstants {".to_string(),
+    };
+    e.push(&head, LineOrigin::Preamble);
+    for p in &info.push_constants {
+        let v = &p.value;
+        let text = match v.array_size {
+            Some(n) => format!("  {} {}[{n}];", v.ty, v.name),
+            None => format!("  {} {};", v.ty, v.name),
+        };
+        e.decl(
+            &text,
+            &p.declared_in,
+            format!("push_constant `{}`", v.name),
+            p.origin,
+        );
+    }
+    e.push("};", LineOrigin::Preamble);
+}
 
-    // 6. Layouts.
-    emit_layouts(&mut e, info, stage);
-
-    // 7. Interfaces.
-    let wrapper = emit_interfaces(&mut e, info, stage, portable);
-
-    // 8-9. Dependencies and the stage source.
-    match opts.loader.load(main_file) {
+/// Sections 8-9: the stage source's dependencies (its `#pragma require`s, in order), then the stage source, then
+/// the interface wrapper that calls it, if the interfaces needed one.
+fn emit_stage_source(
+    e: &mut Emitter,
+    info: &ResolvedInfo,
+    main_item: &Item<(Stage, String)>,
+    loader: &dyn SourceLoader,
+    wrapper: Option<String>,
+    diags: &mut Vec<Diagnostic>,
+    files: &mut Vec<String>,
+) {
+    let (stage, main_file) = (main_item.value.0, main_item.value.1.as_str());
+    match loader.load(main_file) {
         Ok(text) => {
             if let Some(d) = text_problem(info, main_file, &text, true, main_item) {
                 diags.push(d);
             }
-            let order =
-                collect_requires(&text, main_file, opts.loader, &mut diags, info, main_item);
+            let order = collect_requires(&text, main_file, loader, diags, info, main_item);
             if wrapper.is_some() {
                 e.push("#define main gpu_stage_main", LineOrigin::Preamble);
             }
@@ -728,22 +817,6 @@ pub fn generate(
             msg,
         )),
     }
-
-    if !diags.is_empty() {
-        return Err(diags);
-    }
-    Ok(GeneratedStage {
-        info: info.name.clone(),
-        stage,
-        name: name.clone(),
-        source: e.out,
-        source_map: SourceMap {
-            generated_name: name,
-            entries: e.map,
-        },
-        files,
-        entry_point: info.entry_point_of(stage).to_string(),
-    })
 }
 
 fn missing<T>(
@@ -871,9 +944,32 @@ pub fn c_dialect_problem(text: &str) -> Option<(u32, &'static str)> {
     None
 }
 
-/// A typedef entry that names a registered shared type rather than a file.
-pub(crate) fn is_type_name(s: &str) -> bool {
-    !s.contains(['.', '/'])
+impl SubpassInput {
+    /// The `#define` that makes the declared name the attachment's value at this fragment, read through
+    /// `carrier` (the binding [`Self::resource_name`] names). In the portable flavor the emulation fetches from
+    /// the texture half of the split sampler alone: a fetch takes no sampler, and a sampler the SPIR-V still
+    /// names would be bound by one translator and dropped by another.
+    pub(crate) fn value_define(&self, carrier: &ResourceKind, flavor: Flavor) -> String {
+        let swizzle = match self.ty.shape().1 {
+            1 => ".x",
+            2 => ".xy",
+            3 => ".xyz",
+            _ => "",
+        };
+        let read = match carrier {
+            ResourceKind::InputAttachment { .. } => {
+                format!("subpassLoad({})", self.resource_name())
+            }
+            _ => {
+                let image = match flavor {
+                    Flavor::Portable => Resource::portable_texture_name(&self.resource_name()),
+                    Flavor::Vulkan => self.resource_name(),
+                };
+                format!("texelFetch({image}, ivec2(gl_FragCoord.xy), 0)")
+            }
+        };
+        format!("#define {} {read}{swizzle}", self.name)
+    }
 }
 
 /// A located diagnostic for a file whose text cannot be inserted (see [`file_text_problem`]).
@@ -1094,6 +1190,7 @@ fn parse_require(line: &str) -> Option<&str> {
     Some(inner.trim_matches('"'))
 }
 
+/// Section 4: the shared structs and enums the info uses (buffer types and typedef names), each once.
 fn emit_shared_types(e: &mut Emitter, info: &ResolvedInfo, registry: &Registry) {
     let mut wanted: Vec<&str> = Vec::new();
     for r in &info.resources {
@@ -1164,6 +1261,7 @@ fn emit_struct(
     e.decl(&def.glsl(), name, format!("shared struct `{name}`"), origin);
 }
 
+/// Section 5: the resource declarations (samplers, images, uniform and storage buffers).
 fn emit_resources(e: &mut Emitter, info: &ResolvedInfo, stage: Stage, flavor: Flavor) {
     // Resources come in kind order (samplers, images, uniform buffers, storage buffers), then declaration order.
     // An input attachment exists only in a fragment stage (GLSL refuses `subpassInput` elsewhere).
@@ -1193,6 +1291,8 @@ fn emit_resources(e: &mut Emitter, info: &ResolvedInfo, stage: Stage, flavor: Fl
     }
 }
 
+/// Section 6: the stage's layout declarations (local group size and shared variables, geometry and tessellation
+/// layouts, early fragment tests and depth writes).
 fn emit_layouts(e: &mut Emitter, info: &ResolvedInfo, stage: Stage) {
     match stage {
         Stage::Compute => {
@@ -1275,7 +1375,14 @@ fn emit_layouts(e: &mut Emitter, info: &ResolvedInfo, stage: Stage) {
                 );
             }
         }
-        _ => {}
+        // The vertex and ray-tracing stages declare no layout of their own.
+        Stage::Vertex
+        | Stage::RayGen
+        | Stage::Miss
+        | Stage::ClosestHit
+        | Stage::AnyHit
+        | Stage::Intersection
+        | Stage::Callable => {}
     }
 }
 
@@ -1357,7 +1464,7 @@ fn emit_flat_inputs(e: &mut Emitter, list: &[Item<StageInterfaceInfo>]) -> Optio
         .then(|| format!("#undef main\nvoid main() {{\n{copies}  gpu_stage_main();\n}}"))
 }
 
-/// Declares the stage's interfaces ([`stage_blocks`]); returns the wrapping `main` the portable fragment stage
+/// Section 7: the stage's interfaces ([`stage_blocks`]); returns the wrapping `main` the portable fragment stage
 /// may need.
 fn emit_interfaces(
     e: &mut Emitter,

@@ -10,12 +10,12 @@
 //! - [`VariantSet::permutation`]: branch values by name, with "did you mean" for a typo.
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::plan::{BindingPlan, PipelinePlan, PushConstantSpill};
 use crate::registry::Registry;
 use crate::resource::DescriptorKind;
 use crate::shader_type::ShaderType;
 use crate::variants::VariantSet;
 use crate::vertex::ShaderVertex;
+use crate::{BindingPlan, PipelinePlan, PushConstantSpill};
 
 /// A Rust type whose bytes are an info's push-constant block. Backends take typed pushes only of such types, and
 /// check the type against the pipeline's block once, when the typed pipeline is fetched.

@@ -17,7 +17,8 @@
 //! `geometry_out`) keeps the name on its output; the input is renamed `<instance>_in` in that stage, and the
 //! generated geometry stage also names the output `<instance>_out` (a define), as Blender's sources write it.
 
-use crate::info::{Item, ShaderCreateInfo, StageInterfaceInfo};
+use crate::info::{ShaderCreateInfo, StageInterfaceInfo};
+use crate::item::Item;
 use crate::types::Stage;
 
 /// Whether a block is read or written by the stage.
@@ -55,7 +56,7 @@ pub struct StageBlock<'a> {
 }
 
 /// The interface lists of an info with the builder word that declares each, in pipeline order.
-pub fn interface_lists(
+pub(crate) fn interface_lists(
     info: &ShaderCreateInfo,
 ) -> [(&'static str, &[Item<StageInterfaceInfo>]); 5] {
     [
@@ -136,7 +137,14 @@ pub fn stage_blocks(info: &ShaderCreateInfo, stage: Stage) -> Vec<StageBlock<'_>
             };
             vec![(list, items, In, false, false)]
         }
-        _ => Vec::new(),
+        // Compute and ray-tracing stages pass nothing through stage interfaces.
+        Stage::Compute
+        | Stage::RayGen
+        | Stage::Miss
+        | Stage::ClosestHit
+        | Stage::AnyHit
+        | Stage::Intersection
+        | Stage::Callable => Vec::new(),
     };
     let out_instances: Vec<&str> = parts
         .iter()

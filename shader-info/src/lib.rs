@@ -35,15 +35,19 @@
 
 mod builtins;
 mod condition;
+mod constant;
 mod diagnostic;
 mod generate;
 mod glsl_names;
 mod host;
 mod info;
 mod interfaces;
+mod item;
 pub mod layout;
+mod limits;
 mod origin;
 mod plan;
+mod push_spill;
 mod registry;
 pub mod render_state;
 mod resolve;
@@ -63,6 +67,7 @@ mod vertex;
 
 pub use builtins::BuiltinFeature;
 pub use condition::Condition;
+pub use constant::{ConstOverride, ConstValue, SharedConstant};
 pub use diagnostic::{Code, Diagnostic, Related, Severity, render, render_all};
 pub use generate::{
     BLENDER_PRELUDE, BLENDER_PRELUDE_VERTEX, DirLoader, Flavor, GenerateOptions, GeneratedStage,
@@ -74,21 +79,32 @@ pub use host::{
     BindSet, HostResource, NoPush, NoVertices, PushBlock, VertexData, derived_push_problems,
 };
 pub use info::{
-    ConditionalResource, ConstValue, Define, FragmentOutput, GeometryLayout, InterfaceMember, Item,
-    PushConstant, ShaderCreateInfo, SharedConstant, SharedVariable, SpecializationConstant,
-    StageInterfaceInfo, SubpassInput, TessellationLayout, VertexInput,
+    ConditionalResource, Define, FragmentOutput, GeometryLayout, InterfaceMember, PushConstant,
+    ShaderCreateInfo, SharedVariable, SpecializationConstant, StageInterfaceInfo, SubpassInput,
+    TessellationLayout,
 };
-pub use interfaces::{Direction, StageBlock, interface_lists, stage_blocks};
+pub use interfaces::{Direction, StageBlock, stage_blocks};
+pub use item::Item;
 pub use layout::{
     BlockLayout, Field, FieldArray, FieldType, LayoutError, MemberLayout, Rules, StructDef,
-    StructLookup, StructMap, layout_fields, round_up,
+    StructLookup, StructMap, layout_fields,
+};
+pub use limits::{
+    GUARANTEED_GEOMETRY_INVOCATIONS, GUARANTEED_INTERFACE_LOCATIONS,
+    GUARANTEED_UNIFORM_BUFFER_BYTES, GUARANTEED_WORK_GROUP_INVOCATIONS, GUARANTEED_WORK_GROUP_SIZE,
+    MAX_BINDING, MAX_CONSTANT_ID, MAX_DESCRIPTOR_ARRAY, MAX_FRAGMENT_OUTPUTS,
+    MAX_GEOMETRY_INVOCATIONS, MAX_GEOMETRY_OUTPUT_VERTICES, MAX_INTERFACE_LOCATIONS,
+    MAX_PUSH_CONSTANT_BYTES, MAX_PUSH_CONSTANTS_SIZE, MAX_SPILLED_PUSH_CONSTANT_BYTES,
+    MAX_VERTEX_ATTRIBUTES, MAX_WORK_GROUP_INVOCATIONS, MAX_WORK_GROUP_SIZE,
+    TYPICAL_UNIFORM_BUFFER_BYTES,
 };
 pub use origin::Origin;
 pub use plan::{
     BindingPlan, ColorTargetPlan, DescriptorSetPlan, PipelineKind, PipelinePlan, PushConstantPlan,
-    PushConstantSpill, SpecConstantPlan, StageMask, VertexArrangement, VertexAttributePlan,
-    VertexBufferPlan, VertexFormat, push_block_bytes,
+    SpecConstantPlan, StageMask, VertexArrangement, VertexAttributePlan, VertexBufferPlan,
+    push_block_bytes,
 };
+pub use push_spill::PushConstantSpill;
 pub use registry::{
     EnumDef, EnumRegistration, InfoRegistration, InterfaceRegistration, Registry, StructMeta,
     StructRegistration,
@@ -100,16 +116,16 @@ pub use render_state::{
 };
 pub use resolve::{ResolvedInfo, resolve};
 pub use resource::{
-    ArraySize, DescriptorKind, Resource, ResourceKind, SlotSpace, derive_bindings, split_array_name,
+    ArraySize, DescriptorKind, Resource, ResourceKind, SlotSpace, split_array_name,
 };
-pub use rust_twin::{rust_twin_problems, rust_twin_problems_of};
+pub use rust_twin::rust_twin_problems;
 pub use sampler_state::{BorderColor, SamplerState, TexelFilter, WrapMode};
 pub use shader_info_macros::{
     ShaderEnum, ShaderInfo, ShaderStruct, ShaderVertex, shader_info, shader_struct,
 };
 pub use shader_type::{
-    __private, Binding, Bool32, GlslKind, GlslType, MAX_PUSH_CONSTANTS_SIZE, Message, Pad,
-    ShaderType, StdLayout, TypeLayout, std_layout,
+    __private, Binding, Bool32, GlslKind, GlslType, Message, Pad, ShaderType, StdLayout,
+    TypeLayout, std_layout,
 };
 pub use spec_values::SpecValues;
 pub use specialize::{SpecializeFn, VariantBuilder};
@@ -124,19 +140,13 @@ pub use types::{
     PrimitiveOut, Qualifier, Scalar, Stage, TessDomain, TessSpacing, TextureFormat, Type,
 };
 pub use validate::{
-    GUARANTEED_GEOMETRY_INVOCATIONS, GUARANTEED_INTERFACE_LOCATIONS,
-    GUARANTEED_UNIFORM_BUFFER_BYTES, GUARANTEED_WORK_GROUP_INVOCATIONS, GUARANTEED_WORK_GROUP_SIZE,
-    MAX_BINDING, MAX_CONSTANT_ID, MAX_DESCRIPTOR_ARRAY, MAX_FRAGMENT_OUTPUTS,
-    MAX_GEOMETRY_INVOCATIONS, MAX_GEOMETRY_OUTPUT_VERTICES, MAX_INTERFACE_LOCATIONS,
-    MAX_PUSH_CONSTANT_BYTES, MAX_SPILLED_PUSH_CONSTANT_BYTES, MAX_VERTEX_ATTRIBUTES,
-    MAX_WORK_GROUP_INVOCATIONS, MAX_WORK_GROUP_SIZE, TYPICAL_UNIFORM_BUFFER_BYTES, ValidateOptions,
-    ValidatedInfo, identifier_problem, unsafe_text_problem, validate,
+    ValidateOptions, ValidatedInfo, identifier_problem, unsafe_text_problem, validate,
 };
 pub use variants::{
-    ConstOverride, DEFAULT_BRANCH_LIMIT, MAX_BRANCH_LIMIT, MAX_UNIQUE_VARIANTS, Variant,
-    VariantError, VariantSet, enumerate_variants,
+    DEFAULT_BRANCH_LIMIT, MAX_BRANCH_LIMIT, MAX_UNIQUE_VARIANTS, Variant, VariantError, VariantSet,
+    enumerate_variants,
 };
-pub use vertex::{ShaderVertex, VertexAttribute, VertexField};
+pub use vertex::{ShaderVertex, VertexAttribute, VertexField, VertexFormat, VertexInput};
 
 // Lets the derive macros' `::shader_info::…` paths work inside this crate's own tests too.
 extern crate self as shader_info;

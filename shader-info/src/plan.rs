@@ -26,9 +26,10 @@
 //! ```
 
 use crate::builtins::BuiltinFeature;
+use crate::constant::ConstValue;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::info::{ConstValue, ShaderCreateInfo};
 use crate::layout::{BlockLayout, round_up};
+use crate::push_spill::PushConstantSpill;
 use crate::registry::Registry;
 use crate::render_state::RenderState;
 use crate::resource::{DescriptorKind, Resource, ResourceKind};
@@ -37,6 +38,7 @@ use crate::shader_type::ShaderType;
 use crate::targets::TargetMap;
 use crate::types::{DualBlend, Scalar, Stage, Type};
 use crate::validate::ValidatedInfo;
+use crate::vertex::VertexFormat;
 use serde::Serialize;
 use std::fmt;
 
@@ -241,188 +243,6 @@ pub fn push_block_bytes<'a>(
         "push the block's #[derive(ShaderStruct)] twin (or the #[derive(ShaderInfo)] struct), or bytes of exactly \
          the block's size",
     )])
-}
-
-/// A push-constant block over the 128 bytes every Vulkan device takes, spilled (as Blender's backends do) to a
-/// read-only storage buffer with the same std430 layout at [`PushConstantSpill::PLACE`]: the same bytes the host
-/// would push, so the host code does not change — the backends' push calls (`PipelineLayout::push`, wgpu's
-/// `Layouts::push`) write the buffer and bind it. A storage buffer rather than a uniform buffer because std430
-/// offsets are valid there on every target (a uniform block would need std140 or the scalar-layout extension, and
-/// WGSL's uniform rules reject std430 arrays). The plan lists it as a binding named [`PushConstantSpill::NAME`], so
-/// layouts, binding maps and the reflection check see it like any declared buffer.
-///
-/// ```
-/// use shader_info::*;
-/// let mut reg = Registry::new();
-/// reg.add_info(ShaderCreateInfo::new("wide")
-///     .push_constant(Type::Mat4, "model")
-///     .push_constant(Type::Mat4, "view")
-///     .push_constant(Type::Mat4, "projection")
-///     .local_group_size(1)
-///     .compute_source("x.comp"));
-/// let plan = PipelinePlan::new(&reg.validated("wide").unwrap(), &reg);
-/// let pc = plan.push_constants.as_ref().unwrap();
-/// assert_eq!((pc.size, pc.spill), (192, Some(PushConstantSpill { set: 3, binding: 0 })));
-/// assert!(plan.bindings().any(|(set, b)| set == 3 && b.name == PushConstantSpill::NAME));
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct PushConstantSpill {
-    pub set: u32,
-    pub binding: u32,
-}
-
-impl PushConstantSpill {
-    /// Set and binding of a spilled block: one past the frequency sets (the HLSL space and the wgpu group of push
-    /// constants too), binding 0.
-    pub const PLACE: (u32, u32) = (crate::targets::PUSH_CONSTANT_SPACE, 0);
-    /// The binding's name in the plan and the block's name in the generated GLSL.
-    pub const NAME: &'static str = "_PushConstants";
-
-    /// The spill of `info`'s push constants, when their std430 block is over 128 bytes.
-    pub fn of(info: &ShaderCreateInfo) -> Option<PushConstantSpill> {
-        let layout = info.push_constant_layout()?.ok()?;
-        (layout.end > crate::validate::MAX_PUSH_CONSTANT_BYTES).then_some(PushConstantSpill {
-            set: Self::PLACE.0,
-            binding: Self::PLACE.1,
-        })
-    }
-}
-
-/// A vertex attribute format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[allow(missing_docs)]
-pub enum VertexFormat {
-    Float32,
-    Float32x2,
-    Float32x3,
-    Float32x4,
-    Sint32,
-    Sint32x2,
-    Sint32x3,
-    Sint32x4,
-    Uint32,
-    Uint32x2,
-    Uint32x3,
-    Uint32x4,
-    Float64,
-    Float64x2,
-    Float64x3,
-    Float64x4,
-    // Packed formats, declared with `vertex_in_packed`: normalized and small integers, half floats, 10:10:10:2.
-    Unorm8x2,
-    Unorm8x4,
-    Snorm8x2,
-    Snorm8x4,
-    Uint8x2,
-    Uint8x4,
-    Sint8x2,
-    Sint8x4,
-    Unorm16x2,
-    Unorm16x4,
-    Snorm16x2,
-    Snorm16x4,
-    Uint16x2,
-    Uint16x4,
-    Sint16x2,
-    Sint16x4,
-    Float16x2,
-    Float16x4,
-    /// `A2B10G10R10_UNORM_PACK32`: x, y, z in 10 bits, w in 2 (normals, tangents with a sign).
-    Unorm10_10_10_2,
-}
-
-impl VertexFormat {
-    /// The format of a scalar or vector of `scalar` with `n` components; `None` for `bool` (not a vertex type).
-    pub fn of(scalar: Scalar, n: u32) -> Option<VertexFormat> {
-        use VertexFormat::*;
-        let table = match scalar {
-            Scalar::Float => [Float32, Float32x2, Float32x3, Float32x4],
-            Scalar::Int => [Sint32, Sint32x2, Sint32x3, Sint32x4],
-            Scalar::Uint => [Uint32, Uint32x2, Uint32x3, Uint32x4],
-            Scalar::Double => [Float64, Float64x2, Float64x3, Float64x4],
-            Scalar::Bool => return None,
-        };
-        table.get(n.checked_sub(1)? as usize).copied()
-    }
-
-    /// Bytes one attribute of this format takes in a vertex buffer.
-    pub const fn size(self) -> u32 {
-        use VertexFormat::*;
-        match self {
-            Unorm8x2 | Snorm8x2 | Uint8x2 | Sint8x2 => 2,
-            Float32 | Sint32 | Uint32 => 4,
-            Unorm8x4 | Snorm8x4 | Uint8x4 | Sint8x4 => 4,
-            Unorm16x2 | Snorm16x2 | Uint16x2 | Sint16x2 | Float16x2 | Unorm10_10_10_2 => 4,
-            Unorm16x4 | Snorm16x4 | Uint16x4 | Sint16x4 | Float16x4 => 8,
-            Float32x2 | Sint32x2 | Uint32x2 | Float64 => 8,
-            Float32x3 | Sint32x3 | Uint32x3 => 12,
-            Float32x4 | Sint32x4 | Uint32x4 | Float64x2 => 16,
-            Float64x3 => 24,
-            Float64x4 => 32,
-        }
-    }
-
-    /// What the vertex shader reads from this format: the scalar kind and the number of components. Normalized
-    /// and half-float formats read as `float`s, the integer ones as `int`s or `uint`s.
-    ///
-    /// ```
-    /// use shader_info::{Scalar, VertexFormat};
-    /// assert_eq!(VertexFormat::Unorm8x4.reads(), (Scalar::Float, 4));
-    /// assert_eq!(VertexFormat::Uint16x2.reads(), (Scalar::Uint, 2));
-    /// ```
-    pub fn reads(self) -> (Scalar, u32) {
-        use VertexFormat::*;
-        match self {
-            Float32 => (Scalar::Float, 1),
-            Float32x2 | Unorm8x2 | Snorm8x2 | Unorm16x2 | Snorm16x2 | Float16x2 => {
-                (Scalar::Float, 2)
-            }
-            Float32x3 => (Scalar::Float, 3),
-            Float32x4 | Unorm8x4 | Snorm8x4 | Unorm16x4 | Snorm16x4 | Float16x4
-            | Unorm10_10_10_2 => (Scalar::Float, 4),
-            Sint32 => (Scalar::Int, 1),
-            Sint32x2 | Sint8x2 | Sint16x2 => (Scalar::Int, 2),
-            Sint32x3 => (Scalar::Int, 3),
-            Sint32x4 | Sint8x4 | Sint16x4 => (Scalar::Int, 4),
-            Uint32 => (Scalar::Uint, 1),
-            Uint32x2 | Uint8x2 | Uint16x2 => (Scalar::Uint, 2),
-            Uint32x3 => (Scalar::Uint, 3),
-            Uint32x4 | Uint8x4 | Uint16x4 => (Scalar::Uint, 4),
-            Float64 => (Scalar::Double, 1),
-            Float64x2 => (Scalar::Double, 2),
-            Float64x3 => (Scalar::Double, 3),
-            Float64x4 => (Scalar::Double, 4),
-        }
-    }
-
-    /// Why a `vertex_in` of type `ty` cannot be read from this format, or `None` when it can: the scalar kinds
-    /// must agree (Vulkan reads normalized data into floats only), and a matrix or a 64-bit input takes no packed
-    /// format. A format with more components than the input is fine (the rest are dropped); one with fewer fills
-    /// the missing ones with 0, 0, 1.
-    pub fn problem_with(self, ty: Type) -> Option<String> {
-        let (scalar, _) = self.reads();
-        if ty.is_matrix() {
-            return Some(format!(
-                "a matrix input reads one 32-bit column per location, not {self:?}"
-            ));
-        }
-        if ty.scalar() != scalar {
-            let fits = match ty.scalar() {
-                Scalar::Float => "a float, normalized (Unorm/Snorm) or half-float format",
-                Scalar::Int => "a signed integer (Sint) format",
-                Scalar::Uint => "an unsigned integer (Uint) format",
-                Scalar::Double => "a 64-bit float format",
-                Scalar::Bool => "no format (bool is not a vertex type)",
-            };
-            return Some(format!(
-                "`{}` reads {:?}s, but {self:?} gives {:?}s: use {fits}",
-                ty.glsl_name(),
-                ty.scalar(),
-                scalar
-            ));
-        }
-        None
-    }
 }
 
 /// One vertex attribute: a `vertex_in` of a scalar or vector type, or one column of a matrix.
@@ -688,8 +508,12 @@ impl PipelinePlan {
                 })
             },
             &|set, binding| match at(set, binding)?.kind {
-                crate::resource::ResourceKind::Sampler { state, .. } => state,
-                _ => None,
+                ResourceKind::Sampler { state, .. } => state,
+                ResourceKind::Image { .. }
+                | ResourceKind::UniformBuffer { .. }
+                | ResourceKind::StorageBuffer { .. }
+                | ResourceKind::AccelerationStructure
+                | ResourceKind::InputAttachment { .. } => None,
             },
         );
         let kind = PipelineKind::of(&stages);
@@ -741,7 +565,11 @@ impl PipelinePlan {
             .flat_map(|s| &s.bindings)
             .filter_map(|b| match b.resource {
                 ResourceKind::InputAttachment { index, .. } => Some((b.name.as_str(), index)),
-                _ => None,
+                ResourceKind::Sampler { .. }
+                | ResourceKind::Image { .. }
+                | ResourceKind::UniformBuffer { .. }
+                | ResourceKind::StorageBuffer { .. }
+                | ResourceKind::AccelerationStructure => None,
             })
             .collect()
     }

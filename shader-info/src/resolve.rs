@@ -4,12 +4,19 @@
 //! Identical items reached twice (diamond-shaped reuse) are kept once. Singular items (a stage source, the local
 //! group size, the geometry layout, …) may be declared by several infos only with the same value; otherwise the
 //! conflict is an error naming both infos.
+//!
+//! What follows from the flattened declaration alone is derived here too, once, before validation sees it: the
+//! bindings, the sampled images that emulate subpass inputs, and which conditional resources are present.
 
+use crate::constant::ConstValue;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::info::{Item, ShaderCreateInfo};
+use crate::info::ShaderCreateInfo;
+use crate::item::Item;
 use crate::registry::Registry;
 use crate::render_state::StateItem;
-use crate::resource::{SlotSpace, derive_bindings};
+use crate::resource::{Resource, ResourceKind, SlotSpace, derive_bindings};
+use crate::sampler_state::SamplerState;
+use crate::types::Frequency;
 use std::collections::HashSet;
 use std::ops::Deref;
 
@@ -131,8 +138,8 @@ pub fn resolve(registry: &Registry, name: &str) -> Result<ResolvedInfo, Vec<Diag
             .collect::<Vec<_>>(),
         space,
     );
-    crate::subpass::emulating_resources(&mut out);
-    crate::condition::apply_conditions(&mut out);
+    emulating_resources(&mut out);
+    apply_conditions(&mut out);
     for c in &mut out.specialization_constants {
         c.value.id = registry.constant_id(&c.declared_in, &c.value.name);
     }
@@ -144,6 +151,76 @@ pub fn resolve(registry: &Registry, name: &str) -> Result<ResolvedInfo, Vec<Diag
     } else {
         Err(r.diags)
     }
+}
+
+/// Adds the emulating sampled image of each subpass input: set 0, bindings after every declared one (conditional
+/// ones too, so all variants bind alike), read with a nearest sampler fixed by the declaration.
+fn emulating_resources(info: &mut ShaderCreateInfo) {
+    let set = Frequency::Pass.set();
+    let mut next = info
+        .resources
+        .iter()
+        .map(|r| &r.value)
+        .chain(
+            info.conditional_resources
+                .iter()
+                .filter_map(|c| c.value.resource.as_ref().ok()),
+        )
+        .filter(|r| r.set() == set)
+        .map(|r| r.binding.saturating_add(1))
+        .max()
+        .unwrap_or(0);
+    for it in &info.subpass_inputs {
+        info.resources.push(Item {
+            value: Resource {
+                slot: next,
+                binding: next,
+                frequency: Frequency::Pass,
+                name: it.value.resource_name(),
+                kind: ResourceKind::Sampler {
+                    image_type: it.value.image_type(),
+                    state: Some(SamplerState::nearest()),
+                },
+            },
+            declared_in: it.declared_in.clone(),
+            origin: it.origin,
+        });
+        next = next.saturating_add(1);
+    }
+}
+
+/// Puts into `info.resources` exactly the conditional resources whose condition holds for the info's branch values
+/// (a branch not listed is false) and boolean shared constants; the others are pruned.
+pub(crate) fn apply_conditions(info: &mut ShaderCreateInfo) {
+    if info.conditional_resources.is_empty() {
+        return;
+    }
+    let value = |name: &str| {
+        info.branch_values.iter().any(|(n, v)| n == name && *v)
+            || info
+                .constants
+                .iter()
+                .any(|c| c.value.name == name && c.value.value == ConstValue::Bool(true))
+    };
+    let present: Vec<Item<Resource>> = info
+        .conditional_resources
+        .iter()
+        .filter(|it| it.value.condition.eval(&value))
+        .filter_map(|it| {
+            Some(Item {
+                value: it.value.resource.clone().ok()?,
+                declared_in: it.declared_in.clone(),
+                origin: it.origin,
+            })
+        })
+        .collect();
+    let conditional: Vec<Resource> = info
+        .conditional_resources
+        .iter()
+        .filter_map(|it| it.value.resource.clone().ok())
+        .collect();
+    info.resources.retain(|r| !conditional.contains(&r.value));
+    info.resources.extend(present);
 }
 
 /// Resolves array sizes that name a shared constant (`views[VIEW_COUNT]` → `views[4]`): every later step (layouts,

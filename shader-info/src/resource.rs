@@ -126,7 +126,7 @@ impl ResourceKind {
 
 /// Derives every resource's binding from its slot under `space` (see [`SlotSpace`]). Under `PerKind` a slot too
 /// large to be offset keeps an out-of-range binding for validation to report.
-pub fn derive_bindings(resources: &mut [&mut Resource], space: SlotSpace) {
+pub(crate) fn derive_bindings(resources: &mut [&mut Resource], space: SlotSpace) {
     if space == SlotSpace::PerSet {
         resources.iter_mut().for_each(|r| r.binding = r.slot);
         return;
@@ -389,7 +389,10 @@ impl Resource {
         match &self.kind {
             ResourceKind::Image { qualifier, .. }
             | ResourceKind::StorageBuffer { qualifier, .. } => *qualifier != Qualifier::Read,
-            _ => false,
+            ResourceKind::Sampler { .. }
+            | ResourceKind::UniformBuffer { .. }
+            | ResourceKind::AccelerationStructure
+            | ResourceKind::InputAttachment { .. } => false,
         }
     }
 
@@ -403,7 +406,10 @@ impl Resource {
         match self.kind {
             ResourceKind::UniformBuffer { .. } => Some(Rules::Std140),
             ResourceKind::StorageBuffer { .. } => Some(Rules::Std430),
-            _ => None,
+            ResourceKind::Sampler { .. }
+            | ResourceKind::Image { .. }
+            | ResourceKind::AccelerationStructure
+            | ResourceKind::InputAttachment { .. } => None,
         }
     }
 

@@ -110,7 +110,7 @@ pub fn rust_twin_problems(
 
 /// [`rust_twin_problems`] for every shared struct a buffer of `info` uses (nested structs included), under the
 /// rules of the buffer kind that uses it; each struct and rule set once.
-pub fn rust_twin_problems_of(registry: &Registry, info: &ResolvedInfo) -> Vec<Diagnostic> {
+pub(crate) fn rust_twin_problems_of(registry: &Registry, info: &ResolvedInfo) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     // A set and the registry's map: a long chain of nested structs must stay linear to walk.
     let mut seen: std::collections::HashSet<(String, Rules)> = std::collections::HashSet::new();

@@ -35,11 +35,9 @@
 
 use crate::info::ShaderCreateInfo;
 use crate::layout::{Field, FieldArray, FieldType, Rules, StructDef, round_up};
+use crate::limits::MAX_PUSH_CONSTANTS_SIZE;
 use crate::types::Type;
 use std::fmt;
-
-/// The largest push-constant block every Vulkan device accepts (`maxPushConstantsSize` minimum).
-pub const MAX_PUSH_CONSTANTS_SIZE: u32 = crate::MAX_SPILLED_PUSH_CONSTANT_BYTES;
 
 /// A message built during constant evaluation (const panics cannot format numbers, so this does).
 ///

@@ -2,7 +2,7 @@
 //! every backend (Vulkan specialization info, WGSL pipeline overrides, MSL function constants, the values HLSL and
 //! OpenGL translations are baked with).
 
-use crate::info::ConstValue;
+use crate::constant::ConstValue;
 use crate::plan::SpecConstantPlan;
 use std::hash::{Hash, Hasher};
 

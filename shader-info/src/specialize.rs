@@ -25,9 +25,9 @@ impl fmt::Debug for SpecializeFn {
 pub struct VariantBuilder<'a> {
     pub(crate) names: &'a [String],
     /// The info's compilation constants with their declared values, and those used as array sizes.
-    pub(crate) declared: &'a [crate::info::SharedConstant],
+    pub(crate) declared: &'a [crate::constant::SharedConstant],
     pub(crate) sizes: &'a [String],
-    pub(crate) constants: Vec<crate::variants::ConstOverride>,
+    pub(crate) constants: Vec<crate::constant::ConstOverride>,
     /// What the specialize function asked for that cannot be done, said with the permutation.
     pub(crate) rejected: Vec<String>,
     /// Branch names read or set that the info does not declare; in a cell because `get` reads through `&self`
@@ -37,7 +37,7 @@ pub struct VariantBuilder<'a> {
     pub(crate) defines: Vec<(String, String)>,
     pub(crate) sources: Vec<(Stage, String)>,
     pub(crate) state: Vec<StateItem>,
-    pub(crate) vertex_inputs: Vec<crate::info::VertexInput>,
+    pub(crate) vertex_inputs: Vec<crate::vertex::VertexInput>,
     pub(crate) never_used: bool,
 }
 
@@ -45,7 +45,7 @@ impl<'a> VariantBuilder<'a> {
     /// The builder of permutation `bits` over `names`, with the info's compilation constants.
     pub(crate) fn new(
         names: &'a [String],
-        declared: &'a [crate::info::SharedConstant],
+        declared: &'a [crate::constant::SharedConstant],
         sizes: &'a [String],
         bits: u64,
     ) -> VariantBuilder<'a> {
@@ -118,7 +118,7 @@ impl<'a> VariantBuilder<'a> {
 
     /// The value of compilation constant `name` in this variant (its declared value unless changed here); `None`
     /// for an unknown name.
-    pub fn constant(&self, name: &str) -> Option<crate::info::ConstValue> {
+    pub fn constant(&self, name: &str) -> Option<crate::constant::ConstValue> {
         self.constants
             .iter()
             .find(|c| c.name == name)
@@ -133,7 +133,7 @@ impl<'a> VariantBuilder<'a> {
 
     /// Gives compilation constant `name` another value in this variant. The value must have the constant's type,
     /// and a constant that sizes an array keeps its value; anything else is reported with the permutation.
-    pub fn set_constant(&mut self, name: &str, value: impl Into<crate::info::ConstValue>) {
+    pub fn set_constant(&mut self, name: &str, value: impl Into<crate::constant::ConstValue>) {
         let value = value.into();
         let Some(declared) = self.declared.iter().find(|c| c.name == name) else {
             let known: Vec<&str> = self.declared.iter().map(|c| c.name.as_str()).collect();
@@ -161,7 +161,7 @@ impl<'a> VariantBuilder<'a> {
         self.constants.retain(|c| c.name != name);
         // The declared value is no change: such a variant is the same as one that does not set it.
         if declared.value.to_bits() != value.to_bits() {
-            self.constants.push(crate::variants::ConstOverride {
+            self.constants.push(crate::constant::ConstOverride {
                 name: name.to_string(),
                 value,
             });
@@ -217,7 +217,7 @@ impl<'a> VariantBuilder<'a> {
         &mut self,
         location: u32,
         ty: crate::types::Type,
-        format: crate::plan::VertexFormat,
+        format: crate::vertex::VertexFormat,
         name: &str,
     ) {
         self.push_input(location, ty, Some(format), name);
@@ -227,10 +227,10 @@ impl<'a> VariantBuilder<'a> {
         &mut self,
         location: u32,
         ty: crate::types::Type,
-        format: Option<crate::plan::VertexFormat>,
+        format: Option<crate::vertex::VertexFormat>,
         name: &str,
     ) {
-        self.vertex_inputs.push(crate::info::VertexInput {
+        self.vertex_inputs.push(crate::vertex::VertexInput {
             location,
             ty,
             name: name.to_string(),

@@ -12,10 +12,7 @@
 //! synchronizes, never by renumbering.
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::generate::Flavor;
-use crate::info::{Item, ShaderCreateInfo, SubpassInput};
-use crate::resource::{Resource, ResourceKind};
-use crate::types::{Frequency, ImageType, Scalar};
+use crate::resource::ResourceKind;
 use crate::validate::ValidatedInfo;
 
 /// How a pipeline reads its subpass inputs.
@@ -45,84 +42,6 @@ pub enum SubpassMode {
     Emulated,
     /// An input attachment read inside the writing rendering (`VK_KHR_dynamic_rendering_local_read`).
     LocalRead,
-}
-
-impl SubpassInput {
-    /// The name of the binding that carries it (the host binds the attachment's image there, in either mode).
-    pub fn resource_name(&self) -> String {
-        format!("{}_input", self.name)
-    }
-
-    /// The image type of its emulating texture, from the declared value's scalar.
-    fn image_type(&self) -> ImageType {
-        match self.ty.scalar() {
-            Scalar::Int => ImageType::Int2D,
-            Scalar::Uint => ImageType::Uint2D,
-            _ => ImageType::Float2D,
-        }
-    }
-
-    /// The `#define` that makes the declared name the attachment's value at this fragment, read through
-    /// `carrier` (the binding [`Self::resource_name`] names). In the portable flavor the emulation fetches from
-    /// the texture half of the split sampler alone: a fetch takes no sampler, and a sampler the SPIR-V still
-    /// names would be bound by one translator and dropped by another.
-    pub(crate) fn value_define(&self, carrier: &ResourceKind, flavor: Flavor) -> String {
-        let swizzle = match self.ty.shape().1 {
-            1 => ".x",
-            2 => ".xy",
-            3 => ".xyz",
-            _ => "",
-        };
-        let read = match carrier {
-            ResourceKind::InputAttachment { .. } => {
-                format!("subpassLoad({})", self.resource_name())
-            }
-            _ => {
-                let image = match flavor {
-                    Flavor::Portable => Resource::portable_texture_name(&self.resource_name()),
-                    Flavor::Vulkan => self.resource_name(),
-                };
-                format!("texelFetch({image}, ivec2(gl_FragCoord.xy), 0)")
-            }
-        };
-        format!("#define {} {read}{swizzle}", self.name)
-    }
-}
-
-/// Adds the emulating sampled image of each subpass input: set 0, bindings after every declared one (conditional
-/// ones too, so all variants bind alike), read with a nearest sampler fixed by the declaration.
-pub(crate) fn emulating_resources(info: &mut ShaderCreateInfo) {
-    let set = Frequency::Pass.set();
-    let mut next = info
-        .resources
-        .iter()
-        .map(|r| &r.value)
-        .chain(
-            info.conditional_resources
-                .iter()
-                .filter_map(|c| c.value.resource.as_ref().ok()),
-        )
-        .filter(|r| r.set() == set)
-        .map(|r| r.binding.saturating_add(1))
-        .max()
-        .unwrap_or(0);
-    for it in &info.subpass_inputs {
-        info.resources.push(Item {
-            value: Resource {
-                slot: next,
-                binding: next,
-                frequency: Frequency::Pass,
-                name: it.value.resource_name(),
-                kind: ResourceKind::Sampler {
-                    image_type: it.value.image_type(),
-                    state: Some(crate::SamplerState::nearest()),
-                },
-            },
-            declared_in: it.declared_in.clone(),
-            origin: it.origin,
-        });
-        next = next.saturating_add(1);
-    }
 }
 
 impl ValidatedInfo {
@@ -203,7 +122,7 @@ impl ValidatedInfo {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Registry, Type};
+    use crate::{Frequency, ImageType, Registry, ShaderCreateInfo, Type};
 
     fn validated(info: ShaderCreateInfo) -> ValidatedInfo {
         let name = info.name.clone();

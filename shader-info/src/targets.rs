@@ -285,7 +285,12 @@ impl TargetMap {
                 K::Sampler => 's',
                 K::StorageBuffer if writable => 'u',
                 K::StorageImage | K::StorageTexelBuffer => 'u',
-                _ => 't',
+                K::StorageBuffer
+                | K::CombinedImageSampler
+                | K::SampledImage
+                | K::UniformTexelBuffer
+                | K::AccelerationStructure
+                | K::InputAttachment => 't',
             };
             // A split sampler takes its texture's register number: samplers have their own class.
             let register = match part {
@@ -294,7 +299,7 @@ impl TargetMap {
                     .rev()
                     .find(|b: &&TargetBinding| b.name == name && b.part == BindingPart::Texture)
                     .map_or(binding, |t| t.binding),
-                _ => binding,
+                BindingPart::Whole | BindingPart::Texture => binding,
             };
             let msl_class = match kind {
                 K::UniformBuffer | K::StorageBuffer => MslClass::Buffer,
@@ -303,7 +308,13 @@ impl TargetMap {
                     MslClass::InlineSampler
                 }
                 K::Sampler => MslClass::Sampler,
-                _ => MslClass::Texture,
+                K::CombinedImageSampler
+                | K::SampledImage
+                | K::StorageImage
+                | K::UniformTexelBuffer
+                | K::StorageTexelBuffer
+                | K::AccelerationStructure
+                | K::InputAttachment => MslClass::Texture,
             };
             let mi = msl_class as usize;
             let msl = MslSlot {
@@ -319,7 +330,11 @@ impl TargetMap {
                 K::StorageBuffer => Some(GlClass::StorageBlock),
                 K::StorageImage | K::StorageTexelBuffer => Some(GlClass::ImageUnit),
                 K::Sampler => None,
-                _ => Some(GlClass::TextureUnit),
+                K::CombinedImageSampler
+                | K::SampledImage
+                | K::UniformTexelBuffer
+                | K::AccelerationStructure
+                | K::InputAttachment => Some(GlClass::TextureUnit),
             };
             let gl = gl_class.map(|class| {
                 let i = class as usize;

@@ -59,7 +59,7 @@ impl Scalar {
     pub const fn size(self) -> u32 {
         match self {
             Scalar::Double => 8,
-            _ => 4,
+            Scalar::Float | Scalar::Int | Scalar::Uint | Scalar::Bool => 4,
         }
     }
 }
@@ -147,7 +147,9 @@ impl Type {
             Uint | UVec2 | UVec3 | UVec4 => Scalar::Uint,
             Bool | BVec2 | BVec3 | BVec4 => Scalar::Bool,
             Double | DVec2 | DVec3 | DVec4 => Scalar::Double,
-            _ => Scalar::Float,
+            Mat2 | Mat3 | Mat4 | Mat2x3 | Mat2x4 | Mat3x2 | Mat3x4 | Mat4x2 | Mat4x3 => {
+                Scalar::Float
+            }
         }
     }
 
@@ -525,7 +527,8 @@ impl TextureFormat {
         match self {
             Rgba8ui | Rgba16ui | Rgba32ui | Rg32ui | R32ui => 'u',
             Rgba8i | Rgba16i | Rgba32i | R32i => 'i',
-            _ => 'f',
+            Rgba8 | Rgba8Snorm | Rgba16f | Rgba16 | Rgba32f | Rg8 | Rg16f | Rg32f | R8 | R16f
+            | R32f | R11fG11fB10f | Rgb10A2 => 'f',
         }
     }
 }

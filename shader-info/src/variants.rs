@@ -30,6 +30,7 @@
 //! assert!(!set.variants[i].value("FOG", &set.branches));
 //! ```
 
+use crate::constant::ConstOverride;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::render_state::StateItem;
 use crate::resolve::ResolvedInfo;
@@ -70,37 +71,9 @@ pub struct Variant {
     /// Render-state changes, one per slot, sorted by slot.
     pub state: Vec<StateItem>,
     /// Vertex inputs only this variant reads, sorted by location.
-    pub vertex_inputs: Vec<crate::info::VertexInput>,
+    pub vertex_inputs: Vec<crate::vertex::VertexInput>,
     /// Compilation constants this variant gives another value, sorted by name.
     pub constants: Vec<ConstOverride>,
-}
-
-/// A compilation constant's value in one variant. Compared and hashed by its bits, so variants stay hashable
-/// (a float constant has no `Eq` of its own).
-#[derive(Clone, Debug)]
-pub struct ConstOverride {
-    pub name: String,
-    pub value: crate::info::ConstValue,
-}
-
-impl ConstOverride {
-    fn key(&self) -> (&str, crate::types::Type, u32) {
-        (&self.name, self.value.ty(), self.value.to_bits())
-    }
-}
-
-impl PartialEq for ConstOverride {
-    fn eq(&self, other: &ConstOverride) -> bool {
-        self.key() == other.key()
-    }
-}
-
-impl Eq for ConstOverride {}
-
-impl std::hash::Hash for ConstOverride {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.key().hash(state);
-    }
 }
 
 impl Variant {
@@ -125,14 +98,14 @@ impl Variant {
                     it.value.value = c.value;
                 }
             }
-            crate::condition::apply_conditions(i);
+            crate::resolve::apply_conditions(i);
             for (stage, file) in &self.sources {
                 match i.sources.iter_mut().find(|s| s.value.0 == *stage) {
                     Some(s) => s.value.1 = file.clone(),
                     None => {
                         let origin = i.origin;
                         let name = i.name.clone();
-                        i.sources.push(crate::info::Item {
+                        i.sources.push(crate::item::Item {
                             value: (*stage, file.clone()),
                             declared_in: name,
                             origin,
@@ -144,21 +117,21 @@ impl Variant {
             let origin = i.origin;
             for item in &self.state {
                 i.render_state.retain(|s| s.value.slot() != item.slot());
-                i.render_state.push(crate::info::Item {
+                i.render_state.push(crate::item::Item {
                     value: *item,
                     declared_in: name.clone(),
                     origin,
                 });
             }
             for input in &self.vertex_inputs {
-                i.vertex_inputs.push(crate::info::Item {
+                i.vertex_inputs.push(crate::item::Item {
                     value: input.clone(),
                     declared_in: name.clone(),
                     origin,
                 });
             }
             for (n, v) in &self.defines {
-                i.defines.push(crate::info::Item {
+                i.defines.push(crate::item::Item {
                     value: crate::info::Define {
                         name: n.clone(),
                         value: Some(v.clone()),
@@ -298,7 +271,7 @@ pub fn enumerate_variants(info: &ResolvedInfo, limit: u32) -> Result<VariantSet,
         ]);
     }
     let count = 1usize << n;
-    let declared: Vec<crate::info::SharedConstant> =
+    let declared: Vec<crate::constant::SharedConstant> =
         info.constants.iter().map(|c| c.value.clone()).collect();
     let mut table = vec![u32::MAX; count];
     let mut variants: Vec<Variant> = Vec::new();

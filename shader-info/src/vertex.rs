@@ -21,7 +21,8 @@
 //! assert!(plan.vertex_problems::<Vertex>().is_empty());
 //! ```
 
-use crate::plan::VertexFormat;
+use crate::types::{Scalar, Type};
+use serde::Serialize;
 
 /// One field of a [`ShaderVertex`] struct.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,4 +64,151 @@ attribute! {
     glam::UVec2 => Uint32x2, glam::UVec3 => Uint32x3, glam::UVec4 => Uint32x4,
     i32 => Sint32, [i32; 2] => Sint32x2, [i32; 3] => Sint32x3, [i32; 4] => Sint32x4,
     glam::IVec2 => Sint32x2, glam::IVec3 => Sint32x3, glam::IVec4 => Sint32x4,
+}
+
+/// A `vertex_in` attribute.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VertexInput {
+    pub location: u32,
+    pub ty: Type,
+    pub name: String,
+    /// The format in the vertex buffer, when it is not the input type's own (`vertex_in_packed`).
+    pub format: Option<VertexFormat>,
+}
+
+/// A vertex attribute format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[allow(missing_docs)]
+pub enum VertexFormat {
+    Float32,
+    Float32x2,
+    Float32x3,
+    Float32x4,
+    Sint32,
+    Sint32x2,
+    Sint32x3,
+    Sint32x4,
+    Uint32,
+    Uint32x2,
+    Uint32x3,
+    Uint32x4,
+    Float64,
+    Float64x2,
+    Float64x3,
+    Float64x4,
+    // Packed formats, declared with `vertex_in_packed`: normalized and small integers, half floats, 10:10:10:2.
+    Unorm8x2,
+    Unorm8x4,
+    Snorm8x2,
+    Snorm8x4,
+    Uint8x2,
+    Uint8x4,
+    Sint8x2,
+    Sint8x4,
+    Unorm16x2,
+    Unorm16x4,
+    Snorm16x2,
+    Snorm16x4,
+    Uint16x2,
+    Uint16x4,
+    Sint16x2,
+    Sint16x4,
+    Float16x2,
+    Float16x4,
+    /// `A2B10G10R10_UNORM_PACK32`: x, y, z in 10 bits, w in 2 (normals, tangents with a sign).
+    Unorm10_10_10_2,
+}
+
+impl VertexFormat {
+    /// The format of a scalar or vector of `scalar` with `n` components; `None` for `bool` (not a vertex type).
+    pub fn of(scalar: Scalar, n: u32) -> Option<VertexFormat> {
+        use VertexFormat::*;
+        let table = match scalar {
+            Scalar::Float => [Float32, Float32x2, Float32x3, Float32x4],
+            Scalar::Int => [Sint32, Sint32x2, Sint32x3, Sint32x4],
+            Scalar::Uint => [Uint32, Uint32x2, Uint32x3, Uint32x4],
+            Scalar::Double => [Float64, Float64x2, Float64x3, Float64x4],
+            Scalar::Bool => return None,
+        };
+        table.get(n.checked_sub(1)? as usize).copied()
+    }
+
+    /// Bytes one attribute of this format takes in a vertex buffer.
+    pub const fn size(self) -> u32 {
+        use VertexFormat::*;
+        match self {
+            Unorm8x2 | Snorm8x2 | Uint8x2 | Sint8x2 => 2,
+            Float32 | Sint32 | Uint32 => 4,
+            Unorm8x4 | Snorm8x4 | Uint8x4 | Sint8x4 => 4,
+            Unorm16x2 | Snorm16x2 | Uint16x2 | Sint16x2 | Float16x2 | Unorm10_10_10_2 => 4,
+            Unorm16x4 | Snorm16x4 | Uint16x4 | Sint16x4 | Float16x4 => 8,
+            Float32x2 | Sint32x2 | Uint32x2 | Float64 => 8,
+            Float32x3 | Sint32x3 | Uint32x3 => 12,
+            Float32x4 | Sint32x4 | Uint32x4 | Float64x2 => 16,
+            Float64x3 => 24,
+            Float64x4 => 32,
+        }
+    }
+
+    /// What the vertex shader reads from this format: the scalar kind and the number of components. Normalized
+    /// and half-float formats read as `float`s, the integer ones as `int`s or `uint`s.
+    ///
+    /// ```
+    /// use shader_info::{Scalar, VertexFormat};
+    /// assert_eq!(VertexFormat::Unorm8x4.reads(), (Scalar::Float, 4));
+    /// assert_eq!(VertexFormat::Uint16x2.reads(), (Scalar::Uint, 2));
+    /// ```
+    pub fn reads(self) -> (Scalar, u32) {
+        use VertexFormat::*;
+        match self {
+            Float32 => (Scalar::Float, 1),
+            Float32x2 | Unorm8x2 | Snorm8x2 | Unorm16x2 | Snorm16x2 | Float16x2 => {
+                (Scalar::Float, 2)
+            }
+            Float32x3 => (Scalar::Float, 3),
+            Float32x4 | Unorm8x4 | Snorm8x4 | Unorm16x4 | Snorm16x4 | Float16x4
+            | Unorm10_10_10_2 => (Scalar::Float, 4),
+            Sint32 => (Scalar::Int, 1),
+            Sint32x2 | Sint8x2 | Sint16x2 => (Scalar::Int, 2),
+            Sint32x3 => (Scalar::Int, 3),
+            Sint32x4 | Sint8x4 | Sint16x4 => (Scalar::Int, 4),
+            Uint32 => (Scalar::Uint, 1),
+            Uint32x2 | Uint8x2 | Uint16x2 => (Scalar::Uint, 2),
+            Uint32x3 => (Scalar::Uint, 3),
+            Uint32x4 | Uint8x4 | Uint16x4 => (Scalar::Uint, 4),
+            Float64 => (Scalar::Double, 1),
+            Float64x2 => (Scalar::Double, 2),
+            Float64x3 => (Scalar::Double, 3),
+            Float64x4 => (Scalar::Double, 4),
+        }
+    }
+
+    /// Why a `vertex_in` of type `ty` cannot be read from this format, or `None` when it can: the scalar kinds
+    /// must agree (Vulkan reads normalized data into floats only), and a matrix or a 64-bit input takes no packed
+    /// format. A format with more components than the input is fine (the rest are dropped); one with fewer fills
+    /// the missing ones with 0, 0, 1.
+    pub fn problem_with(self, ty: Type) -> Option<String> {
+        let (scalar, _) = self.reads();
+        if ty.is_matrix() {
+            return Some(format!(
+                "a matrix input reads one 32-bit column per location, not {self:?}"
+            ));
+        }
+        if ty.scalar() != scalar {
+            let fits = match ty.scalar() {
+                Scalar::Float => "a float, normalized (Unorm/Snorm) or half-float format",
+                Scalar::Int => "a signed integer (Sint) format",
+                Scalar::Uint => "an unsigned integer (Uint) format",
+                Scalar::Double => "a 64-bit float format",
+                Scalar::Bool => "no format (bool is not a vertex type)",
+            };
+            return Some(format!(
+                "`{}` reads {:?}s, but {self:?} gives {:?}s: use {fits}",
+                ty.glsl_name(),
+                ty.scalar(),
+                scalar
+            ));
+        }
+        None
+    }
 }

@@ -90,7 +90,16 @@ pub fn binding_type(tb: &TargetBinding, resource: &ResourceKind) -> Result<w::Bi
             format: storage_format(*format),
             view_dimension: view_dimension(*image_type)?.0,
         },
-        (kind, _) => {
+        // Kinds WebGPU has no binding for, and a portable kind the declared resource cannot carry.
+        (
+            kind @ (K::CombinedImageSampler
+            | K::UniformTexelBuffer
+            | K::StorageTexelBuffer
+            | K::AccelerationStructure
+            | K::InputAttachment),
+            _,
+        )
+        | (kind @ (K::SampledImage | K::Sampler | K::StorageImage), _) => {
             let part = match tb.part {
                 BindingPart::Whole => "",
                 BindingPart::Texture => " (texture part)",
@@ -454,7 +463,7 @@ pub fn sampler_descriptor(s: &shader_info::SamplerState) -> w::SamplerDescriptor
     };
     let mipmap = match s.mipmap {
         Some(TexelFilter::Linear) => w::MipmapFilterMode::Linear,
-        _ => w::MipmapFilterMode::Nearest,
+        Some(TexelFilter::Nearest) | None => w::MipmapFilterMode::Nearest,
     };
     let wrap = match s.wrap {
         WrapMode::Repeat => w::AddressMode::Repeat,

@@ -1,0 +1,334 @@
+//! Vertex inputs, fragment outputs and the interfaces between stages.
+
+use super::checker::Checker;
+use crate::diagnostic::{Code, Diagnostic};
+use crate::info::*;
+use crate::interfaces::{interface_lists, stage_blocks};
+use crate::item::Item;
+use crate::limits::{MAX_FRAGMENT_OUTPUTS, MAX_VERTEX_ATTRIBUTES};
+use crate::origin::Origin;
+use crate::types::*;
+use crate::vertex::VertexInput;
+use std::collections::HashMap;
+
+pub(super) fn check_vertex_inputs(c: &mut Checker) {
+    let info = c.info;
+    let mut used: Vec<(u64, u64, &Item<VertexInput>)> = Vec::new();
+    for it in &info.vertex_inputs {
+        let v = &it.value;
+        c.ident("vertex_in", &v.name, it);
+        if let Some(problem) = v.format.and_then(|f| f.problem_with(v.ty)) {
+            c.err(
+                Code::UnknownType,
+                format!("vertex_in `{}`", v.name),
+                it,
+                format!("vertex input `{}` cannot be read from its packed format: {problem}", v.name),
+                "pick the format by what the shader reads: Unorm/Snorm/Float16 for float inputs, Uint for uint, Sint for int",
+            );
+        }
+        // In u64: a location near u32::MAX must not wrap into a small range.
+        let end = u64::from(v.location) + u64::from(v.ty.locations());
+        if v.ty.scalar() == Scalar::Bool {
+            c.err(
+                Code::UnknownType,
+                format!("vertex_in `{}`", v.name),
+                it,
+                format!(
+                    "vertex input `{}` is a `{}`; GLSL does not allow boolean vertex inputs",
+                    v.name, v.ty
+                ),
+                "use `uint` or `int` and compare with 0",
+            );
+        }
+        if end > u64::from(MAX_VERTEX_ATTRIBUTES) {
+            c.err(
+                Code::VertexInputOutOfRange,
+                format!("vertex_in `{}`", v.name),
+                it,
+                format!(
+                    "vertex input `{}` ({}) uses locations {}..={}, past the {} Vulkan guarantees",
+                    v.name,
+                    v.ty,
+                    v.location,
+                    end - 1,
+                    MAX_VERTEX_ATTRIBUTES
+                ),
+                format!("use locations 0..={}", MAX_VERTEX_ATTRIBUTES - 1),
+            );
+        }
+        for (s, e, other) in &used {
+            if u64::from(v.location) < *e && *s < end {
+                c.err(
+                    Code::VertexInputOverlap,
+                    format!("vertex_in `{}`", v.name),
+                    it,
+                    format!(
+                        "vertex input `{}` (locations {}..={}) overlaps `{}` (locations {}..={})",
+                        v.name,
+                        v.location,
+                        end - 1,
+                        other.value.name,
+                        s,
+                        e - 1
+                    ),
+                    "a matrix takes one location per column: move the later input past the earlier one",
+                );
+                break;
+            }
+        }
+        used.push((u64::from(v.location), end, it));
+    }
+}
+
+pub(super) fn check_fragment_outputs(c: &mut Checker) {
+    let info = c.info;
+    let mut seen: HashMap<(u32, u32), &Item<FragmentOutput>> = HashMap::new();
+    for it in &info.fragment_outputs {
+        let f = &it.value;
+        c.ident("fragment_out", &f.name, it);
+        let index = u32::from(f.blend == DualBlend::Src1);
+        if let Some(first) = seen.get(&(f.location, index)) {
+            let other = first.value.name.clone();
+            c.err(
+                Code::FragmentOutputCollision,
+                format!("fragment_out `{}`", f.name),
+                it,
+                format!("fragment outputs `{other}` and `{}` both use location {}", f.name, f.location),
+                "give each output its own location (dual-source blending uses DualBlend::Src0/Src1 at location 0)",
+            );
+        } else {
+            seen.insert((f.location, index), it);
+        }
+        if f.blend != DualBlend::None && f.location != 0 {
+            c.err(
+                Code::FragmentOutputCollision,
+                format!("fragment_out `{}`", f.name),
+                it,
+                format!("dual-source output `{}` is at location {}; dual-source blending uses location 0", f.name, f.location),
+                "move it to location 0",
+            );
+        }
+        if f.location >= MAX_FRAGMENT_OUTPUTS {
+            c.err(
+                Code::FragmentOutputCollision,
+                format!("fragment_out `{}`", f.name),
+                it,
+                format!(
+                    "fragment output `{}` is at location {}, past {MAX_FRAGMENT_OUTPUTS} color attachments",
+                    f.name, f.location
+                ),
+                format!("use locations 0..={}", MAX_FRAGMENT_OUTPUTS - 1),
+            );
+        }
+        if f.ty.scalar() == Scalar::Bool || f.ty.is_matrix() || f.ty.is_double() {
+            c.err(
+                Code::UnknownType,
+                format!("fragment_out `{}`", f.name),
+                it,
+                format!("fragment output `{}` is a `{}`; color attachments hold float, int or uint vectors", f.name, f.ty),
+                "use a float, int or uint scalar or vector",
+            );
+        }
+    }
+}
+
+pub(super) fn check_interfaces(c: &mut Checker) {
+    let info = c.info;
+    // Vulkan asks `flat` of integer and double inputs of the fragment stage only: a smooth `int` from the vertex
+    // to the geometry stage is valid (glslang compiles it), so only the blocks the fragment stage reads count.
+    let fragment_reads: Vec<*const Item<StageInterfaceInfo>> = stage_blocks(info, Stage::Fragment)
+        .iter()
+        .map(|b| b.item as *const _)
+        .collect();
+    for (dir, list) in interface_lists(info) {
+        for it in list.iter() {
+            let read_by_fragment = fragment_reads.contains(&(it as *const _));
+            let iface = &it.value;
+            c.ident("interface", &iface.name, it);
+            if iface.members.is_empty() {
+                c.err(
+                    Code::IncompleteInfo,
+                    format!("{dir} `{}`", iface.name),
+                    it,
+                    format!("interface `{}` has no members: GLSL has no empty blocks", iface.name),
+                    "add a member (`.smooth(…)`, `.flat(…)`, `.no_perspective(…)`) or remove the interface",
+                );
+            }
+            if !iface.instance_name.is_empty() {
+                c.ident("interface instance", &iface.instance_name, it);
+            }
+            for m in &iface.members {
+                let item = Item {
+                    value: (),
+                    declared_in: iface.name.clone(),
+                    origin: m.origin,
+                };
+                c.ident("interface member", &m.name, &item);
+                if read_by_fragment
+                    && (m.ty.is_integer() || m.ty.is_double())
+                    && m.interpolation != Interpolation::Flat
+                {
+                    c.diags.push(
+                        Diagnostic::error(
+                            Code::InterpolationNotFlat,
+                            &info.name,
+                            format!(
+                                "{dir} member `{}` of `{}` is a `{}` with {} interpolation; Vulkan requires integer and double inputs of the fragment stage to be `flat` (spec 15.1.5 / 8.11)",
+                                m.name,
+                                iface.name,
+                                m.ty,
+                                m.interpolation.glsl_name()
+                            ),
+                        )
+                        .item(format!("interface member `{}.{}`", iface.name, m.name))
+                        .at(&it.declared_in, m.origin)
+                        .hint(format!("declare it with `.flat(Type::{:?}, \"{}\")`", m.ty, m.name)),
+                    );
+                }
+                if m.ty.scalar() == Scalar::Bool {
+                    c.diags.push(
+                        Diagnostic::error(
+                            Code::UnknownType,
+                            &info.name,
+                            format!("interface member `{}` is a `{}`; GLSL does not allow boolean stage inputs", m.name, m.ty),
+                        )
+                        .item(format!("interface member `{}.{}`", iface.name, m.name))
+                        .at(&it.declared_in, m.origin)
+                        .hint("use a flat `uint`"),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The interfaces each stage declares ([`stage_blocks`]) must make a chain: the stage before the fragment stage
+/// writes what it reads, items have their stage, both tessellation stages come together, and no two blocks of
+/// one stage share an instance name.
+pub(super) fn check_stage_interfaces(c: &mut Checker, stages: &[Stage], origin: Origin) {
+    let info = c.info;
+    let has = |s: Stage| stages.contains(&s);
+    let problem = |item: &str, message: String, hint: &str, at: (&str, Origin)| {
+        Diagnostic::error(Code::IncompleteInfo, &info.name, message)
+            .item(item.to_string())
+            .at(at.0, at.1)
+            .hint(hint.to_string())
+    };
+    let here = (info.name.as_str(), origin);
+    let (tesc, tese) = (has(Stage::TessControl), has(Stage::TessEvaluation));
+    if tesc != tese {
+        let (present, missing, method) = if tesc {
+            ("control", "evaluation", "tess_evaluation_source")
+        } else {
+            ("evaluation", "control", "tess_control_source")
+        };
+        c.diags.push(problem(
+            "stage sources",
+            format!("the info has a tessellation {present} stage but no {missing} stage; Vulkan takes both or neither"),
+            &format!("add `.{method}(file)`"),
+            here,
+        ));
+    }
+    // Items without their stage are warnings, not errors: a variant may add the stage (`VariantBuilder::source`).
+    let warning = |mut d: Diagnostic| {
+        d.severity = crate::diagnostic::Severity::Warning;
+        d
+    };
+    let stage_of = [
+        ("tess_control_out", Stage::TessControl),
+        ("tess_patch_out", Stage::TessControl),
+        ("tess_evaluation_out", Stage::TessEvaluation),
+        ("geometry_out", Stage::Geometry),
+    ];
+    for (list, stage) in stage_of {
+        let items = interface_lists(info)
+            .into_iter()
+            .find(|(l, _)| *l == list)
+            .map_or(&[][..], |(_, items)| items);
+        if let Some(it) = items.first()
+            && !has(stage)
+            && !stages.is_empty()
+        {
+            c.diags.push(warning(problem(
+                &format!("{list} `{}`", it.value.name),
+                format!("`{list}` is declared but the info has no {stage} stage to write it"),
+                &format!("add the {stage} stage's source (or a variant that adds it), or remove the interface"),
+                (&it.declared_in, it.origin),
+            )));
+        }
+    }
+    if let Some(it) = &info.tessellation_layout {
+        if !tesc && !tese && !stages.is_empty() {
+            c.diags.push(warning(problem(
+                "tessellation_layout",
+                "a tessellation layout is declared but the info has no tessellation stages".into(),
+                "add `.tess_control_source(file)` and `.tess_evaluation_source(file)`, or remove the layout",
+                (&it.declared_in, it.origin),
+            )));
+        }
+        // Every implementation supports patches of 32 control points (Vulkan's minimum maxTessellationPatchSize).
+        if !(1..=32).contains(&it.value.control_points) {
+            let d = Diagnostic::error(
+                Code::OutOfRange,
+                &info.name,
+                format!(
+                    "a patch of {} control points; Vulkan guarantees 1 to 32",
+                    it.value.control_points
+                ),
+            )
+            .item("tessellation_layout")
+            .at(&it.declared_in, it.origin)
+            .hint("use between 1 and 32 control points");
+            c.diags.push(d);
+        }
+    }
+    // Data written before the fragment stage must reach it through the list it reads.
+    if has(Stage::Fragment) && !info.vertex_out.is_empty() {
+        let read = stage_blocks(info, Stage::Fragment);
+        let wanted = if has(Stage::Geometry) {
+            Some(("geometry_out", "a geometry stage", "geometry"))
+        } else if tesc || tese {
+            Some((
+                "tess_evaluation_out",
+                "tessellation",
+                "tessellation evaluation",
+            ))
+        } else {
+            None
+        };
+        if let Some((list, with, writer)) = wanted
+            && read.is_empty()
+        {
+            c.diags.push(problem(
+                list,
+                format!("with {with} the fragment stage reads `{list}`, which is empty"),
+                &format!("declare what the {writer} stage writes with `.{list}(&interface)`"),
+                here,
+            ));
+        }
+    }
+    for &stage in stages {
+        let blocks = stage_blocks(info, stage);
+        for (i, b) in blocks.iter().enumerate() {
+            if b.instance.is_empty() {
+                continue;
+            }
+            if let Some(first) = blocks[..i].iter().find(|f| f.instance == b.instance) {
+                c.diags.push(
+                    Diagnostic::error(
+                        Code::DuplicateName,
+                        &info.name,
+                        format!(
+                            "the {stage} stage declares two interface blocks with instance name `{}`: {} `{}` and {} `{}`",
+                            b.instance, first.list, first.item.value.name, b.list, b.item.value.name
+                        ),
+                    )
+                    .item(format!("{} `{}`", b.list, b.item.value.name))
+                    .at(&b.item.declared_in, b.item.origin)
+                    .related(format!("{} `{}` declared in `{}`", first.list, first.item.value.name, first.item.declared_in), first.item.origin)
+                    .hint("give one of the interfaces another instance name"),
+                );
+            }
+        }
+    }
+}
