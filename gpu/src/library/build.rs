@@ -4,7 +4,6 @@
 //! the background). Modules are made in parallel, then each pipeline is checked and created in parallel; the
 //! library merges the output into its caches on its own thread.
 
-use super::reload::BuiltFrom;
 use super::{Backend, ModuleEntry, ModuleKey, Parts, checks, new_entry};
 use crate::compiler::{Compiler, Profile};
 use crate::flow::{ClipSpace, Flow, FlowMemos};
@@ -16,6 +15,9 @@ use shader_info::{
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Instant;
+
+/// The module ids a pipeline was built from, by stage: reload rebuilds it when a current id differs.
+pub(crate) type BuiltFrom = Vec<(Stage, u64)>;
 
 /// What the library reads its modules from, shared read-only with its workers.
 pub(crate) struct Base {

@@ -54,8 +54,7 @@ pub use warm_up::{WarmUp, WarmUpReport, WarmedPipeline};
 
 use crate::flow::Flow;
 use crate::watch::ShaderWatcher;
-use build::{Batch, Made, Output, Want};
-use reload::BuiltFrom;
+use build::{Batch, BuiltFrom, Made, Output, Want};
 use shader_info::{
     Diagnostic, PipelineKind, PipelinePlan, Registry, SpecValues, Stage, SubpassMode,
     ValidatedInfo, VariantSet,

@@ -1,6 +1,6 @@
 //! What a hot reload did, backend-neutral: the Vulkan and wgpu libraries report the same way.
 
-use super::build::{Base, Batch, Outcome, Want};
+use super::build::{Base, Batch, BuiltFrom, Outcome, Want};
 use super::{Backend, ModuleEntry, ModuleKey};
 use rayon::prelude::*;
 use shader_info::{Diagnostic, Stage, ValidatedInfo};
@@ -74,9 +74,6 @@ impl std::fmt::Display for ReloadReport {
         Ok(())
     }
 }
-
-/// The module ids a pipeline was built from, by stage: reload rebuilds it when a current id differs.
-pub(crate) type BuiltFrom = Vec<(Stage, u64)>;
 
 /// What reload does with a pipeline of `key` built from the module ids `built_from`: keep it (one of its modules
 /// failed), leave it (every module is still the one it was built from: `current(stage)` is the module id now), or
