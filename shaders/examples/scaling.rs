@@ -5,7 +5,7 @@
 //! ratio, and where the pass's time went (summed over threads). Each figure is the fastest of three runs (the
 //! machines this runs on are shared and noisy).
 //!
-//! `cargo run --release -p shaders --example scaling [-- debug|release] [--max-jobs N]`
+//! `cargo run --release -p shaders --example scaling [-- debug|release] [--max-jobs N] [--root DIR]`
 
 use gpu::builder::{BuildOptions, build};
 use gpu::compiler::{Compiler, Profile};
@@ -152,7 +152,11 @@ fn main() {
     if *jobs_list.last().unwrap_or(&1) != max_jobs {
         jobs_list.push(max_jobs);
     }
-    let root = shaders::glsl_root();
+    let root = args
+        .iter()
+        .position(|a| a == "--root")
+        .and_then(|i| args.get(i + 1))
+        .map_or_else(shaders::glsl_root, std::path::PathBuf::from);
     let registry = Registry::global();
     let loader = DirLoader::new(&root);
     let mut sources = HashMap::new();
