@@ -546,11 +546,9 @@ fn compile_jobs(
 ) -> Vec<Result<ModuleReport, Failure>> {
     jobs.par_iter()
         .map(|job| {
-            let t = Instant::now();
+            let t = crate::compiler::Stopwatch::start();
             let out = compile_one(flow, opts, job, clock);
-            clock
-                .jobs
-                .fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
+            clock.jobs.fetch_add(t.nanos(), Ordering::Relaxed);
             progress(&format!("{} {}", job.info.name, job.stage.short_name()));
             out
         })
@@ -679,14 +677,14 @@ fn compile_one(
         Some(v) => format!("{}.v{v}.{}", info.name, stage.short_name()),
         None => format!("{}.{}", info.name, stage.short_name()),
     };
-    let cross_started = Instant::now();
+    let cross_started = crate::compiler::Stopwatch::start();
     let mut targets: Vec<TargetReport> = translate_module(flow, info, stage, &opts.cross)
         .into_iter()
         .map(|(target, verdict)| target_report(target, &verdict, &base, opts.out_dir.is_some()))
         .collect();
     clock
         .cross
-        .fetch_add(cross_started.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        .fetch_add(cross_started.nanos(), Ordering::Relaxed);
     let write_started = Instant::now();
     if let Some(dir) = &opts.out_dir {
         let io = |e: std::io::Error| {

@@ -202,10 +202,7 @@ impl HostResource {
 }
 
 fn has_fixed_sampler(binding: &BindingPlan) -> bool {
-    matches!(
-        &binding.resource,
-        crate::resource::ResourceKind::Sampler { state: Some(_), .. }
-    )
+    binding.resource.fixed_sampler().is_some()
 }
 
 /// The resources of one bind group, resolved against the plan: the set (derived from the names) and, in the

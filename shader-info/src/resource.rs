@@ -53,6 +53,19 @@ impl ResourceKind {
         }
     }
 
+    /// The sampler state the declaration fixes (`sampler_with_state`): the backends make it an immutable sampler
+    /// (Vulkan) or a sampler of their own (wgpu), and the host binds a texture alone.
+    pub fn fixed_sampler(&self) -> Option<&crate::SamplerState> {
+        match self {
+            ResourceKind::Sampler { state, .. } => state.as_ref(),
+            ResourceKind::Image { .. }
+            | ResourceKind::UniformBuffer { .. }
+            | ResourceKind::StorageBuffer { .. }
+            | ResourceKind::AccelerationStructure
+            | ResourceKind::InputAttachment { .. } => None,
+        }
+    }
+
     /// A short word for messages: `sampler`, `image`, `uniform_buf`, `storage_buf`.
     pub fn word(&self) -> &'static str {
         match self {

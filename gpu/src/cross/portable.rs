@@ -79,7 +79,14 @@ pub fn unsupported_everywhere(
                     b.count, b.name, b.binding
                 ))
             }
-            _ => {}
+            DescriptorKind::UniformBuffer
+            | DescriptorKind::StorageBuffer
+            | DescriptorKind::SampledImage
+            | DescriptorKind::Sampler
+            | DescriptorKind::CombinedImageSampler
+            | DescriptorKind::StorageImage
+            | DescriptorKind::InputAttachment
+            | DescriptorKind::AccelerationStructure => {}
         }
     }
     let _ = info;

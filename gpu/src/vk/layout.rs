@@ -7,7 +7,7 @@ use super::error::{VkError, VkResult};
 use super::map::{descriptor_type, stage_mask};
 use super::resource::{Buffer, Image2D, Sampler};
 use ash::vk;
-use shader_info::{PipelinePlan, ResourceKind, SamplerState};
+use shader_info::{PipelinePlan, SamplerState};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -77,10 +77,7 @@ pub fn describe_layout(plan: &PipelinePlan) -> LayoutDesc {
                         descriptor_type: descriptor_type(b.kind),
                         count: b.count,
                         stages: stage_mask(b.stages),
-                        immutable_sampler: match &b.resource {
-                            ResourceKind::Sampler { state, .. } => *state,
-                            _ => None,
-                        },
+                        immutable_sampler: b.resource.fixed_sampler().copied(),
                     })
                     .collect()
             })

@@ -338,15 +338,13 @@ impl Backend for WgpuBackend {
         }
         let declared_samplers = plan
             .bindings()
-            .filter_map(|(set, b)| match &b.resource {
-                shader_info::ResourceKind::Sampler {
-                    state: Some(state), ..
-                } => Some((
+            .filter_map(|(set, b)| {
+                let state = b.resource.fixed_sampler()?;
+                Some((
                     set,
                     b.name.clone(),
                     device.create_sampler(&super::map::sampler_descriptor(state)),
-                )),
-                _ => None,
+                ))
             })
             .collect();
         Ok(Layouts {
