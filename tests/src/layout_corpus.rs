@@ -22,7 +22,7 @@ pub const MAX_DEPTH: u32 = 3;
 pub struct Rng(pub u64);
 
 impl Rng {
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
@@ -31,7 +31,7 @@ impl Rng {
 
     /// Uniform in `0..n`.
     pub fn below(&mut self, n: u32) -> u32 {
-        (self.next() >> 32) as u32 % n
+        (self.next_u64() >> 32) as u32 % n
     }
 
     /// True with probability `percent`/100.
