@@ -1,3 +1,4 @@
 //! Cross-crate integration tests live in `tests/`.
 
 pub mod glslang;
+pub mod layout_corpus;

@@ -1,7 +1,8 @@
 //! Differential test of the std140/std430 layout engine against glslang, the Khronos reference compiler.
 //!
-//! A deterministic corpus of random block definitions (every `Type`, fixed arrays of values, matrices and structs,
-//! structs nested three deep, a runtime array at the end of storage blocks) is declared once as a std140 uniform
+//! A deterministic corpus of random block definitions ([`tests::layout_corpus`]: every `Type`, fixed arrays of values,
+//! matrices and structs, structs nested three deep, a runtime array at the end of storage blocks; the same
+//! generator feeds the corpus through every translation target, `tests/layout_corpus.rs`) is declared once as a std140 uniform
 //! block and once as a std430 storage block. Blocks are batched into compute shaders so that glslang runs only a
 //! few dozen times. Each block is checked two independent ways:
 //! - glslang's reflection: the offset, array length, array stride and top-level array stride of every flattened
@@ -10,192 +11,23 @@
 //!   every (nested) struct type, which also covers matrix strides that reflection does not print.
 
 use shader_info::{
-    BlockLayout, Field, FieldArray, FieldType, Rules, StructDef, StructMap, Type, layout_fields,
+    BlockLayout, Field, FieldArray, FieldType, Rules, StructMap, Type, layout_fields,
 };
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use tests::glslang;
+use tests::layout_corpus::{Case, Generator, MAX_DEPTH, struct_depth};
 
 /// Number of random block definitions; each is checked under both rules.
 const CASES: usize = 1000;
 /// Cases per compute shader: 25 cases give 50 blocks (25 uniform + 25 storage) per glslang run, 40 runs in all.
 const CASES_PER_SHADER: usize = 25;
-/// Struct nesting below the block: block → struct → struct → struct.
-const MAX_DEPTH: u32 = 3;
 const SEED: u64 = 0x5eed_1a70_u64;
 
-/// xorshift64*: tiny, deterministic, and good enough to spread choices over the corpus.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    /// Uniform in `0..n`.
-    fn below(&mut self, n: u32) -> u32 {
-        (self.next() >> 32) as u32 % n
-    }
-
-    /// True with probability `percent`/100.
-    fn chance(&mut self, percent: u32) -> bool {
-        self.below(100) < percent
-    }
-}
-
-/// One random block body plus the structs it uses.
-struct Case {
-    index: usize,
-    /// In definition order (a struct comes after every struct it uses).
-    structs: Vec<StructDef>,
-    fields: Vec<Field>,
-    /// Appended to the storage block only: runtime arrays are not allowed in uniform blocks.
-    runtime: Option<Field>,
-}
-
-impl Case {
-    fn uniform_name(&self) -> String {
-        format!("U{}", self.index)
-    }
-
-    fn storage_name(&self) -> String {
-        format!("S{}", self.index)
-    }
-
-    fn block_fields(&self, rules: Rules) -> Vec<Field> {
-        let mut f = self.fields.clone();
-        if rules == Rules::Std430 {
-            f.extend(self.runtime.clone());
-        }
-        f
-    }
-
-    fn struct_map(&self) -> StructMap {
-        let mut m = StructMap::default();
-        for s in &self.structs {
-            m.insert(s.clone());
-        }
-        m
-    }
-
-    /// The GLSL of the case's structs and of its block under `rules`, for failure messages.
-    fn describe(&self, rules: Rules) -> String {
-        let mut s: String = self.structs.iter().map(StructDef::glsl).collect();
-        let (kind, name) = match rules {
-            Rules::Std140 => ("uniform", self.uniform_name()),
-            Rules::Std430 => ("buffer", self.storage_name()),
-        };
-        let _ = writeln!(s, "layout({rules}) {kind} {name} {{");
-        for f in self.block_fields(rules) {
-            let _ = writeln!(s, "  {}", f.glsl_decl());
-        }
-        s.push_str("};");
-        s
-    }
-}
-
-struct Generator {
-    rng: Rng,
-    types_used: BTreeSet<Type>,
-}
-
-impl Generator {
-    fn value_type(&mut self) -> Type {
-        let t = Type::ALL[self.rng.below(Type::ALL.len() as u32) as usize];
-        self.types_used.insert(t);
-        t
-    }
-
-    /// A field at `depth` (0 = block member). Nested structs are either new or reused from this case.
-    fn field(
-        &mut self,
-        case: usize,
-        depth: u32,
-        name: String,
-        structs: &mut Vec<StructDef>,
-    ) -> Field {
-        let ty = if depth < MAX_DEPTH && self.rng.chance(25) {
-            // Reuse only structs that sit no deeper than allowed here; new ones nest further themselves.
-            let reusable: Vec<&StructDef> = structs
-                .iter()
-                .filter(|s| struct_depth(s, structs) + depth <= MAX_DEPTH)
-                .collect();
-            if !reusable.is_empty() && self.rng.chance(30) {
-                let pick = self.rng.below(reusable.len() as u32) as usize;
-                FieldType::Struct(reusable[pick].name.clone())
-            } else {
-                FieldType::Struct(self.structure(case, depth + 1, structs))
-            }
-        } else {
-            FieldType::Value(self.value_type())
-        };
-        let array = if self.rng.chance(25) {
-            // Short arrays: glslang's reflection lists every element of an array of structs.
-            FieldArray::Fixed(1 + self.rng.below(3))
-        } else {
-            FieldArray::None
-        };
-        Field { name, ty, array }
-    }
-
-    /// Defines a new struct at nesting `depth` (1 = member of a block) and returns its name.
-    fn structure(&mut self, case: usize, depth: u32, structs: &mut Vec<StructDef>) -> String {
-        let n = 1 + self.rng.below(5);
-        let fields = (0..n)
-            .map(|i| self.field(case, depth, format!("m{i}"), structs))
-            .collect();
-        let name = format!("C{case}_T{}", structs.len());
-        structs.push(StructDef {
-            name: name.clone(),
-            fields,
-        });
-        name
-    }
-
-    fn case(&mut self, index: usize) -> Case {
-        let mut structs = Vec::new();
-        let n = 1 + self.rng.below(6);
-        let fields = (0..n)
-            .map(|i| self.field(index, 0, format!("f{i}"), &mut structs))
-            .collect();
-        let runtime = self.rng.chance(60).then(|| {
-            let mut f = self.field(index, 0, "tail".into(), &mut structs);
-            f.array = FieldArray::Runtime;
-            f
-        });
-        Case {
-            index,
-            structs,
-            fields,
-            runtime,
-        }
-    }
-}
-
-/// Levels of struct nesting inside `s`, counting `s` itself.
-fn struct_depth(s: &StructDef, all: &[StructDef]) -> u32 {
-    1 + s
-        .fields
-        .iter()
-        .filter_map(|f| match &f.ty {
-            FieldType::Struct(n) => all.iter().find(|d| &d.name == n),
-            FieldType::Value(_) => None,
-        })
-        .map(|d| struct_depth(d, all))
-        .max()
-        .unwrap_or(0)
-}
-
 fn corpus() -> (Vec<Case>, BTreeSet<Type>) {
-    let mut g = Generator {
-        rng: Rng(SEED),
-        types_used: BTreeSet::new(),
-    };
+    let mut g = Generator::new(SEED);
     let cases = (0..CASES).map(|i| g.case(i)).collect();
     (cases, g.types_used)
 }

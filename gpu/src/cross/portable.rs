@@ -283,6 +283,7 @@ impl Portable {
                 if has(BuiltIn::PointCoord) {
                     out.push(no_point_coord("WebGPU"));
                 }
+                out.extend(self.strides_wgsl_cannot_write());
             }
             Target::Hlsl => {
                 if has(BuiltIn::PointSize) {
@@ -314,6 +315,27 @@ impl Portable {
             out.push(format!("64-bit floats ({target} has no `double`)"));
         }
         out
+    }
+
+    /// Arrays laid out with a stride other than their element's own (std140 pads the elements of an array of
+    /// scalars or two-component vectors to 16 bytes). A WGSL array's stride is always its element's size rounded
+    /// to its alignment and naga's WGSL writer does not wrap such elements, so the text it writes puts them 4 or 8
+    /// bytes apart, which the uniform address space refuses and which is not the declared layout (found by the
+    /// random layout corpus, `tests/tests/layout_corpus.rs`).
+    fn strides_wgsl_cannot_write(&self) -> Option<String> {
+        let mut layouter = naga::proc::Layouter::default();
+        layouter.update(self.module.to_ctx()).ok()?;
+        self.module.types.iter().find_map(|(_, t)| match t.inner {
+            naga::TypeInner::Array { base, stride, .. } if stride != layouter[base].to_stride() => {
+                Some(format!(
+                    "an array with a stride of {stride} bytes where its elements take {} (std140 pads the \
+                     elements of an array of scalars or two-component vectors to 16 bytes): WGSL arrays cannot \
+                     take an explicit stride; declare vec4 elements, or use a storage buffer (std430)",
+                    layouter[base].to_stride()
+                ))
+            }
+            _ => None,
+        })
     }
 
     /// The specialization constants the module still uses (the translator drops the others), in id order.

@@ -38,6 +38,35 @@ pub(crate) fn declared_offsets(layout: &BlockLayout) -> Offsets {
     out
 }
 
+/// The declaration as glslang's GL reflection reports it: every member by its path with the array brackets dropped
+/// (`lights.color`), at its offset from the start of the block — of the first element, through every array — with
+/// its array stride. glslang names the first element of an array of structs `lights[0]` or, inside a top-level
+/// array, `lights`; both drop to one path, and members of later elements are not compared (their offsets follow
+/// from the first and the stride).
+pub(crate) fn declared_gl_offsets(layout: &BlockLayout) -> BTreeMap<String, (u32, Option<u32>)> {
+    fn walk(
+        members: &[MemberLayout],
+        base: u32,
+        prefix: &str,
+        out: &mut BTreeMap<String, (u32, Option<u32>)>,
+    ) {
+        for m in members {
+            let path = if prefix.is_empty() {
+                m.name.clone()
+            } else {
+                format!("{prefix}.{}", m.name)
+            };
+            out.insert(path.clone(), (base + m.offset, m.array_stride));
+            if let Some(n) = &m.nested {
+                walk(&n.members, base + m.offset, &path, out);
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(&layout.members, 0, "", &mut out);
+    out
+}
+
 /// The offsets of a naga struct type (laid out by naga from the target language's own rules), by path; names come
 /// from the declaration, matched by position (translators may rename members).
 pub(crate) fn naga_offsets(

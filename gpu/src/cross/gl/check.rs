@@ -4,10 +4,10 @@
 
 use crate::cross::check::bindings::{describe, used_bindings};
 use crate::cross::check::command::{run, stage_arg};
-use crate::cross::check::layout::declared_offsets;
+use crate::cross::check::layout::{declared_gl_offsets, declared_offsets};
 use crate::cross::check::native;
 use crate::cross::{Portable, Translation};
-use shader_info::GlClass;
+use shader_info::{BlockLayout, GlClass};
 use std::process::Command;
 
 /// The GLSL with what glslang 12 lacks and the ES specification has written around: `GL_EXT_clip_cull_distance`
@@ -37,8 +37,12 @@ struct GlEntry {
     name: String,
     offset: i64,
     ty: u32,
+    /// For a block, its data size: the end of its last member (a runtime array counted as one element).
+    size: i64,
     index: i64,
     binding: i64,
+    /// The member's own array stride, when it is an array.
+    array_stride: Option<i64>,
     /// The stride of the block's top-level array this member is in (glslang names its elements without `[0]`).
     top_level_array_stride: Option<i64>,
 }
@@ -56,8 +60,10 @@ fn reflection_line(line: &str) -> Option<GlEntry> {
             .split(", ")
             .find_map(|f| f.strip_prefix("type "))
             .and_then(|t| u32::from_str_radix(t.trim(), 16).ok())?,
+        size: field("size ")?,
         index: field("index ")?,
         binding: field("binding ")?,
+        array_stride: field("arrayStride "),
         top_level_array_stride: field("topLevelArrayStride "),
     })
 }
@@ -94,15 +100,23 @@ impl GlReflection {
     }
 }
 
-/// A reflected member name (`instance.view.lights[0].color`) as a declared member path (`view.lights[].color`):
-/// the block or instance name dropped, the first array element standing for the array.
+/// A reflected member name (`instance.view.lights[0].color`) as a member path of [`declared_gl_offsets`]
+/// (`view.lights.color`): the block or instance name and the array brackets dropped. `None` for a member of a later
+/// element (`lights[1].color`): its offset follows from the first element's and the stride.
 fn gl_member_path(name: &str) -> Option<String> {
     let (_, path) = name.split_once('.')?;
-    let path = path.replace("[0]", "[]");
-    if path.contains('[') && !path.contains("[]") {
-        return None; // a later element: its offset follows from the first and the stride
+    let mut out = String::with_capacity(path.len());
+    let mut rest = path;
+    while let Some(open) = rest.find('[') {
+        out.push_str(&rest[..open]);
+        let close = rest[open..].find(']')? + open;
+        if !matches!(&rest[open + 1..close], "" | "0") {
+            return None;
+        }
+        rest = &rest[close + 1..];
     }
-    Some(path.strip_suffix("[]").unwrap_or(&path).to_string())
+    out.push_str(rest);
+    Some(out)
 }
 
 /// Whether a GL type enum is an image (`image*`, `iimage*`, `uimage*`) rather than a sampler.
@@ -241,42 +255,8 @@ pub(crate) fn check(p: &Portable, t: &Translation) -> Vec<String> {
             let Some(layout) = p.block_layout(tb.set, tb.binding) else {
                 continue;
             };
-            let declared = declared_offsets(layout);
-            for m in members.iter().filter(|m| m.index == block.index) {
-                let Some(path) = gl_member_path(&m.name) else {
-                    continue;
-                };
-                // A member of a top-level array of structs reflects without the array's brackets.
-                let (path, top) = match path.split_once('.') {
-                    Some((head, rest))
-                        if !declared.contains_key(&path) && m.top_level_array_stride.is_some() =>
-                    {
-                        (format!("{head}[].{rest}"), Some(head.to_string()))
-                    }
-                    _ => (path, None),
-                };
-                if let (Some(head), Some(stride)) = (&top, m.top_level_array_stride)
-                    && let Some((_, Some(want), _)) = declared.get(head)
-                    && i64::from(*want) != stride
-                {
-                    out.push(format!(
-                        "{}: array `{head}` has stride {stride} for glslang but {want} in the declaration",
-                        describe(tb)
-                    ));
-                }
-                match declared.get(&path) {
-                    Some((want, ..)) if i64::from(*want) == m.offset => {}
-                    Some((want, ..)) => out.push(format!(
-                        "{}: member `{path}` is at offset {} for glslang but at {want} in the declaration",
-                        describe(tb),
-                        m.offset
-                    )),
-                    None => out.push(format!(
-                        "{}: glslang reflects a member `{path}` the declaration does not have",
-                        describe(tb)
-                    )),
-                }
-            }
+            let active: Vec<&GlEntry> = members.iter().filter(|m| m.index == block.index).collect();
+            out.extend(block_problems(&describe(tb), layout, block, &active));
         }
     }
     for b in used_bindings(p).into_iter().filter(|b| b.gl.is_some()) {
@@ -284,6 +264,63 @@ pub(crate) fn check(p: &Portable, t: &Translation) -> Vec<String> {
             out.push(format!(
                 "{} is missing from glslang's reflection",
                 describe(b)
+            ));
+        }
+    }
+    out
+}
+
+/// What glslang's reflection of one block (`block`, its active members `active`) says against the declared
+/// `layout`: the block's data size, every member's offset from the start of the block, array strides, and the
+/// stride of the block's top-level array.
+fn block_problems(
+    what: &str,
+    layout: &BlockLayout,
+    block: &GlEntry,
+    active: &[&GlEntry],
+) -> Vec<String> {
+    let mut out = Vec::new();
+    let declared = declared_gl_offsets(layout);
+    if block.size != i64::from(layout.end) {
+        out.push(format!(
+            "{}: the block's data size is {} for glslang but {} in the declaration",
+            what, block.size, layout.end
+        ));
+    }
+    for m in active {
+        let Some(path) = gl_member_path(&m.name) else {
+            continue;
+        };
+        let Some(&(want, stride)) = declared.get(&path) else {
+            out.push(format!(
+                "{}: glslang reflects a member `{path}` the declaration does not have",
+                what
+            ));
+            continue;
+        };
+        if i64::from(want) != m.offset {
+            out.push(format!(
+                "{}: member `{path}` is at offset {} for glslang but at {want} in the declaration",
+                what, m.offset
+            ));
+        }
+        if let (Some(got), Some(want)) = (m.array_stride, stride)
+            && got != i64::from(want)
+        {
+            out.push(format!(
+                "{}: array `{path}` has stride {got} for glslang but {want} in the declaration",
+                what
+            ));
+        }
+        // The block's own array member (a top-level array): glslang reports its stride on every member
+        // inside it.
+        let head = path.split('.').next().unwrap_or_default();
+        if let (Some(got), Some(&(_, Some(want)))) = (m.top_level_array_stride, declared.get(head))
+            && got != i64::from(want)
+        {
+            out.push(format!(
+                "{}: array `{head}` has stride {got} for glslang but {want} in the declaration",
+                what
             ));
         }
     }
@@ -305,10 +342,72 @@ mod tests {
         assert_eq!(gl_member_path(&e.name).as_deref(), Some("view.sun_color"));
         assert_eq!(
             gl_member_path("b.lights[0].color").as_deref(),
-            Some("lights[].color")
+            Some("lights.color")
         );
         assert_eq!(gl_member_path("b.lights[1].color"), None);
         assert_eq!(gl_member_path("b.bins[0]").as_deref(), Some("bins"));
+        assert_eq!(gl_member_path("b.s[0].f[0].m[0]").as_deref(), Some("s.f.m"));
+        assert_eq!(gl_member_path("b.s[0].f[2].m"), None);
         assert_eq!(naga_gl_name("_group_2_binding_13_vs"), Some((2, 13)));
+    }
+
+    /// glslang reports a nested member's offset from the start of the block, not of its struct: the random layout
+    /// corpus found every nested member past offset 0 reported as a mismatch (and nested arrays unmatched).
+    #[cfg(gpu_glslang_lib)]
+    #[test]
+    fn nested_members_are_compared_at_their_offset_in_the_block() {
+        use shader_info::{Field, Rules, StructDef, StructMap, Type, layout_fields};
+        let mut structs = StructMap::default();
+        structs.insert(
+            StructDef::new("Inner")
+                .field(Field::new(Type::Vec3, "a"))
+                .field(Field::new(Type::Float, "b").array(2)),
+        );
+        structs.insert(
+            StructDef::new("Outer")
+                .field(Field::new(Type::Vec4, "x"))
+                .field(Field::structure("Inner", "inner").array(2)),
+        );
+        let layout = layout_fields(
+            &[Field::structure("Outer", "o")],
+            Rules::Std430,
+            &structs,
+            &mut vec![],
+        )
+        .unwrap();
+        let text = "#version 430\nlayout(local_size_x = 1) in;\n\
+            struct Inner { vec3 a; float b[2]; };\nstruct Outer { vec4 x; Inner inner[2]; };\n\
+            layout(std430, binding = 0) buffer B { Outer o; } b;\n\
+            layout(std430, binding = 1) buffer S { float sink[]; };\n\
+            void main() { sink[0] = b.o.x.x + b.o.inner[0].a.x + b.o.inner[0].b[1] + b.o.inner[1].a.y; }\n";
+        let r = GlReflection::parse(&native::gl(text, shader_info::Stage::Compute).unwrap());
+        let block = r.buffer_blocks.iter().find(|b| b.name == "B").unwrap();
+        let active: Vec<&GlEntry> = r
+            .buffer_variables
+            .iter()
+            .filter(|m| m.index == block.index)
+            .collect();
+        assert!(active.len() >= 3, "{active:?}");
+        assert_eq!(
+            block_problems("B", &layout, block, &active),
+            Vec::<String>::new()
+        );
+        // `o.inner[0].b` sits at 16 + 12 = 28; the check must see an engine that puts it elsewhere.
+        let mut wrong = layout.clone();
+        let inner = wrong.members[0].nested.as_mut().unwrap().members[1]
+            .nested
+            .as_mut()
+            .unwrap();
+        inner.members[1].offset += 4;
+        let e = block_problems("B", &wrong, block, &active);
+        assert!(
+            e.iter()
+                .any(|e| e.contains("member `o.inner.b` is at offset 28")),
+            "{e:?}"
+        );
+        let mut wrong = layout.clone();
+        wrong.end += 16;
+        let e = block_problems("B", &wrong, block, &active);
+        assert!(e.iter().any(|e| e.contains("data size")), "{e:?}");
     }
 }
