@@ -59,7 +59,7 @@ fn required() -> bool {
     std::env::var(REQUIRE_TINT_ENV).as_deref() == Ok("1")
 }
 
-fn start() -> Result<Mutex<Server>, String> {
+fn start() -> Result<Server, String> {
     let dir = package_dir().ok_or_else(|| {
         format!(
             "the npm package `webgpu` is not installed (bash scripts/install-deps.sh puts it in .tools/webgpu; or set {TINT_ENV})"
@@ -101,13 +101,13 @@ fn start() -> Result<Mutex<Server>, String> {
         let _ = child.kill();
         return Err(format!("Tint did not start: {}", ready["error"]));
     }
-    Ok(Mutex::new(Server {
+    Ok(Server {
         child,
         stdin,
         stdout,
         next_id: 0,
         _script: script,
-    }))
+    })
 }
 
 /// Whether the package is installed (without starting anything): then every WGSL check runs Tint or fails.
@@ -118,13 +118,13 @@ pub fn installed() -> bool {
 
 /// Whether Tint can run here (starts it when it was not yet started).
 pub fn available() -> bool {
-    SERVER.get_or_init(start).is_ok()
+    SERVER.get_or_init(|| start().map(Mutex::new)).is_ok()
 }
 
 /// Tint's verdict on `wgsl`: `Ok(None)` when it accepts it, `Ok(Some(errors))` when it rejects it, `Err(why)` when
 /// Tint cannot run (only when it is required; otherwise a missing Tint is `Ok(None)`).
 pub fn check(wgsl: &str) -> Result<Option<String>, String> {
-    let server = match SERVER.get_or_init(start) {
+    let server = match SERVER.get_or_init(|| start().map(Mutex::new)) {
         Ok(s) => s,
         Err(e) if required() => return Err(format!("{REQUIRE_TINT_ENV}=1 but {e}")),
         // Installed but not running (no node, a broken package): a failure, not a silent skip, so that no verdict
@@ -144,8 +144,32 @@ pub fn check(wgsl: &str) -> Result<Option<String>, String> {
     Ok(verdict.err())
 }
 
+/// Tint's verdict on one module. A process that ended (Dawn for node can abort after thousands of modules: "The
+/// futex facility returned an unexpected error code") is started again and asked again, so one crash costs one
+/// restart, not every later verdict; a module it ends on twice is a failure naming that.
 fn ask(server: &Mutex<Server>, wgsl: &str) -> Result<Result<(), String>, String> {
     let mut s = server.lock().unwrap_or_else(|e| e.into_inner());
+    let first = match exchange(&mut s, wgsl) {
+        Ok(v) => return Ok(v),
+        Err(e) => e,
+    };
+    *s = start().map_err(|e| format!("{first}, and it did not start again: {e}"))?;
+    match exchange(&mut s, wgsl) {
+        Ok(v) => Ok(v),
+        Err(second) => {
+            // Ready for the next module, whatever this one does to it.
+            if let Ok(fresh) = start() {
+                *s = fresh;
+            }
+            Err(format!(
+                "Tint's process ended twice on this module ({first}; then {second})"
+            ))
+        }
+    }
+}
+
+/// Sends one module and reads its answer; `Err` when the process is gone.
+fn exchange(s: &mut Server, wgsl: &str) -> Result<Result<(), String>, String> {
     s.next_id += 1;
     let id = s.next_id;
     let mut line = serde_json::json!({ "id": id, "code": wgsl }).to_string();
@@ -209,6 +233,27 @@ mod tests {
         assert!(
             rejected.contains("arrays cannot be used in the <immediate> address space"),
             "{rejected}"
+        );
+    }
+
+    #[test]
+    fn a_tint_process_that_ended_is_started_again() {
+        if !available() {
+            assert!(!required(), "{REQUIRE_TINT_ENV}=1 but Tint cannot run");
+            return;
+        }
+        let Some(Ok(server)) = SERVER.get() else {
+            unreachable!("available() started it")
+        };
+        {
+            let mut s = server.lock().unwrap_or_else(|e| e.into_inner());
+            s.child.kill().unwrap();
+            s.child.wait().unwrap();
+        }
+        // A text no other test asks about, so the verdict is not remembered.
+        assert_eq!(
+            check("@compute @workgroup_size(2) fn restarted() {}"),
+            Ok(None)
         );
     }
 }
