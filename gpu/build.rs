@@ -58,7 +58,7 @@ fn main() {
 }
 
 /// Builds the in-process independent checkers (`native/glslang_check.cpp`: glslang and SPIRV-Tools as libraries,
-/// see `gpu::cross::check`) where Debian's glslang and SPIRV-Tools headers are present, and says so with
+/// see `shader_info_gpu::cross::check`) where Debian's glslang and SPIRV-Tools headers are present, and says so with
 /// `cfg(gpu_glslang_lib)`; elsewhere the checks run the `glslangValidator` and `spirv-val` commands.
 fn native_checkers(dir: &Path) -> bool {
     println!("cargo:rerun-if-changed=native/glslang_check.cpp");

@@ -2,11 +2,11 @@
 //! the seed's method (key = stage prefix + full source text; on every lookup re-read every included file and
 //! compare it with the stored copy), side by side.
 //!
-//! `cargo bench -p gpu --bench compiler_cache -- --warm-up-time 1 --measurement-time 3`
+//! `cargo bench -p shader-info-gpu --bench compiler_cache -- --warm-up-time 1 --measurement-time 3`
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use gpu::compiler::{ChangeDetection, Compiler, Profile};
 use shader_info::Stage;
+use shader_info_gpu::compiler::{ChangeDetection, Compiler, Profile};
 use std::collections::HashMap;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};

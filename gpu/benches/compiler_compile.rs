@@ -1,11 +1,11 @@
 //! Compile time of a typical shader: in-process shaderc (this crate, cache bypassed by clearing it) against
 //! `glslc` run as a process per file with the same options, checking both produce the same SPIR-V.
 //!
-//! `cargo bench -p gpu --bench compiler_compile -- --warm-up-time 1 --measurement-time 3`
+//! `cargo bench -p shader-info-gpu --bench compiler_compile -- --warm-up-time 1 --measurement-time 3`
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use gpu::compiler::{Compiler, Profile};
 use shader_info::Stage;
+use shader_info_gpu::compiler::{Compiler, Profile};
 use std::hint::black_box;
 use std::process::Command;
 

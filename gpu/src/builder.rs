@@ -46,9 +46,9 @@ pub struct BuildOptions {
 /// module key), so every runner computes the same split from the same declarations and sources.
 ///
 /// ```
-/// let s: gpu::builder::Shard = "2/4".parse().unwrap();
+/// let s: shader_info_gpu::builder::Shard = "2/4".parse().unwrap();
 /// assert_eq!((s.index, s.count), (1, 4)); // given 1-based, kept 0-based
-/// assert!("0/4".parse::<gpu::builder::Shard>().is_err());
+/// assert!("0/4".parse::<shader_info_gpu::builder::Shard>().is_err());
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Shard {
@@ -315,8 +315,8 @@ struct Job {
 /// `progress` is called once per finished job (an info's declaration check or one module) with a short label.
 ///
 /// ```no_run
-/// use gpu::builder::{build, BuildOptions};
-/// use gpu::compiler::Compiler;
+/// use shader_info_gpu::builder::{build, BuildOptions};
+/// use shader_info_gpu::compiler::Compiler;
 /// use shader_info::{DirLoader, Registry};
 /// let compiler = Compiler::new("shaders/glsl").unwrap();
 /// let loader = DirLoader::new("shaders/glsl");
@@ -781,7 +781,7 @@ fn target_report(target: Target, verdict: &Verdict, base: &str, writing: bool) -
 /// outputs of one module, which only one shard builds); anything else is an error naming the file.
 ///
 /// ```no_run
-/// let n = gpu::builder::merge_outputs(&["out/1".into(), "out/2".into()], "out/all".as_ref()).unwrap();
+/// let n = shader_info_gpu::builder::merge_outputs(&["out/1".into(), "out/2".into()], "out/all".as_ref()).unwrap();
 /// println!("{n} files");
 /// ```
 pub fn merge_outputs(shards: &[PathBuf], out: &std::path::Path) -> Result<usize, String> {

@@ -4,11 +4,11 @@
 //! over the old one), so that a crash or a concurrent writer never leaves half a file.
 //!
 //! ```
-//! let bytes = gpu::cache_file::wrap(b"driver data");
-//! assert_eq!(gpu::cache_file::unwrap(&bytes), Ok(&b"driver data"[..]));
+//! let bytes = shader_info_gpu::cache_file::wrap(b"driver data");
+//! assert_eq!(shader_info_gpu::cache_file::unwrap(&bytes), Ok(&b"driver data"[..]));
 //! let mut damaged = bytes.clone();
 //! damaged[40] ^= 1;
-//! assert!(gpu::cache_file::unwrap(&damaged).unwrap_err().contains("checksum"));
+//! assert!(shader_info_gpu::cache_file::unwrap(&damaged).unwrap_err().contains("checksum"));
 //! ```
 
 use std::path::Path;

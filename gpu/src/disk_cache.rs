@@ -22,8 +22,8 @@
 //! few GB/s), and the same bytes go to the remote store unchanged.
 //!
 //! ```no_run
-//! use gpu::compiler::{Compiler, CompilerOptions};
-//! use gpu::disk_cache::DiskCache;
+//! use shader_info_gpu::compiler::{Compiler, CompilerOptions};
+//! use shader_info_gpu::disk_cache::DiskCache;
 //! use std::sync::Arc;
 //! let cache = Arc::new(DiskCache::open(DiskCache::build_dir("target"), DiskCache::DEFAULT_LIMIT)?);
 //! let opts = CompilerOptions { disk_cache: Some(cache.clone()), ..Default::default() };
@@ -215,7 +215,7 @@ impl DiskCache {
     /// Where builds keep it: `<target>/shader-cache` (beside cargo's own outputs, so `cargo clean` clears it).
     ///
     /// ```
-    /// let d = gpu::disk_cache::DiskCache::build_dir("target");
+    /// let d = shader_info_gpu::disk_cache::DiskCache::build_dir("target");
     /// assert!(d.ends_with("shader-cache"));
     /// ```
     pub fn build_dir(target: impl AsRef<Path>) -> PathBuf {
@@ -227,7 +227,7 @@ impl DiskCache {
     /// where the platform has no home directory.
     ///
     /// ```
-    /// if let Some(d) = gpu::disk_cache::DiskCache::app_dir("my-renderer") {
+    /// if let Some(d) = shader_info_gpu::disk_cache::DiskCache::app_dir("my-renderer") {
     ///     assert!(d.ends_with("shaders"));
     /// }
     /// ```

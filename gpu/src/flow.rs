@@ -5,8 +5,8 @@
 //! generation takes a [`ValidatedInfo`], which only validation produces.
 //!
 //! ```no_run
-//! use gpu::compiler::{Compiler, Profile};
-//! use gpu::flow::Flow;
+//! use shader_info_gpu::compiler::{Compiler, Profile};
+//! use shader_info_gpu::flow::Flow;
 //! use shader_info::{DirLoader, Registry, Stage};
 //! let compiler = Compiler::new("shaders/glsl").unwrap();
 //! let loader = DirLoader::new("shaders/glsl");
@@ -129,7 +129,7 @@ pub struct Flow<'a> {
 /// The clip-space convention of the stage sources, as the translations treat it.
 ///
 /// ```
-/// assert_eq!(gpu::flow::ClipSpace::default(), gpu::flow::ClipSpace::Vulkan);
+/// assert_eq!(shader_info_gpu::flow::ClipSpace::default(), shader_info_gpu::flow::ClipSpace::Vulkan);
 /// ```
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
@@ -573,7 +573,7 @@ pub fn spirv_key(spirv: &[u32]) -> u128 {
 ///
 /// ```
 /// let text = "#define A\n#ifdef A\nkeep\n#else\ndrop\n#endif\n#ifndef A\ndrop\n#endif\n#if defined(B) && x\nkeep\n#endif\n";
-/// let active = gpu::flow::active_text(text);
+/// let active = shader_info_gpu::flow::active_text(text);
 /// assert!(active.contains("keep") && !active.contains("drop"), "{active}");
 /// ```
 pub fn active_text(text: &str) -> String {

@@ -6,8 +6,8 @@
 //! A declaration compiled and checked, with no device:
 //!
 //! ```
-//! use gpu::compiler::{Compiler, Profile};
-//! use gpu::flow::Flow;
+//! use shader_info_gpu::compiler::{Compiler, Profile};
+//! use shader_info_gpu::flow::Flow;
 //! use shader_info::{MemoryLoader, Registry, ShaderCreateInfo, Stage, Type};
 //! let mut registry = Registry::new();
 //! registry.add_info(ShaderCreateInfo::new("fill").push_constant(Type::Vec4, "color")
@@ -24,14 +24,14 @@
 //! On a device, the library fetches pipelines by name and types the host side from the declaration:
 //!
 //! ```no_run
-//! use gpu::library::LibraryOptions;
-//! use gpu::vk::{ContextOptions, GraphicsOptions, ShaderLibrary, VkContext};
+//! use shader_info_gpu::library::LibraryOptions;
+//! use shader_info_gpu::vk::{ContextOptions, GraphicsOptions, ShaderLibrary, VkContext};
 //! let ctx = VkContext::new(&ContextOptions::default())?;
 //! let mut lib = ShaderLibrary::new(&ctx, shader_info::Registry::global().clone(),
 //!                                  LibraryOptions::new("shaders/glsl"))?;
 //! let key = lib.variant("gpu_shader_mesh", &[("SKINNING", true)])?;
 //! let mesh = lib.graphics_pipeline(&key, &GraphicsOptions::hdr())?;
-//! # Ok::<(), gpu::vk::VkError>(())
+//! # Ok::<(), shader_info_gpu::vk::VkError>(())
 //! ```
 pub mod builder;
 pub mod cache_file;

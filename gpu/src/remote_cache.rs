@@ -12,8 +12,8 @@
 //! minutes, because waiting longer than compiling would defeat the purpose.
 //!
 //! ```no_run
-//! use gpu::disk_cache::DiskCache;
-//! use gpu::remote_cache::ObjectStoreRemote;
+//! use shader_info_gpu::disk_cache::DiskCache;
+//! use shader_info_gpu::remote_cache::ObjectStoreRemote;
 //! let remote = ObjectStoreRemote::from_url("s3://team-shaders/main")?;
 //! let cache = DiskCache::open("target/shader-cache", DiskCache::DEFAULT_LIMIT)
 //!     .map_err(|e| e.to_string())?

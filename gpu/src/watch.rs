@@ -21,13 +21,13 @@ use std::time::Duration;
 /// Watches a directory tree and reports debounced batches of changed paths.
 ///
 /// ```no_run
-/// use gpu::watch::ShaderWatcher;
+/// use shader_info_gpu::watch::ShaderWatcher;
 /// use std::time::Duration;
 /// let w = ShaderWatcher::new("shaders/glsl", Duration::from_millis(100))?;
 /// if let Some(changed) = w.wait(Duration::from_secs(1)) {
 ///     println!("changed: {changed:?}");
 /// }
-/// # Ok::<(), gpu::watch::WatchError>(())
+/// # Ok::<(), shader_info_gpu::watch::WatchError>(())
 /// ```
 pub struct ShaderWatcher {
     // Dropped first (see Drop): closing the event channel ends the debounce thread.

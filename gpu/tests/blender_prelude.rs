@@ -2,9 +2,9 @@
 //! (`DrawParameters`) needs the device feature `shaderDrawParameters`; the device enables it where supported, so a
 //! pipeline using it is created without a validation message.
 
-use gpu::vk::testing::{assert_no_validation_messages, test_context};
-use gpu::vk::{GraphicsOptions, LibraryOptions, ShaderLibrary};
 use shader_info::{Frequency, Registry, ShaderCreateInfo, StageInterfaceInfo, Type};
+use shader_info_gpu::vk::testing::{assert_no_validation_messages, test_context};
+use shader_info_gpu::vk::{GraphicsOptions, LibraryOptions, ShaderLibrary};
 
 #[test]
 fn a_pipeline_reading_gl_instance_id_through_the_prelude_is_valid() {

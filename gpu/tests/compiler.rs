@@ -1,11 +1,11 @@
 //! The runtime compiler against real shaderc and real files in temporary directories.
 
-use gpu::compiler::{
-    ChangeDetection, CompileError, Compiler, CompilerOptions, IncludeSearch, Profile,
-};
 use shader_info::Severity;
 use shader_info::{
     DirLoader, Frequency, GenerateOptions, Registry, ShaderCreateInfo, Stage, Type, generate,
+};
+use shader_info_gpu::compiler::{
+    ChangeDetection, CompileError, Compiler, CompilerOptions, IncludeSearch, Profile,
 };
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -50,7 +50,7 @@ fn frag(body: &str) -> String {
     )
 }
 
-fn err(r: Result<Arc<gpu::compiler::CompiledModule>, CompileError>) -> CompileError {
+fn err(r: Result<Arc<shader_info_gpu::compiler::CompiledModule>, CompileError>) -> CompileError {
     match r {
         Ok(_) => panic!("expected a compile error"),
         Err(e) => e,
@@ -440,7 +440,7 @@ fn a_real_tree_shape_compiles_like_glslc() {
             "glslc {f}: {}",
             String::from_utf8_lossy(&out.stderr)
         );
-        let words = gpu::vk::spirv_from_bytes(&out.stdout).unwrap();
+        let words = shader_info_gpu::vk::spirv_from_bytes(&out.stdout).unwrap();
         assert_eq!(ours.spirv, words, "{f}: our SPIR-V differs from glslc's");
     }
 }
@@ -787,7 +787,9 @@ fn seed_tree() -> TempDir {
     ])
 }
 
-fn compile_three(c: &Compiler) -> Vec<Result<Arc<gpu::compiler::CompiledModule>, CompileError>> {
+fn compile_three(
+    c: &Compiler,
+) -> Vec<Result<Arc<shader_info_gpu::compiler::CompiledModule>, CompileError>> {
     ["direct.frag", "nested.frag", "plain.frag"]
         .iter()
         .map(|f| c.compile_from_file(f, Stage::Fragment, Profile::Debug))

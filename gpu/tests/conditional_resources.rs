@@ -4,14 +4,14 @@
 
 mod vk_support;
 
-use gpu::compiler::{Compiler, Profile};
-use gpu::flow::Flow;
-use gpu::vk::testing::{assert_no_validation_messages, test_context};
-use gpu::vk::{Buffer, ShaderModule, raw};
 use shader_info::{
     Code, Condition, Frequency, ImageType, PipelinePlan, Qualifier, Registry, ShaderCreateInfo,
     Stage, render_all,
 };
+use shader_info_gpu::compiler::{Compiler, Profile};
+use shader_info_gpu::flow::Flow;
+use shader_info_gpu::vk::testing::{assert_no_validation_messages, test_context};
+use shader_info_gpu::vk::{Buffer, ShaderModule, raw};
 
 const SOURCE: &str = "void main() {\n  uint i = gl_GlobalInvocationID.x;\n#if BRANCH_USE_LUT\n  result[i] = lut[i] * 2.0;\n#else\n  result[i] = textureLod(lut_tex, vec2(0.5), 0.0).r;\n#endif\n}\n";
 

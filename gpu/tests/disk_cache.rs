@@ -1,9 +1,9 @@
 //! The persistent cache under the compiler: real shaderc, real files, and a fresh `Compiler` (with a freshly
 //! opened `DiskCache`) standing for each new process.
 
-use gpu::compiler::{Compiler, CompilerOptions, Profile};
-use gpu::disk_cache::{DiskCache, Kind};
 use shader_info::Stage;
+use shader_info_gpu::compiler::{Compiler, CompilerOptions, Profile};
+use shader_info_gpu::disk_cache::{DiskCache, Kind};
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -4,17 +4,17 @@
 
 mod vk_support;
 
-use gpu::compiler::entry_point::entry_point_name;
-use gpu::compiler::{Compiler, Profile};
-use gpu::cross::{CrossOptions, Verdict, translate_module};
-use gpu::flow::Flow;
-use gpu::library::LibraryOptions;
-use gpu::vk::testing::{assert_no_validation_messages, pixel, test_context};
-use gpu::vk::{
+use shader_info::{Code, DirLoader, Registry, ShaderCreateInfo, Stage, Target, Type, render_all};
+use shader_info_gpu::compiler::entry_point::entry_point_name;
+use shader_info_gpu::compiler::{Compiler, Profile};
+use shader_info_gpu::cross::{CrossOptions, Verdict, translate_module};
+use shader_info_gpu::flow::Flow;
+use shader_info_gpu::library::LibraryOptions;
+use shader_info_gpu::vk::testing::{assert_no_validation_messages, pixel, test_context};
+use shader_info_gpu::vk::{
     Buffer, GraphicsOptions, GraphicsPipeline, LayoutCache, PipelineLayout, ShaderModule,
     describe_layout, raw,
 };
-use shader_info::{Code, DirLoader, Registry, ShaderCreateInfo, Stage, Target, Type, render_all};
 use std::sync::Arc;
 use vk_support::{SIZE, render};
 
@@ -103,9 +103,9 @@ fn the_module_the_translations_and_the_device_use_the_declared_names() {
 
 #[test]
 fn wgpu_draws_with_the_translated_names() {
-    use gpu::wgpu::testing::{Draw, assert_quiet, draw, vertex_buffer};
-    use gpu::wgpu::{GraphicsOptions, WgpuLibrary};
-    let Some(ctx) = gpu::wgpu::testing::test_context(true) else {
+    use shader_info_gpu::wgpu::testing::{Draw, assert_quiet, draw, vertex_buffer};
+    use shader_info_gpu::wgpu::{GraphicsOptions, WgpuLibrary};
+    let Some(ctx) = shader_info_gpu::wgpu::testing::test_context(true) else {
         return;
     };
     let (dir, reg) = setup();

@@ -4,15 +4,15 @@
 
 mod vk_support;
 
-use gpu::library::LibraryOptions;
-use gpu::vk::testing::{
-    OffscreenDraw, assert_no_validation_messages, draw_offscreen, test_context,
-};
-use gpu::vk::{Buffer, DescriptorPool, Image2D, describe_layout, raw};
 use shader_info::{
     Code, CompareOp, Frequency, ImageType, MemoryLoader, Registry, SamplerState, ShaderCreateInfo,
     StageInterfaceInfo, TexelFilter, Type, WrapMode,
 };
+use shader_info_gpu::library::LibraryOptions;
+use shader_info_gpu::vk::testing::{
+    OffscreenDraw, assert_no_validation_messages, draw_offscreen, test_context,
+};
+use shader_info_gpu::vk::{Buffer, DescriptorPool, Image2D, describe_layout, raw};
 use vk_support::{graphics_pipeline, validated};
 
 const VERT: &str =
@@ -74,7 +74,8 @@ fn a_declared_state_is_the_sampler_on_ash_whatever_the_host_binds() {
     .unwrap();
     let vb = Buffer::with_data(&ctx, &QUAD, raw::BufferUsageFlags::VERTEX_BUFFER).unwrap();
     // The host's own sampler is linear: ignored where the declaration fixed the sampler.
-    let host_sampler = gpu::vk::resource::Sampler::new(&ctx, raw::Filter::LINEAR).unwrap();
+    let host_sampler =
+        shader_info_gpu::vk::resource::Sampler::new(&ctx, raw::Filter::LINEAR).unwrap();
     for name in ["test_nearest", "test_linear"] {
         let (v, plan) = validated(&reg, name);
         let desc = describe_layout(&plan);
@@ -121,10 +122,10 @@ fn a_declared_state_is_the_sampler_on_ash_whatever_the_host_binds() {
 
 #[test]
 fn a_declared_state_makes_the_sampler_on_wgpu() {
-    use gpu::wgpu::testing::{Draw, assert_quiet, draw, vertex_buffer};
-    use gpu::wgpu::{Bind, GraphicsOptions, WgpuLibrary, raw as w};
+    use shader_info_gpu::wgpu::testing::{Draw, assert_quiet, draw, vertex_buffer};
+    use shader_info_gpu::wgpu::{Bind, GraphicsOptions, WgpuLibrary, raw as w};
     use w::util::DeviceExt;
-    let Some(ctx) = gpu::wgpu::testing::test_context(true) else {
+    let Some(ctx) = shader_info_gpu::wgpu::testing::test_context(true) else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();

@@ -1,11 +1,11 @@
 //! Constants shared between Rust and GLSL, end to end: the Rust `const` becomes a typed GLSL `const`, sizes the
 //! declaration's arrays, and the compiled module, its reflection and the pipeline plan all follow its value.
 
-use gpu::compiler::{Compiler, Profile};
-use gpu::flow::Flow;
 use shader_info::{
     Code, DirLoader, Frequency, ImageType, Qualifier, Registry, ShaderCreateInfo, Stage, constant,
 };
+use shader_info_gpu::compiler::{Compiler, Profile};
+use shader_info_gpu::flow::Flow;
 
 const SOURCE: &str = "void main() {\n  vec4 sum = vec4(0.0);\n  for (uint i = 0u; i < VIEW_COUNT; i++) {\n    counts[i] = i;\n    sum += textureLod(views[i], vec2(0.5), 0.0);\n  }\n  counts[0] += uint(sum.x);\n}\n";
 

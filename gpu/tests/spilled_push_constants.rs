@@ -4,13 +4,13 @@
 
 mod vk_support;
 
-use gpu::library::LibraryOptions;
-use gpu::vk::testing::{assert_no_validation_messages, pixel, test_context};
-use gpu::vk::{Buffer, raw};
 use shader_info::{
     Code, GenerateOptions, MemoryLoader, PushConstantSpill, Registry, ShaderCreateInfo, Stage,
     Type, generate,
 };
+use shader_info_gpu::library::LibraryOptions;
+use shader_info_gpu::vk::testing::{assert_no_validation_messages, pixel, test_context};
+use shader_info_gpu::vk::{Buffer, raw};
 use vk_support::{SIZE, graphics_pipeline, render, validated};
 
 const VERT: &str = "void main() {\n  gl_Position = transform * vec4(pos, 0.0, 1.0);\n}\n";
@@ -75,8 +75,13 @@ fn a_wide_block_is_spilled_reported_and_declared_as_a_storage_buffer() {
     );
     assert!(!vert.contains("push_constant"), "{vert}");
     // The compiled module agrees with the plan (the reflection check compares the block member by member).
-    let compiler = gpu::compiler::Compiler::new(std::env::temp_dir()).unwrap();
-    let flow = gpu::flow::Flow::new(&reg, &loader, &compiler, gpu::compiler::Profile::Release);
+    let compiler = shader_info_gpu::compiler::Compiler::new(std::env::temp_dir()).unwrap();
+    let flow = shader_info_gpu::flow::Flow::new(
+        &reg,
+        &loader,
+        &compiler,
+        shader_info_gpu::compiler::Profile::Release,
+    );
     for stage in [Stage::Vertex, Stage::Fragment] {
         flow.compile(&v, stage)
             .unwrap_or_else(|d| panic!("{}", shader_info::render_all(&d)));
@@ -121,9 +126,9 @@ fn a_spilled_block_draws_with_the_pushed_bytes_on_ash() {
 
 #[test]
 fn a_spilled_block_draws_with_the_pushed_bytes_on_wgpu() {
-    use gpu::wgpu::testing::{Draw, assert_quiet, draw, vertex_buffer};
-    use gpu::wgpu::{GraphicsOptions, WgpuLibrary};
-    let Some(ctx) = gpu::wgpu::testing::test_context(true) else {
+    use shader_info_gpu::wgpu::testing::{Draw, assert_quiet, draw, vertex_buffer};
+    use shader_info_gpu::wgpu::{GraphicsOptions, WgpuLibrary};
+    let Some(ctx) = shader_info_gpu::wgpu::testing::test_context(true) else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();

@@ -4,14 +4,14 @@
 
 mod vk_support;
 
-use gpu::vk::testing::{
-    OffscreenDraw, assert_no_validation_messages, draw_offscreen, test_context,
-};
-use gpu::vk::{Buffer, DescriptorPool, Image2D, raw};
 use shader_info::{
     Code, GenerateOptions, MemoryLoader, Registry, ShaderCreateInfo, Stage, Type, generate,
     render_all,
 };
+use shader_info_gpu::vk::testing::{
+    OffscreenDraw, assert_no_validation_messages, draw_offscreen, test_context,
+};
+use shader_info_gpu::vk::{Buffer, DescriptorPool, Image2D, raw};
 use vk_support::{graphics_pipeline, validated};
 
 const SIZE: u32 = 16;

@@ -6,17 +6,19 @@
 
 mod vk_support;
 
-use gpu::compiler::{Compiler, Profile};
-use gpu::flow::{Flow, StageCompiler};
-use gpu::library::LibraryOptions;
-use gpu::vk::testing::{assert_no_validation_messages, begin_offscreen_rendering, test_context};
-use gpu::vk::{
-    Buffer, ContextOptions, DescriptorPool, GraphicsOptions, GraphicsPipeline, Image2D,
-    ShaderLibrary, VkContext, VkError, raw,
-};
 use shader_info::{
     Code, DescriptorKind, Flavor, GenerateOptions, MemoryLoader, Registry, ShaderCreateInfo, Stage,
     StageMask, SubpassMode, Type, generate, render_all,
+};
+use shader_info_gpu::compiler::{Compiler, Profile};
+use shader_info_gpu::flow::{Flow, StageCompiler};
+use shader_info_gpu::library::LibraryOptions;
+use shader_info_gpu::vk::testing::{
+    assert_no_validation_messages, begin_offscreen_rendering, test_context,
+};
+use shader_info_gpu::vk::{
+    Buffer, ContextOptions, DescriptorPool, GraphicsOptions, GraphicsPipeline, Image2D,
+    ShaderLibrary, VkContext, VkError, raw,
 };
 use vk_support::FULL_QUAD as QUAD;
 

@@ -2,12 +2,12 @@
 //! stage cannot run. The wgpu library (WebGPU has no geometry stage) builds the twin; the Vulkan library builds the
 //! info itself on a device with `geometryShader` and the twin on one without.
 
-use gpu::library::LibraryOptions;
-use gpu::vk::ShaderLibrary;
-use gpu::wgpu::{GraphicsOptions, WgpuLibrary};
 use shader_info::{
     PrimitiveIn, PrimitiveOut, Registry, ShaderCreateInfo, StageInterfaceInfo, Type,
 };
+use shader_info_gpu::library::LibraryOptions;
+use shader_info_gpu::vk::ShaderLibrary;
+use shader_info_gpu::wgpu::{GraphicsOptions, WgpuLibrary};
 
 fn sources() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
@@ -59,7 +59,7 @@ fn registry() -> Registry {
 
 #[test]
 fn the_wgpu_library_builds_the_twin_of_an_info_with_a_geometry_stage() {
-    let Some(ctx) = gpu::wgpu::testing::test_context(false) else {
+    let Some(ctx) = shader_info_gpu::wgpu::testing::test_context(false) else {
         return;
     };
     let dir = sources();
@@ -72,7 +72,7 @@ fn the_wgpu_library_builds_the_twin_of_an_info_with_a_geometry_stage() {
 
 #[test]
 fn the_vulkan_library_builds_the_info_itself_where_the_device_has_geometry_shaders() {
-    let Some(ctx) = gpu::vk::testing::test_context() else {
+    let Some(ctx) = shader_info_gpu::vk::testing::test_context() else {
         return;
     };
     let dir = sources();
@@ -88,7 +88,7 @@ fn the_vulkan_library_builds_the_info_itself_where_the_device_has_geometry_shade
 
 #[test]
 fn two_infos_naming_each_other_as_twins_stay_finite() {
-    let Some(ctx) = gpu::wgpu::testing::test_context(false) else {
+    let Some(ctx) = shader_info_gpu::wgpu::testing::test_context(false) else {
         return;
     };
     let dir = sources();

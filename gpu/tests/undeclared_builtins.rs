@@ -5,20 +5,20 @@
 //! that only need device features are found in the compiled code and added to the plan instead; those that change
 //! the generated text (an `#extension`) must still be declared.
 
-use gpu::compiler::{Compiler, Profile};
-use gpu::flow::Flow;
-use gpu::reflect::{SubgroupOps, used_builtins};
 use shader_info::{
     BuiltinBits, Code, Diagnostic, DirLoader, Frequency, Qualifier, Registry, ShaderCreateInfo,
     Stage, Type,
 };
+use shader_info_gpu::compiler::{Compiler, Profile};
+use shader_info_gpu::flow::Flow;
+use shader_info_gpu::reflect::{SubgroupOps, used_builtins};
 
 /// Compiles every stage of `info` from `files`: the checked modules, or the diagnostics of the first stage that
 /// fails.
 fn check(
     info: ShaderCreateInfo,
     files: &[(&str, &str)],
-) -> Result<Vec<gpu::flow::CheckedModule>, Vec<Diagnostic>> {
+) -> Result<Vec<shader_info_gpu::flow::CheckedModule>, Vec<Diagnostic>> {
     let dir = tempfile::tempdir().unwrap();
     for (name, text) in files {
         std::fs::write(dir.path().join(name), text).unwrap();

@@ -3,12 +3,12 @@
 
 mod vk_support;
 
-use gpu::vk::testing::{assert_no_validation_messages, pixel, test_context};
-use gpu::vk::{Buffer, VkError, raw};
 use shader_info::{
     BuiltinBits, Frequency, GenerateOptions, MemoryLoader, Qualifier, Registry, ShaderCreateInfo,
     Stage, Type, generate,
 };
+use shader_info_gpu::vk::testing::{assert_no_validation_messages, pixel, test_context};
+use shader_info_gpu::vk::{Buffer, VkError, raw};
 use vk_support::{SIZE, clear_rgba8, graphics_pipeline, render, validated};
 
 const FULL: [[f32; 2]; 3] = [[-1.0, -1.0], [3.0, -1.0], [-1.0, 3.0]];

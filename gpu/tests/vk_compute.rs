@@ -3,12 +3,12 @@
 
 mod vk_support;
 
-use gpu::vk::testing::{assert_no_validation_messages, test_context};
-use gpu::vk::{
+use shader_info::{Frequency, MemoryLoader, Qualifier, Registry, ShaderCreateInfo, Stage, Type};
+use shader_info_gpu::vk::testing::{assert_no_validation_messages, test_context};
+use shader_info_gpu::vk::{
     Buffer, ComputePipeline, LayoutCache, PipelineLayout, ShaderModule, SpecValues,
     describe_layout, raw,
 };
-use shader_info::{Frequency, MemoryLoader, Qualifier, Registry, ShaderCreateInfo, Stage, Type};
 use std::sync::Arc;
 use vk_support::{dispatch, module, validated};
 
@@ -94,7 +94,7 @@ void main() {
 }
 
 fn pipeline(
-    ctx: &gpu::vk::VkContext,
+    ctx: &shader_info_gpu::vk::VkContext,
     cache: &LayoutCache,
     reg: &Registry,
     loader: &MemoryLoader,
@@ -116,7 +116,7 @@ fn prefix_sum_matches_the_cpu_exactly() {
 
 /// Runs the prefix-sum info `name` over one work group of seeded data and compares with the CPU's scan.
 fn check_prefix_sum(
-    ctx: &gpu::vk::VkContext,
+    ctx: &shader_info_gpu::vk::VkContext,
     reg: &Registry,
     loader: &MemoryLoader,
     name: &str,
@@ -160,7 +160,7 @@ fn histogram_matches_the_cpu_exactly() {
     let usage = raw::BufferUsageFlags::STORAGE_BUFFER;
     let a = Buffer::with_data(&ctx, &input, usage).unwrap();
     let bins = Buffer::new(&ctx, BINS as u64 * 4, usage).unwrap();
-    let pool = gpu::vk::DescriptorPool::for_layout(&ctx, p.layout(), 1).unwrap();
+    let pool = shader_info_gpu::vk::DescriptorPool::for_layout(&ctx, p.layout(), 1).unwrap();
     let set = pool.allocate(&p.layout().set_layouts()[0]).unwrap();
     pool.write_buffer(set, 0, raw::DescriptorType::STORAGE_BUFFER, &a);
     pool.write_buffer(set, 1, raw::DescriptorType::STORAGE_BUFFER, &bins);
@@ -185,7 +185,7 @@ fn histogram_matches_the_cpu_exactly() {
                 &BINS.to_ne_bytes(),
             );
             d.cmd_dispatch(cmd, (COUNT / 64) as u32, 1, 1);
-            gpu::vk::resource::host_read_barrier(
+            shader_info_gpu::vk::resource::host_read_barrier(
                 d,
                 cmd,
                 raw::PipelineStageFlags2::COMPUTE_SHADER,
@@ -307,7 +307,7 @@ void main() {
 /// 16 KiB every device guarantees it is a warning; on a graphics info, or unsized, an error.
 #[test]
 fn shared_memory_is_checked_against_the_guarantee_and_the_device() {
-    use gpu::vk::{LibraryOptions, ShaderLibrary};
+    use shader_info_gpu::vk::{LibraryOptions, ShaderLibrary};
     let Some(ctx) = test_context() else { return };
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
@@ -411,7 +411,7 @@ fn slots_per_kind_derive_distinct_bindings_the_device_runs() {
         [0, 1, 2]
     );
     let spirv = vk_support::compile(&reg, &loader, &info, Stage::Compute);
-    let reflected = gpu::reflect::reflect(&spirv).unwrap();
+    let reflected = shader_info_gpu::reflect::reflect(&spirv).unwrap();
     let mut bound: Vec<u32> = reflected.descriptors.iter().map(|d| d.binding).collect();
     bound.sort_unstable();
     assert_eq!(bound, [0, 1, 2], "the module binds what the plan derived");
@@ -449,8 +449,8 @@ fn slots_per_kind_derive_distinct_bindings_the_device_runs() {
 /// every texel holds exactly its share.
 #[test]
 fn an_atomic_image_counts_exactly() {
-    use gpu::vk::Image2D;
     use shader_info::{BuiltinBits, ImageType, TextureFormat};
+    use shader_info_gpu::vk::Image2D;
     let Some(ctx) = test_context() else { return };
     let mut reg = Registry::new();
     reg.add_info(
@@ -486,7 +486,7 @@ fn an_atomic_image_counts_exactly() {
     .unwrap();
     let zeros = Buffer::with_data(&ctx, &[0u32; 4], raw::BufferUsageFlags::TRANSFER_SRC).unwrap();
     let readback = Buffer::new(&ctx, 16, raw::BufferUsageFlags::TRANSFER_DST).unwrap();
-    let pool = gpu::vk::DescriptorPool::for_layout(&ctx, p.layout(), 1).unwrap();
+    let pool = shader_info_gpu::vk::DescriptorPool::for_layout(&ctx, p.layout(), 1).unwrap();
     let set = pool.allocate(&p.layout().set_layouts()[0]).unwrap();
     pool.write_storage_image(set, 0, &image);
     ctx.submit_and_wait(|d, cmd| {

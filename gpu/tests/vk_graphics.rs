@@ -2,14 +2,14 @@
 
 mod vk_support;
 
-use gpu::vk::testing::{assert_no_validation_messages, pixel, test_context};
-use gpu::vk::{
-    Buffer, GraphicsOptions, GraphicsPipeline, LayoutCache, PipelineLayout, describe_layout, raw,
-};
 use shader_info::{
     Blend, ColorWrites, CompareOp, CullMode, DepthState, FrontFace, MemoryLoader, Registry,
     RenderState, ShaderCreateInfo, Stage, StageInterfaceInfo, Type, VertexArrangement,
     VertexFormat,
+};
+use shader_info_gpu::vk::testing::{assert_no_validation_messages, pixel, test_context};
+use shader_info_gpu::vk::{
+    Buffer, GraphicsOptions, GraphicsPipeline, LayoutCache, PipelineLayout, describe_layout, raw,
 };
 use std::sync::Arc;
 use vk_support::{SIZE, clear_rgba8, module, render, validated};
@@ -90,7 +90,7 @@ fn registry() -> (Registry, MemoryLoader) {
 }
 
 fn pipeline(
-    ctx: &gpu::vk::VkContext,
+    ctx: &shader_info_gpu::vk::VkContext,
     cache: &LayoutCache,
     name: &str,
     opts: &GraphicsOptions,

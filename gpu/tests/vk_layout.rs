@@ -1,13 +1,13 @@
 //! Pipeline layouts derived from declarations: sets, bindings, descriptor types, counts, stage flags, push
 //! constants, and identical set layouts shared.
 
-use gpu::vk::layout::DescriptorBinding;
-use gpu::vk::testing::{assert_no_validation_messages, test_context};
-use gpu::vk::{LayoutCache, PipelineLayout, describe_layout, raw};
 use shader_info::{
     Code, Frequency, ImageType, PipelinePlan, Qualifier, Registry, ShaderCreateInfo, Stage,
     StageMask, TextureFormat, Type, ValidateOptions, ValidatedInfo,
 };
+use shader_info_gpu::vk::layout::DescriptorBinding;
+use shader_info_gpu::vk::testing::{assert_no_validation_messages, test_context};
+use shader_info_gpu::vk::{LayoutCache, PipelineLayout, describe_layout, raw};
 use std::sync::Arc;
 
 /// The plan of one info on its own (validated without the completeness rules).

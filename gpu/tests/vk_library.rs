@@ -1,8 +1,8 @@
 //! The shader library fetches modules and pipelines by info name and caches them.
 
-use gpu::vk::testing::{assert_no_validation_messages, test_context};
-use gpu::vk::{GraphicsOptions, LibraryOptions, ShaderLibrary, SpecValues, VkError};
 use shader_info::{Frequency, Qualifier, Registry, ShaderCreateInfo, Stage, Type};
+use shader_info_gpu::vk::testing::{assert_no_validation_messages, test_context};
+use shader_info_gpu::vk::{GraphicsOptions, LibraryOptions, ShaderLibrary, SpecValues, VkError};
 use std::sync::Arc;
 
 #[test]
@@ -69,7 +69,7 @@ fn modules_and_pipelines_are_fetched_by_name_and_cached() {
     assert!(!Arc::ptr_eq(&a, &hdr), "other options, other pipeline");
     assert_eq!(
         hdr.color_formats(),
-        [gpu::vk::raw::Format::R16G16B16A16_SFLOAT]
+        [shader_info_gpu::vk::raw::Format::R16G16B16A16_SFLOAT]
     );
 
     let c2 = lib.compute_pipeline("test_lib_scale").unwrap();
@@ -229,7 +229,7 @@ fn variant_layouts_take_stage_flags_from_the_variants_own_modules() {
     let plain = lib.variant_key("test_lib_variant_flags", 0).unwrap();
     let textured = lib.variant_key("test_lib_variant_flags", 1).unwrap();
     assert_ne!(plain, textured);
-    let sampler_flags = |p: &gpu::vk::GraphicsPipeline| {
+    let sampler_flags = |p: &shader_info_gpu::vk::GraphicsPipeline| {
         p.layout().desc().sets[0]
             .iter()
             .find(|d| d.binding == 1)
@@ -402,10 +402,12 @@ fn a_work_group_past_the_device_limit_is_refused_before_pipeline_creation() {
     drop(lib);
     assert_no_validation_messages(&ctx);
 
-    let Some(wctx) = gpu::wgpu::testing::test_context(true) else {
+    let Some(wctx) = shader_info_gpu::wgpu::testing::test_context(true) else {
         return;
     };
-    let mut lib = gpu::wgpu::WgpuLibrary::new(&wctx, reg, LibraryOptions::new(dir.path())).unwrap();
+    let mut lib =
+        shader_info_gpu::wgpu::WgpuLibrary::new(&wctx, reg, LibraryOptions::new(dir.path()))
+            .unwrap();
     let wide = wctx.device.limits().max_compute_workgroup_size_x + 1;
     let mut reg = Registry::new();
     reg.add_info(
@@ -416,7 +418,8 @@ fn a_work_group_past_the_device_limit_is_refused_before_pipeline_creation() {
     );
     let e = lib.compute_pipeline("test_too_wide").map(drop).err();
     let mut lib2 =
-        gpu::wgpu::WgpuLibrary::new(&wctx, reg, LibraryOptions::new(dir.path())).unwrap();
+        shader_info_gpu::wgpu::WgpuLibrary::new(&wctx, reg, LibraryOptions::new(dir.path()))
+            .unwrap();
     for e in [
         e,
         lib2.compute_pipeline("test_too_wide_wgpu").map(drop).err(),
@@ -430,12 +433,12 @@ fn a_work_group_past_the_device_limit_is_refused_before_pipeline_creation() {
         );
     }
     drop((lib, lib2));
-    gpu::wgpu::testing::assert_quiet(&wctx);
+    shader_info_gpu::wgpu::testing::assert_quiet(&wctx);
 }
 
 #[test]
 fn warm_up_creates_every_requested_pipeline_in_parallel_and_fetches_find_them() {
-    use gpu::vk::WarmUp;
+    use shader_info_gpu::vk::WarmUp;
     let Some(ctx) = test_context() else { return };
     let dir = tempfile::tempdir().unwrap();
     let mut reg = Registry::new();

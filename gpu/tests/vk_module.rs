@@ -1,8 +1,8 @@
 //! Shader-module valid-usage checks (seed 002): bad code is rejected before the driver sees it.
 
-use gpu::vk::testing::{assert_no_validation_messages, glslc, test_context};
-use gpu::vk::{ModuleError, SPIRV_MAGIC, ShaderModule, VkError};
 use shader_info::Stage;
+use shader_info_gpu::vk::testing::{assert_no_validation_messages, glslc, test_context};
+use shader_info_gpu::vk::{ModuleError, SPIRV_MAGIC, ShaderModule, VkError};
 
 fn module_error(r: Result<ShaderModule, VkError>) -> ModuleError {
     match r {
@@ -66,7 +66,7 @@ fn bad_code_is_rejected_before_the_driver_and_good_code_is_accepted() {
 #[test]
 fn asking_for_a_missing_device_lists_the_available_ones() {
     let Some(ctx) = test_context() else { return };
-    let err = gpu::vk::VkContext::new(&gpu::vk::ContextOptions {
+    let err = shader_info_gpu::vk::VkContext::new(&shader_info_gpu::vk::ContextOptions {
         validation: false,
         device_name: Some("no such gpu 9000".into()),
         ..Default::default()
@@ -120,9 +120,9 @@ fn mutated_spirv_is_refused_by_rule_and_never_panics() {
                 words[i] = next() as u32;
             }
         }
-        let reflected = std::panic::catch_unwind(|| gpu::reflect::reflect(&words));
+        let reflected = std::panic::catch_unwind(|| shader_info_gpu::reflect::reflect(&words));
         assert!(reflected.is_ok(), "case {case}: reflection panicked");
-        match gpu::vk::check_spirv(&words) {
+        match shader_info_gpu::vk::check_spirv(&words) {
             Err(e) => {
                 refused += 1;
                 assert!(!e.to_string().is_empty());

@@ -2,10 +2,10 @@
 //! (bit flips anywhere, truncation, another format version, another device's header) is refused with the reason and
 //! never handed to the driver, and the run goes on cold.
 
-use gpu::vk::pipeline_cache::{Loaded, load, path_in, save};
-use gpu::vk::testing::{assert_no_validation_messages, test_context};
-use gpu::vk::{LibraryOptions, ShaderLibrary};
 use shader_info::{Frequency, Qualifier, Registry, ShaderCreateInfo};
+use shader_info_gpu::vk::pipeline_cache::{Loaded, load, path_in, save};
+use shader_info_gpu::vk::testing::{assert_no_validation_messages, test_context};
+use shader_info_gpu::vk::{LibraryOptions, ShaderLibrary};
 
 /// A compute info and its source under `root`: the pipeline both caches are tested with.
 fn registry(root: &std::path::Path) -> Registry {
@@ -24,7 +24,7 @@ fn registry(root: &std::path::Path) -> Registry {
     reg
 }
 
-fn library(ctx: &gpu::vk::VkContext, root: &std::path::Path) -> ShaderLibrary {
+fn library(ctx: &shader_info_gpu::vk::VkContext, root: &std::path::Path) -> ShaderLibrary {
     ShaderLibrary::new(ctx, registry(root), LibraryOptions::new(root)).unwrap()
 }
 
@@ -114,9 +114,9 @@ fn a_saved_cache_loads_warm_and_every_damaged_file_is_refused() {
 /// a damaged file is refused with the reason and the context starts with an empty cache.
 #[test]
 fn wgpu_saves_and_reloads_its_pipeline_cache_and_refuses_a_damaged_one() {
-    use gpu::wgpu::{WgpuContext, WgpuContextOptions, WgpuLibrary};
+    use shader_info_gpu::wgpu::{WgpuContext, WgpuContextOptions, WgpuLibrary};
     // Installs the validation-message capture; the contexts below are this test's own.
-    if gpu::wgpu::testing::test_context(true).is_none() {
+    if shader_info_gpu::wgpu::testing::test_context(true).is_none() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -155,7 +155,7 @@ fn wgpu_saves_and_reloads_its_pipeline_cache_and_refuses_a_damaged_one() {
             second.pipeline_cache_status()
         );
         pipeline(&second);
-        gpu::wgpu::testing::assert_quiet(&second);
+        shader_info_gpu::wgpu::testing::assert_quiet(&second);
         let mut bytes = std::fs::read(&file).unwrap();
         let last = bytes.len() - 1;
         bytes[last] ^= 0x5A;
@@ -170,6 +170,6 @@ fn wgpu_saves_and_reloads_its_pipeline_cache_and_refuses_a_damaged_one() {
         damaged.pipeline_cache_status()
     );
     pipeline(&damaged);
-    gpu::wgpu::testing::assert_quiet(&first);
-    gpu::wgpu::testing::assert_quiet(&damaged);
+    shader_info_gpu::wgpu::testing::assert_quiet(&first);
+    shader_info_gpu::wgpu::testing::assert_quiet(&damaged);
 }

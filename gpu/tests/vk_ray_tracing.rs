@@ -4,12 +4,12 @@
 
 mod vk_support;
 
-use gpu::vk::testing::{assert_no_validation_messages, test_context};
-use gpu::vk::{
+use shader_info::{Frequency, MemoryLoader, Qualifier, Registry, ShaderCreateInfo, Stage};
+use shader_info_gpu::vk::testing::{assert_no_validation_messages, test_context};
+use shader_info_gpu::vk::{
     Buffer, DescriptorPool, LayoutCache, PipelineLayout, RayTracingPipeline, SpecValues, VkError,
     describe_layout, raw,
 };
-use shader_info::{Frequency, MemoryLoader, Qualifier, Registry, ShaderCreateInfo, Stage};
 use std::sync::Arc;
 use vk_support::{module, validated};
 
@@ -72,7 +72,7 @@ fn ray_tracing_pipelines_are_created_where_supported_and_refused_clearly_elsewhe
         .iter()
         .map(|s| module(&ctx, &reg, &loader, &info, *s))
         .collect();
-    let refs: Vec<(Stage, &gpu::vk::ShaderModule)> =
+    let refs: Vec<(Stage, &shader_info_gpu::vk::ShaderModule)> =
         stages.iter().copied().zip(modules.iter()).collect();
     let t = std::time::Instant::now();
     let p = RayTracingPipeline::new(&ctx, &plan, &refs, layout.clone(), &SpecValues::default())
@@ -99,8 +99,10 @@ fn ray_tracing_pipelines_are_created_where_supported_and_refused_clearly_elsewhe
     let pool = DescriptorPool::for_layout(&ctx, p.layout(), 1).unwrap();
     let set = pool.allocate(&p.layout().set_layouts()[0]).unwrap();
     pool.write_buffer(set, 0, raw::DescriptorType::STORAGE_BUFFER, &out);
-    let loader_rt =
-        gpu::vk::ash::khr::ray_tracing_pipeline::Device::new(ctx.instance(), ctx.device());
+    let loader_rt = shader_info_gpu::vk::ash::khr::ray_tracing_pipeline::Device::new(
+        ctx.instance(),
+        ctx.device(),
+    );
     ctx.submit_and_wait(|d, cmd| {
         // SAFETY: `cmd` is recording; pipeline, SBT and set live until the wait returns.
         unsafe {
@@ -123,7 +125,7 @@ fn ray_tracing_pipelines_are_created_where_supported_and_refused_clearly_elsewhe
                 1,
                 1,
             );
-            gpu::vk::resource::host_read_barrier(
+            shader_info_gpu::vk::resource::host_read_barrier(
                 d,
                 cmd,
                 raw::PipelineStageFlags2::RAY_TRACING_SHADER_KHR,

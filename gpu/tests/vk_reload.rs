@@ -4,9 +4,11 @@
 
 mod vk_support;
 
-use gpu::vk::testing::{assert_no_validation_messages, pixel, test_context};
-use gpu::vk::{Buffer, GraphicsOptions, LibraryOptions, PipelineOutcome, ShaderLibrary, raw};
 use shader_info::{Frequency, Qualifier, Registry, ShaderCreateInfo, Type};
+use shader_info_gpu::vk::testing::{assert_no_validation_messages, pixel, test_context};
+use shader_info_gpu::vk::{
+    Buffer, GraphicsOptions, LibraryOptions, PipelineOutcome, ShaderLibrary, raw,
+};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -203,7 +205,7 @@ fn an_undeclared_binding_keeps_the_previous_pipeline() {
 }
 
 /// Waits for the library's watcher to report and reload; retries briefly so a slow machine does not flake.
-fn next_reload(lib: &mut ShaderLibrary) -> gpu::vk::ReloadReport {
+fn next_reload(lib: &mut ShaderLibrary) -> shader_info_gpu::vk::ReloadReport {
     lib.wait_reload(Duration::from_secs(10))
         .expect("the watcher reported no change within 10 s")
         .unwrap()

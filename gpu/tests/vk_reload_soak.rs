@@ -12,9 +12,11 @@
 mod soak_support;
 mod vk_support;
 
-use gpu::library::ReloadReport;
-use gpu::vk::testing::{assert_no_validation_messages, pixel, test_context};
-use gpu::vk::{Buffer, GraphicsOptions, LibraryOptions, PipelineOutcome, ShaderLibrary, raw};
+use shader_info_gpu::library::ReloadReport;
+use shader_info_gpu::vk::testing::{assert_no_validation_messages, pixel, test_context};
+use shader_info_gpu::vk::{
+    Buffer, GraphicsOptions, LibraryOptions, PipelineOutcome, ShaderLibrary, raw,
+};
 use soak_support::*;
 use std::time::Duration;
 use vk_support::{SIZE, dispatch, render};

@@ -4,13 +4,13 @@
 
 mod vk_support;
 
-use gpu::vk::testing::{assert_no_validation_messages, pixel, test_context};
-use gpu::vk::{
-    Buffer, GraphicsOptions, GraphicsPipeline, LayoutCache, PipelineLayout, describe_layout, raw,
-};
 use shader_info::{
     FrontFace, GenerateOptions, MemoryLoader, Registry, ShaderCreateInfo, Stage,
     StageInterfaceInfo, TessDomain, TessSpacing, Topology, Type, generate,
+};
+use shader_info_gpu::vk::testing::{assert_no_validation_messages, pixel, test_context};
+use shader_info_gpu::vk::{
+    Buffer, GraphicsOptions, GraphicsPipeline, LayoutCache, PipelineLayout, describe_layout, raw,
 };
 use std::sync::Arc;
 use vk_support::{SIZE, clear_rgba8, module, render, validated};

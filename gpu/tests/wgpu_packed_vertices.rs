@@ -1,10 +1,10 @@
 //! Packed vertex formats on wgpu: the same declaration as on ash (`vertex_in_packed`), mapped to wgpu's vertex
 //! formats by the plan, draws the pixels of the 32-bit float version.
 
-use gpu::library::LibraryOptions;
-use gpu::wgpu::testing::{assert_quiet, test_context};
-use gpu::wgpu::{GraphicsOptions, WgpuLibrary};
 use shader_info::{Registry, ShaderCreateInfo, StageInterfaceInfo, Type, VertexFormat};
+use shader_info_gpu::library::LibraryOptions;
+use shader_info_gpu::wgpu::testing::{assert_quiet, test_context};
+use shader_info_gpu::wgpu::{GraphicsOptions, WgpuLibrary};
 
 #[test]
 fn snorm16_positions_and_unorm8_colors_draw_on_wgpu() {
@@ -51,12 +51,12 @@ fn snorm16_positions_and_unorm8_colors_draw_on_wgpu() {
         .iter()
         .flat_map(|p| [snorm(p[0]).to_vec(), snorm(p[1]).to_vec(), rgba8.to_vec()].concat())
         .collect();
-    let vb = gpu::wgpu::testing::vertex_buffer(&ctx, &bytes);
+    let vb = shader_info_gpu::wgpu::testing::vertex_buffer(&ctx, &bytes);
     let size = 32;
-    let pixels = gpu::wgpu::testing::draw(
+    let pixels = shader_info_gpu::wgpu::testing::draw(
         &ctx,
         &pipeline,
-        &gpu::wgpu::testing::Draw {
+        &shader_info_gpu::wgpu::testing::Draw {
             size,
             vertex_buffer: &vb,
             vertex_count: 6,

@@ -7,10 +7,10 @@
 
 mod soak_support;
 
-use gpu::library::LibraryOptions;
-use gpu::library::ReloadReport;
-use gpu::wgpu::testing::{assert_quiet, storage_buffer, test_context};
-use gpu::wgpu::{Bind, GraphicsOptions, WgpuContext, WgpuLibrary, raw as w};
+use shader_info_gpu::library::LibraryOptions;
+use shader_info_gpu::library::ReloadReport;
+use shader_info_gpu::wgpu::testing::{assert_quiet, storage_buffer, test_context};
+use shader_info_gpu::wgpu::{Bind, GraphicsOptions, WgpuContext, WgpuLibrary, raw as w};
 use soak_support::*;
 use w::util::DeviceExt;
 
@@ -36,7 +36,7 @@ fn observe(
     let fill = lib
         .compute_pipeline("soak_fill")
         .expect("every info keeps a pipeline");
-    let target = gpu::wgpu::testing::render_target(ctx, SIZE);
+    let target = shader_info_gpu::wgpu::testing::render_target(ctx, SIZE);
     let view = target.create_view(&Default::default());
     let group = fill
         .bind_group(ctx, &[("data", Bind::Buffer(out))])
@@ -44,7 +44,7 @@ fn observe(
     let mut enc = ctx.device.create_command_encoder(&Default::default());
     {
         let mut pass = enc.begin_render_pass(&w::RenderPassDescriptor {
-            color_attachments: &[gpu::wgpu::testing::cleared(&view)],
+            color_attachments: &[shader_info_gpu::wgpu::testing::cleared(&view)],
             ..Default::default()
         });
         pass.set_pipeline(&quad.pipeline);

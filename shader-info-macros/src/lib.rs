@@ -4,10 +4,9 @@
 //! The macros only read the Rust syntax and emit calls into `shader_info`: the layout rules, the proofs (const fns)
 //! and the GLSL text all live there.
 
-// The identifier rule of `shader-info`, one file for both crates (a proc-macro crate cannot depend on it).
 mod attrs;
-#[path = "../../shader-info/src/glsl_names.rs"]
-mod glsl_names;
+// The identifier rule `shader-info` holds items to, in a crate both can depend on.
+use shader_info_glsl_names as glsl_names;
 mod layout_proof;
 mod shader_enum;
 mod shader_info;

@@ -38,7 +38,8 @@ mod condition;
 mod constant;
 mod diagnostic;
 mod generate;
-mod glsl_names;
+// One identifier rule with the derive macros (their crate cannot depend on this one).
+use shader_info_glsl_names as glsl_names;
 mod host;
 mod info;
 mod interfaces;

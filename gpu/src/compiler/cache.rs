@@ -23,7 +23,7 @@ use std::time::{Duration, SystemTime};
 /// Counters of one [`super::Compiler`].
 ///
 /// ```no_run
-/// # let compiler = gpu::compiler::Compiler::new("shaders").unwrap();
+/// # let compiler = shader_info_gpu::compiler::Compiler::new("shaders").unwrap();
 /// let s = compiler.stats();
 /// println!("{} hits, {} misses, {:?} compiling", s.hits, s.misses, s.compile_time);
 /// ```

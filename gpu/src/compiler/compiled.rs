@@ -6,7 +6,7 @@ use std::path::PathBuf;
 /// How to compile.
 ///
 /// ```
-/// use gpu::compiler::Profile;
+/// use shader_info_gpu::compiler::Profile;
 /// assert_ne!(Profile::Debug, Profile::Release);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

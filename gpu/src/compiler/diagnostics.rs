@@ -2,7 +2,7 @@
 //! diagnostic of the flow).
 //!
 //! ```
-//! use gpu::compiler::diagnostics::parse_messages;
+//! use shader_info_gpu::compiler::diagnostics::parse_messages;
 //! use shader_info::Severity;
 //! let d = parse_messages("common/h.glsl:12: error: 'x' : undeclared identifier\n1 error generated.\n");
 //! assert_eq!(d.len(), 1);

@@ -19,7 +19,7 @@ fn literal(name: &str) -> Vec<u32> {
 /// The name of the first `OpEntryPoint`, if the module has one and it is well formed.
 ///
 /// ```
-/// use gpu::compiler::entry_point::{entry_point_name, rename_entry_point};
+/// use shader_info_gpu::compiler::entry_point::{entry_point_name, rename_entry_point};
 /// let header = [0x0723_0203, 0x0001_0000, 0, 8, 0];
 /// let entry = [(5 << 16) | 15, 0, 4, u32::from_le_bytes(*b"main"), 0];
 /// let words = [&header[..], &entry].concat();

@@ -7,7 +7,7 @@ use std::fmt;
 /// A compilation that failed: never empty; every entry is located as precisely as the compiler allows.
 ///
 /// ```
-/// use gpu::compiler::CompileError;
+/// use shader_info_gpu::compiler::CompileError;
 /// let e = CompileError::single("a.frag", "boom");
 /// assert_eq!(e.diagnostics.len(), 1);
 /// assert!(e.to_string().contains("error[compile]: boom"));

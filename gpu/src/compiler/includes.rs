@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// The lexical, root-relative form of `base/requested` with `/` separators, or why it is refused.
 ///
 /// ```
-/// # use gpu::compiler::includes::normalize;
+/// # use shader_info_gpu::compiler::includes::normalize;
 /// assert_eq!(normalize("sub", "../common/h.glsl").unwrap(), "common/h.glsl");
 /// assert!(normalize("", "../outside.glsl").is_err());
 /// assert!(normalize("", "/etc/passwd").is_err());
@@ -59,7 +59,7 @@ pub fn normalize(base: &str, requested: &str) -> Result<String, String> {
 /// Where `#include` looks, besides the including file's directory.
 ///
 /// ```
-/// use gpu::compiler::IncludeSearch;
+/// use shader_info_gpu::compiler::IncludeSearch;
 /// let search = IncludeSearch { include_dirs: vec!["third_party/include".into()], strict: false };
 /// assert_eq!(IncludeSearch::default().include_dirs.len(), 0);
 /// # let _ = search;

@@ -2,7 +2,7 @@
 //! diagnostics that point at the user's files and declarations.
 //!
 //! ```no_run
-//! use gpu::compiler::{Compiler, Profile};
+//! use shader_info_gpu::compiler::{Compiler, Profile};
 //! use shader_info::Stage;
 //!
 //! let compiler = Compiler::new("shaders")?;
@@ -11,7 +11,7 @@
 //! // Unchanged files: answered from the cache without reading any file.
 //! let again = compiler.compile_from_file("forward.frag", Stage::Fragment, Profile::Release)?;
 //! assert_eq!(compiler.stats().hits, 1);
-//! # Ok::<(), gpu::compiler::CompileError>(())
+//! # Ok::<(), shader_info_gpu::compiler::CompileError>(())
 //! ```
 //!
 //! Targets Vulkan 1.3 with SPIR-V 1.5 (not 1.6: Debian's glslang would write `LocalSizeId`, see TOOLCHAIN.md).
@@ -48,7 +48,7 @@ const OPTIONS_VERSION: &str = "vulkan1.3/spv1.5/v1";
 /// How the cache notices edited files.
 ///
 /// ```
-/// use gpu::compiler::ChangeDetection;
+/// use shader_info_gpu::compiler::ChangeDetection;
 /// assert_eq!(ChangeDetection::default(), ChangeDetection::Journal);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -64,7 +64,7 @@ pub enum ChangeDetection {
 /// The shaderc shader kind of a stage. Every stage has one; nothing is guessed from file extensions.
 ///
 /// ```
-/// use gpu::compiler::shader_kind;
+/// use shader_info_gpu::compiler::shader_kind;
 /// assert_eq!(shader_kind(shader_info::Stage::Intersection), shaderc::ShaderKind::Intersection);
 /// ```
 pub fn shader_kind(stage: Stage) -> shaderc::ShaderKind {
@@ -88,7 +88,7 @@ pub fn shader_kind(stage: Stage) -> shaderc::ShaderKind {
 /// The runtime compiler: one per include root; `Send + Sync`, share it by reference or `Arc`.
 ///
 /// ```no_run
-/// use gpu::compiler::{Compiler, Profile};
+/// use shader_info_gpu::compiler::{Compiler, Profile};
 /// let c = Compiler::new("shaders").unwrap();
 /// let m = c.compile_from_file("rt/reference_view.rgen", shader_info::Stage::RayGen, Profile::Debug);
 /// if let Err(e) = m {
@@ -110,8 +110,8 @@ pub struct Compiler {
 /// How a [`Compiler`] finds includes, notices edits and keeps modules between processes.
 ///
 /// ```no_run
-/// use gpu::compiler::{ChangeDetection, Compiler, CompilerOptions, IncludeSearch};
-/// use gpu::disk_cache::DiskCache;
+/// use shader_info_gpu::compiler::{ChangeDetection, Compiler, CompilerOptions, IncludeSearch};
+/// use shader_info_gpu::disk_cache::DiskCache;
 /// let cache = DiskCache::open(DiskCache::app_dir("my-renderer").unwrap(), DiskCache::DEFAULT_LIMIT).unwrap();
 /// let opts = CompilerOptions {
 ///     includes: IncludeSearch { include_dirs: vec!["lib".into()], strict: false },
@@ -150,7 +150,7 @@ impl Compiler {
     /// Like [`Compiler::new`], choosing how edits are noticed.
     ///
     /// ```no_run
-    /// use gpu::compiler::{ChangeDetection, Compiler};
+    /// use shader_info_gpu::compiler::{ChangeDetection, Compiler};
     /// let c = Compiler::with_change_detection("/mnt/nfs/shaders", ChangeDetection::Metadata).unwrap();
     /// ```
     pub fn with_change_detection(
@@ -217,7 +217,7 @@ impl Compiler {
     /// executable (path, size, modification time), so a warm start does not pay for glslang's first compile.
     ///
     /// ```no_run
-    /// let c = gpu::compiler::Compiler::new("shaders").unwrap();
+    /// let c = shader_info_gpu::compiler::Compiler::new("shaders").unwrap();
     /// assert_eq!(c.fingerprint(), c.fingerprint()); // computed once
     /// ```
     pub fn fingerprint(&self) -> u128 {

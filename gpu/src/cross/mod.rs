@@ -13,9 +13,9 @@
 //! values and caches by them, as the translation cache does.
 //!
 //! ```no_run
-//! use gpu::compiler::{Compiler, Profile};
-//! use gpu::cross::{self, Target};
-//! use gpu::flow::Flow;
+//! use shader_info_gpu::compiler::{Compiler, Profile};
+//! use shader_info_gpu::cross::{self, Target};
+//! use shader_info_gpu::flow::Flow;
 //! use shader_info::{DirLoader, Registry, Stage};
 //! let compiler = Compiler::new("shaders/glsl").unwrap();
 //! let loader = DirLoader::new("shaders/glsl");
@@ -206,9 +206,9 @@ pub struct CrossOptions {
 /// out, unsupported with the reasons where the module uses what the target lacks, else translated and checked.
 ///
 /// ```no_run
-/// use gpu::compiler::{Compiler, Profile};
-/// use gpu::cross::{translate_module, CrossOptions, Target, Verdict};
-/// use gpu::flow::Flow;
+/// use shader_info_gpu::compiler::{Compiler, Profile};
+/// use shader_info_gpu::cross::{translate_module, CrossOptions, Target, Verdict};
+/// use shader_info_gpu::flow::Flow;
 /// use shader_info::{DirLoader, Registry, Stage};
 /// let (compiler, loader) = (Compiler::new("shaders/glsl").unwrap(), DirLoader::new("shaders/glsl"));
 /// let flow = Flow::new(Registry::global(), &loader, &compiler, Profile::Release);

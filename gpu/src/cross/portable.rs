@@ -356,8 +356,8 @@ impl Portable {
     /// specialization constants (HLSL, OpenGL) their values. An error for values the declaration does not take.
     ///
     /// ```no_run
-    /// # fn f(p: &gpu::cross::Portable) {
-    /// use gpu::cross::Target;
+    /// # fn f(p: &shader_info_gpu::cross::Portable) {
+    /// use shader_info_gpu::cross::Target;
     /// use shader_info::SpecValues;
     /// let a = p.cache_key(Target::Hlsl, &SpecValues::default().set("N", 1u32)).unwrap();
     /// let b = p.cache_key(Target::Hlsl, &SpecValues::default().set("N", 2u32)).unwrap();

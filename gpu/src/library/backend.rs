@@ -58,7 +58,7 @@ pub enum DefaultTarget {
 /// The default attachment of every location up to the highest `fragment_out` (`None` where no output writes).
 ///
 /// ```
-/// use gpu::library::{DefaultTarget, FormatClass, default_color_targets};
+/// use shader_info_gpu::library::{DefaultTarget, FormatClass, default_color_targets};
 /// use shader_info::*;
 /// let mut reg = Registry::new();
 /// reg.add_info(ShaderCreateInfo::new("x").fragment_out(0, Type::Vec4, "c").fragment_out(2, Type::UVec3, "id")

@@ -55,6 +55,12 @@ impl<B: Backend> Background<B> {
     }
 }
 
+impl<B: Backend> Background<B> {
+    pub fn forget_failures(&mut self) {
+        self.failed.clear();
+    }
+}
+
 impl<B: Backend> Library<B> {
     /// Background builds running or finished but not yet merged.
     pub fn background_pending(&self) -> usize {
@@ -104,7 +110,7 @@ impl<B: Backend> Library<B> {
                 report.duration = started.elapsed();
                 report.changed_files = changed_files;
                 // Sources may be fixed: failed builds are tried again at their next poll.
-                self.background.failed.clear();
+                self.background.forget_failures();
                 self.background.reloaded = Some(report);
             }
         }
@@ -118,8 +124,8 @@ impl<B: Backend + Send + 'static> Library<B> {
     /// first use for the late counter and strict mode, like [`Self::graphics_pipeline`].
     ///
     /// ```no_run
-    /// # fn f(lib: &mut gpu::vk::ShaderLibrary) -> gpu::vk::VkResult<()> {
-    /// let options = gpu::vk::GraphicsOptions::default();
+    /// # fn f(lib: &mut shader_info_gpu::vk::ShaderLibrary) -> shader_info_gpu::vk::VkResult<()> {
+    /// let options = shader_info_gpu::vk::GraphicsOptions::default();
     /// match lib.poll_graphics_pipeline("gpu_shader_text", &options)? {
     ///     Some(pipeline) => { /* record the draw with `pipeline` */ }
     ///     None => { /* building on a worker: skip the draw this frame */ }
@@ -196,7 +202,7 @@ impl<B: Backend + Send + 'static> Library<B> {
     /// use them.
     ///
     /// ```no_run
-    /// # fn f(lib: &mut gpu::vk::ShaderLibrary) -> gpu::vk::VkResult<()> {
+    /// # fn f(lib: &mut shader_info_gpu::vk::ShaderLibrary) -> shader_info_gpu::vk::VkResult<()> {
     /// lib.watch(std::time::Duration::from_millis(100)).expect("watch");
     /// // each frame:
     /// if let Some(report) = lib.poll_reload_in_background(false) {

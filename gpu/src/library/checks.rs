@@ -17,7 +17,7 @@ fn fetch_of(kind: PipelineKind) -> &'static str {
 /// `plan` asked for as a pipeline of `wanted` kind: an error naming the kind it is and the call that fetches it.
 ///
 /// ```
-/// use gpu::library::checks::kind_problems;
+/// use shader_info_gpu::library::checks::kind_problems;
 /// use shader_info::*;
 /// let mut reg = Registry::new();
 /// reg.add_info(ShaderCreateInfo::new("c").local_group_size(1).compute_source("c.comp"));
@@ -59,7 +59,7 @@ pub fn compute_problems(plan: &PipelinePlan, limits: &DeviceLimits) -> Vec<Diagn
 /// more locations than the device has, and a sample count of 1 for subpass inputs read in place.
 ///
 /// ```
-/// use gpu::library::{Attachments, FormatClass, checks::attachment_problems};
+/// use shader_info_gpu::library::{Attachments, FormatClass, checks::attachment_problems};
 /// use shader_info::*;
 /// let mut reg = Registry::new();
 /// reg.add_info(ShaderCreateInfo::new("d").fragment_out(0, Type::Vec4, "c")

@@ -7,7 +7,7 @@ use std::fmt;
 /// An info name, or the key of one of its unique variants.
 ///
 /// ```
-/// use gpu::library::Key;
+/// use shader_info_gpu::library::Key;
 /// let k = Key::from("gpu_shader_mesh#v3");
 /// assert_eq!((k.info(), k.variant()), ("gpu_shader_mesh", Some(3)));
 /// assert_eq!(Key::from("gpu_shader_text").variant(), None);

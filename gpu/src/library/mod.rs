@@ -1,6 +1,6 @@
 //! The shader library, written once over a small [`Backend`] trait: modules and pipelines fetched by info name
 //! (or variant key), compiled on first use, warmed up in parallel, and hot-reloaded without ever losing a
-//! working pipeline. The Vulkan library ([`crate::vk::ShaderLibrary`]) and the wgpu one (`gpu::wgpu::WgpuLibrary`,
+//! working pipeline. The Vulkan library ([`crate::vk::ShaderLibrary`]) and the wgpu one (`shader_info_gpu::wgpu::WgpuLibrary`,
 //! feature `wgpu`) are this type over their backend, so both have the same lifecycle, the same checks and the
 //! same answers.
 //!
@@ -18,15 +18,15 @@
 //! calls that do not wait, and the library merges what it made on its own thread.
 //!
 //! ```no_run
-//! use gpu::library::LibraryOptions;
-//! use gpu::vk::{ContextOptions, GraphicsOptions, ShaderLibrary, VkContext};
+//! use shader_info_gpu::library::LibraryOptions;
+//! use shader_info_gpu::vk::{ContextOptions, GraphicsOptions, ShaderLibrary, VkContext};
 //! let ctx = VkContext::new(&ContextOptions::default())?;
 //! let mut lib = ShaderLibrary::new(&ctx, shader_info::Registry::global().clone(),
 //!                                  LibraryOptions::new("shaders/glsl"))?;
 //! let text = lib.graphics_pipeline("gpu_shader_text", &GraphicsOptions::default())?;
 //! let prefix_sum = lib.compute_pipeline("gpu_compute_prefix_sum")?;
 //! println!("{}", lib.reload()?);
-//! # Ok::<(), gpu::vk::VkError>(())
+//! # Ok::<(), shader_info_gpu::vk::VkError>(())
 //! ```
 
 mod backend;
@@ -229,9 +229,9 @@ impl<B: Backend> Library<B> {
     /// unused is an error naming it.
     ///
     /// ```no_run
-    /// # fn f(lib: &mut gpu::vk::ShaderLibrary) -> gpu::vk::VkResult<()> {
+    /// # fn f(lib: &mut shader_info_gpu::vk::ShaderLibrary) -> shader_info_gpu::vk::VkResult<()> {
     /// let key = lib.variant("gpu_shader_mesh", &[("SKINNING", true), ("FOG", true)])?;
-    /// let p = lib.graphics_pipeline(&key, &gpu::vk::GraphicsOptions::default())?;
+    /// let p = lib.graphics_pipeline(&key, &shader_info_gpu::vk::GraphicsOptions::default())?;
     /// # Ok(()) }
     /// ```
     pub fn variant(&mut self, info_name: &str, values: &[(&str, bool)]) -> Result<Key, B::Error> {
@@ -244,7 +244,7 @@ impl<B: Backend> Library<B> {
     /// branches are fields, so a mistyped one does not compile.
     ///
     /// ```no_run
-    /// # fn f(lib: &mut gpu::vk::ShaderLibrary) -> gpu::vk::VkResult<()> {
+    /// # fn f(lib: &mut shader_info_gpu::vk::ShaderLibrary) -> shader_info_gpu::vk::VkResult<()> {
     /// use shader_info::ShaderInfo;
     /// #[derive(Clone, Copy, ShaderInfo)]
     /// #[shader(name = "blur", branch("VERTICAL"), local_group_size(64), compute_source("blur.comp.glsl"))]
@@ -518,6 +518,8 @@ impl<B: Backend> Library<B> {
         let start = Instant::now();
         self.backend.wait_idle();
         self.retired.clear();
+        // Sources may be fixed: failed background builds are tried again at their next poll.
+        self.background.forget_failures();
         let out = self.reload_job().run();
         let mut report = self.swap_in(out);
         report.duration = start.elapsed();

@@ -112,10 +112,10 @@ impl<B: Backend> Library<B> {
     /// options (compute infos without them), deduplicated. Warm it up with [`Self::warm_up`].
     ///
     /// ```no_run
-    /// # fn f(lib: &mut gpu::vk::ShaderLibrary) -> gpu::vk::VkResult<()> {
-    /// use gpu::library::{PassPipelines, Variants};
+    /// # fn f(lib: &mut shader_info_gpu::vk::ShaderLibrary) -> shader_info_gpu::vk::VkResult<()> {
+    /// use shader_info_gpu::library::{PassPipelines, Variants};
     /// let set = lib.pipeline_set(&[PassPipelines {
-    ///     options: gpu::vk::GraphicsOptions::hdr(),
+    ///     options: shader_info_gpu::vk::GraphicsOptions::hdr(),
     ///     infos: vec![("gpu_shader_mesh".into(), Variants::All)],
     /// }])?;
     /// println!("{} pipelines", set.len());

@@ -33,8 +33,8 @@ impl LibraryOptions {
     /// Options with sources under `shader_root` and the defaults for the rest.
     ///
     /// ```
-    /// let opts = gpu::library::LibraryOptions::new("shaders/glsl");
-    /// assert_eq!(opts.profile, gpu::compiler::Profile::Release);
+    /// let opts = shader_info_gpu::library::LibraryOptions::new("shaders/glsl");
+    /// assert_eq!(opts.profile, shader_info_gpu::compiler::Profile::Release);
     /// ```
     pub fn new(shader_root: impl Into<PathBuf>) -> LibraryOptions {
         LibraryOptions {

@@ -55,8 +55,8 @@ impl<B: Backend> Library<B> {
     /// pass writes, with its entry point, binding map and required extensions.
     ///
     /// ```no_run
-    /// # fn f(lib: &mut gpu::vk::ShaderLibrary) -> gpu::vk::VkResult<()> {
-    /// use gpu::cross::Target;
+    /// # fn f(lib: &mut shader_info_gpu::vk::ShaderLibrary) -> shader_info_gpu::vk::VkResult<()> {
+    /// use shader_info_gpu::cross::Target;
     /// let hlsl = lib.translation("gpu_shader_2D_image", shader_info::Stage::Fragment, Target::Hlsl)?;
     /// println!("{}", hlsl.text);
     /// # Ok(()) }

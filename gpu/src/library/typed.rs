@@ -54,8 +54,8 @@ impl<B: Backend> Library<B> {
     /// named for the key: a field that drifted (name, order, format, offset) is an error here, naming it.
     ///
     /// ```no_run
-    /// # fn f(lib: &mut gpu::vk::ShaderLibrary) -> gpu::vk::VkResult<()> {
-    /// use gpu::vk::GraphicsOptions;
+    /// # fn f(lib: &mut shader_info_gpu::vk::ShaderLibrary) -> shader_info_gpu::vk::VkResult<()> {
+    /// use shader_info_gpu::vk::GraphicsOptions;
     /// use shader_info::NoPush;
     /// # #[derive(Clone, Copy, shader_info::ShaderVertex)] #[repr(C)] struct Vertex { pos: [f32; 2] }
     /// let p = lib.typed_graphics::<Vertex, NoPush>("gpu_shader_2D_uniform_color", &GraphicsOptions::default())?;

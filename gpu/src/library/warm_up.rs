@@ -80,8 +80,8 @@ impl<B: Backend> Library<B> {
     /// returns it at once, and reload rebuilds it like any other. Requests already created are not created again.
     ///
     /// ```no_run
-    /// # fn f(lib: &mut gpu::vk::ShaderLibrary) {
-    /// use gpu::vk::{GraphicsOptions, WarmUp};
+    /// # fn f(lib: &mut shader_info_gpu::vk::ShaderLibrary) {
+    /// use shader_info_gpu::vk::{GraphicsOptions, WarmUp};
     /// let report = lib.warm_up(&[
     ///     WarmUp::Graphics { key: "gpu_shader_forward_lit".into(), options: GraphicsOptions::default() },
     ///     WarmUp::Compute { key: "gpu_compute_histogram".into() },

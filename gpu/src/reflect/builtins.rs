@@ -28,8 +28,8 @@ const BARY_COORD: std::ops::RangeInclusive<u32> = 5286..=5287;
 ///
 /// ```no_run
 /// # let spirv: Vec<u32> = vec![];
-/// let r = gpu::reflect::reflect(&spirv).unwrap();
-/// let used = gpu::reflect::used_builtins(&r, shader_info::Stage::Fragment);
+/// let r = shader_info_gpu::reflect::reflect(&spirv).unwrap();
+/// let used = shader_info_gpu::reflect::used_builtins(&r, shader_info::Stage::Fragment);
 /// assert!(!used.contains(shader_info::BuiltinBits::BARYCENTRIC_COORD));
 /// ```
 pub fn used_builtins(reflection: &ModuleReflection, stage: Stage) -> BuiltinBits {

@@ -222,7 +222,7 @@ fn members_of(m: &Module, ty: u32) -> Vec<ReflectedMember> {
 ///
 /// ```no_run
 /// # let spirv: Vec<u32> = vec![];
-/// let r = gpu::reflect::reflect(&spirv).unwrap();
+/// let r = shader_info_gpu::reflect::reflect(&spirv).unwrap();
 /// for d in &r.descriptors {
 ///     println!("set {} binding {}: {:?} x{}", d.set, d.binding, d.kind, d.count);
 /// }

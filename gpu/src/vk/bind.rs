@@ -32,9 +32,9 @@ impl PipelineLayout {
     /// declared binding with its declared descriptor type. Returns the set's index (bind it there) and handle.
     ///
     /// ```no_run
-    /// # fn f(lib: &mut gpu::vk::ShaderLibrary, image: &gpu::vk::Image2D, sampler: &gpu::vk::resource::Sampler)
-    /// #     -> gpu::vk::VkResult<()> {
-    /// use gpu::vk::{DescriptorPool, GraphicsOptions, Resource};
+    /// # fn f(lib: &mut shader_info_gpu::vk::ShaderLibrary, image: &shader_info_gpu::vk::Image2D, sampler: &shader_info_gpu::vk::resource::Sampler)
+    /// #     -> shader_info_gpu::vk::VkResult<()> {
+    /// use shader_info_gpu::vk::{DescriptorPool, GraphicsOptions, Resource};
     /// let p = lib.graphics_pipeline("gpu_shader_2D_image", &GraphicsOptions::default())?;
     /// let pool = DescriptorPool::for_layout(lib.context(), p.layout(), 1)?;
     /// let (set, handle) = p.layout().descriptor_set(&pool, &[("image", Resource::Sampled(image, sampler))])?;
@@ -109,8 +109,8 @@ impl PipelineLayout {
     /// error naming both.
     ///
     /// ```no_run
-    /// # fn f(lib: &mut gpu::vk::ShaderLibrary, params: &gpu::vk::Buffer) -> gpu::vk::VkResult<()> {
-    /// use gpu::vk::{DescriptorPool, VkHost};
+    /// # fn f(lib: &mut shader_info_gpu::vk::ShaderLibrary, params: &shader_info_gpu::vk::Buffer) -> shader_info_gpu::vk::VkResult<()> {
+    /// use shader_info_gpu::vk::{DescriptorPool, VkHost};
     /// use shader_info::ShaderInfo;
     /// #[derive(Clone, Copy, ShaderInfo)]
     /// #[shader(name = "scale_values", storage_buf(0, ReadWrite, "float", "values[]", Batch),

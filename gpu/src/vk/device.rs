@@ -17,7 +17,7 @@ const PIPELINE_LIBRARY: &CStr = c"VK_KHR_pipeline_library";
 /// How to create a [`VkContext`].
 ///
 /// ```
-/// use gpu::vk::ContextOptions;
+/// use shader_info_gpu::vk::ContextOptions;
 /// let opts = ContextOptions { validation: true, ..ContextOptions::default() };
 /// assert!(opts.validation);
 /// ```
@@ -187,11 +187,11 @@ impl Drop for Inner {
 /// from it keeps a clone, so the device is destroyed last.
 ///
 /// ```no_run
-/// use gpu::vk::{ContextOptions, VkContext};
+/// use shader_info_gpu::vk::{ContextOptions, VkContext};
 /// let ctx = VkContext::new(&ContextOptions { validation: true, ..Default::default() })?;
 /// // … create pipelines, render …
 /// assert_eq!(ctx.validation_count(), 0, "{:#?}", ctx.validation_messages());
-/// # Ok::<(), gpu::vk::VkError>(())
+/// # Ok::<(), shader_info_gpu::vk::VkError>(())
 /// ```
 #[derive(Clone)]
 pub struct VkContext {
@@ -350,7 +350,7 @@ impl VkContext {
     /// [`super::ShaderLibrary`] builds its pipelines in this mode unless told otherwise.
     ///
     /// ```no_run
-    /// let Some(ctx) = gpu::vk::testing::test_context() else { return };
+    /// let Some(ctx) = shader_info_gpu::vk::testing::test_context() else { return };
     /// println!("{} reads subpass inputs {:?}", ctx.device_name(), ctx.subpass_mode());
     /// ```
     pub fn subpass_mode(&self) -> SubpassMode {
@@ -426,12 +426,12 @@ impl VkContext {
     /// tools, not for frame loops (it creates and destroys a command pool and a fence each call).
     ///
     /// ```no_run
-    /// # let ctx = gpu::vk::VkContext::new(&Default::default())?;
+    /// # let ctx = shader_info_gpu::vk::VkContext::new(&Default::default())?;
     /// ctx.submit_and_wait(|device, cmd| {
     ///     // SAFETY (example): `cmd` is in the recording state for the duration of the closure.
     ///     unsafe { device.cmd_dispatch(cmd, 1, 1, 1) };
     /// })?;
-    /// # Ok::<(), gpu::vk::VkError>(())
+    /// # Ok::<(), shader_info_gpu::vk::VkError>(())
     /// ```
     pub fn submit_and_wait(
         &self,

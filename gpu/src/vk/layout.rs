@@ -48,7 +48,7 @@ pub struct LayoutDesc {
 /// The pipeline layout of a plan (narrow its stage usage first with [`PipelinePlan::with_stage_usage`]).
 ///
 /// ```
-/// use gpu::vk::{describe_layout, raw};
+/// use shader_info_gpu::vk::{describe_layout, raw};
 /// use shader_info::*;
 /// let mut reg = Registry::new();
 /// reg.add_info(ShaderCreateInfo::new("x")
@@ -187,13 +187,13 @@ impl Drop for DescriptorSetLayout {
 /// Creates each distinct descriptor-set layout once.
 ///
 /// ```no_run
-/// # let ctx = gpu::vk::VkContext::new(&Default::default())?;
-/// use gpu::vk::LayoutCache;
+/// # let ctx = shader_info_gpu::vk::VkContext::new(&Default::default())?;
+/// use shader_info_gpu::vk::LayoutCache;
 /// let cache = LayoutCache::new(&ctx);
 /// let a = cache.get(&[])?;
 /// let b = cache.get(&[])?;
 /// assert!(std::sync::Arc::ptr_eq(&a, &b));
-/// # Ok::<(), gpu::vk::VkError>(())
+/// # Ok::<(), shader_info_gpu::vk::VkError>(())
 /// ```
 pub struct LayoutCache {
     ctx: VkContext,
@@ -277,8 +277,8 @@ impl PipelineLayout {
     /// Creates the layout described by `desc`, taking set layouts from `cache`.
     ///
     /// ```no_run
-    /// # fn f(ctx: &gpu::vk::VkContext, plan: &shader_info::PipelinePlan) -> gpu::vk::VkResult<()> {
-    /// use gpu::vk::{describe_layout, LayoutCache, PipelineLayout};
+    /// # fn f(ctx: &shader_info_gpu::vk::VkContext, plan: &shader_info::PipelinePlan) -> shader_info_gpu::vk::VkResult<()> {
+    /// use shader_info_gpu::vk::{describe_layout, LayoutCache, PipelineLayout};
     /// let cache = LayoutCache::new(&ctx);
     /// let layout = PipelineLayout::new(&ctx, &cache, &describe_layout(plan))?;
     /// # Ok(()) }
@@ -477,8 +477,8 @@ impl DescriptorPool {
     /// A pool big enough for `copies` sets of every set layout of `layout`.
     ///
     /// ```no_run
-    /// # fn f(ctx: &gpu::vk::VkContext, layout: &gpu::vk::PipelineLayout) -> gpu::vk::VkResult<()> {
-    /// let pool = gpu::vk::DescriptorPool::for_layout(ctx, layout, 1)?;
+    /// # fn f(ctx: &shader_info_gpu::vk::VkContext, layout: &shader_info_gpu::vk::PipelineLayout) -> shader_info_gpu::vk::VkResult<()> {
+    /// let pool = shader_info_gpu::vk::DescriptorPool::for_layout(ctx, layout, 1)?;
     /// let set0 = pool.allocate(&layout.set_layouts()[0])?;
     /// # Ok(()) }
     /// ```

@@ -21,8 +21,8 @@ use std::sync::Arc;
 /// Modules and pipelines fetched by info name (or variant key), compiled on first use, hot-reloadable.
 ///
 /// ```no_run
-/// use gpu::library::LibraryOptions;
-/// use gpu::vk::{ContextOptions, GraphicsOptions, ShaderLibrary, VkContext};
+/// use shader_info_gpu::library::LibraryOptions;
+/// use shader_info_gpu::vk::{ContextOptions, GraphicsOptions, ShaderLibrary, VkContext};
 /// let ctx = VkContext::new(&ContextOptions::default())?;
 /// let mut lib = ShaderLibrary::new(&ctx, shader_info::Registry::global().clone(),
 ///                                  LibraryOptions::new("shaders/glsl"))?;
@@ -31,7 +31,7 @@ use std::sync::Arc;
 /// // Later, when sources changed (or from a watcher, see `watch`):
 /// let report = lib.reload()?;
 /// println!("{report}");
-/// # Ok::<(), gpu::vk::VkError>(())
+/// # Ok::<(), shader_info_gpu::vk::VkError>(())
 /// ```
 pub type ShaderLibrary = Library<VkBackend>;
 

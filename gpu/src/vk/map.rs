@@ -12,8 +12,8 @@ use shader_info::{
 /// `*_UINT` and `*_SINT` format of the API is an integer format, not a hand-kept list.
 ///
 /// ```
-/// use gpu::library::FormatClass;
-/// use gpu::vk::{map::format_class, raw::Format};
+/// use shader_info_gpu::library::FormatClass;
+/// use shader_info_gpu::vk::{map::format_class, raw::Format};
 /// assert_eq!(format_class(Format::R16_UINT), Some(FormatClass::Uint));
 /// assert_eq!(format_class(Format::R8G8_SINT), Some(FormatClass::Sint));
 /// assert_eq!(format_class(Format::A2B10G10R10_UNORM_PACK32), Some(FormatClass::Float));
@@ -37,7 +37,7 @@ pub fn format_class(format: vk::Format) -> Option<crate::library::FormatClass> {
 /// The Vulkan stage bit of a shader stage.
 ///
 /// ```
-/// use gpu::vk::{map::stage_flags, raw};
+/// use shader_info_gpu::vk::{map::stage_flags, raw};
 /// assert_eq!(stage_flags(shader_info::Stage::Fragment), raw::ShaderStageFlags::FRAGMENT);
 /// ```
 pub fn stage_flags(stage: Stage) -> vk::ShaderStageFlags {
@@ -68,7 +68,7 @@ pub fn stage_mask(mask: StageMask) -> vk::ShaderStageFlags {
 /// The Vulkan descriptor type of a descriptor kind.
 ///
 /// ```
-/// use gpu::vk::{map::descriptor_type, raw};
+/// use shader_info_gpu::vk::{map::descriptor_type, raw};
 /// use shader_info::DescriptorKind;
 /// assert_eq!(descriptor_type(DescriptorKind::UniformTexelBuffer), raw::DescriptorType::UNIFORM_TEXEL_BUFFER);
 /// ```
@@ -91,7 +91,7 @@ pub fn descriptor_type(kind: DescriptorKind) -> vk::DescriptorType {
 /// The Vulkan format of a vertex attribute format.
 ///
 /// ```
-/// use gpu::vk::{map::vertex_format, raw};
+/// use shader_info_gpu::vk::{map::vertex_format, raw};
 /// assert_eq!(vertex_format(shader_info::VertexFormat::Float32x3), raw::Format::R32G32B32_SFLOAT);
 /// ```
 pub fn vertex_format(format: VertexFormat) -> vk::Format {
@@ -251,7 +251,7 @@ pub fn blend_op(o: BlendOp) -> vk::BlendOp {
 /// The attachment state of one color output: its blending and write mask.
 ///
 /// ```
-/// use gpu::vk::{map::blend_attachment, raw};
+/// use shader_info_gpu::vk::{map::blend_attachment, raw};
 /// use shader_info::{Blend, ColorWrites};
 /// let a = blend_attachment(Blend::Alpha, ColorWrites::ALL);
 /// assert_eq!(a.blend_enable, raw::TRUE);

@@ -3,10 +3,10 @@
 //! name and hot-reloads them without ever losing a working pipeline.
 //!
 //! ```no_run
-//! use gpu::vk::{ContextOptions, VkContext};
+//! use shader_info_gpu::vk::{ContextOptions, VkContext};
 //! let ctx = VkContext::new(&ContextOptions::default())?;
 //! println!("running on {}", ctx.device_name());
-//! # Ok::<(), gpu::vk::VkError>(())
+//! # Ok::<(), shader_info_gpu::vk::VkError>(())
 //! ```
 //!
 //! Layering (one direction): [`device`] (instance, device, queue, validation messages) → [`module`] (SPIR-V →

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// Checks SPIR-V words against the shader-module valid-usage rules.
 ///
 /// ```
-/// use gpu::vk::{check_spirv, ModuleError, SPIRV_MAGIC};
+/// use shader_info_gpu::vk::{check_spirv, ModuleError, SPIRV_MAGIC};
 /// assert_eq!(check_spirv(&[]), Err(ModuleError::Empty));
 /// assert_eq!(check_spirv(&[1, 2, 3, 4, 5]), Err(ModuleError::BadMagic { found: 1 }));
 /// assert_eq!(check_spirv(&[SPIRV_MAGIC, 0x0001_0500, 0, 1, 0]), Err(ModuleError::NoShaderCapability));
@@ -91,7 +91,7 @@ fn declares_shader(c: u32) -> bool {
 /// Turns bytes (a `.spv` file) into words, checking size and magic first.
 ///
 /// ```
-/// use gpu::vk::{spirv_from_bytes, ModuleError};
+/// use shader_info_gpu::vk::{spirv_from_bytes, ModuleError};
 /// assert_eq!(spirv_from_bytes(&[]), Err(ModuleError::Empty));
 /// assert_eq!(spirv_from_bytes(&[3, 2, 0x23, 7, 0]), Err(ModuleError::SizeNotMultipleOf4 { len: 5 }));
 /// ```
@@ -117,13 +117,13 @@ static NEXT_MODULE_ID: AtomicU64 = AtomicU64::new(1);
 /// An owned `VkShaderModule`; destroyed on drop.
 ///
 /// ```no_run
-/// # let ctx = gpu::vk::VkContext::new(&Default::default())?;
+/// # let ctx = shader_info_gpu::vk::VkContext::new(&Default::default())?;
 /// let spirv: Vec<u32> = vec![]; // from the compiler
-/// match gpu::vk::ShaderModule::new(&ctx, &spirv) {
-///     Err(gpu::vk::VkError::Module(e)) => eprintln!("rejected before the driver saw it: {e}"),
+/// match shader_info_gpu::vk::ShaderModule::new(&ctx, &spirv) {
+///     Err(shader_info_gpu::vk::VkError::Module(e)) => eprintln!("rejected before the driver saw it: {e}"),
 ///     other => { other?; }
 /// }
-/// # Ok::<(), gpu::vk::VkError>(())
+/// # Ok::<(), shader_info_gpu::vk::VkError>(())
 /// ```
 #[derive(Clone)]
 pub struct ShaderModule {

@@ -26,7 +26,7 @@ pub struct VertexInputDesc {
 /// The vertex input state of a plan's attributes in an arrangement.
 ///
 /// ```
-/// use gpu::vk::vertex_input;
+/// use shader_info_gpu::vk::vertex_input;
 /// use shader_info::*;
 /// let mut reg = Registry::new();
 /// reg.add_info(ShaderCreateInfo::new("x").vertex_in(0, Type::Vec3, "pos").vertex_in(1, Type::Mat2, "m")
@@ -97,7 +97,7 @@ impl Specialization {
     /// The plan's defaults with `values` applied. Unknown names and type mismatches are errors.
     ///
     /// ```
-    /// use gpu::vk::{Specialization, SpecValues};
+    /// use shader_info_gpu::vk::{Specialization, SpecValues};
     /// use shader_info::*;
     /// let mut reg = Registry::new();
     /// reg.add_info(ShaderCreateInfo::new("x").specialization_constant(Type::Uint, "N", 4u32)
@@ -141,7 +141,7 @@ impl Specialization {
 /// replaces it for this pipeline — an explicit override, reported by [`GraphicsPipeline::state_overridden`].
 ///
 /// ```
-/// use gpu::vk::{GraphicsOptions, raw};
+/// use shader_info_gpu::vk::{GraphicsOptions, raw};
 /// let opts = GraphicsOptions { depth_format: Some(raw::Format::D32_SFLOAT), ..GraphicsOptions::hdr() };
 /// assert_eq!(opts.color_format, raw::Format::R16G16B16A16_SFLOAT);
 /// ```
@@ -380,7 +380,7 @@ pub fn state_problems(
 /// integer outputs a 32-bit integer format of their class with enough components; then the overrides.
 ///
 /// ```
-/// use gpu::vk::{color_formats, GraphicsOptions, raw};
+/// use shader_info_gpu::vk::{color_formats, GraphicsOptions, raw};
 /// use shader_info::*;
 /// let mut reg = Registry::new();
 /// reg.add_info(ShaderCreateInfo::new("x").fragment_out(0, Type::Vec4, "c").fragment_out(2, Type::Uint, "id")
@@ -769,9 +769,9 @@ impl GraphicsPipeline {
     /// Creates a graphics pipeline from the info's modules (`(stage, module)` for each graphics stage).
     ///
     /// ```no_run
-    /// # fn f(ctx: &gpu::vk::VkContext, plan: &shader_info::PipelinePlan, vs: &gpu::vk::ShaderModule,
-    /// #      fs: &gpu::vk::ShaderModule, layout: std::sync::Arc<gpu::vk::PipelineLayout>) -> gpu::vk::VkResult<()> {
-    /// use gpu::vk::{GraphicsOptions, GraphicsPipeline};
+    /// # fn f(ctx: &shader_info_gpu::vk::VkContext, plan: &shader_info::PipelinePlan, vs: &shader_info_gpu::vk::ShaderModule,
+    /// #      fs: &shader_info_gpu::vk::ShaderModule, layout: std::sync::Arc<shader_info_gpu::vk::PipelineLayout>) -> shader_info_gpu::vk::VkResult<()> {
+    /// use shader_info_gpu::vk::{GraphicsOptions, GraphicsPipeline};
     /// use shader_info::Stage;
     /// let p = GraphicsPipeline::new(ctx, plan, &[(Stage::Vertex, vs), (Stage::Fragment, fs)], layout,
     ///                               &GraphicsOptions::default())?;
@@ -881,9 +881,9 @@ impl ComputePipeline {
     /// Creates a compute pipeline from the info's compute module.
     ///
     /// ```no_run
-    /// # fn f(ctx: &gpu::vk::VkContext, plan: &shader_info::PipelinePlan, cs: &gpu::vk::ShaderModule,
-    /// #      layout: std::sync::Arc<gpu::vk::PipelineLayout>) -> gpu::vk::VkResult<()> {
-    /// use gpu::vk::{ComputePipeline, SpecValues};
+    /// # fn f(ctx: &shader_info_gpu::vk::VkContext, plan: &shader_info::PipelinePlan, cs: &shader_info_gpu::vk::ShaderModule,
+    /// #      layout: std::sync::Arc<shader_info_gpu::vk::PipelineLayout>) -> shader_info_gpu::vk::VkResult<()> {
+    /// use shader_info_gpu::vk::{ComputePipeline, SpecValues};
     /// let p = ComputePipeline::new(ctx, plan, cs, layout, &SpecValues::default().set("N", 64u32))?;
     /// # Ok(()) }
     /// ```

@@ -6,7 +6,7 @@
 //! atomically.
 //!
 //! ```no_run
-//! use gpu::vk::{pipeline_cache, VkContext};
+//! use shader_info_gpu::vk::{pipeline_cache, VkContext};
 //! let ctx = VkContext::new(&Default::default())?;
 //! let file = pipeline_cache::path_in(&ctx, &pipeline_cache::default_dir());
 //! match pipeline_cache::load(&ctx, &file) {
@@ -15,7 +15,7 @@
 //! }
 //! // … create pipelines …
 //! pipeline_cache::save(&ctx, &file)?;
-//! # Ok::<(), gpu::vk::VkError>(())
+//! # Ok::<(), shader_info_gpu::vk::VkError>(())
 //! ```
 
 use super::device::VkContext;

@@ -57,12 +57,12 @@ fn allocate(
 /// A host-visible, coherent, persistently mapped buffer.
 ///
 /// ```no_run
-/// # let ctx = gpu::vk::VkContext::new(&Default::default())?;
-/// use gpu::vk::{Buffer, raw};
+/// # let ctx = shader_info_gpu::vk::VkContext::new(&Default::default())?;
+/// use shader_info_gpu::vk::{Buffer, raw};
 /// let b = Buffer::new(&ctx, 16, raw::BufferUsageFlags::STORAGE_BUFFER)?;
 /// b.write_slice(&[1u32, 2, 3, 4]);
 /// assert_eq!(b.read_vec::<u32>(), [1, 2, 3, 4]);
-/// # Ok::<(), gpu::vk::VkError>(())
+/// # Ok::<(), shader_info_gpu::vk::VkError>(())
 /// ```
 pub struct Buffer {
     ctx: VkContext,
@@ -279,11 +279,11 @@ impl Image2D {
     /// `UNDEFINED`.
     ///
     /// ```no_run
-    /// # let ctx = gpu::vk::VkContext::new(&Default::default())?;
-    /// use gpu::vk::{Image2D, raw};
+    /// # let ctx = shader_info_gpu::vk::VkContext::new(&Default::default())?;
+    /// use shader_info_gpu::vk::{Image2D, raw};
     /// let target = Image2D::new(&ctx, 64, 64, raw::Format::R8G8B8A8_UNORM,
     ///     raw::ImageUsageFlags::COLOR_ATTACHMENT | raw::ImageUsageFlags::TRANSFER_SRC)?;
-    /// # Ok::<(), gpu::vk::VkError>(())
+    /// # Ok::<(), shader_info_gpu::vk::VkError>(())
     /// ```
     pub fn new(
         ctx: &VkContext,
@@ -394,10 +394,10 @@ impl Image2D {
     /// call. Waits for the upload.
     ///
     /// ```no_run
-    /// # let ctx = gpu::vk::VkContext::new(&Default::default())?;
-    /// use gpu::vk::{Image2D, raw};
+    /// # let ctx = shader_info_gpu::vk::VkContext::new(&Default::default())?;
+    /// use shader_info_gpu::vk::{Image2D, raw};
     /// let white = Image2D::texture(&ctx, 1, 1, raw::Format::R8G8B8A8_UNORM, &[255; 4])?;
-    /// # Ok::<(), gpu::vk::VkError>(())
+    /// # Ok::<(), shader_info_gpu::vk::VkError>(())
     /// ```
     pub fn texture(
         ctx: &VkContext,
@@ -589,10 +589,10 @@ impl Drop for Image2D {
 /// edge (what the 2D, text and fullscreen shaders expect).
 ///
 /// ```no_run
-/// # let ctx = gpu::vk::VkContext::new(&Default::default())?;
-/// use gpu::vk::{raw, resource::Sampler};
+/// # let ctx = shader_info_gpu::vk::VkContext::new(&Default::default())?;
+/// use shader_info_gpu::vk::{raw, resource::Sampler};
 /// let linear = Sampler::new(&ctx, raw::Filter::LINEAR)?;
-/// # Ok::<(), gpu::vk::VkError>(())
+/// # Ok::<(), shader_info_gpu::vk::VkError>(())
 /// ```
 pub struct Sampler {
     ctx: VkContext,

@@ -13,9 +13,9 @@ pub const REQUIRE_VULKAN_ENV: &str = "SHADER_INFO_REQUIRE_VULKAN";
 /// When Vulkan is missing and `SHADER_INFO_REQUIRE_VULKAN=1`, or on any other context error.
 ///
 /// ```no_run
-/// let Some(ctx) = gpu::vk::testing::test_context() else { return };
+/// let Some(ctx) = shader_info_gpu::vk::testing::test_context() else { return };
 /// // … use ctx …
-/// gpu::vk::testing::assert_no_validation_messages(&ctx);
+/// shader_info_gpu::vk::testing::assert_no_validation_messages(&ctx);
 /// ```
 pub fn test_context() -> Option<VkContext> {
     let opts = ContextOptions {
@@ -52,9 +52,9 @@ pub fn assert_no_validation_messages(ctx: &VkContext) {
 /// for tests of the lower layers (modules, layouts, pipelines) that should not depend on it.
 ///
 /// ```no_run
-/// let spirv = gpu::vk::testing::glslc("#version 450\nlayout(local_size_x = 1) in;\nvoid main() {}\n",
+/// let spirv = shader_info_gpu::vk::testing::glslc("#version 450\nlayout(local_size_x = 1) in;\nvoid main() {}\n",
 ///                                     shader_info::Stage::Compute).unwrap();
-/// assert_eq!(spirv[0], gpu::vk::SPIRV_MAGIC);
+/// assert_eq!(spirv[0], shader_info_gpu::vk::SPIRV_MAGIC);
 /// ```
 pub fn glslc(source: &str, stage: shader_info::Stage) -> Result<Vec<u32>, String> {
     use std::io::Write;
@@ -90,9 +90,9 @@ pub fn glslc(source: &str, stage: shader_info::Stage) -> Result<Vec<u32>, String
 /// their space. For tests that run a translated module on the device.
 ///
 /// ```no_run
-/// let spirv = gpu::vk::testing::glslang_hlsl("[numthreads(1, 1, 1)]\nvoid main() {}\n",
+/// let spirv = shader_info_gpu::vk::testing::glslang_hlsl("[numthreads(1, 1, 1)]\nvoid main() {}\n",
 ///                                            shader_info::Stage::Compute, "main").unwrap();
-/// assert_eq!(spirv[0], gpu::vk::SPIRV_MAGIC);
+/// assert_eq!(spirv[0], shader_info_gpu::vk::SPIRV_MAGIC);
 /// ```
 pub fn glslang_hlsl(
     source: &str,
@@ -161,8 +161,8 @@ pub struct OffscreenDraw<'a> {
 /// push constants.
 ///
 /// ```no_run
-/// # fn f(ctx: &gpu::vk::VkContext, p: &gpu::vk::GraphicsPipeline, vb: &gpu::vk::Buffer) {
-/// use gpu::vk::testing::{OffscreenDraw, draw_offscreen, pixel};
+/// # fn f(ctx: &shader_info_gpu::vk::VkContext, p: &shader_info_gpu::vk::GraphicsPipeline, vb: &shader_info_gpu::vk::Buffer) {
+/// use shader_info_gpu::vk::testing::{OffscreenDraw, draw_offscreen, pixel};
 /// let draw = OffscreenDraw { size: 32, clear: [0.0, 0.0, 0.0, 1.0], vertex_buffers: &[vb], sets: &[],
 ///                            push: &[], vertex_count: 6 };
 /// let pixels = draw_offscreen(ctx, p, &draw);

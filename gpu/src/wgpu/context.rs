@@ -207,9 +207,9 @@ impl WgpuContext {
     /// site needs a scope).
     ///
     /// ```no_run
-    /// # let ctx = gpu::wgpu::WgpuContext::new(&Default::default())?;
+    /// # let ctx = shader_info_gpu::wgpu::WgpuContext::new(&Default::default())?;
     /// let encoder = ctx.checked("the frame", || ctx.device.create_command_encoder(&Default::default()))?;
-    /// # Ok::<(), gpu::wgpu::WgpuError>(())
+    /// # Ok::<(), shader_info_gpu::wgpu::WgpuError>(())
     /// ```
     pub fn checked<T>(&self, what: &str, f: impl FnOnce() -> T) -> WgpuResult<T> {
         let scope = self
@@ -225,7 +225,7 @@ impl WgpuContext {
     /// Copies `buffer` (created with `COPY_SRC`) to the host, after the work submitted so far.
     ///
     /// ```no_run
-    /// # fn f(ctx: &gpu::wgpu::WgpuContext, buffer: &gpu::wgpu::raw::Buffer) -> gpu::wgpu::WgpuResult<()> {
+    /// # fn f(ctx: &shader_info_gpu::wgpu::WgpuContext, buffer: &shader_info_gpu::wgpu::raw::Buffer) -> shader_info_gpu::wgpu::WgpuResult<()> {
     /// let bytes = ctx.read_buffer(buffer)?;
     /// # Ok(()) }
     /// ```

@@ -19,8 +19,8 @@ use shader_info::{
 /// reg.add_info(ShaderCreateInfo::new("x").sampler(0, ImageType::Float2D, "img", Frequency::Pass)
 ///     .fragment_out(0, Type::Vec4, "c").vertex_source("v").fragment_source("f"));
 /// let plan = PipelinePlan::new(&reg.validated("x").unwrap(), &reg);
-/// let fragment = |_, _| gpu::wgpu::raw::ShaderStages::FRAGMENT;
-/// let groups = gpu::wgpu::map::bind_group_entries(&plan, &fragment).unwrap();
+/// let fragment = |_, _| shader_info_gpu::wgpu::raw::ShaderStages::FRAGMENT;
+/// let groups = shader_info_gpu::wgpu::map::bind_group_entries(&plan, &fragment).unwrap();
 /// // The combined sampler is a texture at binding 0 and a sampler at its portable sampler binding.
 /// assert_eq!(groups[0].len(), 2);
 /// ```

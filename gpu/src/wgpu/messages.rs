@@ -4,11 +4,11 @@
 //! --backend wgpu`, the wgpu tests). A renderer with its own logger keeps it and sees the messages there.
 //!
 //! ```no_run
-//! gpu::wgpu::messages::capture();
-//! let ctx = gpu::wgpu::WgpuContext::new(&gpu::wgpu::WgpuContextOptions { validation: true, ..Default::default() })?;
+//! shader_info_gpu::wgpu::messages::capture();
+//! let ctx = shader_info_gpu::wgpu::WgpuContext::new(&shader_info_gpu::wgpu::WgpuContextOptions { validation: true, ..Default::default() })?;
 //! // … use the device …
-//! assert!(gpu::wgpu::messages::captured().is_empty());
-//! # Ok::<(), gpu::wgpu::WgpuError>(())
+//! assert!(shader_info_gpu::wgpu::messages::captured().is_empty());
+//! # Ok::<(), shader_info_gpu::wgpu::WgpuError>(())
 //! ```
 
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -11,15 +11,15 @@
 //! | render state | `PrimitiveState`, `DepthStencilState`, `ColorTargetState`s, `MultisampleState`; what WebGPU lacks (line width, dynamic depth bias, triangle fans, culling both faces) is refused with the reason |
 //!
 //! ```no_run
-//! use gpu::library::LibraryOptions;
-//! use gpu::wgpu::{GraphicsOptions, WgpuContext, WgpuContextOptions, WgpuLibrary};
+//! use shader_info_gpu::library::LibraryOptions;
+//! use shader_info_gpu::wgpu::{GraphicsOptions, WgpuContext, WgpuContextOptions, WgpuLibrary};
 //! let ctx = WgpuContext::new(&WgpuContextOptions::default())?;
 //! let mut lib = WgpuLibrary::new(&ctx, shader_info::Registry::global().clone(),
 //!                                LibraryOptions::new("shaders/glsl"))?;
 //! let text = lib.graphics_pipeline("gpu_shader_text", &GraphicsOptions::default())?;
 //! let prefix_sum = lib.compute_pipeline("gpu_compute_prefix_sum")?;
 //! println!("{}", lib.reload()?);
-//! # Ok::<(), gpu::wgpu::WgpuError>(())
+//! # Ok::<(), shader_info_gpu::wgpu::WgpuError>(())
 //! ```
 
 mod backend;

@@ -343,9 +343,9 @@ impl GraphicsPipeline {
     /// naming it, its info and its declaration, before wgpu sees anything.
     ///
     /// ```no_run
-    /// # fn f(ctx: &gpu::wgpu::WgpuContext, lib: &mut gpu::wgpu::WgpuLibrary, view: &gpu::wgpu::raw::TextureView,
-    /// #      sampler: &gpu::wgpu::raw::Sampler) -> gpu::wgpu::WgpuResult<()> {
-    /// use gpu::wgpu::{Bind, GraphicsOptions};
+    /// # fn f(ctx: &shader_info_gpu::wgpu::WgpuContext, lib: &mut shader_info_gpu::wgpu::WgpuLibrary, view: &shader_info_gpu::wgpu::raw::TextureView,
+    /// #      sampler: &shader_info_gpu::wgpu::raw::Sampler) -> shader_info_gpu::wgpu::WgpuResult<()> {
+    /// use shader_info_gpu::wgpu::{Bind, GraphicsOptions};
     /// let p = lib.graphics_pipeline("gpu_shader_2D_image", &GraphicsOptions::default())?;
     /// let group = p.bind_group(ctx, &[("image", Bind::Sampled(view, sampler))])?; // set 1: `image` is Batch
     /// assert_eq!(group.set, 1);
@@ -364,9 +364,9 @@ impl GraphicsPipeline {
     /// error naming both (on a [`Typed`] pipeline of a derive info, a compile error).
     ///
     /// ```no_run
-    /// # fn f(ctx: &gpu::wgpu::WgpuContext, lib: &mut gpu::wgpu::WgpuLibrary, view: &gpu::wgpu::raw::TextureView,
-    /// #      sampler: &gpu::wgpu::raw::Sampler) -> gpu::wgpu::WgpuResult<()> {
-    /// use gpu::wgpu::{GraphicsOptions, WgpuHost};
+    /// # fn f(ctx: &shader_info_gpu::wgpu::WgpuContext, lib: &mut shader_info_gpu::wgpu::WgpuLibrary, view: &shader_info_gpu::wgpu::raw::TextureView,
+    /// #      sampler: &shader_info_gpu::wgpu::raw::Sampler) -> shader_info_gpu::wgpu::WgpuResult<()> {
+    /// use shader_info_gpu::wgpu::{GraphicsOptions, WgpuHost};
     /// use shader_info::ShaderInfo;
     /// #[derive(Clone, Copy, ShaderInfo)]
     /// #[shader(name = "show_image", sampler(0, Float2D, "image", Batch), fragment_out(0, Vec4, "color"),

@@ -121,8 +121,8 @@ pub struct Draw<'a> {
 /// Draws `d` with `pipeline` into a fresh target, waits, and returns its RGBA8 pixels, row by row.
 ///
 /// ```no_run
-/// # use gpu::wgpu::{WgpuLibrary, GraphicsOptions, testing::*};
-/// # fn f(ctx: &gpu::wgpu::WgpuContext, lib: &mut WgpuLibrary) {
+/// # use shader_info_gpu::wgpu::{WgpuLibrary, GraphicsOptions, testing::*};
+/// # fn f(ctx: &shader_info_gpu::wgpu::WgpuContext, lib: &mut WgpuLibrary) {
 /// let p = lib.graphics_pipeline("gpu_shader_2D_uniform_color", &GraphicsOptions::default()).unwrap();
 /// let vb = vertex_buffer(ctx, bytemuck::cast_slice(&[[-1.0f32, -1.0], [3.0, -1.0], [-1.0, 3.0]]));
 /// let pixels = draw(ctx, &p, &Draw { size: 32, vertex_buffer: &vb, vertex_count: 3, groups: &[], push: &[] });

@@ -3,8 +3,8 @@
 //! and the loop that reloads after each edit and checks the promise against the model.
 #![allow(dead_code)]
 
-use gpu::library::{PipelineOutcome, ReloadReport};
 use shader_info::{Frequency, Qualifier, Registry, ShaderCreateInfo, Type};
+use shader_info_gpu::library::{PipelineOutcome, ReloadReport};
 use std::path::Path;
 use std::time::Duration;
 

@@ -1,12 +1,14 @@
 //! Shared code of the `vk_*` tests: generate GLSL from private infos, compile with glslc, run compute, render.
 #![allow(dead_code)]
 
-use gpu::vk::raw;
-use gpu::vk::testing::{OffscreenDraw, draw_offscreen};
-use gpu::vk::{Buffer, ComputePipeline, DescriptorPool, GraphicsPipeline, ShaderModule, VkContext};
 use shader_info::{
     GenerateOptions, MemoryLoader, PipelinePlan, Registry, ShaderCreateInfo, Stage,
     ValidateOptions, ValidatedInfo, generate,
+};
+use shader_info_gpu::vk::raw;
+use shader_info_gpu::vk::testing::{OffscreenDraw, draw_offscreen};
+use shader_info_gpu::vk::{
+    Buffer, ComputePipeline, DescriptorPool, GraphicsPipeline, ShaderModule, VkContext,
 };
 
 /// Two triangles covering the middle half of the target (±0.5 in clip space).
@@ -68,9 +70,9 @@ pub fn compile(
 ) -> Vec<u32> {
     let opts = GenerateOptions::new(loader, reg);
     let g = generate(info, stage, &opts).unwrap_or_else(|d| panic!("{d:#?}"));
-    let compiler = gpu::compiler::Compiler::new(std::env::temp_dir()).unwrap();
+    let compiler = shader_info_gpu::compiler::Compiler::new(std::env::temp_dir()).unwrap();
     compiler
-        .compile_generated(&g, gpu::compiler::Profile::Release)
+        .compile_generated(&g, shader_info_gpu::compiler::Profile::Release)
         .unwrap_or_else(|e| panic!("{e}\n{}", g.source))
         .spirv
         .clone()
@@ -101,7 +103,7 @@ pub fn dispatch(ctx: &VkContext, p: &ComputePipeline, buffers: &[&Buffer], group
 /// # Safety
 /// `cmd` must be recording, and `p` and `set` alive until it completes.
 pub unsafe fn record_dispatch(
-    d: &gpu::vk::ash::Device,
+    d: &shader_info_gpu::vk::ash::Device,
     cmd: raw::CommandBuffer,
     p: &ComputePipeline,
     set: raw::DescriptorSet,
@@ -138,7 +140,7 @@ pub fn dispatch_bound(
         // SAFETY: `cmd` is recording; pipeline, layout and set are alive until the wait returns.
         unsafe {
             record_dispatch(d, cmd, p, set, groups);
-            gpu::vk::resource::host_read_barrier(
+            shader_info_gpu::vk::resource::host_read_barrier(
                 d,
                 cmd,
                 raw::PipelineStageFlags2::COMPUTE_SHADER,
@@ -183,13 +185,13 @@ pub fn compute_pipeline(
     ctx: &VkContext,
     plan: &PipelinePlan,
     module: &ShaderModule,
-) -> gpu::vk::VkResult<ComputePipeline> {
+) -> shader_info_gpu::vk::VkResult<ComputePipeline> {
     ComputePipeline::new(
         ctx,
         plan,
         module,
         plan_layout(ctx, plan)?,
-        &gpu::vk::SpecValues::default(),
+        &shader_info_gpu::vk::SpecValues::default(),
     )
 }
 
@@ -197,12 +199,12 @@ pub fn compute_pipeline(
 fn plan_layout(
     ctx: &VkContext,
     plan: &PipelinePlan,
-) -> gpu::vk::VkResult<std::sync::Arc<gpu::vk::PipelineLayout>> {
-    let cache = gpu::vk::LayoutCache::new(ctx);
-    let desc = gpu::vk::describe_layout(plan);
-    Ok(std::sync::Arc::new(gpu::vk::PipelineLayout::new(
-        ctx, &cache, &desc,
-    )?))
+) -> shader_info_gpu::vk::VkResult<std::sync::Arc<shader_info_gpu::vk::PipelineLayout>> {
+    let cache = shader_info_gpu::vk::LayoutCache::new(ctx);
+    let desc = shader_info_gpu::vk::describe_layout(plan);
+    Ok(std::sync::Arc::new(
+        shader_info_gpu::vk::PipelineLayout::new(ctx, &cache, &desc)?,
+    ))
 }
 
 /// The vertex + fragment pipeline of `info` with the default graphics options (its modules compiled from `loader`,
@@ -213,7 +215,7 @@ pub fn graphics_pipeline(
     loader: &MemoryLoader,
     info: &ValidatedInfo,
     plan: &PipelinePlan,
-) -> gpu::vk::VkResult<GraphicsPipeline> {
+) -> shader_info_gpu::vk::VkResult<GraphicsPipeline> {
     let vs = module(ctx, reg, loader, info, Stage::Vertex);
     let fs = module(ctx, reg, loader, info, Stage::Fragment);
     GraphicsPipeline::new(
@@ -221,6 +223,6 @@ pub fn graphics_pipeline(
         plan,
         &[(Stage::Vertex, &vs), (Stage::Fragment, &fs)],
         plan_layout(ctx, plan)?,
-        &gpu::vk::GraphicsOptions::default(),
+        &shader_info_gpu::vk::GraphicsOptions::default(),
     )
 }

@@ -1,5 +1,5 @@
 //! Tint, Dawn's WGSL compiler, as the independent check of WGSL: the npm package `webgpu` (Dawn for node) on its
-//! null backend, driven through `scripts/tint-check.mjs`. One node process serves the whole pass (started at the
+//! null backend, driven through `tint-check.mjs` (beside this file, so it ships with the crate). One node process serves the whole pass (started at the
 //! first WGSL module, fed one module a line); identical WGSL text gets its verdict once.
 //!
 //! Where the package is: `SHADER_INFO_TINT=<dir>` (the folder holding `node_modules/webgpu`), else `.tools/webgpu`
@@ -17,7 +17,7 @@ pub const TINT_ENV: &str = "SHADER_INFO_TINT";
 /// `1`: a missing Tint fails every WGSL check instead of skipping it.
 pub const REQUIRE_TINT_ENV: &str = "SHADER_INFO_REQUIRE_TINT";
 
-const SCRIPT: &str = include_str!("../../../../scripts/tint-check.mjs");
+const SCRIPT: &str = include_str!("tint-check.mjs");
 
 struct Server {
     child: Child,

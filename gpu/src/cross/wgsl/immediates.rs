@@ -6,7 +6,7 @@
 //! already binds on devices without immediates: a read-only storage buffer at
 //! `@group(PUSH_CONSTANT_SPACE) @binding(0)` holding the block's std430 bytes (valid storage offsets as they are).
 //! The host code does not change: the wgpu backend's push call writes that buffer and binds it
-//! (`gpu::wgpu::PushConstants::Buffer`). Vulkan, MSL, HLSL and GL keep their push
+//! (`shader_info_gpu::wgpu::PushConstants::Buffer`). Vulkan, MSL, HLSL and GL keep their push
 //! constants: arrays are fine there.
 
 use shader_info::{BlockLayout, FieldArray, PUSH_CONSTANT_SPACE, PushConstantPlan};
@@ -22,7 +22,7 @@ use shader_info::{BlockLayout, FieldArray, PUSH_CONSTANT_SPACE, PushConstantPlan
 ///     .local_group_size(1)
 ///     .compute_source("x.comp"));
 /// let plan = PipelinePlan::new(&reg.validated("planes").unwrap(), &reg);
-/// assert!(gpu::cross::immediates::wgsl_reads_from_buffer(plan.push_constants.as_ref().unwrap()));
+/// assert!(shader_info_gpu::cross::immediates::wgsl_reads_from_buffer(plan.push_constants.as_ref().unwrap()));
 /// ```
 pub fn wgsl_reads_from_buffer(block: &PushConstantPlan) -> bool {
     block.spill.is_none() && has_array(&block.layout)

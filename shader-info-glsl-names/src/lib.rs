@@ -1,8 +1,10 @@
-//! GLSL's reserved names and the identifier rule built on them. Shared with the derive macros, which cannot depend
-//! on this crate: `shader-info-macros` includes this file (`#[path]`), so a struct field, an enum value and an
-//! info's items are held to one rule, and the derive refuses a bad name at compile time on its own span.
-// Not every item is used by both crates that include the file.
-#![allow(dead_code)]
+//! GLSL's reserved names and the identifier rule built on them: one rule for `shader-info` (an info's items) and
+//! `shader-info-macros` (a derive's struct fields, enum values and resources, refused at compile time on their own
+//! span). A crate of its own because the macros cannot depend on `shader-info`, which depends on them.
+//!
+//! ```
+//! assert!(shader_info_glsl_names::GLSL_KEYWORDS.contains(&"uniform"));
+//! ```
 
 /// GLSL keywords and reserved words that cannot be identifiers (type names are in [`GLSL_TYPE_NAMES`]).
 pub const GLSL_KEYWORDS: &[&str] = &[
@@ -341,7 +343,7 @@ pub const STANDARD_DEFINES: &[&str] = &[
 /// Why a define's name (with its parameter list, for a function-like macro: `name(a, b)`) cannot be used.
 ///
 /// ```
-/// use shader_info::define_name_problem;
+/// use shader_info_glsl_names::define_name_problem;
 /// assert!(define_name_problem("USE_CLIP").is_none());
 /// assert!(define_name_problem("to_display(a)").is_none());
 /// assert!(define_name_problem("mix3(a, b, c)").is_none());

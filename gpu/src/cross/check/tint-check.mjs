@@ -1,7 +1,7 @@
 // Tint (Dawn's WGSL compiler) as an independent check of WGSL: the npm package `webgpu` (Dawn for node) on its
 // null backend, which compiles and validates WGSL with no GPU. Started once per pass by `gpu::cross::check`.
 //
-// Usage: node scripts/tint-check.mjs <dir holding node_modules/webgpu>
+// Usage: node gpu/src/cross/check/tint-check.mjs <dir holding node_modules/webgpu>
 // Input (stdin): one JSON object a line, `{"id": <any>, "code": "<WGSL>"}`.
 // Output (stdout): one JSON object a line per input, in order,
 //   `{"id": <same>, "ok": <no error>, "messages": [{"type", "line", "column", "message"}]}`.
