@@ -13,3 +13,6 @@ cargo clippy --workspace --lib --locked -- -D warnings
 # The API docs build without a broken link or warning.
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace --all-features --locked
 cargo test --workspace --all-features --locked
+# The library crates package and build as a stranger would get them from crates.io.
+cargo publish --dry-run --locked --allow-dirty -p shader-info-glsl-names -p shader-info-macros -p shader-info \
+    -p shader-info-gpu

@@ -284,6 +284,7 @@ impl Portable {
                     out.push(no_point_coord("WebGPU"));
                 }
                 out.extend(self.strides_wgsl_cannot_write());
+                out.extend(self.offsets_wgsl_cannot_write());
             }
             Target::Hlsl => {
                 if has(BuiltIn::PointSize) {
@@ -335,6 +336,38 @@ impl Portable {
                 ))
             }
             _ => None,
+        })
+    }
+
+    /// Struct members at an offset WGSL's layout rules do not give them. naga's WGSL writer writes no `@align` or
+    /// `@size`, so each member lands at its natural WGSL offset; where the declaration put it further (std140
+    /// aligns a struct member to 16 bytes, so a small struct after a `vec3` sits at 32 where WGSL puts it at 28),
+    /// the text would have another layout — which the uniform address space refuses (found by the random layout
+    /// corpus).
+    fn offsets_wgsl_cannot_write(&self) -> Option<String> {
+        let mut layouter = naga::proc::Layouter::default();
+        layouter.update(self.module.to_ctx()).ok()?;
+        self.module.types.iter().find_map(|(_, t)| {
+            let naga::TypeInner::Struct { members, .. } = &t.inner else {
+                return None;
+            };
+            let mut end = 0;
+            for m in members {
+                let natural = layouter[m.ty].alignment.round_up(end);
+                if m.offset != natural {
+                    return Some(format!(
+                        "member `{}` of `{}` at byte {} where WGSL's layout rules put it at {natural} (std140 \
+                         aligns a struct member to 16 bytes): WGSL text without explicit offsets cannot hold that \
+                         layout; make the member before it end on a 16-byte boundary, or use a storage buffer \
+                         (std430)",
+                        m.name.as_deref().unwrap_or("?"),
+                        t.name.as_deref().unwrap_or("?"),
+                        m.offset
+                    ));
+                }
+                end = m.offset + layouter[m.ty].size;
+            }
+            None
         })
     }
 
