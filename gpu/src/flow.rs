@@ -28,6 +28,7 @@ use shader_info::{
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
+use std::time::Instant;
 
 /// Anything that turns a generated stage into SPIR-V: the runtime [`Compiler`] (shaderc, include-aware cache), or
 /// an independent compiler for cross-checks.
@@ -168,9 +169,9 @@ struct PhaseClock {
 
 /// Runs `f`, adding its time to `counter`.
 fn timed<T>(counter: &AtomicU64, f: impl FnOnce() -> T) -> T {
-    let t = crate::compiler::Stopwatch::start();
+    let t = Instant::now();
     let out = f();
-    counter.fetch_add(t.nanos(), Ordering::Relaxed);
+    counter.fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
     out
 }
 

@@ -644,7 +644,7 @@ fn run_build(
     }
     // The pipeline set the declarations derive (no device needed): what a renderer warms before its first frame.
     let flow = Flow::new(registry, &loader, &compiler, opts.profile);
-    let pipeline_set = shaders::pipelines::pipeline_set_report(&flow);
+    let pipeline_set = shaders::pipelines::pipeline_set_report_after(&flow, Some(&report));
     if args.json {
         let mut json = serde_json::to_value(&report).unwrap_or_default();
         if let (Some(map), Ok(set)) = (json.as_object_mut(), &pipeline_set) {

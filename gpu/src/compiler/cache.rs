@@ -39,41 +39,14 @@ pub struct CacheStats {
     pub invalidations: u64,
     /// Total time spent inside shaderc.
     pub compile_time: Duration,
-    /// Total time threads spent idle, waiting for another thread's compile of the same unit (two variants whose
-    /// generated source is the same are compiled once; the second waits, running other jobs of its pool
-    /// meanwhile when it has any).
+    /// Total time threads spent waiting for another thread's compile of the same unit (two variants whose
+    /// generated source is the same are compiled once; the second waits). The static pass compiles each unit's
+    /// first job before the others, so its jobs rarely wait.
     pub waited: Duration,
     /// File contents read (sources, includes, validation by content). Zero on a hit whose metadata is unchanged.
     pub file_reads: u64,
     /// Files whose metadata was checked (`stat`) during lookups.
     pub metadata_checks: u64,
-}
-
-thread_local! {
-    /// Nanoseconds this thread spent running other jobs while it waited for a duplicate's compile.
-    static HELPED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-}
-
-/// A clock for phase times summed over threads that leaves out the jobs a thread ran for its pool while it waited
-/// for a duplicate's compile (those are timed as their own jobs).
-pub(crate) struct Stopwatch {
-    start: std::time::Instant,
-    helped: u64,
-}
-
-impl Stopwatch {
-    pub(crate) fn start() -> Stopwatch {
-        Stopwatch {
-            start: std::time::Instant::now(),
-            helped: HELPED.with(|h| h.get()),
-        }
-    }
-
-    /// Nanoseconds since the start, less the time spent on other jobs.
-    pub(crate) fn nanos(&self) -> u64 {
-        let elapsed = self.start.elapsed().as_nanos() as u64;
-        elapsed.saturating_sub(HELPED.with(|h| h.get()) - self.helped)
-    }
 }
 
 /// What a compilation depended on: the files it read, and the candidates an include search found empty (a file
@@ -311,26 +284,15 @@ impl Cache {
             // Wait for a compile in flight; then validate what it produced.
             let entry = {
                 let mut st = slot.state.lock().unwrap_or_else(|e| e.into_inner());
-                while matches!(*st, SlotState::Compiling) {
-                    // On a pool's thread, run another of its jobs instead of idling: in a pass, variants with the
-                    // same generated source sit side by side, so without this one of two threads mostly waited
-                    // for the other (measured: 3.25 s of 10.65 s at 2 jobs). Nothing this thread runs meanwhile
-                    // can wait for a unit it is compiling: a compile never yields.
-                    drop(st);
-                    let helping = std::time::Instant::now();
-                    let helped = matches!(rayon::yield_now(), Some(rayon::Yield::Executed));
-                    if helped {
-                        HELPED.with(|h| h.set(h.get() + helping.elapsed().as_nanos() as u64));
-                    }
-                    st = slot.state.lock().unwrap_or_else(|e| e.into_inner());
-                    if !helped && matches!(*st, SlotState::Compiling) {
-                        let waiting = std::time::Instant::now();
+                if matches!(*st, SlotState::Compiling) {
+                    let waiting = std::time::Instant::now();
+                    while matches!(*st, SlotState::Compiling) {
                         st = slot.ready.wait(st).unwrap_or_else(|e| e.into_inner());
-                        self.wait_nanos.fetch_add(
-                            waiting.elapsed().as_nanos().min(u64::MAX as u128) as u64,
-                            Ordering::Relaxed,
-                        );
                     }
+                    self.wait_nanos.fetch_add(
+                        waiting.elapsed().as_nanos().min(u64::MAX as u128) as u64,
+                        Ordering::Relaxed,
+                    );
                 }
                 match &*st {
                     SlotState::Ready(e) => e.clone(),

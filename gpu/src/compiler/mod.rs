@@ -27,7 +27,6 @@ mod journal;
 mod persist;
 
 pub use cache::CacheStats;
-pub(crate) use cache::Stopwatch;
 pub use compiled::{CompiledModule, Profile, SourceFile};
 pub use error::CompileError;
 pub use includes::IncludeSearch;

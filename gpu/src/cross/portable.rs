@@ -354,7 +354,10 @@ impl Portable {
             let mut end = 0;
             for m in members {
                 let natural = layouter[m.ty].alignment.round_up(end);
-                if m.offset != natural {
+                // An array whose stride WGSL cannot write has its own reason (`strides_wgsl_cannot_write`).
+                let odd_stride = matches!(self.module.types[m.ty].inner,
+                    naga::TypeInner::Array { base, stride, .. } if stride != layouter[base].to_stride());
+                if m.offset != natural && !odd_stride {
                     return Some(format!(
                         "member `{}` of `{}` at byte {} where WGSL's layout rules put it at {natural} (std140 \
                          aligns a struct member to 16 bytes): WGSL text without explicit offsets cannot hold that \
