@@ -9,8 +9,17 @@
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::sync::{Mutex, OnceLock};
+use std::time::Duration;
+
+/// How long one module may take: Tint answers in milliseconds; Dawn for node can also hang instead of crashing
+/// (seen after thousands of modules), and a check must not wait for ever.
+const ANSWER_TIMEOUT: Duration = Duration::from_secs(60);
+/// Modules one process checks before a fresh one takes over: Dawn for node failed (a futex error, or a hang)
+/// somewhere past 1,000 modules in one process, and a start costs a fraction of a second.
+const MODULES_PER_PROCESS: u64 = 500;
 
 /// The variable naming the folder that holds `node_modules/webgpu`.
 pub const TINT_ENV: &str = "SHADER_INFO_TINT";
@@ -22,7 +31,9 @@ const SCRIPT: &str = include_str!("tint-check.mjs");
 struct Server {
     child: Child,
     stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
+    /// Tint's output lines, read by a thread of their own so that an answer can be waited for with a timeout;
+    /// closed when the process ends.
+    lines: Receiver<String>,
     next_id: u64,
     /// Kept until the process ends: the script node was started on.
     _script: tempfile::TempPath,
@@ -90,11 +101,24 @@ fn start() -> Result<Server, String> {
         .spawn()
         .map_err(|e| format!("cannot run node (Tint's host): {e}"))?;
     let stdin = child.stdin.take().ok_or("no stdin")?;
-    let mut stdout = BufReader::new(child.stdout.take().ok_or("no stdout")?);
-    let mut first = String::new();
-    stdout
-        .read_line(&mut first)
-        .map_err(|e| format!("Tint did not start: {e}"))?;
+    let stdout = BufReader::new(child.stdout.take().ok_or("no stdout")?);
+    let (tx, lines) = channel();
+    std::thread::spawn(move || {
+        for line in stdout.lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let first = match lines.recv_timeout(ANSWER_TIMEOUT) {
+        Ok(l) => l,
+        Err(e) => {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(format!("Tint did not start: {e}"));
+        }
+    };
     let ready: serde_json::Value = serde_json::from_str(&first)
         .map_err(|_| format!("Tint did not start: `{}`", first.trim()))?;
     if ready["ready"] != serde_json::Value::Bool(true) {
@@ -104,7 +128,7 @@ fn start() -> Result<Server, String> {
     Ok(Server {
         child,
         stdin,
-        stdout,
+        lines,
         next_id: 0,
         _script: script,
     })
@@ -144,11 +168,17 @@ pub fn check(wgsl: &str) -> Result<Option<String>, String> {
     Ok(verdict.err())
 }
 
-/// Tint's verdict on one module. A process that ended (Dawn for node can abort after thousands of modules: "The
-/// futex facility returned an unexpected error code") is started again and asked again, so one crash costs one
-/// restart, not every later verdict; a module it ends on twice is a failure naming that.
+/// Tint's verdict on one module. A process that ended or stopped answering (Dawn for node can abort after
+/// thousands of modules, "The futex facility returned an unexpected error code", or hang) is started again and
+/// asked again, so one crash costs one restart, not every later verdict; a module it fails on twice is a failure
+/// naming that.
 fn ask(server: &Mutex<Server>, wgsl: &str) -> Result<Result<(), String>, String> {
     let mut s = server.lock().unwrap_or_else(|e| e.into_inner());
+    if s.next_id >= MODULES_PER_PROCESS
+        && let Ok(fresh) = start()
+    {
+        *s = fresh;
+    }
     let first = match exchange(&mut s, wgsl) {
         Ok(v) => return Ok(v),
         Err(e) => e,
@@ -179,14 +209,21 @@ fn exchange(s: &mut Server, wgsl: &str) -> Result<Result<(), String>, String> {
         .and_then(|()| s.stdin.flush())
         .map_err(|e| format!("Tint's process ended: {e}"))?;
     loop {
-        let mut answer = String::new();
-        let n = s
-            .stdout
-            .read_line(&mut answer)
-            .map_err(|e| format!("Tint's process ended: {e}"))?;
-        if n == 0 {
-            return Err("Tint's process ended before answering".into());
-        }
+        let answer = match s.lines.recv_timeout(ANSWER_TIMEOUT) {
+            Ok(line) => line,
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err("Tint's process ended before answering".into());
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                // Hung, not ended: end it, so that the next ask starts a fresh one.
+                let _ = s.child.kill();
+                let _ = s.child.wait();
+                return Err(format!(
+                    "Tint did not answer in {} s",
+                    ANSWER_TIMEOUT.as_secs()
+                ));
+            }
+        };
         let Ok(v) = serde_json::from_str::<serde_json::Value>(&answer) else {
             continue;
         };
