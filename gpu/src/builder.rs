@@ -11,8 +11,8 @@ use crate::reflect::ModuleReflection;
 use rayon::prelude::*;
 use serde::Serialize;
 use shader_info::{
-    Code, DEFAULT_BRANCH_LIMIT, Diagnostic, Registry, ShaderCreateInfo, SourceLoader, Stage,
-    SubpassMode, ValidatedInfo, VariantSet,
+    Code, DEFAULT_BRANCH_LIMIT, Diagnostic, GeneratedStage, Registry, ShaderCreateInfo,
+    SourceLoader, Stage, SubpassMode, ValidatedInfo, VariantSet,
 };
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -544,9 +544,9 @@ fn compile_jobs(
     clock: &JobClock,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Vec<Result<ModuleReport, Failure>> {
-    let run = |job: &Job| {
+    let run = |job: &Job, generated: Option<GeneratedStage>| {
         let t = Instant::now();
-        let out = compile_one(flow, opts, job, clock);
+        let out = compile_one(flow, opts, job, generated, clock);
         clock
             .jobs
             .fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
@@ -555,15 +555,25 @@ fn compile_jobs(
     };
     // Variants whose generated source is the same compile to one unit, and a job that finds its unit compiling
     // on another thread waits for it; such jobs sit side by side, so at 2 jobs one thread mostly waited for the
-    // other (3.25 s of 10.65 s of thread time; 1.2 s at 16 jobs). The first job of each unit runs in a first
-    // round, the others in a second, when their unit is compiled and translated.
-    let first = first_of_unit(flow, jobs);
+    // other (3.25 s of 10.65 s of thread time; 1.2 s at 16 jobs). Every module is generated first (once: the job
+    // compiles what was generated here), then the first job of each unit runs in a first round, the others in a
+    // second, when their unit is compiled and translated.
+    let mut generated: Vec<Option<GeneratedStage>> = jobs
+        .par_iter()
+        .map(|j| flow.generate(&j.info, j.stage).ok())
+        .collect();
+    let first = first_of_unit(&generated);
     let mut out: Vec<Option<Result<ModuleReport, Failure>>> =
         (0..jobs.len()).map(|_| None).collect();
     for round in [true, false] {
-        let picked: Vec<usize> = (0..jobs.len()).filter(|&i| first[i] == round).collect();
-        let done: Vec<(usize, Result<ModuleReport, Failure>)> =
-            picked.par_iter().map(|&i| (i, run(&jobs[i]))).collect();
+        let picked: Vec<(usize, Option<GeneratedStage>)> = (0..jobs.len())
+            .filter(|&i| first[i] == round)
+            .map(|i| (i, generated[i].take()))
+            .collect();
+        let done: Vec<(usize, Result<ModuleReport, Failure>)> = picked
+            .into_par_iter()
+            .map(|(i, g)| (i, run(&jobs[i], g)))
+            .collect();
         for (i, r) in done {
             out[i] = Some(r);
         }
@@ -572,23 +582,21 @@ fn compile_jobs(
     out.into_iter().flatten().collect()
 }
 
-/// For each job, whether it is the first of its compile unit (the same stage, name and generated text); a job
-/// whose text cannot be generated is first (its error comes from its own run).
-fn first_of_unit(flow: &Flow, jobs: &[Job]) -> Vec<bool> {
-    let keys: Vec<Option<u128>> = jobs
-        .par_iter()
-        .map(|j| {
-            let g = flow.generate(&j.info, j.stage).ok()?;
-            Some(crate::disk_cache::key_of(&[
-                j.stage.short_name().as_bytes(),
-                g.name.as_bytes(),
-                g.source.as_bytes(),
-            ]))
-        })
-        .collect();
+/// For each job's generated module, whether it is the first of its compile unit (the same stage, name and
+/// text); a job whose text could not be generated is first (its error comes from its own run).
+fn first_of_unit(generated: &[Option<GeneratedStage>]) -> Vec<bool> {
     let mut seen = std::collections::HashSet::new();
-    keys.into_iter()
-        .map(|k| k.is_none_or(|k| seen.insert(k)))
+    generated
+        .iter()
+        .map(|g| {
+            g.as_ref().is_none_or(|g| {
+                seen.insert(crate::disk_cache::key_of(&[
+                    g.stage.short_name().as_bytes(),
+                    g.name.as_bytes(),
+                    g.source.as_bytes(),
+                ]))
+            })
+        })
         .collect()
 }
 
@@ -691,6 +699,7 @@ fn compile_one(
     flow: &Flow,
     opts: &BuildOptions,
     job: &Job,
+    generated: Option<GeneratedStage>,
     clock: &JobClock,
 ) -> Result<ModuleReport, Failure> {
     let (info, stage) = (&job.info, job.stage);
@@ -699,9 +708,11 @@ fn compile_one(
         Some(v) => format!("{} variant {v}", stage.short_name()),
         None => stage.short_name().to_string(),
     };
-    let checked = flow
-        .compile(info, stage)
-        .map_err(|d| Failure::new(&info.name, Some(label.clone()), d))?;
+    let checked = match generated {
+        Some(g) => flow.compile_generated(info, g),
+        None => flow.compile(info, stage),
+    }
+    .map_err(|d| Failure::new(&info.name, Some(label.clone()), d))?;
     // A device with local read builds this info's pipelines from its local-read form (`SubpassMode`): compiled
     // and checked here too, so its errors surface in the static pass and its modules are in the cache before such
     // a device starts.

@@ -410,6 +410,16 @@ impl<'a> Flow<'a> {
         stage: Stage,
     ) -> Result<(GeneratedStage, Arc<CompiledModule>), Vec<Diagnostic>> {
         let generated = self.generate(info, stage)?;
+        self.compiled_from(info, generated)
+    }
+
+    /// [`Self::compiled`] from text [`Self::generate`] already made for `info`.
+    fn compiled_from(
+        &self,
+        info: &ValidatedInfo,
+        generated: GeneratedStage,
+    ) -> Result<(GeneratedStage, Arc<CompiledModule>), Vec<Diagnostic>> {
+        let stage = generated.stage;
         let module = timed(&self.memos.clock.compile, || {
             self.compiler.compile_stage(&generated, self.profile)
         })
@@ -513,7 +523,19 @@ impl<'a> Flow<'a> {
         info: &ValidatedInfo,
         stage: Stage,
     ) -> Result<CheckedModule, Vec<Diagnostic>> {
-        let (generated, module) = self.compiled(info, stage)?;
+        let generated = self.generate(info, stage)?;
+        self.compile_generated(info, generated)
+    }
+
+    /// [`Self::compile`] from text [`Self::generate`] already made for `info` (the static pass generates every
+    /// module first, to run the first job of each compile unit before its duplicates).
+    pub fn compile_generated(
+        &self,
+        info: &ValidatedInfo,
+        generated: GeneratedStage,
+    ) -> Result<CheckedModule, Vec<Diagnostic>> {
+        let stage = generated.stage;
+        let (generated, module) = self.compiled_from(info, generated)?;
         let reflection = self.check(info, &generated, &module.spirv)?;
         Ok(CheckedModule {
             key: info.key(),
