@@ -404,17 +404,17 @@ impl<'a> Flow<'a> {
 
     /// Generates and compiles one stage (the compiler's cache makes this cheap when nothing changed). Not yet
     /// checked: see [`Flow::check`], or [`Flow::compile`] for both.
-    pub fn compiled(
+    pub fn compile_unchecked(
         &self,
         info: &ValidatedInfo,
         stage: Stage,
     ) -> Result<(GeneratedStage, Arc<CompiledModule>), Vec<Diagnostic>> {
         let generated = self.generate(info, stage)?;
-        self.compiled_from(info, generated)
+        self.compile_unchecked_from(info, generated)
     }
 
-    /// [`Self::compiled`] from text [`Self::generate`] already made for `info`.
-    fn compiled_from(
+    /// [`Self::compile_unchecked`] from text [`Self::generate`] already made for `info`.
+    fn compile_unchecked_from(
         &self,
         info: &ValidatedInfo,
         generated: GeneratedStage,
@@ -535,7 +535,7 @@ impl<'a> Flow<'a> {
         generated: GeneratedStage,
     ) -> Result<CheckedModule, Vec<Diagnostic>> {
         let stage = generated.stage;
-        let (generated, module) = self.compiled_from(info, generated)?;
+        let (generated, module) = self.compile_unchecked_from(info, generated)?;
         let reflection = self.check(info, &generated, &module.spirv)?;
         Ok(CheckedModule {
             key: info.key(),

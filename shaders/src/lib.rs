@@ -37,7 +37,7 @@
 pub mod demo;
 pub mod infos;
 pub mod pipelines;
-pub mod watch;
+pub mod watch_command;
 
 pub use infos::structs::{
     CullObject, DrawIndexedIndirectCommand, GlyphQuad, Particle, PolylinePoint, ViewData,

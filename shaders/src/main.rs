@@ -409,13 +409,13 @@ fn run_watch(
     compiler_opts: &CompilerOptions,
     args: &WatchArgs,
 ) -> ExitCode {
-    let opts = shaders::watch::WatchOptions {
+    let opts = shaders::watch_command::WatchOptions {
         once: args.once,
         timeout: args.timeout.map(std::time::Duration::from_secs_f64),
         debounce: std::time::Duration::from_millis(args.debounce_ms),
         compiler: compiler_opts.clone(),
     };
-    match shaders::watch::run(registry, root, &opts, &mut std::io::stdout()) {
+    match shaders::watch_command::run(registry, root, &opts, &mut std::io::stdout()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("watch: {e}");

@@ -58,12 +58,14 @@ fn watch_prints_one_line_per_reload_and_keeps_the_previous_pipeline_on_errors() 
     };
     // Wait until it watches; then break the uniform-color fragment shader.
     while let Some(l) = next(&mut lines) {
-        if l.starts_with(shaders::watch::READY) {
+        if l.starts_with(shaders::watch_command::READY) {
             break;
         }
     }
     assert!(
-        lines.iter().any(|l| l.starts_with(shaders::watch::READY)),
+        lines
+            .iter()
+            .any(|l| l.starts_with(shaders::watch_command::READY)),
         "{lines:#?}"
     );
     let file = root.join("2d/uniform_color.frag.glsl");
