@@ -139,6 +139,11 @@ pub fn derive_shader_enum(input: TokenStream) -> TokenStream {
 ///
 /// Generates `create_info()`, its `inventory` registration, `NAME`, a `Binding` constant per resource (named after
 /// the resource, in SCREAMING_SNAKE_CASE), and the struct is the push-constant value (`bytemuck::bytes_of`).
+/// It also generates the host side's types, beside the struct and with its visibility: per descriptor set, a struct
+/// `<Struct><Frequency>Set<'a, H>` with one field per resource declared in that set (`shader_info::BindingSet`:
+/// a resource left out or of the wrong kind does not compile), and `<Struct>Branches`, one `bool` per branch
+/// (`shader_info::Branches`). A frequency or branch written as a computed value, not a name or a literal, leaves
+/// the set structs (or the branch struct) out.
 ///
 /// ```
 /// use shader_info::{ShaderInfo, StageInterfaceInfo, Type, Binding};

@@ -10,10 +10,11 @@
 use glam::{Mat4, Vec2};
 use gpu::vk::{
     Buffer, ContextOptions, DescriptorPool, GraphicsOptions, Image2D, LibraryOptions, Resource,
-    Sampler, ShaderLibrary, VkContext, VkResult, raw,
+    Sampler, ShaderLibrary, VkContext, VkHost, VkResult, raw,
 };
 use shader_info::ShaderVertex;
-use shaders::infos::{compute::ComputePrefixSum, push::MvpPush};
+use shaders::infos::compute::{ComputePrefixSum, ComputePrefixSumPassSet};
+use shaders::infos::push::MvpPush;
 
 /// The vertex buffer of `gpu_shader_2D_image` (`pos`, `texCoord`): checked against its `vertex_in`s at the fetch.
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable, ShaderVertex)]
@@ -42,11 +43,12 @@ fn main() -> VkResult<()> {
     let prefix_sum = lib.typed_compute::<ComputePrefixSum>(ComputePrefixSum::NAME)?;
     let layout = prefix_sum.layout();
     let pool = DescriptorPool::for_layout(&ctx, layout, 1)?;
-    let resources = [
-        ("values", Resource::Buffer(&input)),
-        ("sums", Resource::Buffer(&sums)),
-    ];
-    let (index, set) = layout.descriptor_set(&pool, &resources)?; // set 0, derived from the names
+    // The derive generated the set's struct: a resource left out or of the wrong kind does not compile.
+    let resources = ComputePrefixSumPassSet::<VkHost> {
+        values: &input,
+        sums: &sums,
+    };
+    let (index, set) = prefix_sum.bind(&pool, &resources)?; // set 0: the declared frequency
     let push = ComputePrefixSum {
         element_count: values.len() as u32,
     };

@@ -9,10 +9,12 @@
 use glam::{Mat4, Vec2};
 use gpu::library::LibraryOptions;
 use gpu::wgpu::{
-    Bind, GraphicsOptions, WgpuContext, WgpuContextOptions, WgpuLibrary, WgpuResult, raw as w,
+    Bind, GraphicsOptions, WgpuContext, WgpuContextOptions, WgpuHost, WgpuLibrary, WgpuResult,
+    raw as w,
 };
 use shader_info::ShaderVertex;
-use shaders::infos::{compute::ComputePrefixSum, push::MvpPush};
+use shaders::infos::compute::{ComputePrefixSum, ComputePrefixSumPassSet};
+use shaders::infos::push::MvpPush;
 use w::util::DeviceExt;
 
 /// The vertex buffer of `gpu_shader_2D_image` (`pos`, `texCoord`): checked against its `vertex_in`s at the fetch.
@@ -49,11 +51,12 @@ fn main() -> WgpuResult<()> {
     let input = buffer(bytemuck::cast_slice(&values), B::STORAGE);
     let sums = buffer(&[0; 32], B::STORAGE | B::COPY_SRC);
     let prefix_sum = lib.typed_compute::<ComputePrefixSum>(ComputePrefixSum::NAME)?;
-    let resources = [
-        ("values", Bind::Buffer(&input)),
-        ("sums", Bind::Buffer(&sums)),
-    ];
-    let group = prefix_sum.bind_group(&ctx, &resources)?; // set 0, derived from the names
+    // The derive generated the set's struct: a resource left out or of the wrong kind does not compile.
+    let resources = ComputePrefixSumPassSet::<WgpuHost> {
+        values: &input,
+        sums: &sums,
+    };
+    let group = prefix_sum.bind(&ctx, &resources)?; // set 0: the declared frequency
     // Push constants are wgpu immediates where the adapter has them, else a small storage buffer: `PushData`
     // hides which. The push takes only the block's type.
     let push = prefix_sum.push(&ctx, &ComputePrefixSum { element_count: 8 })?;

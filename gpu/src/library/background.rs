@@ -53,9 +53,8 @@ impl<B: Backend> Background<B> {
             reloaded: None,
         }
     }
-}
 
-impl<B: Backend> Background<B> {
+    /// Forgets the builds that failed (their sources may be fixed): each is tried again at its next poll.
     pub fn forget_failures(&mut self) {
         self.failed.clear();
     }

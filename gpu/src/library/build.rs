@@ -135,11 +135,14 @@ impl<B: Backend> Batch<B> {
                 .get(mkey)
                 .or_else(|| made_here.get(mkey).copied())
                 .ok_or_else(|| {
-                    vec![Diagnostic::error(
-                        shader_info::Code::Device,
-                        &mkey.0,
-                        format!("no {:?} module was made for `{}`", mkey.1, mkey.0),
-                    )]
+                    vec![
+                        Diagnostic::error(
+                            shader_info::Code::Internal,
+                            &mkey.0,
+                            format!("no {:?} module was made for `{}`", mkey.1, mkey.0),
+                        )
+                        .hint("report it as a bug"),
+                    ]
                 })
         };
         let prepared: Vec<_> = wants
@@ -178,8 +181,8 @@ impl<B: Backend> Batch<B> {
             })
             .collect();
         let create_ms = t.elapsed().as_secs_f64() * 1e3;
+        // It borrows `modules`, which the output takes.
         drop(made_here);
-        drop(flow);
         Output {
             modules,
             made,
