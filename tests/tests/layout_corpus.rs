@@ -45,8 +45,6 @@ const F64_REASON: &str = "64-bit floats";
 const STD140_TWO_ROW_REASON: &str = "whose std140 column stride of 16 bytes naga cannot read";
 const WGSL_STRIDE_REASON: &str = "WGSL arrays cannot take an explicit stride";
 const WGSL_OFFSET_REASON: &str = "WGSL text without explicit offsets cannot hold that layout";
-/// glslang's complaint about a templated load (`buf.Load<double>(…)`), which its HLSL front end does not parse.
-const HLSL_TEMPLATED_LOAD: &str = "'Load' : no such field in structure";
 
 /// Which leaf types a case draws from: every type (some blocks are then unsupported on some targets, for the
 /// documented reasons), every type but doubles (std430 matrices with two rows reach every target), and the types
@@ -270,16 +268,6 @@ fn expected_unsupported(
     (required, allowed)
 }
 
-/// What no checker here can read, predicted from the block: not a mismatch, and counted apart. naga writes 64-bit
-/// loads from a storage buffer as `Load<double>` (HLSL shader model 6.2), which glslang's HLSL front end does not
-/// parse.
-fn expected_unchecked(c: &Case, rules: Rules, target: Target) -> Option<&'static str> {
-    let mut leaf = Vec::new();
-    leaves(&c.block_fields(rules), &c.structs, &mut leaf);
-    (target == Target::Hlsl && rules == Rules::Std430 && leaf.iter().any(|(t, _)| t.is_double()))
-        .then_some(HLSL_TEMPLATED_LOAD)
-}
-
 /// Prints what one block became: the declaration, the generated GLSL and each target's translation.
 fn show(flow: &Flow, info: &shader_info::ValidatedInfo, c: &Case, rules: Rules) {
     println!("{}", c.describe(rules));
@@ -356,7 +344,6 @@ fn run_chunk(cases: &[Case], compiler: &Compiler, tally: &Mutex<Tally>) {
                             .all(|r| allowed.iter().any(|w| r.contains(w)))
                             && want.iter().all(|w| reasons.iter().any(|r| r.contains(w)))
                     };
-                    let unchecked = expected_unchecked(c, rules, target);
                     match (verdict, want.is_empty()) {
                         (Verdict::Translated(_), true) => checked.push(target),
                         (Verdict::Unsupported(reasons), _) if explained(&reasons) => {
@@ -366,12 +353,6 @@ fn run_chunk(cases: &[Case], compiler: &Compiler, tally: &Mutex<Tally>) {
                                     .filter(|w| reasons.iter().any(|r| r.contains(*w)))
                                     .map(|w| (target, *w)),
                             );
-                        }
-                        (Verdict::Failed(d), _)
-                            if unchecked
-                                .is_some_and(|u| d.iter().all(|d| d.message.contains(u))) =>
-                        {
-                            unsupported.push((target, HLSL_TEMPLATED_LOAD));
                         }
                         (Verdict::Failed(d), _) => problems.push(format!(
                             "{target}: the translation or its check fails:\n{}",
@@ -446,11 +427,7 @@ fn random_blocks_match_their_declaration_on_every_target() {
         println!("  {rules} on {target}: {k} translated and checked");
     }
     for ((rules, target, reason), k) in &t.unsupported {
-        if *reason == HLSL_TEMPLATED_LOAD {
-            println!("  {rules} on {target}: {k} translated, not checkable (glslang: {reason})");
-        } else {
-            println!("  {rules} on {target}: {k} unsupported ({reason})");
-        }
+        println!("  {rules} on {target}: {k} unsupported ({reason})");
     }
     println!("  {} block(s) with a problem", problems.len());
     for p in problems.iter().take(10) {

@@ -3,8 +3,10 @@
 
 use std::collections::BTreeMap;
 
-/// The HLSL rewritten, without changing what it means, around three things glslang's HLSL front end cannot take
+/// The HLSL rewritten, without changing what it means, around four things glslang's HLSL front end cannot take
 /// and DXC and FXC do (so the check is of the translation, not of glslang's gaps):
+/// - a templated load of 64-bit values from a byte-address buffer (`buf.Load<double>(o)`, shader model 6.2) →
+///   the 32-bit loads and `asdouble` of earlier shader models;
 /// - a cast of `0` to an array type, `(T[N])0` → the initializer list `{ (T)0, … }`;
 /// - a function call in the initializer of a `static` global (glslang reports recursion) → the assignment at the
 ///   start of the entry point, which runs before anything reads the global;
@@ -15,7 +17,7 @@ pub(crate) fn glslang_hlsl(text: &str, entry: &str) -> String {
     let mut deferred = Vec::new();
     let mut out = Vec::new();
     for line in text.lines() {
-        let line = rewrite_zero_array(line);
+        let line = rewrite_zero_array(&rewrite_double_loads(line));
         if let Some((decl, init)) = static_call_initializer(&line) {
             out.push(format!("{decl};"));
             let name = decl.rsplit(' ').next().unwrap_or_default().to_string();
@@ -171,9 +173,75 @@ fn rewrite_zero_array(line: &str) -> String {
     }
 }
 
+/// `X.Load<doubleN>(offset)` → the same bytes read as 32-bit words and joined by `asdouble` (the low word first, as
+/// in memory).
+fn rewrite_double_loads(line: &str) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(at) = rest.find(".Load<double") {
+        let object_start = rest[..at]
+            .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .map_or(0, |i| i + 1);
+        let object = &rest[object_start..at];
+        let after = &rest[at + ".Load<double".len()..];
+        let Some(close) = after.find(">(") else { break };
+        let width = &after[..close];
+        let args = &after[close + 2..];
+        // The offset expression runs to the parenthesis that closes the call.
+        let mut depth = 0;
+        let Some(end) = args.char_indices().find_map(|(i, c)| match c {
+            '(' => {
+                depth += 1;
+                None
+            }
+            ')' if depth == 0 => Some(i),
+            ')' => {
+                depth -= 1;
+                None
+            }
+            _ => None,
+        }) else {
+            break;
+        };
+        let offset = &args[..end];
+        let pair = |o: &str| format!("asdouble({object}.Load4({o}).xz, {object}.Load4({o}).yw)");
+        let one = |o: &str| format!("asdouble({object}.Load2({o}).x, {object}.Load2({o}).y)");
+        let second = format!("({offset})+16");
+        let loaded = match width {
+            "" => one(offset),
+            "2" => pair(offset),
+            "3" => format!("double3({}, {})", pair(offset), one(&second)),
+            "4" => format!("double4({}, {})", pair(offset), pair(&second)),
+            _ => break,
+        };
+        out.push_str(&rest[..object_start]);
+        out.push_str(&loaded);
+        rest = &args[end + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn double_loads_become_word_loads() {
+        assert_eq!(
+            rewrite_double_loads("    double _e13 = s.Load<double>(1u*8+int(0)*16+0+0);"),
+            "    double _e13 = asdouble(s.Load2(1u*8+int(0)*16+0+0).x, s.Load2(1u*8+int(0)*16+0+0).y);"
+        );
+        assert_eq!(
+            rewrite_double_loads("double3 v = b.Load<double3>(f(1)+2);"),
+            "double3 v = double3(asdouble(b.Load4(f(1)+2).xz, b.Load4(f(1)+2).yw), \
+             asdouble(b.Load2((f(1)+2)+16).x, b.Load2((f(1)+2)+16).y));"
+        );
+        assert_eq!(
+            rewrite_double_loads("float x = asfloat(s.Load(4));"),
+            "float x = asfloat(s.Load(4));"
+        );
+    }
 
     #[test]
     fn zero_array_casts_become_initializer_lists() {
