@@ -56,6 +56,16 @@ fn prepared(lib: &mut ShaderLibrary, limit: usize) -> Vec<(String, gpu::vk::Grap
         .collect()
 }
 
+/// The set as warm-up requests.
+fn warm_up_requests(set: &[(String, gpu::vk::GraphicsOptions)]) -> Vec<gpu::vk::WarmUp> {
+    set.iter()
+        .map(|(key, options)| WarmUp::Graphics {
+            key: key.clone(),
+            options: options.clone(),
+        })
+        .collect()
+}
+
 fn timed(lib: &mut ShaderLibrary, set: &[(String, gpu::vk::GraphicsOptions)]) -> Vec<f64> {
     let mut out: Vec<f64> = set
         .iter()
@@ -92,13 +102,7 @@ fn main() {
     lib.set_fast_link(fast_mode).unwrap();
     if mode == "warm" {
         let set = prepared(&mut lib, limit);
-        let requests: Vec<gpu::vk::WarmUp> = set
-            .iter()
-            .map(|(key, options)| WarmUp::Graphics {
-                key: key.clone(),
-                options: options.clone(),
-            })
-            .collect();
+        let requests = warm_up_requests(&set);
         let rss = rss_kib();
         let t = Instant::now();
         let warm = lib.warm_up(&requests);
@@ -127,13 +131,7 @@ fn main() {
         return;
     }
     let set = prepared(&mut lib, limit);
-    let requests: Vec<gpu::vk::WarmUp> = set
-        .iter()
-        .map(|(key, options)| WarmUp::Graphics {
-            key: key.clone(),
-            options: options.clone(),
-        })
-        .collect();
+    let requests = warm_up_requests(&set);
     let rss = rss_kib();
     let t = Instant::now();
     let warm = lib.warm_up_parts(&requests);

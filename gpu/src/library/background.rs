@@ -137,12 +137,15 @@ impl<B: Backend + Send + 'static> Library<B> {
         options: &B::GraphicsOptions,
     ) -> Result<Option<Arc<B::Graphics>>, B::Error> {
         let key = key.as_ref();
-        self.raised().map_err(B::error)?;
         self.collect_background();
-        let gkey = (key.to_string(), options.clone());
-        if self.graphics.contains_key(&gkey) {
+        // Cached: the fetch (which also reports raised errors) costs what a blocking fetch of a cached one does.
+        if self
+            .graphics
+            .contains_key(&(key.to_string(), options.clone()))
+        {
             return self.graphics_pipeline(key, options).map(Some);
         }
+        self.raised().map_err(B::error)?;
         self.start_build(Want::Graphics(key.to_string(), options.clone()))
             .map_err(B::error)?;
         Ok(None)
@@ -155,7 +158,6 @@ impl<B: Backend + Send + 'static> Library<B> {
         key: impl AsRef<str>,
     ) -> Result<Option<Arc<B::Compute>>, B::Error> {
         let key = key.as_ref();
-        self.raised().map_err(B::error)?;
         self.collect_background();
         if self
             .compute
@@ -163,6 +165,7 @@ impl<B: Backend + Send + 'static> Library<B> {
         {
             return self.compute_pipeline(key).map(Some);
         }
+        self.raised().map_err(B::error)?;
         self.start_build(Want::Compute(key.to_string(), SpecValues::default()))
             .map_err(B::error)?;
         Ok(None)

@@ -388,7 +388,7 @@ impl<B: Backend> Library<B> {
             .map(|(want, outcome, ms)| {
                 let kept = outcome.map(|(made, built_from)| {
                     let prepared = matches!(made, Made::Prepared);
-                    self.keep_made(&want, made, built_from);
+                    self.store_made(&want, made, built_from, Store::IfAbsent);
                     prepared
                 });
                 (want, kept, ms)
@@ -396,27 +396,32 @@ impl<B: Backend> Library<B> {
             .collect()
     }
 
-    /// Stores a pipeline made for `want`, unless its cache already holds one (a pipeline handed out stays).
-    fn keep_made(&mut self, want: &Want<B::GraphicsOptions>, made: Made<B>, built_from: BuiltFrom) {
-        match (want, made) {
+    /// Stores a pipeline made for `want`. A fetch's build never replaces a pipeline the cache holds (one handed
+    /// out stays); a reload's rebuild does, and retires the one it replaces (a frame in flight may use it).
+    fn store_made(
+        &mut self,
+        want: &Want<B::GraphicsOptions>,
+        made: Made<B>,
+        built_from: BuiltFrom,
+        how: Store,
+    ) {
+        let replaced = match (want, made) {
             (Want::Graphics(key, options), Made::Graphics(p)) => {
-                self.graphics
-                    .entry((key.clone(), options.clone()))
-                    .or_insert_with(|| Cached::new(p, built_from));
+                let k = (key.clone(), options.clone());
+                store(&mut self.graphics, k, p, built_from, how).map(Retired::Graphics)
             }
             (Want::Compute(key, spec), Made::Compute(p)) => {
-                self.compute
-                    .entry((key.clone(), spec.clone()))
-                    .or_insert_with(|| Cached::new(p, built_from));
+                let k = (key.clone(), spec.clone());
+                store(&mut self.compute, k, p, built_from, how).map(Retired::Compute)
             }
             (Want::RayTracing(key), Made::RayTracing(p)) => {
-                self.ray_tracing
-                    .entry(key.clone())
-                    .or_insert_with(|| Cached::new(p, built_from));
+                store(&mut self.ray_tracing, key.clone(), p, built_from, how)
+                    .map(Retired::RayTracing)
             }
             // Prepared parts live in the backend; `made` of another kind cannot come from `want`'s batch.
-            _ => {}
-        }
+            _ => None,
+        };
+        self.retired.extend(replaced);
     }
 
     /// Builds one pipeline on this thread and keeps it.
@@ -588,7 +593,7 @@ impl<B: Backend> Library<B> {
         for (want, outcome, _) in out.rebuilt {
             let outcome = match outcome {
                 Ok((made, built_from)) => {
-                    self.replace_made(&want, made, built_from);
+                    self.store_made(&want, made, built_from, Store::Replacing);
                     PipelineOutcome::Rebuilt
                 }
                 Err(diagnostics) => PipelineOutcome::KeptPrevious { diagnostics },
@@ -597,40 +602,6 @@ impl<B: Backend> Library<B> {
         }
         report.pipelines.sort_by(|a, b| a.0.cmp(&b.0));
         report
-    }
-
-    /// Stores a rebuilt pipeline for `want`, retiring the one it replaces.
-    fn replace_made(
-        &mut self,
-        want: &Want<B::GraphicsOptions>,
-        made: Made<B>,
-        built_from: BuiltFrom,
-    ) {
-        match (want, made) {
-            (Want::Graphics(key, options), Made::Graphics(p)) => {
-                let old = self
-                    .graphics
-                    .insert((key.clone(), options.clone()), Cached::new(p, built_from));
-                self.retired
-                    .extend(old.map(|c| Retired::Graphics(c.pipeline)));
-            }
-            (Want::Compute(key, spec), Made::Compute(p)) => {
-                let old = self
-                    .compute
-                    .insert((key.clone(), spec.clone()), Cached::new(p, built_from));
-                self.retired
-                    .extend(old.map(|c| Retired::Compute(c.pipeline)));
-            }
-            (Want::RayTracing(key), Made::RayTracing(p)) => {
-                let old = self
-                    .ray_tracing
-                    .insert(key.clone(), Cached::new(p, built_from));
-                self.retired
-                    .extend(old.map(|c| Retired::RayTracing(c.pipeline)));
-            }
-            // A rebuild creates whole pipelines of its want's kind.
-            _ => {}
-        }
     }
 
     /// Starts watching the shader root (recursively); [`Self::poll_reload`] then reloads after changes settle.
@@ -674,6 +645,31 @@ fn new_entry<B: Backend>(
         hash,
         id: NEXT_MODULE_ID.fetch_add(1, Ordering::Relaxed),
     })
+}
+
+/// Whether a pipeline just made replaces one its cache holds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Store {
+    /// A fetch or a warm-up: a pipeline already in the cache (perhaps handed out) stays.
+    IfAbsent,
+    /// A reload's rebuild.
+    Replacing,
+}
+
+/// Stores `p` under `k` as `how` says; returns the pipeline it replaced.
+fn store<K: Eq + Hash, P>(
+    cache: &mut HashMap<K, Cached<P>>,
+    k: K,
+    p: P,
+    built_from: BuiltFrom,
+    how: Store,
+) -> Option<Arc<P>> {
+    if how == Store::IfAbsent && cache.contains_key(&k) {
+        return None;
+    }
+    cache
+        .insert(k, Cached::new(p, built_from))
+        .map(|c| c.pipeline)
 }
 
 /// The pipeline a build just kept under `k`.

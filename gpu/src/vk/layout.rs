@@ -614,13 +614,12 @@ impl DescriptorPool {
         layout: vk::ImageLayout,
     ) {
         // The set layout's immutable sampler fills the sampler half.
-        self.update_image(
+        self.write_image(
             set,
             binding,
             vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
-            vk::DescriptorImageInfo::default()
-                .image_view(image.view())
-                .image_layout(layout),
+            image,
+            layout,
         );
     }
 
@@ -628,18 +627,17 @@ impl DescriptorPool {
     /// input read with [`shader_info::SubpassMode::LocalRead`] (the image is a color attachment of the rendering
     /// that reads it; see [`Image2D::local_read_barrier`]).
     pub fn write_input_attachment(&self, set: vk::DescriptorSet, binding: u32, image: &Image2D) {
-        self.update_image(
+        self.write_image(
             set,
             binding,
             vk::DescriptorType::INPUT_ATTACHMENT,
-            vk::DescriptorImageInfo::default()
-                .image_view(image.view())
-                .image_layout(vk::ImageLayout::RENDERING_LOCAL_READ_KHR),
+            image,
+            vk::ImageLayout::RENDERING_LOCAL_READ_KHR,
         );
     }
 
-    /// Points `binding` of `set` at `image` as a storage image in `GENERAL` layout.
-    /// Writes a sampled image (a texture without a sampler) or another image descriptor of type `ty`.
+    /// Writes a sampled image (a texture without a sampler) or another image descriptor of type `ty`, the image
+    /// being in `layout` when the set is used.
     pub fn write_image(
         &self,
         set: vk::DescriptorSet,
@@ -658,14 +656,14 @@ impl DescriptorPool {
         );
     }
 
+    /// Points `binding` of `set` at `image` as a storage image in `GENERAL` layout.
     pub fn write_storage_image(&self, set: vk::DescriptorSet, binding: u32, image: &Image2D) {
-        self.update_image(
+        self.write_image(
             set,
             binding,
             vk::DescriptorType::STORAGE_IMAGE,
-            vk::DescriptorImageInfo::default()
-                .image_view(image.view())
-                .image_layout(vk::ImageLayout::GENERAL),
+            image,
+            vk::ImageLayout::GENERAL,
         );
     }
 

@@ -6,7 +6,7 @@ use crate::cross::check::layout::{Offsets, compare_offsets, declared_offsets, na
 use crate::cross::check::tint;
 use crate::cross::{Portable, validate};
 use naga::proc::Layouter;
-use shader_info::DescriptorKind;
+use shader_info::{DescriptorKind, PushConstantPlan};
 
 pub(crate) fn check(p: &Portable, text: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -34,6 +34,19 @@ pub(crate) fn check(p: &Portable, text: &str) -> Vec<String> {
         out.push(format!("the WGSL types have no layout: {e}"));
         return out;
     }
+    // The push-constant block's member offsets in the WGSL against the declared ones.
+    let push_block_offsets = |what: &str, ty, block: &PushConstantPlan, out: &mut Vec<String>| {
+        let mut actual = Offsets::new();
+        naga_offsets(
+            &module,
+            &layouter,
+            ty,
+            &block.layout.members,
+            "",
+            &mut actual,
+        );
+        compare_offsets(what, &declared_offsets(&block.layout), &actual, out);
+    };
     let mut seen = Vec::new();
     for (_, g) in module.global_variables.iter() {
         let name = g.name.clone().unwrap_or_default();
@@ -50,21 +63,7 @@ pub(crate) fn check(p: &Portable, text: &str) -> Vec<String> {
                                 "the push-constant buffer `{name}` is writable ({access:?}); it must be read-only"
                             ));
                         }
-                        let mut actual = Offsets::new();
-                        naga_offsets(
-                            &module,
-                            &layouter,
-                            g.ty,
-                            &block.layout.members,
-                            "",
-                            &mut actual,
-                        );
-                        compare_offsets(
-                            "the push-constant buffer",
-                            &declared_offsets(&block.layout),
-                            &actual,
-                            &mut out,
-                        );
+                        push_block_offsets("the push-constant buffer", g.ty, block, &mut out);
                     }
                     _ => out.push(format!(
                         "`{name}` is at @group({}) @binding({}), where the map has no binding and no push-constant \
@@ -118,34 +117,16 @@ pub(crate) fn check(p: &Portable, text: &str) -> Vec<String> {
                 }
             }
             (None, naga::AddressSpace::Immediate) => {
-                if let Some(block) = p
-                    .plan
-                    .push_constants
-                    .as_ref()
-                    .filter(|b| super::immediates::wgsl_reads_from_buffer(b))
-                {
-                    let _ = block;
-                    out.push(
-                        "the push-constant block has an array member but the WGSL keeps it in immediates, \
-                         which WebGPU forbids"
-                            .into(),
-                    );
-                } else if let Some(block) = &p.plan.push_constants {
-                    let mut actual = Offsets::new();
-                    naga_offsets(
-                        &module,
-                        &layouter,
-                        g.ty,
-                        &block.layout.members,
-                        "",
-                        &mut actual,
-                    );
-                    compare_offsets(
-                        "the push-constant block",
-                        &declared_offsets(&block.layout),
-                        &actual,
-                        &mut out,
-                    );
+                if let Some(block) = &p.plan.push_constants {
+                    if super::immediates::wgsl_reads_from_buffer(block) {
+                        out.push(
+                            "the push-constant block has an array member but the WGSL keeps it in immediates, \
+                             which WebGPU forbids"
+                                .into(),
+                        );
+                    } else {
+                        push_block_offsets("the push-constant block", g.ty, block, &mut out);
+                    }
                 } else {
                     out.push(
                         "the WGSL has an immediate block but the declaration has no push constants"
