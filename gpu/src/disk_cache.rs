@@ -62,16 +62,20 @@ pub enum Kind {
     /// A compiler's fingerprint, by the identity of the executable that computed it (computing it runs shaderc
     /// once, and glslang's first compile in a process costs tens of milliseconds).
     Compiler,
+    /// A finished static pass's report with every file it read (`builder`'s record): a later identical pass whose
+    /// files are unchanged answers with it. Keyed by the executable, like [`Kind::Compiler`].
+    Pass,
 }
 
 impl Kind {
     /// Every kind.
-    pub const ALL: [Kind; 5] = [
+    pub const ALL: [Kind; 6] = [
         Kind::Manifest,
         Kind::Module,
         Kind::Reflection,
         Kind::Translation,
         Kind::Compiler,
+        Kind::Pass,
     ];
 
     /// The directory (and remote prefix) of the kind.
@@ -82,13 +86,15 @@ impl Kind {
             Kind::Reflection => "reflection",
             Kind::Translation => "translation",
             Kind::Compiler => "compiler",
+            Kind::Pass => "pass",
         }
     }
 
-    /// True for what a build produces; false for this machine's own bookkeeping (the compiler fingerprint, keyed
-    /// by the local executable), which no other machine could use and which the hit and miss counts leave out.
+    /// True for what a build produces; false for this machine's own bookkeeping (the compiler fingerprint and the
+    /// pass records, keyed by the local executable), which no other machine could use and which the hit and miss
+    /// counts leave out.
     fn is_build_result(self) -> bool {
-        self != Kind::Compiler
+        !matches!(self, Kind::Compiler | Kind::Pass)
     }
 
     fn tag(self) -> u8 {
@@ -98,6 +104,7 @@ impl Kind {
             Kind::Reflection => b'r',
             Kind::Translation => b't',
             Kind::Compiler => b'c',
+            Kind::Pass => b'p',
         }
     }
 }
@@ -544,6 +551,23 @@ pub(crate) fn key_of(parts: &[&[u8]]) -> u128 {
 /// Versions of the crates whose output the cache keeps (read from `Cargo.lock` by the build script), so that an
 /// upgrade of naga or shaderc never meets entries of the old one.
 pub(crate) const TOOL_VERSIONS: &str = env!("SHADER_INFO_TOOL_VERSIONS");
+
+/// The running executable's path, size, modification time and inode: what changes when it is rebuilt, for
+/// entries that hold what this build of the code made (its behaviour is not in any other key).
+pub(crate) fn executable_identity() -> Option<String> {
+    let path = std::env::current_exe().ok()?;
+    let m = std::fs::metadata(&path).ok()?;
+    #[cfg(unix)]
+    let inode = std::os::unix::fs::MetadataExt::ino(&m);
+    #[cfg(not(unix))]
+    let inode = 0u64;
+    Some(format!(
+        "{} {} {:?} {inode}",
+        path.display(),
+        m.len(),
+        m.modified().ok()
+    ))
+}
 
 /// Splits an entry's data into a JSON head and a binary tail (`[u32 head length][head][tail]`).
 pub(crate) fn split_head(data: &[u8]) -> Option<(&[u8], &[u8])> {

@@ -54,6 +54,13 @@ pub trait StageCompiler: Sync {
     fn disk_cache(&self) -> Option<&DiskCache> {
         None
     }
+
+    /// A hash of what decides this compiler's output besides the text it is given, and the root its includes
+    /// resolve under: what the static pass's record is keyed by and checks its includes against. `None` (the
+    /// default): passes over this compiler are not recorded.
+    fn identity(&self) -> Option<(u128, &std::path::Path)> {
+        None
+    }
 }
 
 impl StageCompiler for Compiler {
@@ -75,6 +82,15 @@ impl StageCompiler for Compiler {
 
     fn disk_cache(&self) -> Option<&DiskCache> {
         Compiler::disk_cache(self).map(|d| &**d)
+    }
+
+    fn identity(&self) -> Option<(u128, &std::path::Path)> {
+        let key = key_of(&[
+            &self.fingerprint().to_le_bytes(),
+            self.include_search().key().as_bytes(),
+            self.root().as_os_str().as_encoded_bytes(),
+        ]);
+        Some((key, self.root()))
     }
 }
 

@@ -70,6 +70,20 @@ mat4 gpu_inverse(mat4 m) {
 pub trait SourceLoader: Sync {
     /// The file's text, or a message saying why it cannot be read.
     fn load(&self, path: &str) -> Result<String, String>;
+
+    /// Where `path` lives on disk, when it is a file there: a later process can then tell it unchanged by its
+    /// metadata instead of loading it again (the static pass's record does). `None`, the default, makes every such
+    /// check a load.
+    ///
+    /// ```no_run
+    /// use shader_info::{DirLoader, SourceLoader};
+    /// let loader = DirLoader::new("shaders");
+    /// assert_eq!(loader.file_path("a.glsl"), Some("shaders/a.glsl".into()));
+    /// ```
+    fn file_path(&self, path: &str) -> Option<PathBuf> {
+        let _ = path;
+        None
+    }
 }
 
 /// Loads files from a directory. Paths that leave the directory (`..`, absolute paths) are refused.
@@ -130,6 +144,10 @@ impl DirLoader {
 }
 
 impl SourceLoader for DirLoader {
+    fn file_path(&self, path: &str) -> Option<PathBuf> {
+        self.resolve(path).ok()
+    }
+
     fn load(&self, path: &str) -> Result<String, String> {
         let full = self.resolve(path)?;
         let bytes = std::fs::read(&full).map_err(|e| {

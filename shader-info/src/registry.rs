@@ -177,6 +177,50 @@ impl Registry {
         self
     }
 
+    /// A text that differs whenever two registries could give another result for the same sources: every info,
+    /// interface, struct, enum and problem, in a fixed order. A specialize function is code, not data: it appears
+    /// as its address relative to this function's, which stays the same between runs of one executable, so callers
+    /// that keep results between processes key on the executable as well (the static pass's record does).
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// let mut a = Registry::new();
+    /// a.add_info(ShaderCreateInfo::new("x").define_value("N", "1"));
+    /// let mut b = Registry::new();
+    /// b.add_info(ShaderCreateInfo::new("x").define_value("N", "2"));
+    /// assert_ne!(a.identity(), b.identity());
+    /// assert_eq!(a.identity(), a.clone().identity());
+    /// ```
+    pub fn identity(&self) -> String {
+        use std::fmt::Write;
+        let anchor = Registry::identity as fn(&Registry) -> String as usize;
+        let mut s = String::new();
+        for info in self.infos.values() {
+            let _ = write!(s, "{info:?}");
+            if let Some(f) = &info.specialize {
+                let _ = write!(
+                    s,
+                    " specialize@{:x}",
+                    (f.value.0 as usize).wrapping_sub(anchor)
+                );
+            }
+        }
+        // The only unordered map: the others print in key order.
+        let mut structs: Vec<_> = self.structs.0.iter().collect();
+        structs.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        let _ = write!(
+            s,
+            "{:?}{structs:?}{:?}{:?}{:?}{:?}{}",
+            self.interfaces,
+            self.struct_meta,
+            self.enums,
+            self.problems,
+            self.type_problems,
+            self.blender_prelude
+        );
+        s
+    }
+
     /// Whether [`Registry::blender_compat`] was called.
     pub fn blender_prelude(&self) -> bool {
         self.blender_prelude

@@ -22,7 +22,9 @@ pub const PUSH_CONSTANT_SPACE: u32 = 3;
 pub const GL_PUSH_CONSTANT_UNIFORM: &str = "gpu_push_constants";
 
 /// A cross-language target.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Target {
     /// WebGPU Shading Language (what wgpu runs).

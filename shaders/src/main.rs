@@ -788,7 +788,11 @@ fn print_table(r: &BuildReport) {
         "{} / {} infos compiled, {} modules, {:.2} s",
         r.infos_passed, r.infos_total, r.modules, r.seconds
     );
-    if let Some(c) = &r.cache {
+    if r.replayed {
+        println!(
+            "nothing the pass reads changed since the last identical pass: its report, from the shader cache's record"
+        );
+    } else if let Some(c) = &r.cache {
         println!(
             "shader cache: {} hits ({} remote), {} misses, {} written, {} damaged entries refused",
             c.hits, c.remote_hits, c.misses, c.writes, c.corrupt

@@ -107,6 +107,75 @@ fn a_warm_build_compiles_nothing_and_writes_the_same_files_with_every_target() {
     assert_same_outputs(&p("cold"), &p("plain"));
 }
 
+/// Every file under `from`, copied under `to`.
+fn copy_tree(from: &Path, to: &Path) {
+    for f in walk(from) {
+        let dest = to.join(f.strip_prefix(from).unwrap());
+        std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
+        std::fs::copy(&f, dest).unwrap();
+    }
+}
+
+#[test]
+fn a_second_build_of_an_unchanged_tree_is_replayed_and_an_edit_builds_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("glsl");
+    copy_tree(&Path::new(env!("CARGO_MANIFEST_DIR")).join("glsl"), &root);
+    let cache = dir.path().join("cache");
+    let run = || {
+        let args = [
+            "--root",
+            root.to_str().unwrap(),
+            "--cache",
+            cache.to_str().unwrap(),
+            "build",
+            "--json",
+            "--filter",
+            FILTER,
+            "--target",
+            "wgsl,gl",
+        ];
+        report(builder().args(args).output().unwrap(), &args).0
+    };
+    let same = |a: &serde_json::Value, b: &serde_json::Value| {
+        for field in [
+            "infos_total",
+            "infos_passed",
+            "modules",
+            "targets",
+            "pipeline_set",
+        ] {
+            assert_eq!(a[field], b[field], "{field}");
+        }
+        let names = |r: &serde_json::Value| -> Vec<serde_json::Value> {
+            r["infos"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|i| i["name"].clone())
+                .collect()
+        };
+        assert_eq!(names(a), names(b));
+    };
+    let cold = run();
+    assert_eq!(cold["replayed"], false);
+    let warm = run();
+    assert_eq!(warm["replayed"], true, "nothing changed");
+    assert_eq!(cache_count(&warm, "hits"), 0, "a replay looks nothing up");
+    same(&cold, &warm);
+    // An edit anywhere the pass reads (here: every file gets a comment) builds again, then is replayed.
+    for f in walk(&root) {
+        let mut text = std::fs::read_to_string(&f).unwrap();
+        text.push_str("\n// edited\n");
+        std::fs::write(&f, text).unwrap();
+    }
+    let edited = run();
+    assert_eq!(edited["replayed"], false, "the sources changed");
+    assert!(cache_count(&edited, "misses") > 0);
+    same(&cold, &edited);
+    assert_eq!(run()["replayed"], true);
+}
+
 #[test]
 fn damaged_reflection_and_translation_entries_are_all_refused_and_rebuilt() {
     let dir = tempfile::tempdir().unwrap();

@@ -51,6 +51,9 @@ pub struct CompiledModule {
     pub spirv: Vec<u32>,
     /// Every file `#include` resolved during compilation, in first-include order.
     pub files: Vec<SourceFile>,
+    /// Root-relative paths an include search looked at and found empty before the file it took: a file created at
+    /// one of them changes the module (a watcher or a build system watches these too).
+    pub absent_includes: Vec<String>,
     /// Warnings, mapped like errors.
     pub warnings: Vec<Diagnostic>,
 }

@@ -21,7 +21,7 @@ mod compiled;
 pub mod diagnostics;
 pub mod entry_point;
 mod error;
-mod files;
+pub(crate) mod files;
 pub mod includes;
 mod journal;
 mod persist;
@@ -221,10 +221,7 @@ impl Compiler {
     /// ```
     pub fn fingerprint(&self) -> u128 {
         *self.fingerprint.get_or_init(|| {
-            let exe = std::env::current_exe()
-                .ok()
-                .and_then(|p| Some((std::fs::metadata(&p).ok()?, p)))
-                .map(|(m, p)| format!("{} {} {:?}", p.display(), m.len(), m.modified().ok()));
+            let exe = crate::disk_cache::executable_identity();
             let memo = match (&self.disk, &exe) {
                 (Some(disk), Some(exe)) => Some((
                     disk,
@@ -448,6 +445,7 @@ impl Compiler {
             for f in &mut module.files {
                 f.path = self.root.join(&f.name);
             }
+            module.absent_includes = loaded.deps.absent.iter().map(|a| a.name.clone()).collect();
             if !loaded.warnings.is_empty() {
                 module.warnings =
                     self.locate_all(unit, diagnostics::parse_messages(&loaded.warnings));
@@ -542,6 +540,7 @@ impl Compiler {
                             content_hash: f.hash,
                         })
                         .collect(),
+                    absent_includes: absent.iter().map(|a| a.name.clone()).collect(),
                     warnings,
                 };
                 Ok((

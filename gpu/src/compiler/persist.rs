@@ -303,6 +303,7 @@ fn decode_module(data: &[u8]) -> Option<(CompiledModule, String)> {
             profile,
             spirv,
             files,
+            absent_includes: Vec::new(),
             warnings: Vec::new(),
         },
         head.warnings,

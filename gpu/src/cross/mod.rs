@@ -30,7 +30,7 @@ pub mod check;
 mod gl;
 mod hlsl;
 mod msl;
-mod persist;
+pub(crate) mod persist;
 mod portable;
 pub mod spec;
 mod wgsl;
@@ -145,7 +145,9 @@ impl Verdict {
 
 /// The outcome of a [`Verdict`] alone, for counting and reports: a new outcome is a compile error wherever
 /// outcomes are counted or listed, where a word compared as a string would be silently counted as another.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum VerdictKind {
     Translated,

@@ -28,10 +28,49 @@ enum Cached {
 /// [`SpecHandling`] with values as (kind, bits): `ConstValue`'s own serialization is untagged and cannot tell an
 /// `int` from a `uint` on the way back.
 #[derive(Serialize, Deserialize)]
-enum CachedSpec {
+pub(crate) enum CachedSpec {
     None,
     PipelineTime(Vec<u32>),
     Baked(Vec<(String, char, u32)>),
+}
+
+impl From<&SpecHandling> for CachedSpec {
+    fn from(h: &SpecHandling) -> CachedSpec {
+        match h {
+            SpecHandling::None => CachedSpec::None,
+            SpecHandling::PipelineTime { ids } => CachedSpec::PipelineTime(ids.clone()),
+            SpecHandling::Baked { values } => CachedSpec::Baked(
+                values
+                    .iter()
+                    .map(|(n, v)| (n.clone(), kind(*v), v.to_bits()))
+                    .collect(),
+            ),
+        }
+    }
+}
+
+impl CachedSpec {
+    /// The handling it was made from; `None` for a value kind this version does not know.
+    pub(crate) fn handling(self) -> Option<SpecHandling> {
+        Some(match self {
+            CachedSpec::None => SpecHandling::None,
+            CachedSpec::PipelineTime(ids) => SpecHandling::PipelineTime { ids },
+            CachedSpec::Baked(values) => SpecHandling::Baked {
+                values: values
+                    .into_iter()
+                    .map(|(n, k, bits)| Some((n, value(k, bits)?)))
+                    .collect::<Option<_>>()?,
+            },
+        })
+    }
+}
+
+/// Kept host uniform names back as the translator's own; `None` when one is not among them (another version).
+pub(crate) fn host_uniforms_back(names: &[String]) -> Option<Vec<&'static str>> {
+    names
+        .iter()
+        .map(|h| HOST_UNIFORMS.iter().find(|k| **k == h.as_str()).copied())
+        .collect()
 }
 
 /// Bumped whenever this library changes what it writes for the same module (the crate's version does not move
@@ -97,20 +136,8 @@ pub(super) fn load(
             text,
             entry_point,
             requires,
-            spec_constants: match spec {
-                CachedSpec::None => SpecHandling::None,
-                CachedSpec::PipelineTime(ids) => SpecHandling::PipelineTime { ids },
-                CachedSpec::Baked(values) => SpecHandling::Baked {
-                    values: values
-                        .into_iter()
-                        .map(|(n, k, bits)| Some((n, value(k, bits)?)))
-                        .collect::<Option<_>>()?,
-                },
-            },
-            host_uniforms: host_uniforms
-                .iter()
-                .map(|h| HOST_UNIFORMS.iter().find(|k| **k == h.as_str()).copied())
-                .collect::<Option<_>>()?,
+            spec_constants: spec.handling()?,
+            host_uniforms: host_uniforms_back(&host_uniforms)?,
         }),
     })
 }
@@ -124,16 +151,7 @@ pub(super) fn store(disk: &DiskCache, module: u128, target: Target, verdict: &Ve
             entry_point: t.entry_point.clone(),
             requires: t.requires.clone(),
             host_uniforms: t.host_uniforms.iter().map(|h| h.to_string()).collect(),
-            spec: match &t.spec_constants {
-                SpecHandling::None => CachedSpec::None,
-                SpecHandling::PipelineTime { ids } => CachedSpec::PipelineTime(ids.clone()),
-                SpecHandling::Baked { values } => CachedSpec::Baked(
-                    values
-                        .iter()
-                        .map(|(n, v)| (n.clone(), kind(*v), v.to_bits()))
-                        .collect(),
-                ),
-            },
+            spec: CachedSpec::from(&t.spec_constants),
         },
         Verdict::Skipped(_) | Verdict::Failed(_) | Verdict::Twin { .. } => return,
     };

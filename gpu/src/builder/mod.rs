@@ -9,7 +9,7 @@ use crate::cross::{
 use crate::flow::{Flow, StageCompiler};
 use crate::reflect::ModuleReflection;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use shader_info::{
     Code, DEFAULT_BRANCH_LIMIT, Diagnostic, GeneratedStage, Registry, ShaderCreateInfo,
     SourceLoader, Stage, SubpassMode, ValidatedInfo, VariantSet,
@@ -19,6 +19,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
+
+mod record;
 
 /// How to run the pass.
 #[derive(Clone, Debug)]
@@ -50,7 +52,7 @@ pub struct BuildOptions {
 /// assert_eq!((s.index, s.count), (1, 4)); // given 1-based, kept 0-based
 /// assert!("0/4".parse::<shader_info_gpu::builder::Shard>().is_err());
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Shard {
     pub index: usize,
     pub count: usize,
@@ -154,6 +156,24 @@ pub struct ModuleReport {
     pub reflection: Arc<ModuleReflection>,
     /// The verdict on each requested cross-language target.
     pub targets: Vec<TargetReport>,
+    /// What compiling it read (for the pass's record).
+    #[serde(skip)]
+    pub(crate) reads: ModuleReads,
+}
+
+/// The files a module's compiles read (its own and its local-read form's), and the include candidates found
+/// empty.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ModuleReads {
+    files: Vec<crate::compiler::SourceFile>,
+    absent: Vec<String>,
+}
+
+impl ModuleReads {
+    fn add(&mut self, module: &crate::compiler::CompiledModule) {
+        self.files.extend(module.files.iter().cloned());
+        self.absent.extend(module.absent_includes.iter().cloned());
+    }
 }
 
 /// What became of one module on one cross-language target.
@@ -202,7 +222,7 @@ pub struct Phases {
 }
 
 /// Verdict counts of one target over the pass.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct TargetCounts {
     pub translated: usize,
     pub unsupported: usize,
@@ -241,7 +261,7 @@ impl TargetCounts {
 }
 
 /// The outcome for one info.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct InfoReport {
     pub name: String,
     pub compilable: bool,
@@ -253,7 +273,7 @@ pub struct InfoReport {
 }
 
 /// What variant expansion did for one info.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct VariantStats {
     pub branches: Vec<String>,
     /// 2^N for N branches.
@@ -284,6 +304,10 @@ pub struct BuildReport {
     pub cache: Option<crate::disk_cache::DiskCacheStats>,
     /// The part of the modules this pass built, when it built one part.
     pub shard: Option<Shard>,
+    /// Nothing this pass reads changed since an identical pass that succeeded: the report is that pass's, from
+    /// its record in the persistent cache (with this run's time and cache counts, and 0 s per module), and no
+    /// module was looked at. Only a pass with a persistent cache and no output directory is recorded.
+    pub replayed: bool,
     #[serde(skip)]
     pub module_reports: Vec<ModuleReport>,
 }
@@ -332,14 +356,33 @@ pub fn build(
 ) -> BuildReport {
     // Everything runs in the pool, validation and variant expansion included: on 16 cores, 60 ms of serial
     // validation was a third of the pass.
+    let start = Instant::now();
+    let recording = record::Recording::of(registry, compiler, opts);
+    if let Some(report) = recording.as_ref().and_then(|r| r.replay(loader, start)) {
+        return report;
+    }
+    let once = OncePerPass {
+        loader,
+        files: Default::default(),
+    };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.jobs.max(1))
         .build();
-    let run = || build_in_pool(registry, compiler, loader, opts, progress);
-    match &pool {
+    let run = || build_in_pool(registry, compiler, &once, opts, progress, start);
+    let report = match &pool {
         Ok(p) => p.install(run),
         Err(_) => run(),
+    };
+    if let Some(r) = recording {
+        let loaded: Vec<(String, Result<String, String>)> = once
+            .files
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+            .into_iter()
+            .collect();
+        r.store(&report, &loaded, loader);
     }
+    report
 }
 
 /// A loader that reads each file once per pass: the pass is a snapshot of the tree, and hundreds of variants
@@ -371,16 +414,12 @@ impl SourceLoader for OncePerPass<'_> {
 fn build_in_pool(
     registry: &Registry,
     compiler: &dyn StageCompiler,
-    loader: &dyn SourceLoader,
+    loader: &OncePerPass,
     opts: &BuildOptions,
     progress: &(dyn Fn(&str) + Sync),
+    start: Instant,
 ) -> BuildReport {
-    let start = Instant::now();
-    let loader = OncePerPass {
-        loader,
-        files: Default::default(),
-    };
-    let mut flow = Flow::new(registry, &loader, compiler, opts.profile);
+    let mut flow = Flow::new(registry, loader, compiler, opts.profile);
     flow.branch_limit = opts.branch_limit;
     let mut failed: Vec<Failure> = registry
         .problems()
@@ -421,6 +460,7 @@ fn build_in_pool(
         },
         module_reports: modules,
         shard: opts.shard,
+        replayed: false,
         cache: compiler
             .disk_cache()
             .zip(cache_before)
@@ -713,13 +753,17 @@ fn compile_one(
         None => flow.compile(info, stage),
     }
     .map_err(|d| Failure::new(&info.name, Some(label.clone()), d))?;
+    let mut reads = ModuleReads::default();
+    reads.add(&checked.module);
     // A device with local read builds this info's pipelines from its local-read form (`SubpassMode`): compiled
     // and checked here too, so its errors surface in the static pass and its modules are in the cache before such
     // a device starts.
     if !info.subpass_inputs.is_empty() {
-        info.with_subpass_mode(SubpassMode::LocalRead)
+        let local = info
+            .with_subpass_mode(SubpassMode::LocalRead)
             .and_then(|local| flow.compile(&local, stage))
             .map_err(|d| Failure::new(&info.name, Some(format!("{label} (local read)")), d))?;
+        reads.add(&local.module);
     }
     let base = match info.variant_index() {
         Some(v) => format!("{}.v{v}.{}", info.name, stage.short_name()),
@@ -790,6 +834,7 @@ fn compile_one(
         seconds: t.elapsed().as_secs_f64(),
         reflection: checked.reflection,
         targets,
+        reads,
     })
 }
 
