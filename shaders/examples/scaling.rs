@@ -2,10 +2,11 @@
 //! for 1, 2, 4, … N jobs, the pass over the library (a fresh compiler each time: every module compiles) next to
 //! plain shaderc compiling the same generated sources from as many threads (one shared `shaderc::Compiler`,
 //! includes from memory: no project code at all), with modules/s, speed-up, efficiency per core, the overhead
-//! ratio, and where the pass's time went (summed over threads). Each figure is the fastest of three runs (the
-//! machines this runs on are shared and noisy).
+//! ratio, and where the pass's time went (summed over threads). The machines this runs on are shared and noisy:
+//! each row runs the pass and plain shaderc in turn `--runs` times (default 5) and prints the medians with the
+//! range (min–max) of each and of the pass/shaderc ratio taken run by run.
 //!
-//! `cargo run --release -p shaders --example scaling [-- debug|release] [--max-jobs N] [--root DIR]`
+//! `cargo run --release -p shaders --example scaling [-- debug|release] [--max-jobs N] [--runs N] [--root DIR]`
 
 use gpu::builder::{BuildOptions, build};
 use gpu::compiler::{Compiler, Profile};
@@ -156,6 +157,12 @@ fn main() {
     if *jobs_list.last().unwrap_or(&1) != max_jobs {
         jobs_list.push(max_jobs);
     }
+    let runs: usize = args
+        .iter()
+        .position(|a| a == "--runs")
+        .and_then(|i| args.get(i + 1)?.parse().ok())
+        .unwrap_or(5)
+        .max(1);
     let root = args
         .iter()
         .position(|a| a == "--root")
@@ -174,15 +181,15 @@ fn main() {
             modules.len()
         );
         println!(
-            "{:>4} {:>8} {:>9} {:>7} {:>6} {:>9} {:>7} {:>8} | summed over threads: {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}",
+            "{:>4} {:>20} {:>9} {:>7} {:>6} {:>20} {:>7} {:>18} | summed over threads: {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}",
             "jobs",
-            "pass s",
+            "pass s (range)",
             "modules/s",
             "speedup",
             "eff",
-            "shaderc s",
+            "shaderc s (range)",
             "speedup",
-            "overhead",
+            "overhead (range)",
             "jobs",
             "gen",
             "compile",
@@ -193,35 +200,43 @@ fn main() {
         );
         let (mut base, mut raw_base) = (0.0, 0.0);
         for &jobs in &jobs_list {
-            let raw = (0..3)
-                .map(|_| plain_shaderc(&modules, &sources, profile, jobs))
-                .fold(f64::INFINITY, f64::min);
-            let (secs, report) = (0..3)
-                .map(|_| {
-                    let compiler = Compiler::new(&root).expect("compiler");
-                    let opts = BuildOptions {
-                        profile,
-                        jobs,
-                        ..BuildOptions::default()
-                    };
-                    let t = Instant::now();
-                    let report = build(registry, &compiler, &loader, &opts, &|_| {});
-                    assert!(report.success(), "{}", report.render_failures());
-                    (t.elapsed().as_secs_f64(), report)
-                })
-                .min_by(|a, b| a.0.total_cmp(&b.0))
-                .expect("three runs");
+            // In turn, so that a drift of the machine's speed touches both alike.
+            let mut pass = Vec::new();
+            let mut plain = Vec::new();
+            let mut ratios = Vec::new();
+            let mut report = None;
+            for _ in 0..runs {
+                let raw = plain_shaderc(&modules, &sources, profile, jobs);
+                let compiler = Compiler::new(&root).expect("compiler");
+                let opts = BuildOptions {
+                    profile,
+                    jobs,
+                    ..BuildOptions::default()
+                };
+                let t = Instant::now();
+                let r = build(registry, &compiler, &loader, &opts, &|_| {});
+                let secs = t.elapsed().as_secs_f64();
+                assert!(r.success(), "{}", r.render_failures());
+                pass.push(secs);
+                plain.push(raw);
+                ratios.push(secs / raw);
+                report = Some(r);
+            }
+            let report = report.expect("at least one run");
+            let (secs, raw) = (median(&mut pass), median(&mut plain));
             if jobs == 1 {
                 (base, raw_base) = (secs, raw);
             }
             let ph = report.phases;
             println!(
-                "{jobs:>4} {secs:>8.2} {:>9.0} {:>6.2}x {:>6.2} {raw:>9.2} {:>6.2}x {:>7.2}x | {:>28.2} {:>6.2} {:>6.2} {:>7.2} {:>6.2} {:>7.2} {:>6.2}",
+                "{jobs:>4} {:>20} {:>9.0} {:>6.2}x {:>6.2} {:>20} {:>6.2}x {:>18} | {:>28.2} {:>6.2} {:>6.2} {:>7.2} {:>6.2} {:>7.2} {:>6.2}",
+                spread(secs, &pass, "", 3),
                 report.modules as f64 / secs,
                 base / secs,
                 base / secs / jobs as f64,
+                spread(raw, &plain, "", 3),
                 raw_base / raw,
-                secs / raw,
+                spread(secs / raw, &ratios, "x", 2),
                 ph.jobs,
                 ph.flow.generate,
                 ph.flow.compile,
@@ -232,4 +247,22 @@ fn main() {
             );
         }
     }
+}
+
+/// The median of `v` (sorted in place).
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// `m (min–max)`.
+fn spread(m: f64, v: &[f64], unit: &str, digits: usize) -> String {
+    let min = v.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    format!("{m:.digits$}{unit} ({min:.digits$}–{max:.digits$})")
 }

@@ -74,11 +74,16 @@ pub fn tools() -> Vec<(&'static str, bool)> {
     out
 }
 
-/// What the checkers are, for cache keys: a verdict made without Tint is not kept for a pass that has it. Nothing
-/// is started (a warm build need not start node): where Tint is installed, every WGSL check runs it or fails.
+/// What the checkers are, for cache keys: a verdict made without Tint is not kept for a pass that has it, nor for
+/// one that requires it (and fails without it). Nothing is started (a warm build need not start node): where Tint
+/// is installed, every WGSL check runs it or fails.
 pub fn checkers_key(targets: &[Target]) -> &'static str {
-    if targets.contains(&Target::Wgsl) && tint::installed() {
+    if !targets.contains(&Target::Wgsl) {
+        "glslang spirv-val spirv-cross"
+    } else if tint::installed() {
         "glslang spirv-val spirv-cross tint"
+    } else if tint::required() {
+        "glslang spirv-val spirv-cross tint-required-but-missing"
     } else {
         "glslang spirv-val spirv-cross"
     }

@@ -66,7 +66,7 @@ pub fn package_dir() -> Option<PathBuf> {
         .find(|d| has(d))
 }
 
-fn required() -> bool {
+pub(crate) fn required() -> bool {
     std::env::var(REQUIRE_TINT_ENV).as_deref() == Ok("1")
 }
 
