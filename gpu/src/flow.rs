@@ -243,10 +243,20 @@ impl<'a> Flow<'a> {
     /// declaration; using one undeclared stays an error. Nothing is added with [`Flow::strict_builtins`]: a
     /// declaration is then an assertion the check enforces.
     pub fn with_found_builtins(&self, info: ValidatedInfo) -> ValidatedInfo {
+        self.with_found_builtins_generated(info).0
+    }
+
+    /// [`Flow::with_found_builtins`], with the stages it generated to read them, each where the builtins it added
+    /// leave its text as it was (the static pass compiles these instead of generating every module again).
+    pub(crate) fn with_found_builtins_generated(
+        &self,
+        info: ValidatedInfo,
+    ) -> (ValidatedInfo, Vec<Option<GeneratedStage>>) {
         if self.strict_builtins {
-            return info;
+            return (info, Vec::new());
         }
         let stages = info.stages();
+        let mut generated_stages = Vec::with_capacity(stages.len());
         let candidates = [
             BuiltinBits::CLIP_DISTANCES,
             BuiltinBits::LAYER,
@@ -256,9 +266,11 @@ impl<'a> Flow<'a> {
         let mut add = BuiltinBits::NONE;
         for &stage in &stages {
             let Ok(generated) = self.generate(&info, stage) else {
+                generated_stages.push(None);
                 continue;
             };
             let mut active = active_text(&generated.source);
+            generated_stages.push(Some(generated));
             if info.blender_prelude && stage == Stage::Vertex {
                 // The prelude's `gl_InstanceID` reads the base instance (`shaderDrawParameters`, see the plan).
                 active = active.replace(shader_info::BLENDER_PRELUDE_VERTEX, "");
@@ -286,10 +298,18 @@ impl<'a> Flow<'a> {
             }
         }
         if add == BuiltinBits::NONE {
-            info
-        } else {
-            info.with_found_builtins(add)
+            return (info, generated_stages);
         }
+        let found = info.with_found_builtins(add);
+        // Builtins change the text only through the extensions they enable.
+        for (stage, g) in stages.iter().zip(&mut generated_stages) {
+            if found.builtins.glsl_extensions(*stage, &stages)
+                != info.builtins.glsl_extensions(*stage, &stages)
+            {
+                *g = None;
+            }
+        }
+        (found, generated_stages)
     }
 
     /// Resolves and validates `name`. `require_complete`: check it has everything compiling needs (stage sources,
@@ -342,6 +362,25 @@ impl<'a> Flow<'a> {
         info: &ValidatedInfo,
     ) -> Result<Option<(VariantSet, Vec<Result<ValidatedInfo, Vec<Diagnostic>>>)>, Vec<Diagnostic>>
     {
+        Ok(self.expand_generated(info)?.map(|(set, variants)| {
+            let variants = variants.into_iter().map(|v| v.map(|(v, _)| v)).collect();
+            (set, variants)
+        }))
+    }
+
+    /// [`Flow::expand`], with each variant's stages as its builtin scan generated them (`None` where a stage
+    /// must be generated again), in [`ValidatedInfo::stages`] order.
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn expand_generated(
+        &self,
+        info: &ValidatedInfo,
+    ) -> Result<
+        Option<(
+            VariantSet,
+            Vec<Result<(ValidatedInfo, Vec<Option<GeneratedStage>>), Vec<Diagnostic>>>,
+        )>,
+        Vec<Diagnostic>,
+    > {
         if info.branches.is_empty() {
             return Ok(None);
         }
@@ -350,7 +389,7 @@ impl<'a> Flow<'a> {
             .into_par_iter()
             .map(|i| {
                 info.variant(&set, i, self.registry)
-                    .map(|v| self.with_found_builtins(v))
+                    .map(|v| self.with_found_builtins_generated(v))
             })
             .collect();
         Ok(Some((set, variants)))

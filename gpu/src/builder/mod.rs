@@ -88,10 +88,13 @@ fn shard_jobs(flow: &Flow, jobs: Vec<Job>, shard: Shard) -> Vec<Job> {
     let mut weighed: Vec<(usize, String, Job)> = jobs
         .into_par_iter()
         .map(|job| {
-            let cost = MODULE_COST
-                + flow
+            let length = match &job.generated {
+                Some(g) => g.source.len(),
+                None => flow
                     .generate(&job.info, job.stage)
-                    .map_or(0, |g| g.source.len());
+                    .map_or(0, |g| g.source.len()),
+            };
+            let cost = MODULE_COST + length;
             let key = format!("{}/{}", job.info.key(), job.stage.short_name());
             (cost, key, job)
         })
@@ -332,6 +335,24 @@ struct Job {
     /// Shared by the jobs of one info's stages (cloning an info per stage was serial work before the pool).
     info: Arc<ValidatedInfo>,
     stage: Stage,
+    /// The stage as variant expansion generated it to find its builtins: generated once, compiled from here.
+    generated: Option<GeneratedStage>,
+}
+
+impl Job {
+    /// One job per stage of `info`, with the stages already generated (in [`ValidatedInfo::stages`] order).
+    fn per_stage(info: ValidatedInfo, generated: Vec<Option<GeneratedStage>>) -> Vec<Job> {
+        let info = Arc::new(info);
+        let mut generated = generated.into_iter();
+        info.stages()
+            .into_iter()
+            .map(|stage| Job {
+                info: info.clone(),
+                stage,
+                generated: generated.next().flatten().filter(|g| g.stage == stage),
+            })
+            .collect()
+    }
 }
 
 /// Runs the pass over `registry`.
@@ -438,7 +459,7 @@ fn build_in_pool(
     let shaderc_before = compiler.shaderc_seconds();
     let waited_before = compiler.wait_seconds();
     let cache_before = compiler.disk_cache().map(|d| d.stats());
-    let results = compile_jobs(&flow, opts, &jobs, &clock, progress);
+    let results = compile_jobs(&flow, opts, &mut jobs, &clock, progress);
     let (modules, targets) = count_verdicts(results, &opts.cross.targets, &mut failed);
     let infos = info_reports(&validated, &modules, &failed, &variant_sets);
     let compilable: Vec<&InfoReport> = infos.iter().filter(|i| i.compilable).collect();
@@ -519,26 +540,17 @@ fn expand_jobs(
         .filter(|(info, _)| info.do_static_compilation)
         .filter_map(|(info, v)| Some((*info, v.as_ref()?)))
         .collect();
-    let expanded: Vec<_> = compilable.par_iter().map(|(_, v)| flow.expand(v)).collect();
+    let expanded: Vec<_> = compilable
+        .par_iter()
+        .map(|(_, v)| flow.expand_generated(v))
+        .collect();
     for ((info, v), expansion) in compilable.into_iter().zip(expanded) {
         match expansion {
-            Ok(None) => {
-                let v = Arc::new(v.clone());
-                jobs.extend(v.stages().into_iter().map(|stage| Job {
-                    info: v.clone(),
-                    stage,
-                }))
-            }
+            Ok(None) => jobs.extend(Job::per_stage(v.clone(), Vec::new())),
             Ok(Some((set, variants))) => {
                 for (i, variant) in variants.into_iter().enumerate() {
                     match variant {
-                        Ok(vinfo) => {
-                            let vinfo = Arc::new(vinfo);
-                            jobs.extend(vinfo.stages().into_iter().map(|stage| Job {
-                                info: vinfo.clone(),
-                                stage,
-                            }))
-                        }
+                        Ok((vinfo, generated)) => jobs.extend(Job::per_stage(vinfo, generated)),
                         Err(d) => {
                             failed.push(Failure::new(&info.name, Some(format!("variant {i}")), d))
                         }
@@ -580,7 +592,7 @@ fn select_shard(flow: &Flow, jobs: Vec<Job>, shard: Shard, failed: &mut Vec<Fail
 fn compile_jobs(
     flow: &Flow,
     opts: &BuildOptions,
-    jobs: &[Job],
+    jobs: &mut [Job],
     clock: &JobClock,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Vec<Result<ModuleReport, Failure>> {
@@ -595,12 +607,17 @@ fn compile_jobs(
     };
     // Variants whose generated source is the same compile to one unit, and a job that finds its unit compiling
     // on another thread waits for it; such jobs sit side by side, so at 2 jobs one thread mostly waited for the
-    // other (3.25 s of 10.65 s of thread time; 1.2 s at 16 jobs). Every module is generated first (once: the job
-    // compiles what was generated here), then the first job of each unit runs in a first round, the others in a
-    // second, when their unit is compiled and translated.
+    // other (3.25 s of 10.65 s of thread time; 1.2 s at 16 jobs). Every module is generated first (once: variant
+    // expansion generated most of them to find their builtins, and the job compiles what was generated), then the
+    // first job of each unit runs in a first round, the others in a second, when their unit is compiled and
+    // translated.
     let mut generated: Vec<Option<GeneratedStage>> = jobs
-        .par_iter()
-        .map(|j| flow.generate(&j.info, j.stage).ok())
+        .par_iter_mut()
+        .map(|j| {
+            j.generated
+                .take()
+                .or_else(|| flow.generate(&j.info, j.stage).ok())
+        })
         .collect();
     let first = first_of_unit(&generated);
     let mut out: Vec<Option<Result<ModuleReport, Failure>>> =
