@@ -13,6 +13,14 @@ cargo clippy --workspace --lib --locked -- -D warnings
 # The API docs build without a broken link or warning.
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace --all-features --locked
 cargo test --workspace --all-features --locked
-# The library crates package and build as a stranger would get them from crates.io.
+# The library crates package and build as a stranger would get them from crates.io. An earlier dry run of the same
+# version left its copies of this workspace's crates, extracted from a temporary registry and built: cargo takes
+# registry sources as immutable (their fingerprints list no files), so it would verify against those old copies.
+# Drop them: the extracted sources (crates.io's own directory is left alone) and the builds whose dependency list
+# is empty (a workspace crate's lists its files).
+rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/shader-info*
+for f in target/debug/.fingerprint/shader-info*/dep-lib-*; do
+    if [ -f "$f" ] && [ "$(stat -c %s "$f")" -le 16 ]; then rm -rf "$(dirname "$f")"; fi
+done
 cargo publish --dry-run --locked --allow-dirty -p shader-info-glsl-names -p shader-info-macros -p shader-info \
     -p shader-info-gpu
