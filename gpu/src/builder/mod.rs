@@ -538,10 +538,7 @@ fn compile_while_expanding(
     clock: &JobClock,
     progress: &(dyn Fn(&str) + Sync),
     failed: &mut Vec<Failure>,
-) -> (
-    Vec<Result<ModuleReport, Failure>>,
-    Vec<(String, VariantSet)>,
-) {
+) -> (Vec<Outcome>, Vec<(String, VariantSet)>) {
     let (branched, plain): (Vec<_>, Vec<_>) =
         compilable.iter().partition(|(_, v)| !v.branches.is_empty());
     let mut plain_jobs: Vec<Job> = plain
@@ -577,6 +574,9 @@ fn compile_while_expanding(
     });
     (results, variant_sets)
 }
+
+/// What became of one module.
+type Outcome = Result<ModuleReport, Failure>;
 
 /// The modules to compile and the variant sets they came from.
 struct Expanded {
