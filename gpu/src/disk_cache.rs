@@ -97,6 +97,17 @@ impl Kind {
         !matches!(self, Kind::Compiler | Kind::Pass)
     }
 
+    /// What happens instead of reading a refused entry of this kind.
+    fn remade(self) -> &'static str {
+        match self {
+            Kind::Manifest | Kind::Module => "its module compiled again",
+            Kind::Reflection => "its module reflected again",
+            Kind::Translation => "its module translated again",
+            Kind::Compiler => "the compiler probed again",
+            Kind::Pass => "the pass run again",
+        }
+    }
+
     fn tag(self) -> u8 {
         match self {
             Kind::Manifest => b'm',
@@ -354,8 +365,9 @@ impl DiskCache {
                 self.warn_once(
                     &path.display().to_string(),
                     format!(
-                        "shader cache entry `{}` is refused ({why}); it is deleted and its module compiled again",
-                        path.display()
+                        "shader cache entry `{}` is refused ({why}); it is deleted and {}",
+                        path.display(),
+                        kind.remade()
                     ),
                 );
                 let _ = std::fs::remove_file(path);

@@ -311,3 +311,53 @@ fn a_loader_without_files_is_checked_by_content() {
     let edited = MAIN.replace("value()", "(value() + 1.0)");
     assert!(!s.pass(&reg, &memory(&edited), &options()).replayed);
 }
+
+#[test]
+fn a_damaged_record_is_refused_said_once_and_replaced() {
+    let s = Setup::new();
+    let reg = registry(info("3"));
+    let cold = s.dir_pass(&reg, &options());
+    let records: Vec<std::path::PathBuf> = std::fs::read_dir(s.cache.path().join("v1/pass"))
+        .unwrap()
+        .flat_map(|d| std::fs::read_dir(d.unwrap().path()).unwrap())
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(records.len(), 1, "{records:?}");
+    let mut bytes = std::fs::read(&records[0]).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x20;
+    std::fs::write(&records[0], bytes).unwrap();
+    let disk = Arc::new(DiskCache::open(s.cache.path(), DiskCache::DEFAULT_LIMIT).unwrap());
+    let compiler = Compiler::with_options(
+        s.root.path(),
+        CompilerOptions {
+            includes: IncludeSearch {
+                include_dirs: vec!["lib".into()],
+                strict: false,
+            },
+            disk_cache: Some(disk.clone()),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let again = build(
+        &reg,
+        &compiler,
+        &DirLoader::new(s.root.path()),
+        &options(),
+        &|_| {},
+    );
+    assert!(
+        again.success() && !again.replayed,
+        "a damaged record is never replayed"
+    );
+    assert_eq!(outcome(&cold), outcome(&again));
+    assert_eq!(disk.stats().corrupt, 1);
+    let warnings = disk.warnings();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].contains("is refused"), "{}", warnings[0]);
+    assert!(
+        s.dir_pass(&reg, &options()).replayed,
+        "replaced by the pass that ran"
+    );
+}
