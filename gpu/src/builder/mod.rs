@@ -359,6 +359,9 @@ impl Job {
 ///
 /// `progress` is called once per finished job (an info's declaration check or one module) with a short label.
 ///
+/// With a compiler that has a persistent cache and no output directory, a pass that succeeds is recorded, and a
+/// later identical pass over unchanged files replays that record instead of running ([`BuildReport::replayed`]).
+///
 /// ```no_run
 /// use shader_info_gpu::builder::{build, BuildOptions};
 /// use shader_info_gpu::compiler::Compiler;
@@ -375,8 +378,6 @@ pub fn build(
     opts: &BuildOptions,
     progress: &(dyn Fn(&str) + Sync),
 ) -> BuildReport {
-    // Everything runs in the pool, validation and variant expansion included: on 16 cores, 60 ms of serial
-    // validation was a third of the pass.
     let start = Instant::now();
     let recording = record::Recording::of(registry, compiler, opts);
     if let Some(report) = recording.as_ref().and_then(|r| r.replay(loader, start)) {
@@ -386,6 +387,8 @@ pub fn build(
         loader,
         files: Default::default(),
     };
+    // Everything runs in the pool, validation and variant expansion included: on 16 cores, 60 ms of serial
+    // validation was a third of the pass.
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.jobs.max(1))
         .build();
@@ -395,12 +398,7 @@ pub fn build(
         Err(_) => run(),
     };
     if let Some(r) = recording {
-        let loaded: Vec<(String, Result<String, String>)> = once
-            .files
-            .into_inner()
-            .unwrap_or_else(|e| e.into_inner())
-            .into_iter()
-            .collect();
+        let loaded = once.files.into_inner().unwrap_or_else(|e| e.into_inner());
         r.store(&report, &loaded, loader);
     }
     report

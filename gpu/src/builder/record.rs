@@ -117,51 +117,14 @@ impl<'a> Recording<'a> {
     pub(super) fn store(
         &self,
         report: &BuildReport,
-        loaded: &[(String, Result<String, String>)],
+        loaded: &HashMap<String, Result<String, String>>,
         loader: &dyn SourceLoader,
     ) {
-        if !report.success() {
-            return;
+        if report.success()
+            && let Some(record) = Record::of(report, loaded, loader)
+        {
+            self.put(&record);
         }
-        let mut sources = Vec::new();
-        let mut missing = Vec::new();
-        for (name, text) in loaded {
-            match text {
-                Ok(text) => {
-                    match Read::now(name, loader.file_path(name), content_hash(text.as_bytes())) {
-                        Some(read) => sources.push(read),
-                        // Changed since the pass read it: this report is already out of date.
-                        None => return,
-                    }
-                }
-                Err(_) => missing.push(name.clone()),
-            }
-        }
-        let mut includes: BTreeMap<&str, (&Path, u128)> = BTreeMap::new();
-        let mut absent: Vec<String> = Vec::new();
-        for m in &report.module_reports {
-            for f in &m.reads.files {
-                includes.insert(&f.name, (&f.path, f.content_hash));
-            }
-            absent.extend(m.reads.absent.iter().cloned());
-        }
-        absent.sort_unstable();
-        absent.dedup();
-        let mut recorded_includes = Vec::with_capacity(includes.len());
-        for (name, (path, hash)) in includes {
-            match Read::now(name, Some(path.to_path_buf()), hash) {
-                Some(read) => recorded_includes.push(read),
-                None => return,
-            }
-        }
-        missing.sort_unstable();
-        self.put(&Record {
-            sources,
-            missing,
-            includes: recorded_includes,
-            absent,
-            report: Recorded::of(report),
-        });
     }
 
     fn put(&self, record: &Record) {
@@ -184,6 +147,55 @@ struct Record {
     report: Recorded,
 }
 
+impl Record {
+    /// The record of a pass that succeeded; `None` when a file it read has changed since (its report is already
+    /// out of date).
+    fn of(
+        report: &BuildReport,
+        loaded: &HashMap<String, Result<String, String>>,
+        loader: &dyn SourceLoader,
+    ) -> Option<Record> {
+        let sources = loaded
+            .iter()
+            .filter_map(|(name, text)| Some((name, text.as_ref().ok()?)))
+            .map(|(name, text)| {
+                Read::now(name, loader.file_path(name), content_hash(text.as_bytes()))
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let mut missing: Vec<String> = loaded
+            .iter()
+            .filter(|(_, text)| text.is_err())
+            .map(|(name, _)| name.clone())
+            .collect();
+        missing.sort_unstable();
+        let mut includes: BTreeMap<&str, (&Path, u128)> = BTreeMap::new();
+        let mut absent: Vec<String> = Vec::new();
+        for m in &report.module_reports {
+            for f in &m.reads.files {
+                let before = includes.insert(&f.name, (&f.path, f.content_hash));
+                // Edited during the pass: its modules were compiled from two versions.
+                if before.is_some_and(|(_, h)| h != f.content_hash) {
+                    return None;
+                }
+            }
+            absent.extend(m.reads.absent.iter().cloned());
+        }
+        absent.sort_unstable();
+        absent.dedup();
+        let includes = includes
+            .into_iter()
+            .map(|(name, (path, hash))| Read::now(name, Some(path.to_path_buf()), hash))
+            .collect::<Option<Vec<_>>>()?;
+        Some(Record {
+            sources,
+            missing,
+            includes,
+            absent,
+            report: Recorded::of(report),
+        })
+    }
+}
+
 /// One file a pass read, with the metadata it had when its content was hashed.
 #[derive(Serialize, Deserialize)]
 struct Read {
@@ -204,7 +216,9 @@ impl Read {
         let meta = match &path {
             Some(p) => {
                 let meta = FileMeta::of(p).ok()?;
-                (content_hash(&std::fs::read(p).ok()?) == hash).then_some(meta)?;
+                if content_hash(&std::fs::read(p).ok()?) != hash {
+                    return None;
+                }
                 Some(meta)
             }
             None => None,
