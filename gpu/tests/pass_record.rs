@@ -361,3 +361,42 @@ fn a_damaged_record_is_refused_said_once_and_replaced() {
         "replaced by the pass that ran"
     );
 }
+
+/// Every file under `root` dated an hour back: metadata old enough to vouch for the content, so that a check by
+/// metadata alone is what decides.
+fn age(root: &Path) {
+    for dir in ["sub", "lib"] {
+        for e in std::fs::read_dir(root.join(dir)).unwrap() {
+            let f = std::fs::File::options()
+                .append(true)
+                .open(e.unwrap().path())
+                .unwrap();
+            f.set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(3600))
+                .unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_loader_over_another_tree_runs_the_pass() {
+    let s = Setup::new();
+    age(s.root.path());
+    let reg = registry(info("3"));
+    let first = s.dir_pass(&reg, &options());
+    // The same names under another root, one of them with other code; the compiler's root stays.
+    let other = tempfile::tempdir().unwrap();
+    tree(other.path());
+    std::fs::write(
+        other.path().join("sub/fill.comp.glsl"),
+        MAIN.replace("value()", "(value() - 1.0)"),
+    )
+    .unwrap();
+    age(other.path());
+    let elsewhere = s.pass(&reg, &DirLoader::new(other.path()), &options());
+    assert!(!elsewhere.replayed, "the loader reads other files");
+    assert_ne!(outcome(&first), outcome(&elsewhere));
+    assert!(
+        s.pass(&reg, &DirLoader::new(other.path()), &options())
+            .replayed
+    );
+}

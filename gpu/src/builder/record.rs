@@ -89,6 +89,10 @@ impl<'a> Recording<'a> {
             serde_json::from_slice(&self.disk.get(Kind::Pass, self.key)?).ok()?;
         let mut refreshed = false;
         for read in record.sources.iter_mut() {
+            // Another loader (another root) reads other files under the same names.
+            if read.path.is_some() && loader.file_path(&read.name) != read.path {
+                return None;
+            }
             refreshed |= read.unchanged(|name| loader.load(name).ok().map(String::into_bytes))?;
         }
         for read in record.includes.iter_mut() {
