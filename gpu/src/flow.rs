@@ -269,33 +269,48 @@ impl<'a> Flow<'a> {
                 generated_stages.push(None);
                 continue;
             };
-            let mut active = active_text(&generated.source);
-            generated_stages.push(Some(generated));
-            if info.blender_prelude && stage == Stage::Vertex {
-                // The prelude's `gl_InstanceID` reads the base instance (`shaderDrawParameters`, see the plan).
-                active = active.replace(shader_info::BLENDER_PRELUDE_VERTEX, "");
-                if !info.builtins.contains(BuiltinBits::INSTANCE_ID)
-                    && BuiltinBits::INSTANCE_ID
+            // Only a name the text spells can be found in its active part: most stages spell none of them, and
+            // are not copied and scanned once per candidate.
+            let spelled = |bit: BuiltinBits| {
+                bit.glsl_identifiers()
+                    .iter()
+                    .any(|w| generated.source.contains(w))
+            };
+            let wanted: Vec<BuiltinBits> = candidates
+                .into_iter()
+                // Read by a fragment stage the primitive id needs a feature; elsewhere it is the stage's own.
+                .filter(|&bit| bit != BuiltinBits::PRIMITIVE_ID || stage == Stage::Fragment)
+                .filter(|&bit| {
+                    !info.builtins.contains(bit)
+                        && stages
+                            .iter()
+                            .all(|s| bit.glsl_extensions(*s, &stages).is_empty())
+                        && spelled(bit)
+                })
+                .collect();
+            let prelude_instance = info.blender_prelude
+                && stage == Stage::Vertex
+                && !info.builtins.contains(BuiltinBits::INSTANCE_ID)
+                && spelled(BuiltinBits::INSTANCE_ID);
+            if !wanted.is_empty() || prelude_instance {
+                let mut active = active_text(&generated.source);
+                if prelude_instance {
+                    // The prelude's `gl_InstanceID` reads the base instance (`shaderDrawParameters`, see the plan).
+                    active = active.replace(shader_info::BLENDER_PRELUDE_VERTEX, "");
+                    if BuiltinBits::INSTANCE_ID
                         .first_use(&active)
                         .is_some_and(|(_, word)| word == "gl_InstanceID")
-                {
-                    add |= BuiltinBits::INSTANCE_ID;
+                    {
+                        add |= BuiltinBits::INSTANCE_ID;
+                    }
+                }
+                for bit in wanted {
+                    if bit.first_use(&active).is_some() {
+                        add |= bit;
+                    }
                 }
             }
-            for bit in candidates {
-                // Read by a fragment stage the primitive id needs a feature; elsewhere it is the stage's own.
-                if bit == BuiltinBits::PRIMITIVE_ID && stage != Stage::Fragment {
-                    continue;
-                }
-                if !info.builtins.contains(bit)
-                    && stages
-                        .iter()
-                        .all(|s| bit.glsl_extensions(*s, &stages).is_empty())
-                    && bit.first_use(&active).is_some()
-                {
-                    add |= bit;
-                }
-            }
+            generated_stages.push(Some(generated));
         }
         if add == BuiltinBits::NONE {
             return (info, generated_stages);
