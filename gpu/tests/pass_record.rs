@@ -61,10 +61,11 @@ impl Setup {
         s
     }
 
-    /// One pass as a fresh process would run it: a new compiler over the same disk cache.
-    fn pass(&self, reg: &Registry, loader: &dyn SourceLoader, opts: &BuildOptions) -> BuildReport {
+    /// A fresh compiler over the tree, with `lib` searched for includes, and the same disk cache: what a new
+    /// process would have.
+    fn compiler(&self) -> Compiler {
         let disk = DiskCache::open(self.cache.path(), DiskCache::DEFAULT_LIMIT).unwrap();
-        let compiler = Compiler::with_options(
+        Compiler::with_options(
             self.root.path(),
             CompilerOptions {
                 includes: IncludeSearch {
@@ -75,8 +76,12 @@ impl Setup {
                 ..Default::default()
             },
         )
-        .unwrap();
-        let report = build(reg, &compiler, loader, opts, &|_| {});
+        .unwrap()
+    }
+
+    /// One pass as a fresh process would run it.
+    fn pass(&self, reg: &Registry, loader: &dyn SourceLoader, opts: &BuildOptions) -> BuildReport {
+        let report = build(reg, &self.compiler(), loader, opts, &|_| {});
         assert!(report.success(), "{}", report.render_failures());
         report
     }
@@ -281,19 +286,7 @@ fn outputs_and_failures_are_never_replayed() {
         "float value() { return }\n",
     )
     .unwrap();
-    let disk = DiskCache::open(s.cache.path(), DiskCache::DEFAULT_LIMIT).unwrap();
-    let compiler = Compiler::with_options(
-        s.root.path(),
-        CompilerOptions {
-            includes: IncludeSearch {
-                include_dirs: vec!["lib".into()],
-                strict: false,
-            },
-            disk_cache: Some(Arc::new(disk)),
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let compiler = s.compiler();
     let loader = DirLoader::new(s.root.path());
     for _ in 0..2 {
         let failed = build(&reg, &compiler, &loader, &options(), &|_| {});
@@ -327,19 +320,8 @@ fn a_damaged_record_is_refused_said_once_and_replaced() {
     let middle = bytes.len() / 2;
     bytes[middle] ^= 0x20;
     std::fs::write(&records[0], bytes).unwrap();
-    let disk = Arc::new(DiskCache::open(s.cache.path(), DiskCache::DEFAULT_LIMIT).unwrap());
-    let compiler = Compiler::with_options(
-        s.root.path(),
-        CompilerOptions {
-            includes: IncludeSearch {
-                include_dirs: vec!["lib".into()],
-                strict: false,
-            },
-            disk_cache: Some(disk.clone()),
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let compiler = s.compiler();
+    let disk = compiler.disk_cache().unwrap().clone();
     let again = build(
         &reg,
         &compiler,

@@ -115,8 +115,9 @@ impl DirLoader {
         &self.root
     }
 
-    /// The file system path of `path`, if it stays inside the root.
-    pub fn resolve(&self, path: &str) -> Result<PathBuf, String> {
+    /// The root joined with `path`, when `path` is written inside it (no absolute path, no `..`); symbolic links
+    /// are not followed (see [`DirLoader::resolve`]).
+    fn lexical(&self, path: &str) -> Result<PathBuf, String> {
         let p = Path::new(path);
         if p.components()
             .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir))
@@ -125,7 +126,12 @@ impl DirLoader {
                 "`{path}` leaves the shader root (absolute paths and `..` are not allowed)"
             ));
         }
-        let full = self.root.join(p);
+        Ok(self.root.join(p))
+    }
+
+    /// The file system path of `path`, if it stays inside the root.
+    pub fn resolve(&self, path: &str) -> Result<PathBuf, String> {
+        let full = self.lexical(path)?;
         // A symbolic link inside the root may point outside it: shader paths can come from file content
         // (`#pragma require`), so the real location must stay inside too.
         let root = match &self.real_root {
@@ -144,8 +150,10 @@ impl DirLoader {
 }
 
 impl SourceLoader for DirLoader {
+    // Lexical, without resolving links (a check per file on every warm start): a file whose link now leads out of
+    // the root has other metadata, and its load through `resolve` is refused.
     fn file_path(&self, path: &str) -> Option<PathBuf> {
-        self.resolve(path).ok()
+        self.lexical(path).ok()
     }
 
     fn load(&self, path: &str) -> Result<String, String> {

@@ -8,6 +8,9 @@
 //!
 //! `cargo run --release -p shaders --example build_bench [-- release] [cross]`
 
+#[path = "support/timed_pass.rs"]
+mod timed_pass;
+
 use gpu::builder::{BuildOptions, build};
 use gpu::compiler::{Compiler, Profile};
 use gpu::cross::{CrossOptions, Target};
@@ -16,6 +19,7 @@ use shader_info::{DirLoader, GeneratedStage, Registry};
 use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
+use timed_pass::timed_pass;
 
 /// Every module the static pass compiles, generated beforehand (through the same flow).
 fn generated_modules(flow: &Flow) -> Vec<GeneratedStage> {
@@ -70,16 +74,8 @@ fn main() {
 
     let mut pass = Vec::new();
     for jobs in [1, 2] {
-        let compiler = Compiler::new(&root).expect("compiler");
-        let opts = BuildOptions {
-            profile,
-            jobs,
-            ..BuildOptions::default()
-        };
-        let t = Instant::now();
-        let report = build(registry, &compiler, &loader, &opts, &|_| {});
-        assert!(report.success(), "{}", report.render_failures());
-        pass.push((jobs, t.elapsed().as_secs_f64(), report.modules));
+        let (secs, report) = timed_pass(registry, &root, &loader, profile, jobs);
+        pass.push((jobs, secs, report.modules));
     }
 
     let compiler = Compiler::new(&root).expect("compiler");

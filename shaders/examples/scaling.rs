@@ -8,7 +8,9 @@
 //!
 //! `cargo run --release -p shaders --example scaling [-- debug|release] [--max-jobs N] [--runs N] [--root DIR]`
 
-use gpu::builder::{BuildOptions, build};
+#[path = "support/timed_pass.rs"]
+mod timed_pass;
+
 use gpu::compiler::{Compiler, Profile};
 use gpu::flow::Flow;
 use rayon::prelude::*;
@@ -16,6 +18,7 @@ use shader_info::{DirLoader, GeneratedStage, Registry, Stage};
 use std::collections::HashMap;
 use std::path::Path;
 use std::time::Instant;
+use timed_pass::timed_pass;
 
 /// Every module the pass compiles, generated beforehand.
 fn generated_modules(flow: &Flow) -> Vec<GeneratedStage> {
@@ -207,16 +210,7 @@ fn main() {
             let mut report = None;
             for _ in 0..runs {
                 let raw = plain_shaderc(&modules, &sources, profile, jobs);
-                let compiler = Compiler::new(&root).expect("compiler");
-                let opts = BuildOptions {
-                    profile,
-                    jobs,
-                    ..BuildOptions::default()
-                };
-                let t = Instant::now();
-                let r = build(registry, &compiler, &loader, &opts, &|_| {});
-                let secs = t.elapsed().as_secs_f64();
-                assert!(r.success(), "{}", r.render_failures());
+                let (secs, r) = timed_pass(registry, &root, &loader, profile, jobs);
                 pass.push(secs);
                 plain.push(raw);
                 ratios.push(secs / raw);
