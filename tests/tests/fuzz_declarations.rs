@@ -703,4 +703,16 @@ fn fixed_failures_stay_fixed() {
             panic!("{d:?}: {e}");
         }
     }
+    // A define named like a field of a shared struct the info uses rewrote the struct's declaration.
+    let types = SharedTypes {
+        structs: vec![SharedStruct {
+            name: "a".into(),
+            fields: vec![("color".into(), Ok(Type::Float), 0)],
+        }],
+        enums: vec![],
+    };
+    let d = g(vec![Op::Define("color".into()), Op::UsesStruct(0, false)]);
+    if let Err(e) = run_graph(dir.path(), &compiler, &types, std::slice::from_ref(&d)) {
+        panic!("{d:?}: {e}");
+    }
 }

@@ -4,6 +4,7 @@ use super::checker::Checker;
 use super::shared_types::check_shared_types;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::interfaces::interface_lists;
+use crate::layout::StructLookup;
 use crate::origin::Origin;
 use crate::resource::split_array_name;
 use std::collections::HashMap;
@@ -26,10 +27,22 @@ pub(super) fn check_names(c: &mut Checker) {
     let info = c.info;
     // Everything that becomes a global GLSL name in some stage.
     let mut names: Vec<(String, String, String, Origin)> = Vec::new();
+    // Names that live inside a struct or block, apart from the globals, but that a macro rewrites all the same.
+    let mut members: Vec<(String, String, String, Origin)> = Vec::new();
     // First the names the generator writes whatever the user declared: the shared types this info emits (with
     // their enum constants) and the push-constant block, so that the declared item is the one reported.
     for (ty, origin) in check_shared_types(c) {
         let reg = c.opts.registry;
+        if let Some(s) = reg.find_struct(&ty) {
+            for f in &s.fields {
+                members.push((
+                    f.name.clone(),
+                    format!("field of shared struct `{ty}`"),
+                    ty.clone(),
+                    origin,
+                ));
+            }
+        }
         if let Some(e) = reg.enum_def(&ty) {
             names.push((ty.clone(), "shared enum".into(), ty.clone(), origin));
             for (v, _) in &e.values {
@@ -134,6 +147,14 @@ pub(super) fn check_names(c: &mut Checker) {
                     it.declared_in.clone(),
                     it.origin,
                 ));
+                for m in &iface.members {
+                    members.push((
+                        m.name.clone(),
+                        format!("member of interface `{}`", iface.name),
+                        it.declared_in.clone(),
+                        m.origin,
+                    ));
+                }
                 let mut seen: HashMap<&str, ()> = HashMap::new();
                 for m in &iface.members {
                     if seen.insert(&m.name, ()).is_some() {
@@ -157,6 +178,25 @@ pub(super) fn check_names(c: &mut Checker) {
         report_duplicates(c, &local[globals..], &local);
     }
     report_duplicates(c, &names, &names);
+    for it in &info.defines {
+        let name = it.value.macro_name();
+        if let Some((_, what, decl, origin)) = members.iter().find(|(n, ..)| n == name) {
+            c.diags.push(
+                Diagnostic::error(
+                    Code::DuplicateName,
+                    &info.name,
+                    format!(
+                        "define `{name}` would rewrite the {what} `{name}` (in `{decl}`): a macro replaces every \
+                         token of its name"
+                    ),
+                )
+                .item(format!("define `{name}`"))
+                .at(&it.declared_in, it.origin)
+                .related(format!("{what} `{name}` declared in `{decl}`"), *origin)
+                .hint("rename the define or the field (defines are usually written in capitals)"),
+            );
+        }
+    }
 }
 
 fn report_duplicates(
