@@ -402,12 +402,22 @@ impl<'a> Flow<'a> {
         let set = self.variants(info)?;
         let variants = (0..set.variants.len())
             .into_par_iter()
-            .map(|i| {
-                info.variant(&set, i, self.registry)
-                    .map(|v| self.with_found_builtins_generated(v))
-            })
+            .map(|i| self.expand_variant(info, &set, i))
             .collect();
         Ok(Some((set, variants)))
+    }
+
+    /// Variant `index` of `set` (the variants of `info`), validated, with its builtins found and its stages as
+    /// [`Flow::expand_generated`] gives them.
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn expand_variant(
+        &self,
+        info: &ValidatedInfo,
+        set: &VariantSet,
+        index: usize,
+    ) -> Result<(ValidatedInfo, Vec<Option<GeneratedStage>>), Vec<Diagnostic>> {
+        info.variant(set, index, self.registry)
+            .map(|v| self.with_found_builtins_generated(v))
     }
 
     /// Generates the GLSL of one stage.

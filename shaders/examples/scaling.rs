@@ -3,10 +3,10 @@
 //! plain shaderc compiling the same generated sources from as many threads (one shared `shaderc::Compiler`,
 //! includes from memory: no project code at all), with modules/s, speed-up, efficiency per core, the overhead
 //! ratio, and where the pass's time went (summed over threads). The machines this runs on are shared and noisy:
-//! each row runs the pass and plain shaderc in turn `--runs` times (default 5) and prints the medians with the
-//! range (min–max) of each and of the pass/shaderc ratio taken run by run.
+//! each row runs the pass and plain shaderc once untimed, then in turn `--runs` times (default 5), and prints the
+//! medians with the range (min–max) of each and of the pass/shaderc ratio taken run by run.
 //!
-//! `cargo run --release -p shaders --example scaling [-- debug|release] [--max-jobs N] [--runs N] [--root DIR]`
+//! `cargo run --release -p shaders --example scaling [-- debug|release] [--max-jobs N | --jobs 1,16] [--runs N] [--root DIR]`
 
 #[path = "support/timed_pass.rs"]
 mod timed_pass;
@@ -160,6 +160,22 @@ fn main() {
     if *jobs_list.last().unwrap_or(&1) != max_jobs {
         jobs_list.push(max_jobs);
     }
+    // `--jobs 16` or `--jobs 1,16`: only these rows (a release row at 1 job takes seconds a run); speed-ups are
+    // then relative to the first row.
+    if let Some(list) = args
+        .iter()
+        .position(|a| a == "--jobs")
+        .and_then(|i| args.get(i + 1))
+    {
+        jobs_list = list
+            .split(',')
+            .map(|j| {
+                j.trim()
+                    .parse()
+                    .expect("--jobs takes a comma-separated list of counts")
+            })
+            .collect();
+    }
     let runs: usize = args
         .iter()
         .position(|a| a == "--runs")
@@ -208,6 +224,10 @@ fn main() {
             let mut plain = Vec::new();
             let mut ratios = Vec::new();
             let mut report = None;
+            // One untimed round first: the first run on a fresh machine took up to three times the others (page
+            // cache, thread start-up, CPU clocks), which skewed the range of both.
+            plain_shaderc(&modules, &sources, profile, jobs);
+            timed_pass(registry, &root, &loader, profile, jobs);
             for _ in 0..runs {
                 let raw = plain_shaderc(&modules, &sources, profile, jobs);
                 let (secs, r) = timed_pass(registry, &root, &loader, profile, jobs);
@@ -218,7 +238,7 @@ fn main() {
             }
             let report = report.expect("at least one run");
             let (secs, raw) = (median(&mut pass), median(&mut plain));
-            if jobs == 1 {
+            if jobs == jobs_list[0] {
                 (base, raw_base) = (secs, raw);
             }
             let ph = report.phases;

@@ -8,7 +8,8 @@
 //! allocates only the tables it returns and refuses malformed words with a message, never a panic. The
 //! `reflect_differential` test compares it with spirq over every module of the library.
 
-use std::collections::HashMap;
+/// Keyed by ids: foldhash, not SipHash, which was half of reading a module.
+type HashMap<K, V> = foldhash::HashMap<K, V>;
 
 pub(crate) const MAGIC: u32 = 0x0723_0203;
 
@@ -214,6 +215,15 @@ fn pointer_operands(op: u16, ops: &[u32]) -> impl Iterator<Item = u32> + '_ {
     ops.get(range).unwrap_or_default().iter().copied()
 }
 
+/// How many words the literal string starting at `words[0]` takes, without decoding it.
+fn string_words(words: &[u32]) -> Result<usize, Malformed> {
+    words
+        .iter()
+        .position(|w| w.to_le_bytes().contains(&0))
+        .map(|i| i + 1)
+        .ok_or_else(|| Malformed("a string is not terminated".into()))
+}
+
 /// A literal string starting at `words[0]`: its text and how many words it takes.
 fn string(words: &[u32]) -> Result<(String, usize), Malformed> {
     let mut bytes = Vec::new();
@@ -247,6 +257,9 @@ impl Module {
         }
         let mut m = Module::default();
         let mut current: Option<u32> = None;
+        // (target, member, word of the string): terminated, not yet decoded.
+        let mut names: Vec<(u32, usize)> = Vec::new();
+        let mut member_names: Vec<(u32, u32, usize)> = Vec::new();
         let mut i = 5;
         while i < words.len() {
             let count = (words[i] >> 16) as usize;
@@ -269,19 +282,16 @@ impl Module {
             };
             match op {
                 // An empty name is no name (an anonymous block's instance).
+                // Read at the end, for the ids reflection names (a debug module names every local and function).
                 OP_NAME => {
                     need(2)?;
-                    let name = string(&ops[1..])?.0;
-                    if !name.is_empty() {
-                        m.names.insert(ops[0], name);
-                    }
+                    string_words(&ops[1..])?;
+                    names.push((ops[0], i + 2));
                 }
                 OP_MEMBER_NAME => {
                     need(3)?;
-                    let name = string(&ops[2..])?.0;
-                    if !name.is_empty() {
-                        m.member_names.insert((ops[0], ops[1]), name);
-                    }
+                    string_words(&ops[2..])?;
+                    member_names.push((ops[0], ops[1], i + 3));
                 }
                 OP_ENTRY_POINT => {
                     need(3)?;
@@ -465,6 +475,24 @@ impl Module {
                 func.refs.extend(pointer_operands(op, ops));
             }
             i += count;
+        }
+        // Reflection names global variables, specialization constants and struct members.
+        for (id, at) in names {
+            let global = m.variables.iter().any(|v| v.id == id) || m.spec_constants.contains(&id);
+            if global {
+                let name = string(&words[at..])?.0;
+                if !name.is_empty() {
+                    m.names.insert(id, name);
+                }
+            }
+        }
+        for (ty, member, at) in member_names {
+            if matches!(m.types.get(&ty), Some(Ty::Struct { .. })) {
+                let name = string(&words[at..])?.0;
+                if !name.is_empty() {
+                    m.member_names.insert((ty, member), name);
+                }
+            }
         }
         Ok(m)
     }

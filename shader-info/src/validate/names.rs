@@ -7,6 +7,7 @@ use crate::interfaces::interface_lists;
 use crate::layout::StructLookup;
 use crate::origin::Origin;
 use crate::resource::split_array_name;
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// Why `name` is not a usable GLSL identifier, if it is not.
@@ -23,140 +24,193 @@ pub fn identifier_problem(name: &str) -> Option<String> {
     crate::glsl_names::identifier_problem(name)
 }
 
+/// One name an info puts into a GLSL namespace, borrowed from the declaration: the pass validates every variant
+/// of an info, and owned copies of every name were most of that work.
+struct Named<'a> {
+    name: Cow<'a, str>,
+    what: What<'a>,
+    /// Where it is declared (an info, or the shared type it belongs to).
+    decl: &'a str,
+    origin: Origin,
+}
+
+fn named<'a>(name: &'a str, what: What<'a>, decl: &'a str, origin: Origin) -> Named<'a> {
+    Named {
+        name: Cow::Borrowed(name),
+        what,
+        decl,
+        origin,
+    }
+}
+
+/// What a name is, said only when it collides.
+#[derive(Clone, Copy)]
+enum What<'a> {
+    Item(&'static str),
+    /// The block of a buffer (`_<name>`): its kind and the buffer's name.
+    BlockOf(&'static str, &'a str),
+    FieldOf(&'a str),
+    ValueOf(&'a str),
+    MemberOf(&'a str),
+}
+
+impl std::fmt::Display for What<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            What::Item(w) => f.write_str(w),
+            What::BlockOf(kind, base) => write!(f, "block of {kind} `{base}`"),
+            What::FieldOf(ty) => write!(f, "field of shared struct `{ty}`"),
+            What::ValueOf(ty) => write!(f, "value of shared enum `{ty}`"),
+            What::MemberOf(iface) => write!(f, "member of interface `{iface}`"),
+        }
+    }
+}
+
 pub(super) fn check_names(c: &mut Checker) {
     let info = c.info;
+    let reg = c.opts.registry;
+    let shared = check_shared_types(c);
     // Everything that becomes a global GLSL name in some stage.
-    let mut names: Vec<(String, String, String, Origin)> = Vec::new();
+    let mut names: Vec<Named> = Vec::new();
     // Names that live inside a struct or block, apart from the globals, but that a macro rewrites all the same.
-    let mut members: Vec<(String, String, String, Origin)> = Vec::new();
+    let mut members: Vec<Named> = Vec::new();
     // First the names the generator writes whatever the user declared: the shared types this info emits (with
     // their enum constants) and the push-constant block, so that the declared item is the one reported.
-    for (ty, origin) in check_shared_types(c) {
-        let reg = c.opts.registry;
-        if let Some(s) = reg.find_struct(&ty) {
+    for (ty, origin) in &shared {
+        let (ty, origin) = (ty.as_str(), *origin);
+        if let Some(s) = reg.find_struct(ty) {
             for f in &s.fields {
-                members.push((
-                    f.name.clone(),
-                    format!("field of shared struct `{ty}`"),
-                    ty.clone(),
-                    origin,
-                ));
+                members.push(named(&f.name, What::FieldOf(ty), ty, origin));
             }
         }
-        if let Some(e) = reg.enum_def(&ty) {
-            names.push((ty.clone(), "shared enum".into(), ty.clone(), origin));
+        if let Some(e) = reg.enum_def(ty) {
+            names.push(named(ty, What::Item("shared enum"), ty, origin));
             for (v, _) in &e.values {
-                names.push((
-                    v.clone(),
-                    format!("value of shared enum `{ty}`"),
-                    ty.clone(),
-                    origin,
-                ));
+                names.push(named(v, What::ValueOf(ty), ty, origin));
             }
         } else {
-            names.push((ty.clone(), "shared struct".into(), ty.clone(), origin));
+            names.push(named(ty, What::Item("shared struct"), ty, origin));
         }
     }
     if !info.push_constants.is_empty() {
-        names.push((
-            crate::push_spill::PushConstantSpill::NAME.to_string(),
-            "the generated push-constant block".into(),
-            info.name.clone(),
+        names.push(named(
+            crate::push_spill::PushConstantSpill::NAME,
+            What::Item("the generated push-constant block"),
+            &info.name,
             info.origin,
         ));
     }
-    let mut add = |name: &str, what: &str, it_decl: &str, origin: Origin| {
-        names.push((
-            name.to_string(),
-            what.to_string(),
-            it_decl.to_string(),
-            origin,
-        ));
-    };
     for it in &info.resources {
         let base = it
             .value
             .split_name()
-            .map(|(b, _)| b.to_string())
-            .unwrap_or_else(|_| it.value.name.clone());
-        add(&base, it.value.kind.word(), &it.declared_in, it.origin);
+            .map_or(it.value.name.as_str(), |(b, _)| b);
+        let word = it.value.kind.word();
+        names.push(named(base, What::Item(word), &it.declared_in, it.origin));
         // A buffer's block is named `_<name>` (see `Resource::glsl_declaration`): a global name as well.
         if it.value.block_rules().is_some() {
-            add(
-                &format!("_{base}"),
-                &format!("block of {} `{base}`", it.value.kind.word()),
-                &it.declared_in,
-                it.origin,
-            );
+            names.push(Named {
+                name: Cow::Owned(format!("_{base}")),
+                what: What::BlockOf(word, base),
+                decl: &it.declared_in,
+                origin: it.origin,
+            });
         }
     }
     for it in &info.push_constants {
-        add(&it.value.name, "push_constant", &it.declared_in, it.origin);
-    }
-    for it in &info.specialization_constants {
-        add(
+        names.push(named(
             &it.value.name,
-            "specialization_constant",
+            What::Item("push_constant"),
             &it.declared_in,
             it.origin,
-        );
+        ));
+    }
+    for it in &info.specialization_constants {
+        names.push(named(
+            &it.value.name,
+            What::Item("specialization_constant"),
+            &it.declared_in,
+            it.origin,
+        ));
     }
     for it in &info.vertex_inputs {
-        add(&it.value.name, "vertex_in", &it.declared_in, it.origin);
+        names.push(named(
+            &it.value.name,
+            What::Item("vertex_in"),
+            &it.declared_in,
+            it.origin,
+        ));
     }
     for it in &info.fragment_outputs {
-        add(&it.value.name, "fragment_out", &it.declared_in, it.origin);
+        names.push(named(
+            &it.value.name,
+            What::Item("fragment_out"),
+            &it.declared_in,
+            it.origin,
+        ));
     }
     // A define of a declared name would rewrite that declaration's identifier.
     for it in &info.defines {
-        add(it.value.macro_name(), "define", &it.declared_in, it.origin);
+        names.push(named(
+            it.value.macro_name(),
+            What::Item("define"),
+            &it.declared_in,
+            it.origin,
+        ));
     }
     for it in &info.constants {
-        add(&it.value.name, "constant", &it.declared_in, it.origin);
+        names.push(named(
+            &it.value.name,
+            What::Item("constant"),
+            &it.declared_in,
+            it.origin,
+        ));
     }
-
     for it in &info.shared_variables {
         let base = split_array_name(&it.value.name).map_or(it.value.name.as_str(), |(b, _)| b);
-        add(base, "shared_variable", &it.declared_in, it.origin);
+        names.push(named(
+            base,
+            What::Item("shared_variable"),
+            &it.declared_in,
+            it.origin,
+        ));
     }
-    let globals = names.len();
+    let globals = first_of_each(&names);
     for (_, list) in interface_lists(info) {
-        let mut local = names[..globals].to_vec();
+        let mut local: Vec<Named> = Vec::new();
         for it in list.iter() {
             let iface = &it.value;
             // The block's name is global too: a member or another item of the same name collides with it.
-            local.push((
-                iface.name.clone(),
-                "interface block".into(),
-                it.declared_in.clone(),
+            local.push(named(
+                &iface.name,
+                What::Item("interface block"),
+                &it.declared_in,
                 it.origin,
             ));
             if iface.instance_name.is_empty() {
                 for m in &iface.members {
-                    local.push((
-                        m.name.clone(),
-                        format!("member of interface `{}`", iface.name),
-                        it.declared_in.clone(),
+                    local.push(named(
+                        &m.name,
+                        What::MemberOf(&iface.name),
+                        &it.declared_in,
                         m.origin,
                     ));
                 }
             } else {
-                local.push((
-                    iface.instance_name.clone(),
-                    "interface instance".into(),
-                    it.declared_in.clone(),
+                local.push(named(
+                    &iface.instance_name,
+                    What::Item("interface instance"),
+                    &it.declared_in,
                     it.origin,
                 ));
-                for m in &iface.members {
-                    members.push((
-                        m.name.clone(),
-                        format!("member of interface `{}`", iface.name),
-                        it.declared_in.clone(),
-                        m.origin,
-                    ));
-                }
                 let mut seen: HashMap<&str, ()> = HashMap::new();
                 for m in &iface.members {
+                    members.push(named(
+                        &m.name,
+                        What::MemberOf(&iface.name),
+                        &it.declared_in,
+                        m.origin,
+                    ));
                     if seen.insert(&m.name, ()).is_some() {
                         c.diags.push(
                             Diagnostic::error(
@@ -175,12 +229,30 @@ pub(super) fn check_names(c: &mut Checker) {
                 }
             }
         }
-        report_duplicates(c, &local[globals..], &local);
+        // Each local name against the globals first, then against the earlier names of its list.
+        let mut earlier: HashMap<&str, usize> = HashMap::new();
+        for (i, n) in local.iter().enumerate() {
+            let first = match globals.get(n.name.as_ref()) {
+                Some(&g) => Some(&names[g]),
+                None => earlier.get(n.name.as_ref()).map(|&j| &local[j]),
+            };
+            if let Some(first) = first {
+                report_duplicate(c, first, n);
+            }
+            earlier.entry(n.name.as_ref()).or_insert(i);
+        }
     }
-    report_duplicates(c, &names, &names);
+    for (i, n) in names.iter().enumerate() {
+        if let Some(&first) = globals.get(n.name.as_ref())
+            && first != i
+        {
+            report_duplicate(c, &names[first], n);
+        }
+    }
     for it in &info.defines {
         let name = it.value.macro_name();
-        if let Some((_, what, decl, origin)) = members.iter().find(|(n, ..)| n == name) {
+        if let Some(m) = members.iter().find(|m| m.name == name) {
+            let (what, decl) = (m.what, m.decl);
             c.diags.push(
                 Diagnostic::error(
                     Code::DuplicateName,
@@ -192,34 +264,37 @@ pub(super) fn check_names(c: &mut Checker) {
                 )
                 .item(format!("define `{name}`"))
                 .at(&it.declared_in, it.origin)
-                .related(format!("{what} `{name}` declared in `{decl}`"), *origin)
+                .related(format!("{what} `{name}` declared in `{decl}`"), m.origin)
                 .hint("rename the define or the field (defines are usually written in capitals)"),
             );
         }
     }
 }
 
-fn report_duplicates(
-    c: &mut Checker,
-    candidates: &[(String, String, String, Origin)],
-    all: &[(String, String, String, Origin)],
-) {
-    for (i, (name, what, decl, origin)) in candidates.iter().enumerate() {
-        let offset = all.len() - candidates.len();
-        if let Some((_, w0, d0, o0)) = all[..offset + i].iter().find(|(n, ..)| n == name) {
-            c.diags.push(
-                Diagnostic::error(
-                    Code::DuplicateName,
-                    &c.info.name,
-                    format!("`{name}` is declared twice: as {w0} (in `{d0}`) and as {what} (in `{decl}`)"),
-                )
-                .item(format!("{what} `{name}`"))
-                .at(decl, *origin)
-                .related(format!("{w0} `{name}` declared in `{d0}`"), *o0)
-                .hint("names share one GLSL namespace: rename one of them"),
-            );
-        }
+/// The index of the first of each name in `names`.
+fn first_of_each<'n>(names: &'n [Named]) -> HashMap<&'n str, usize> {
+    let mut first = HashMap::with_capacity(names.len());
+    for (i, n) in names.iter().enumerate() {
+        first.entry(n.name.as_ref()).or_insert(i);
     }
+    first
+}
+
+/// `again` declares the name `first` declared earlier.
+fn report_duplicate(c: &mut Checker, first: &Named, again: &Named) {
+    let (name, what, decl) = (&again.name, again.what, again.decl);
+    let (w0, d0) = (first.what, first.decl);
+    c.diags.push(
+        Diagnostic::error(
+            Code::DuplicateName,
+            &c.info.name,
+            format!("`{name}` is declared twice: as {w0} (in `{d0}`) and as {what} (in `{decl}`)"),
+        )
+        .item(format!("{what} `{name}`"))
+        .at(decl, again.origin)
+        .related(format!("{w0} `{name}` declared in `{d0}`"), first.origin)
+        .hint("names share one GLSL namespace: rename one of them"),
+    );
 }
 
 #[cfg(test)]
