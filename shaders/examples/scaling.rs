@@ -8,6 +8,10 @@
 //!
 //! `cargo run --release -p shaders --example scaling [-- debug|release] [--max-jobs N | --jobs 1,16] [--runs N] [--root DIR]`
 
+// As shader-builder runs the pass (see its `main.rs`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[path = "support/timed_pass.rs"]
 mod timed_pass;
 
