@@ -40,8 +40,8 @@ pub struct CacheStats {
     /// Total time spent inside shaderc.
     pub compile_time: Duration,
     /// Total time threads spent waiting for another thread's compile of the same unit (two variants whose
-    /// generated source is the same are compiled once; the second waits). The static pass compiles each unit's
-    /// first job before the others, so its jobs rarely wait.
+    /// generated source is the same are compiled once; the second waits). The static pass leaves a unit's other
+    /// jobs to the thread compiling it, so its jobs never wait.
     pub waited: Duration,
     /// File contents read (sources, includes, validation by content). Zero on a hit whose metadata is unchanged.
     pub file_reads: u64,
