@@ -13,6 +13,18 @@ use std::path::Path;
 
 /// `module file name -> xxh3-128 of its bytes`, for every module the static pass writes.
 fn hashes(profile: Profile, jobs: usize) -> BTreeMap<String, String> {
+    pass(profile, jobs).0
+}
+
+/// What [`hashes`] gives, and the report's modules as it lists them: `(info, variant, stage)`.
+#[allow(clippy::type_complexity)]
+fn pass(
+    profile: Profile,
+    jobs: usize,
+) -> (
+    BTreeMap<String, String>,
+    Vec<(String, Option<usize>, String)>,
+) {
     let root = shaders::glsl_root();
     let out = tempfile::tempdir().unwrap();
     let compiler = Compiler::new(&root).unwrap();
@@ -44,7 +56,12 @@ fn hashes(profile: Profile, jobs: usize) -> BTreeMap<String, String> {
             );
         }
     }
-    map
+    let listed = report
+        .module_reports
+        .iter()
+        .map(|m| (m.info.clone(), m.variant, m.stage.clone()))
+        .collect();
+    (map, listed)
 }
 
 fn check(profile: Profile, file: &str) {
@@ -96,7 +113,37 @@ fn debug_spirv_matches_the_baseline() {
 
 /// The job count changes only how fast: one job and eight (more threads than this machine's cores: the
 /// interleaving is as unlike one job's as it gets) write the same bytes, debug profile (every module distinct).
+///
+/// The report is the same too: outcomes are placed, not listed as threads finish them. Modules come by info in
+/// registry order, then by variant, and every variant of the mesh is there, those whose text another variant
+/// compiled (run by the thread that compiled it) included.
 #[test]
 fn the_spirv_is_the_same_at_any_job_count() {
-    assert_eq!(hashes(Profile::Debug, 1), hashes(Profile::Debug, 8));
+    let (one, listed) = pass(Profile::Debug, 1);
+    let (eight, listed_at_eight) = pass(Profile::Debug, 8);
+    assert_eq!(one, eight);
+    assert_eq!(listed, listed_at_eight);
+    let infos: Vec<&str> = Registry::global()
+        .infos()
+        .filter(|i| i.do_static_compilation)
+        .map(|i| i.name.as_str())
+        .collect();
+    let place = |(info, variant, _): &(String, Option<usize>, String)| {
+        let at = infos.iter().position(|n| n == info);
+        (
+            at.expect("a module of a compilable info"),
+            variant.unwrap_or(0),
+        )
+    };
+    assert!(
+        listed.windows(2).all(|w| place(&w[0]) <= place(&w[1])),
+        "modules out of order"
+    );
+    let mesh: Vec<usize> = listed
+        .iter()
+        .filter(|(info, ..)| info == "gpu_shader_mesh")
+        .filter_map(|(_, v, _)| *v)
+        .collect();
+    assert_eq!(mesh.len(), 808 * 2);
+    assert!((0..808).all(|v| mesh.iter().filter(|&&m| m == v).count() == 2));
 }
