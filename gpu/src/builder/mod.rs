@@ -388,9 +388,8 @@ pub fn build(
         files: Default::default(),
     };
     // Everything runs in the pool, validation and variant expansion included: on 16 cores, 60 ms of serial
-    // validation was a third of the pass.
-    // In the pool the caller runs in (rayon's global one, made once per process) when it has as many threads: a
-    // new pool of 16 threads took 1.5 ms of a 160 ms pass.
+    // validation was a third of the pass. The pool is the caller's (rayon's global one, made once per process)
+    // when it has as many threads: a new pool of 16 threads took 1.5 ms of a 160 ms pass.
     let jobs = opts.jobs.max(1);
     let pool = (jobs != rayon::current_num_threads())
         .then(|| rayon::ThreadPoolBuilder::new().num_threads(jobs).build());
@@ -557,7 +556,7 @@ fn compile_while_expanding(
         || {
             plain_jobs
                 .into_par_iter()
-                .flat_map_iter(|(order, j)| runner.first(order, j))
+                .flat_map_iter(|(order, j)| runner.submit(order, j))
                 .collect::<Vec<_>>()
         },
         || {
@@ -598,7 +597,7 @@ fn expand_and_compile(
         .flat_map_iter(|i| match flow.expand_variant(v, &set, i) {
             Ok((vinfo, generated)) => Job::per_stage(vinfo, generated)
                 .into_iter()
-                .flat_map(|j| runner.first((at, i, Some(j.stage)), j))
+                .flat_map(|j| runner.submit((at, i, Some(j.stage)), j))
                 .collect(),
             Err(d) => vec![(
                 (at, i, None),
@@ -693,7 +692,7 @@ fn compile_jobs(runner: &Runner, jobs: Vec<Job>) -> Vec<Outcome> {
     let done = jobs
         .into_par_iter()
         .enumerate()
-        .flat_map_iter(|(i, j)| runner.first((i, 0, None), j))
+        .flat_map_iter(|(i, j)| runner.submit((i, 0, None), j))
         .collect();
     in_order(done)
 }
@@ -722,7 +721,7 @@ impl Runner<'_> {
     /// Runs `job` (generated here unless variant expansion did, to find its builtins) if it is the first of its
     /// unit or its unit is compiled, with the jobs of its unit that came while it compiled; nothing if its unit is
     /// compiling on another thread, which then runs it. A job whose text cannot be generated runs, for its error.
-    fn first(&self, order: Order, mut job: Job) -> Vec<Placed> {
+    fn submit(&self, order: Order, mut job: Job) -> Vec<Placed> {
         let generated = job
             .generated
             .take()

@@ -281,7 +281,6 @@ impl Module {
                 }
             };
             match op {
-                // An empty name is no name (an anonymous block's instance).
                 // Read at the end, for the ids reflection names (a debug module names every local and function).
                 OP_NAME => {
                     need(2)?;
@@ -476,7 +475,8 @@ impl Module {
             }
             i += count;
         }
-        // Reflection names global variables, specialization constants and struct members.
+        // Reflection names global variables, specialization constants and struct members. An empty name is no name
+        // (an anonymous block's instance).
         for (id, at) in names {
             let global = m.variables.iter().any(|v| v.id == id) || m.spec_constants.contains(&id);
             if global {
