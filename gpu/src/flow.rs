@@ -377,38 +377,20 @@ impl<'a> Flow<'a> {
         info: &ValidatedInfo,
     ) -> Result<Option<(VariantSet, Vec<Result<ValidatedInfo, Vec<Diagnostic>>>)>, Vec<Diagnostic>>
     {
-        Ok(self.expand_generated(info)?.map(|(set, variants)| {
-            let variants = variants.into_iter().map(|v| v.map(|(v, _)| v)).collect();
-            (set, variants)
-        }))
-    }
-
-    /// [`Flow::expand`], with each variant's stages as its builtin scan generated them (`None` where a stage
-    /// must be generated again), in [`ValidatedInfo::stages`] order.
-    #[allow(clippy::type_complexity)]
-    pub(crate) fn expand_generated(
-        &self,
-        info: &ValidatedInfo,
-    ) -> Result<
-        Option<(
-            VariantSet,
-            Vec<Result<(ValidatedInfo, Vec<Option<GeneratedStage>>), Vec<Diagnostic>>>,
-        )>,
-        Vec<Diagnostic>,
-    > {
         if info.branches.is_empty() {
             return Ok(None);
         }
         let set = self.variants(info)?;
         let variants = (0..set.variants.len())
             .into_par_iter()
-            .map(|i| self.expand_variant(info, &set, i))
+            .map(|i| self.expand_variant(info, &set, i).map(|(v, _)| v))
             .collect();
         Ok(Some((set, variants)))
     }
 
-    /// Variant `index` of `set` (the variants of `info`), validated, with its builtins found and its stages as
-    /// [`Flow::expand_generated`] gives them.
+    /// Variant `index` of `set` (the variants of `info`), validated, with its builtins found and each stage as the
+    /// builtin scan generated it (`None` where a stage must be generated again), in [`ValidatedInfo::stages`]
+    /// order.
     #[allow(clippy::type_complexity)]
     pub(crate) fn expand_variant(
         &self,

@@ -892,8 +892,8 @@ fn load_hint(msg: &str) -> &'static str {
 /// generated stage starts with its own). `(line, message, hint)`.
 fn file_text_problem(text: &str, stage_source: bool) -> Option<(u32, String, &'static str)> {
     // Most files hold neither a control character (C0, DEL, or C1: UTF-8 lead byte 0xC2) nor the word `version`:
-    // one pass over the bytes tells, before the per-line reading that finds the line.
-    // Folded per chunk, without an early exit, so that the compiler vectorizes it.
+    // one pass over the bytes tells, before the per-line reading that finds the line. It folds each chunk without
+    // an early exit, so that the compiler vectorizes it.
     let odd = |b: u8| {
         (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)) || b == 0x7f || b == 0xc2
     };

@@ -583,26 +583,18 @@ fn expand_and_compile(
     info: &ShaderCreateInfo,
     v: &ValidatedInfo,
 ) -> (Option<(String, VariantSet)>, Vec<Placed>) {
-    let set = match flow.variants(v) {
+    let set = match variant_set(flow, info, v) {
         Ok(set) => set,
-        Err(d) => {
-            return (
-                None,
-                vec![((at, 0, None), Err(Failure::new(&info.name, None, d)))],
-            );
-        }
+        Err(f) => return (None, vec![((at, 0, None), Err(f))]),
     };
     let done = (0..set.variants.len())
         .into_par_iter()
-        .flat_map_iter(|i| match flow.expand_variant(v, &set, i) {
-            Ok((vinfo, generated)) => Job::per_stage(vinfo, generated)
+        .flat_map_iter(|i| match variant_jobs(flow, info, v, &set, i) {
+            Ok(jobs) => jobs
                 .into_iter()
                 .flat_map(|j| runner.submit((at, i, Some(j.stage)), j))
                 .collect(),
-            Err(d) => vec![(
-                (at, i, None),
-                Err(Failure::new(&info.name, Some(format!("variant {i}")), d)),
-            )],
+            Err(f) => vec![((at, i, None), Err(f))],
         })
         .collect();
     (Some((info.name.clone(), set)), done)
@@ -641,26 +633,57 @@ fn expand_jobs(
     let mut jobs: Vec<Job> = Vec::new();
     let expanded: Vec<_> = compilable
         .par_iter()
-        .map(|(_, v)| flow.expand_generated(v))
+        .map(|(info, v)| {
+            if v.branches.is_empty() {
+                return Ok(None);
+            }
+            let set = variant_set(flow, info, v)?;
+            let variants: Vec<_> = (0..set.variants.len())
+                .into_par_iter()
+                .map(|i| variant_jobs(flow, info, v, &set, i))
+                .collect();
+            Ok(Some((set, variants)))
+        })
         .collect();
     for ((info, v), expansion) in compilable.iter().zip(expanded) {
         match expansion {
             Ok(None) => jobs.extend(Job::per_stage((*v).clone(), Vec::new())),
             Ok(Some((set, variants))) => {
-                for (i, variant) in variants.into_iter().enumerate() {
+                for variant in variants {
                     match variant {
-                        Ok((vinfo, generated)) => jobs.extend(Job::per_stage(vinfo, generated)),
-                        Err(d) => {
-                            failed.push(Failure::new(&info.name, Some(format!("variant {i}")), d))
-                        }
+                        Ok(more) => jobs.extend(more),
+                        Err(f) => failed.push(f),
                     }
                 }
                 variant_sets.push((info.name.clone(), set));
             }
-            Err(d) => failed.push(Failure::new(&info.name, None, d)),
+            Err(f) => failed.push(f),
         }
     }
     Expanded { jobs, variant_sets }
+}
+
+/// The unique variants of `v` (an info with branches), or the failure of the info.
+fn variant_set(
+    flow: &Flow,
+    info: &ShaderCreateInfo,
+    v: &ValidatedInfo,
+) -> Result<VariantSet, Failure> {
+    flow.variants(v)
+        .map_err(|d| Failure::new(&info.name, None, d))
+}
+
+/// One job per stage of variant `i` of `set`, or the variant's failure, named by its index.
+fn variant_jobs(
+    flow: &Flow,
+    info: &ShaderCreateInfo,
+    v: &ValidatedInfo,
+    set: &VariantSet,
+    i: usize,
+) -> Result<Vec<Job>, Failure> {
+    flow.expand_variant(v, set, i)
+        .map(|(vinfo, generated)| Job::per_stage(vinfo, generated))
+        .map_err(|d| Failure::new(&info.name, Some(format!("variant {i}")), d))
 }
 
 /// The jobs of one part of a sharded build.
