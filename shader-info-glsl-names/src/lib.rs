@@ -318,8 +318,9 @@ pub fn identifier_problem(name: &str) -> Option<String> {
 }
 
 /// [`GLSL_KEYWORDS`] and [`GLSL_TYPE_NAMES`] in one set: every name of every variant the static pass validates is
-/// looked up here, and two list scans per name were a tenth of that validation.
-static RESERVED: std::sync::LazyLock<std::collections::HashSet<&'static str>> =
+/// looked up here, and two list scans per name were a tenth of that validation (foldhash: SipHash's start-up cost
+/// was most of a lookup of these short names).
+static RESERVED: std::sync::LazyLock<foldhash::HashSet<&'static str>> =
     std::sync::LazyLock::new(|| {
         GLSL_KEYWORDS
             .iter()

@@ -175,14 +175,14 @@ impl Record {
         let mut includes: BTreeMap<&str, (&Path, u128)> = BTreeMap::new();
         let mut absent: Vec<String> = Vec::new();
         for m in &report.module_reports {
-            for f in &m.reads.files {
+            for f in m.reads.files() {
                 let before = includes.insert(&f.name, (&f.path, f.content_hash));
                 // Edited during the pass: its modules were compiled from two versions.
                 if before.is_some_and(|(_, h)| h != f.content_hash) {
                     return None;
                 }
             }
-            absent.extend(m.reads.absent.iter().cloned());
+            absent.extend(m.reads.absent().cloned());
         }
         absent.sort_unstable();
         absent.dedup();
