@@ -2,7 +2,8 @@
 //! for 1, 2, 4, … N jobs, the pass over the library (a fresh compiler each time: every module compiles) next to
 //! plain shaderc compiling the same generated sources from as many threads (one shared `shaderc::Compiler`,
 //! includes from memory: no project code at all), with modules/s, speed-up, efficiency per core, the overhead
-//! ratio, and where the pass's time went (summed over threads). The machines this runs on are shared and noisy:
+//! ratio (of the medians, and run by run with the middle half of the runs), and where the pass's time went (summed
+//! over threads). The machines this runs on are shared and noisy:
 //! each row runs the pass and plain shaderc once untimed, then in turn `--runs` times (default 5), and prints the
 //! medians with the range (min–max) of each and of the pass/shaderc ratio taken run by run.
 //!
@@ -204,7 +205,7 @@ fn main() {
             modules.len()
         );
         println!(
-            "{:>4} {:>20} {:>9} {:>7} {:>6} {:>20} {:>7} {:>18} | summed over threads: {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}",
+            "{:>4} {:>20} {:>9} {:>7} {:>6} {:>20} {:>7} {:>18} {:>16} | summed over threads: {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}",
             "jobs",
             "pass s (range)",
             "modules/s",
@@ -213,6 +214,7 @@ fn main() {
             "shaderc s (range)",
             "speedup",
             "overhead (range)",
+            "run by run [IQR]",
             "jobs",
             "gen",
             "compile",
@@ -247,7 +249,7 @@ fn main() {
             }
             let ph = report.phases;
             println!(
-                "{jobs:>4} {:>20} {:>9.0} {:>6.2}x {:>6.2} {:>20} {:>6.2}x {:>18} | {:>28.2} {:>6.2} {:>6.2} {:>7.2} {:>6.2} {:>7.2} {:>6.2}",
+                "{jobs:>4} {:>20} {:>9.0} {:>6.2}x {:>6.2} {:>20} {:>6.2}x {:>18} {:>16} | {:>28.2} {:>6.2} {:>6.2} {:>7.2} {:>6.2} {:>7.2} {:>6.2}",
                 spread(secs, &pass, "", 3),
                 report.modules as f64 / secs,
                 base / secs,
@@ -255,6 +257,7 @@ fn main() {
                 spread(raw, &plain, "", 3),
                 raw_base / raw,
                 spread(secs / raw, &ratios, "x", 2),
+                quartiles(&mut ratios),
                 ph.jobs,
                 ph.flow.generate,
                 ph.flow.compile,
@@ -276,6 +279,14 @@ fn median(v: &mut [f64]) -> f64 {
     } else {
         (v[n / 2 - 1] + v[n / 2]) / 2.0
     }
+}
+
+/// The median of `v` with its middle half, `m [q1–q3]`: a shared machine's outliers (runs at twice the others)
+/// move the range of a ratio but not these.
+fn quartiles(v: &mut [f64]) -> String {
+    let m = median(v);
+    let at = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
+    format!("{m:.2}x [{:.2}–{:.2}]", at(0.25), at(0.75))
 }
 
 /// `m (min–max)`.
