@@ -55,6 +55,14 @@ pub trait StageCompiler: Sync {
         None
     }
 
+    /// Readies the compiler for compiling in `profile` (see [`Compiler::warm_up`]); the default does nothing.
+    fn warm_up(&self, _profile: Profile) {}
+
+    /// Whether the first compile in `profile` would wait for [`StageCompiler::warm_up`]'s work (the default: no).
+    fn cold(&self, _profile: Profile) -> bool {
+        false
+    }
+
     /// A hash of what decides this compiler's output besides the text it is given, and the root its includes
     /// resolve under: what the static pass's record is keyed by and checks its includes against. `None` (the
     /// default): passes over this compiler are not recorded.
@@ -82,6 +90,14 @@ impl StageCompiler for Compiler {
 
     fn disk_cache(&self) -> Option<&DiskCache> {
         Compiler::disk_cache(self).map(|d| &**d)
+    }
+
+    fn warm_up(&self, profile: Profile) {
+        Compiler::warm_up(self, profile)
+    }
+
+    fn cold(&self, profile: Profile) -> bool {
+        !Compiler::tables_built(profile)
     }
 
     fn identity(&self) -> Option<(u128, &std::path::Path)> {

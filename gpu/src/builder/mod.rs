@@ -468,6 +468,8 @@ fn build_in_pool(
         clock: &clock,
         progress,
         units: Default::default(),
+        holding: Default::default(),
+        held: Default::default(),
     };
     let (results, variant_sets) = match opts.shard {
         // A part is dealt from every module: every info is expanded first.
@@ -476,7 +478,27 @@ fn build_in_pool(
             let jobs = select_shard(&flow, jobs, shard, &mut failed);
             (compile_jobs(&runner, jobs), variant_sets)
         }
-        None => compile_while_expanding(&flow, &runner, &compilable),
+        None => {
+            // A process's first compile builds glslang's tables (0.1 s on the H100 machine) under a lock every
+            // compile takes: in a cold process all threads waited on it. They expand and generate meanwhile, and
+            // compile after.
+            let cold = compiler.cold(opts.profile);
+            runner.holding.store(cold, Ordering::Release);
+            let ((), (mut done, variant_sets)) = rayon::join(
+                || {
+                    if cold {
+                        compiler.warm_up(opts.profile)
+                    }
+                },
+                || compile_while_expanding(&flow, &runner, &compilable),
+            );
+            let held = runner.release();
+            done.par_extend(
+                held.into_par_iter()
+                    .flat_map_iter(|(order, job)| runner.submit(order, job)),
+            );
+            (in_order(done), variant_sets)
+        }
     };
     let (modules, targets) = count_verdicts(results, &opts.cross.targets, &mut failed);
     let infos = info_reports(&validated, &modules, &failed, &variant_sets);
@@ -538,14 +560,14 @@ fn validate_selected<'r>(
     validated
 }
 
-/// Every module of `compilable`, in its order. An info with branches is expanded variant by variant, and each
-/// variant's modules compile as soon as it is expanded: the mesh's 808 variants took 28 ms of a 221 ms pass on
-/// 16 threads, with every compile of its modules waiting for the last of them.
+/// Every module of `compilable` and its place. An info with branches is expanded variant by variant, and each
+/// variant's modules compile as soon as it is expanded (unless the runner holds them): the mesh's 808 variants
+/// took 28 ms of a 221 ms pass on 16 threads, with every compile of its modules waiting for the last of them.
 fn compile_while_expanding(
     flow: &Flow,
     runner: &Runner,
     compilable: &[(&ShaderCreateInfo, &ValidatedInfo)],
-) -> (Vec<Outcome>, Vec<(String, VariantSet)>) {
+) -> (Vec<Placed>, Vec<(String, VariantSet)>) {
     let (branched, plain): (Vec<_>, Vec<_>) = compilable
         .iter()
         .enumerate()
@@ -579,7 +601,7 @@ fn compile_while_expanding(
         variant_sets.extend(set);
         done.extend(more);
     }
-    (in_order(done), variant_sets)
+    (done, variant_sets)
 }
 
 /// The variants of `v` (an info with branches, `at` in the pass's order), each compiled as soon as it is
@@ -746,17 +768,29 @@ struct Runner<'a> {
     progress: &'a (dyn Fn(&str) + Sync),
     /// The units met so far, by stage, name and text.
     units: std::sync::Mutex<HashMap<u128, Unit>>,
+    /// While set, jobs are generated and kept in `held`, not compiled.
+    holding: std::sync::atomic::AtomicBool,
+    held: std::sync::Mutex<Vec<(Order, Job)>>,
 }
 
 impl Runner<'_> {
     /// Runs `job` (generated here unless variant expansion did, to find its builtins) if it is the first of its
     /// unit or its unit is compiled, with the jobs of its unit that came while it compiled; nothing if its unit is
     /// compiling on another thread, which then runs it. A job whose text cannot be generated runs, for its error.
+    /// While the runner holds jobs, `job` is only generated and kept ([`Runner::release`] hands it back).
     fn submit(&self, order: Order, mut job: Job) -> Vec<Placed> {
         let generated = job
             .generated
             .take()
             .or_else(|| self.flow.generate(&job.info, job.stage).ok());
+        if self.holding.load(Ordering::Acquire) {
+            let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+            if self.holding.load(Ordering::Acquire) {
+                job.generated = generated;
+                held.push((order, job));
+                return Vec::new();
+            }
+        }
         let Some(g) = &generated else {
             return vec![(order, self.run(&job, generated))];
         };
@@ -789,6 +823,13 @@ impl Runner<'_> {
                 .map(|(order, job, generated)| (order, self.run(&job, generated))),
         );
         done
+    }
+
+    /// Stops holding jobs; the jobs held so far.
+    fn release(&self) -> Vec<(Order, Job)> {
+        let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        self.holding.store(false, Ordering::Release);
+        std::mem::take(&mut *held)
     }
 
     fn run(&self, job: &Job, generated: Option<GeneratedStage>) -> Outcome {

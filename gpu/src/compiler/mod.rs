@@ -42,6 +42,18 @@ use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 /// Bumped whenever the options below change, so keys of different option sets never meet.
+/// Set once a compile of this process has built glslang's built-in tables ([`Compiler::warm_up`]), per target
+/// environment: the translation profile's (Vulkan 1.1) and the others' (Vulkan 1.3).
+static TABLES_BUILT: [std::sync::atomic::AtomicBool; 2] = [
+    std::sync::atomic::AtomicBool::new(false),
+    std::sync::atomic::AtomicBool::new(false),
+];
+
+/// The entry of [`TABLES_BUILT`] of `profile`.
+fn tables_of(profile: Profile) -> &'static std::sync::atomic::AtomicBool {
+    &TABLES_BUILT[usize::from(profile == Profile::Translation)]
+}
+
 const OPTIONS_VERSION: &str = "vulkan1.3/spv1.5/v1";
 
 /// How the cache notices edited files.
@@ -287,6 +299,41 @@ impl Compiler {
         &self.root
     }
 
+    /// Builds glslang's built-in tables for `profile` now, if no compile in this process has: glslang builds them
+    /// on a process's first compile for each GLSL version and target (0.1 s on the H100 machine, 75 ms on the
+    /// 2-core VM), holding a lock that every compile takes, so that a pass's threads would all wait on the first
+    /// one. The static pass runs this beside its variant expansion. Only the tables of `#version 450` are built:
+    /// the version of every stage but ray tracing's.
+    ///
+    /// ```no_run
+    /// use shader_info_gpu::compiler::{Compiler, Profile};
+    /// let compiler = Compiler::new("shaders")?;
+    /// compiler.warm_up(Profile::Debug); // later compiles find the tables built
+    /// assert!(Compiler::tables_built(Profile::Debug));
+    /// # Ok::<(), shader_info_gpu::compiler::CompileError>(())
+    /// ```
+    pub fn warm_up(&self, profile: Profile) {
+        if Self::tables_built(profile) {
+            return;
+        }
+        if let Ok(options) = self.options(profile) {
+            // The text is ours and valid: the result is not needed, only the tables its compile builds.
+            let _ = self.shaderc.compile_into_spirv(
+                "#version 450\nvoid main() {}\n",
+                shaderc::ShaderKind::Vertex,
+                "warm-up.vert",
+                "main",
+                Some(&options),
+            );
+            tables_of(profile).store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    /// Whether a compile in this process has built glslang's tables for `profile` (see [`Compiler::warm_up`]).
+    pub fn tables_built(profile: Profile) -> bool {
+        tables_of(profile).load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     /// Cache counters.
     pub fn stats(&self) -> CacheStats {
         self.cache.stats()
@@ -503,6 +550,7 @@ impl Compiler {
             Some(&options),
         );
         self.cache.add_compile_time(started.elapsed());
+        tables_of(unit.profile).store(true, std::sync::atomic::Ordering::Relaxed);
         drop(options);
         let (files, absent) = Rc::try_unwrap(includer)
             .map(Includer::into_dependencies)
