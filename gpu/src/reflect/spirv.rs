@@ -256,7 +256,9 @@ impl Module {
             )));
         }
         let mut m = Module::default();
-        let mut current: Option<u32> = None;
+        // The function being read, kept aside until its end: looked up by id for each of its instructions, it
+        // was a hash lookup per instruction of a module.
+        let mut current: Option<(u32, Function)> = None;
         // (target, member, word of the string): terminated, not yet decoded.
         let mut names: Vec<(u32, usize)> = Vec::new();
         let mut member_names: Vec<(u32, u32, usize)> = Vec::new();
@@ -458,15 +460,14 @@ impl Module {
                 }
                 OP_FUNCTION => {
                     need(4)?;
-                    current = Some(ops[1]);
-                    m.functions.entry(ops[1]).or_default();
+                    m.end_function(current.take());
+                    current = Some((ops[1], Function::default()));
                 }
-                OP_FUNCTION_END => current = None,
+                OP_FUNCTION_END => m.end_function(current.take()),
                 _ => {}
             }
-            if let Some(f) = current
+            if let Some((_, func)) = &mut current
                 && op != OP_FUNCTION
-                && let Some(func) = m.functions.get_mut(&f)
             {
                 if op == OP_FUNCTION_CALL && ops.len() >= 3 {
                     func.calls.push(ops[2]);
@@ -475,11 +476,18 @@ impl Module {
             }
             i += count;
         }
+        m.end_function(current);
         // Reflection names global variables, specialization constants and struct members. An empty name is no name
         // (an anonymous block's instance).
+        // A debug module names every local: each name was checked against every global by a list scan.
+        let globals: foldhash::HashSet<u32> = m
+            .variables
+            .iter()
+            .map(|v| v.id)
+            .chain(m.spec_constants.iter().copied())
+            .collect();
         for (id, at) in names {
-            let global = m.variables.iter().any(|v| v.id == id) || m.spec_constants.contains(&id);
-            if global {
+            if globals.contains(&id) {
                 let name = string(&words[at..])?.0;
                 if !name.is_empty() {
                     m.names.insert(id, name);
@@ -497,6 +505,16 @@ impl Module {
         Ok(m)
     }
 
+    /// Files a function read to its end (or to the next function or the module's end, in a malformed module)
+    /// under its id; a second definition of one id adds to the first.
+    fn end_function(&mut self, function: Option<(u32, Function)>) {
+        if let Some((id, f)) = function {
+            let entry = self.functions.entry(id).or_default();
+            entry.calls.extend(f.calls);
+            entry.refs.extend(f.refs);
+        }
+    }
+
     /// The global variables the entry point's call tree accesses. (Not the 1.4+ interface list: glslang lists
     /// every global of a ray-tracing stage there, used or not.)
     pub(crate) fn used_variables(&self) -> Vec<u32> {
@@ -505,12 +523,13 @@ impl Module {
         };
         let mut seen = vec![*entry];
         let mut stack = vec![*entry];
-        let mut refs = Vec::new();
+        // A set: a debug module's functions name thousands of pointers, each variable was looked up among them.
+        let mut refs = foldhash::HashSet::default();
         while let Some(f) = stack.pop() {
             let Some(func) = self.functions.get(&f) else {
                 continue;
             };
-            refs.extend_from_slice(&func.refs);
+            refs.extend(func.refs.iter().copied());
             for c in &func.calls {
                 if !seen.contains(c) {
                     seen.push(*c);
