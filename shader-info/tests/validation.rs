@@ -610,6 +610,47 @@ fn stage_interfaces_must_chain_through_the_stages_present() {
     );
 }
 
+/// A branch becomes `const bool <name>` and `#define BRANCH_<name>`: every global name of the info is a collision,
+/// the block `_<name>` of a buffer and the generated push-constant block included, and so is a name its macro takes.
+#[test]
+fn branch_names_colliding_with_blocks_constants_and_their_macros() {
+    let d = check(
+        graphics("bb")
+            .uniform_buf(0, "vec4", "b", Frequency::Pass)
+            .branch("_b")
+            .push_constant(Type::Vec4, "tint")
+            .branch(shader_info::PushConstantSpill::NAME)
+            .define("BRANCH_FOG")
+            .branch("FOG")
+            .storage_buf(
+                1,
+                Qualifier::Read,
+                "float",
+                "BRANCH_SKIN[]",
+                Frequency::Pass,
+            )
+            .branch("SKIN")
+            .branch("OK_BRANCH"),
+    );
+    assert_eq!(codes(&d), [Code::Branch; 4], "{}", render_all(&d));
+    assert!(
+        d.iter()
+            .all(|x| x.item.as_deref().is_some_and(|i| i.starts_with("branch"))),
+        "{}",
+        render_all(&d)
+    );
+    assert!(
+        d[0].message.contains("branch `_b`") && d[0].message.contains("uniform"),
+        "{}",
+        render_all(&d)
+    );
+    assert!(
+        d[2].message.contains("macro `BRANCH_FOG`") && d[2].message.contains("define"),
+        "{}",
+        render_all(&d)
+    );
+}
+
 #[test]
 fn branch_names_colliding_with_interface_names() {
     let vs = StageInterfaceInfo::new("vs_iface", "").smooth(Type::Vec4, "FOG");

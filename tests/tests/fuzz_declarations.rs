@@ -673,6 +673,12 @@ fn fixed_failures_stay_fixed() {
             Op::Branch("tex".into()),
             Op::VertexOut("tex".into(), vec![(Type::Mat2, "a".into(), 0)]),
         ]),
+        // A branch named like a buffer's block (`_b` for the buffer `b`), and one whose macro is a define's name.
+        g(vec![
+            Op::Uniform(0, "vec4".into(), "b".into(), Frequency::Pass),
+            Op::Branch("_b".into()),
+        ]),
+        g(vec![Op::Define("BRANCH_a".into()), Op::Branch("a".into())]),
         // `GL_` macros are reserved.
         g(vec![Op::Define("GL_X".into())]),
         // A z of 127 is past glslang's default limits but not Vulkan's: the device decides.

@@ -479,9 +479,9 @@ fn build_in_pool(
             (compile_jobs(&runner, jobs), variant_sets)
         }
         None => {
-            // A process's first compile builds glslang's tables (0.1 s on the H100 machine) under a lock every
-            // compile takes: in a cold process all threads waited on it. They expand and generate meanwhile, and
-            // compile after.
+            // A process's first compile builds glslang's tables (0.10-0.13 s on the 16-core H200 machine) under a
+            // lock every compile takes: in a cold process all threads waited on it. They expand and generate
+            // meanwhile, and compile after.
             let cold = compiler.cold(opts.profile);
             runner.holding.store(cold, Ordering::Release);
             let ((), (mut done, variant_sets)) = rayon::join(

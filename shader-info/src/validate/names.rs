@@ -52,6 +52,8 @@ enum What<'a> {
     FieldOf(&'a str),
     ValueOf(&'a str),
     MemberOf(&'a str),
+    /// The `BRANCH_<name>` macro of a branch (see `generate::emit_branches`).
+    MacroOf(&'a str),
 }
 
 impl std::fmt::Display for What<'_> {
@@ -62,6 +64,7 @@ impl std::fmt::Display for What<'_> {
             What::FieldOf(ty) => write!(f, "field of shared struct `{ty}`"),
             What::ValueOf(ty) => write!(f, "value of shared enum `{ty}`"),
             What::MemberOf(iface) => write!(f, "member of interface `{iface}`"),
+            What::MacroOf(branch) => write!(f, "macro of branch `{branch}`"),
         }
     }
 }
@@ -175,6 +178,23 @@ pub(super) fn check_names(c: &mut Checker) {
             it.origin,
         ));
     }
+    // Last, so that a collision is reported at the branch: each becomes `const bool <name>` and the macro
+    // `BRANCH_<name>` in every stage.
+    for it in &info.branches {
+        let name = it.value.as_str();
+        names.push(named(
+            name,
+            What::Item("branch"),
+            &it.declared_in,
+            it.origin,
+        ));
+        names.push(Named {
+            name: Cow::Owned(format!("BRANCH_{name}")),
+            what: What::MacroOf(name),
+            decl: &it.declared_in,
+            origin: it.origin,
+        });
+    }
     let globals = first_of_each(&names);
     for (_, list) in interface_lists(info) {
         let mut local: Vec<Named> = Vec::new();
@@ -236,8 +256,10 @@ pub(super) fn check_names(c: &mut Checker) {
                 Some(&g) => Some(&names[g]),
                 None => earlier.get(n.name.as_ref()).map(|&j| &local[j]),
             };
-            if let Some(first) = first {
-                report_duplicate(c, first, n);
+            match first {
+                Some(first) if first.is_branch() => report_duplicate(c, n, first),
+                Some(first) => report_duplicate(c, first, n),
+                None => {}
             }
             earlier.entry(n.name.as_ref()).or_insert(i);
         }
@@ -249,8 +271,22 @@ pub(super) fn check_names(c: &mut Checker) {
             report_duplicate(c, &names[first], n);
         }
     }
-    for it in &info.defines {
-        let name = it.value.macro_name();
+    let macros = info
+        .defines
+        .iter()
+        .map(|it| {
+            (
+                it.value.macro_name(),
+                "define",
+                it.declared_in.as_str(),
+                it.origin,
+            )
+        })
+        .chain(names.iter().filter_map(|n| match n.what {
+            What::MacroOf(_) => Some((n.name.as_ref(), "branch macro", n.decl, n.origin)),
+            _ => None,
+        }));
+    for (name, kind, declared_in, origin) in macros {
         if let Some(m) = members.iter().find(|m| m.name == name) {
             let (what, decl) = (m.what, m.decl);
             c.diags.push(
@@ -258,16 +294,23 @@ pub(super) fn check_names(c: &mut Checker) {
                     Code::DuplicateName,
                     &info.name,
                     format!(
-                        "define `{name}` would rewrite the {what} `{name}` (in `{decl}`): a macro replaces every \
+                        "{kind} `{name}` would rewrite the {what} `{name}` (in `{decl}`): a macro replaces every \
                          token of its name"
                     ),
                 )
-                .item(format!("define `{name}`"))
-                .at(&it.declared_in, it.origin)
+                .item(format!("{kind} `{name}`"))
+                .at(declared_in, origin)
                 .related(format!("{what} `{name}` declared in `{decl}`"), m.origin)
-                .hint("rename the define or the field (defines are usually written in capitals)"),
+                .hint("rename the macro's item or the field (defines are usually written in capitals)"),
             );
         }
+    }
+}
+
+impl Named<'_> {
+    /// A branch or its macro.
+    fn is_branch(&self) -> bool {
+        matches!(self.what, What::Item("branch") | What::MacroOf(_))
     }
 }
 
@@ -280,20 +323,45 @@ fn first_of_each<'n>(names: &'n [Named]) -> HashMap<&'n str, usize> {
     first
 }
 
-/// `again` declares the name `first` declared earlier.
+/// `again` declares the name `first` declared earlier. A branch (reported as `again`) says what it becomes.
 fn report_duplicate(c: &mut Checker, first: &Named, again: &Named) {
     let (name, what, decl) = (&again.name, again.what, again.decl);
     let (w0, d0) = (first.what, first.decl);
-    c.diags.push(
-        Diagnostic::error(
+    let (code, item, message, hint) = match again.what {
+        What::Item("branch") => (
+            Code::Branch,
+            format!("branch `{name}`"),
+            format!(
+                "branch `{name}` (from `{decl}`) takes a name already declared: {w0} `{name}` (from `{d0}`)"
+            ),
+            format!(
+                "a branch becomes `const bool {name}` in GLSL: rename the branch or the other item"
+            ),
+        ),
+        What::MacroOf(branch) => (
+            Code::Branch,
+            format!("branch `{branch}`"),
+            format!(
+                "branch `{branch}` (from `{decl}`) becomes the macro `{name}`, a name already declared: {w0} \
+                 `{name}` (from `{d0}`)"
+            ),
+            format!(
+                "a branch `{branch}` becomes `#define {name}` in GLSL: rename the branch or the other item"
+            ),
+        ),
+        _ => (
             Code::DuplicateName,
-            &c.info.name,
+            format!("{what} `{name}`"),
             format!("`{name}` is declared twice: as {w0} (in `{d0}`) and as {what} (in `{decl}`)"),
-        )
-        .item(format!("{what} `{name}`"))
-        .at(decl, again.origin)
-        .related(format!("{w0} `{name}` declared in `{d0}`"), first.origin)
-        .hint("names share one GLSL namespace: rename one of them"),
+            "names share one GLSL namespace: rename one of them".to_string(),
+        ),
+    };
+    c.diags.push(
+        Diagnostic::error(code, &c.info.name, message)
+            .item(item)
+            .at(decl, again.origin)
+            .related(format!("{w0} `{name}` declared in `{d0}`"), first.origin)
+            .hint(hint),
     );
 }
 
