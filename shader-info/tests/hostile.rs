@@ -228,6 +228,8 @@ fn empty_and_duplicated_branch_names_are_refused() {
     let info = info.branch("A");
     let d = check(info);
     refused(&d, Code::DuplicateName, "b", &["A"]);
+    // Once: not again as a second `const bool A` or `BRANCH_A` among the global names.
+    assert_eq!(errors(&d).len(), 1, "{}", render_all(&d));
     let d = check(graphics("e").branch(""));
     refused(&d, Code::InvalidIdentifier, "e", &["branch"]);
 }

@@ -41,7 +41,6 @@ use std::rc::Rc;
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
-/// Bumped whenever the options below change, so keys of different option sets never meet.
 /// Set once a compile of this process has built glslang's built-in tables ([`Compiler::warm_up`]), per target
 /// environment: the translation profile's (Vulkan 1.1) and the others' (Vulkan 1.3).
 static TABLES_BUILT: [std::sync::atomic::AtomicBool; 2] = [
@@ -54,6 +53,7 @@ fn tables_of(profile: Profile) -> &'static std::sync::atomic::AtomicBool {
     &TABLES_BUILT[usize::from(profile == Profile::Translation)]
 }
 
+/// Bumped whenever the options below change, so keys of different option sets never meet.
 const OPTIONS_VERSION: &str = "vulkan1.3/spv1.5/v1";
 
 /// How the cache notices edited files.
