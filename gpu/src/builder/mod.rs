@@ -783,13 +783,14 @@ impl Runner<'_> {
             .generated
             .take()
             .or_else(|| self.flow.generate(&job.info, job.stage).ok());
+        // Holding ends only after every submit of the expansion returned (`release`).
         if self.holding.load(Ordering::Acquire) {
-            let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
-            if self.holding.load(Ordering::Acquire) {
-                job.generated = generated;
-                held.push((order, job));
-                return Vec::new();
-            }
+            job.generated = generated;
+            self.held
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push((order, job));
+            return Vec::new();
         }
         let Some(g) = &generated else {
             return vec![(order, self.run(&job, generated))];
@@ -827,9 +828,8 @@ impl Runner<'_> {
 
     /// Stops holding jobs; the jobs held so far.
     fn release(&self) -> Vec<(Order, Job)> {
-        let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
         self.holding.store(false, Ordering::Release);
-        std::mem::take(&mut *held)
+        std::mem::take(&mut *self.held.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
     fn run(&self, job: &Job, generated: Option<GeneratedStage>) -> Outcome {

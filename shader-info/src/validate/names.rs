@@ -52,6 +52,8 @@ enum What<'a> {
     FieldOf(&'a str),
     ValueOf(&'a str),
     MemberOf(&'a str),
+    /// A static branch: `const bool <name>` in every stage.
+    Branch,
     /// The `BRANCH_<name>` macro of a branch (see `generate::emit_branches`).
     MacroOf(&'a str),
 }
@@ -64,6 +66,7 @@ impl std::fmt::Display for What<'_> {
             What::FieldOf(ty) => write!(f, "field of shared struct `{ty}`"),
             What::ValueOf(ty) => write!(f, "value of shared enum `{ty}`"),
             What::MemberOf(iface) => write!(f, "member of interface `{iface}`"),
+            What::Branch => f.write_str("branch"),
             What::MacroOf(branch) => write!(f, "macro of branch `{branch}`"),
         }
     }
@@ -182,12 +185,7 @@ pub(super) fn check_names(c: &mut Checker) {
     // `BRANCH_<name>` in every stage.
     for it in &info.branches {
         let name = it.value.as_str();
-        names.push(named(
-            name,
-            What::Item("branch"),
-            &it.declared_in,
-            it.origin,
-        ));
+        names.push(named(name, What::Branch, &it.declared_in, it.origin));
         names.push(Named {
             name: Cow::Owned(format!("BRANCH_{name}")),
             what: What::MacroOf(name),
@@ -310,7 +308,7 @@ pub(super) fn check_names(c: &mut Checker) {
 impl Named<'_> {
     /// A branch or its macro.
     fn is_branch(&self) -> bool {
-        matches!(self.what, What::Item("branch") | What::MacroOf(_))
+        matches!(self.what, What::Branch | What::MacroOf(_))
     }
 }
 
@@ -328,7 +326,7 @@ fn report_duplicate(c: &mut Checker, first: &Named, again: &Named) {
     let (name, what, decl) = (&again.name, again.what, again.decl);
     let (w0, d0) = (first.what, first.decl);
     let (code, item, message, hint) = match again.what {
-        What::Item("branch") => (
+        What::Branch => (
             Code::Branch,
             format!("branch `{name}`"),
             format!(
