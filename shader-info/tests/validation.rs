@@ -663,3 +663,52 @@ fn branch_names_colliding_with_interface_names() {
     );
     assert_eq!(codes(&d), [Code::Branch; 2], "{}", render_all(&d));
 }
+
+/// The portable flavor (what every translation starts from) declares names of its own: the struct
+/// `gpu_<block>_in` and the variables `gpu_in_<instance>_<member>` of a fragment input block with an instance name,
+/// `gpu_spec<id>_value` per specialization constant, and the OpenGL targets' `gpu_push_constants`. A declared item of one of those names is a collision
+/// reported at that item, not a glslang error in the translations only.
+#[test]
+fn names_the_portable_flavor_declares_collide_with_declared_items() {
+    let vs = StageInterfaceInfo::new("VsOut", "v")
+        .smooth(Type::Vec4, "color")
+        .smooth(Type::Vec2, "b_c");
+    let other = StageInterfaceInfo::new("Other", "v_b").flat(Type::Int, "c");
+    let d = check(
+        graphics("pn")
+            .vertex_out(&vs)
+            .vertex_out(&other)
+            .sampler(0, ImageType::Float2D, "gpu_in_v_color", Frequency::Pass)
+            .push_constant(Type::Vec4, "gpu_VsOut_in")
+            .specialization_constant(Type::Bool, "gpu_spec1_value", false)
+            .specialization_constant(Type::Int, "levels", 2)
+            .storage_buf(
+                1,
+                Qualifier::Read,
+                "float",
+                "gpu_push_constants[]",
+                Frequency::Pass,
+            ),
+    );
+    assert_eq!(codes(&d), [Code::DuplicateName; 5], "{}", render_all(&d));
+    let said = |needle: &str| d.iter().any(|x| x.message.contains(needle));
+    assert!(
+        said("`gpu_in_v_color` is declared twice")
+            && said("`gpu_VsOut_in` is declared twice")
+            && said("specialization constant `levels` in the translations")
+            && said("`gpu_in_v_b_c` is declared twice")
+            && said("OpenGL uniform of the push constants"),
+        "{}",
+        render_all(&d)
+    );
+    // Near names, and the same names where the portable flavor declares none (no instance name), are fine.
+    let plain = StageInterfaceInfo::new("VsOut", "").smooth(Type::Vec4, "color");
+    let d = check(
+        graphics("pn_ok")
+            .vertex_out(&plain)
+            .sampler(0, ImageType::Float2D, "gpu_in_v_color", Frequency::Pass)
+            .push_constant(Type::Vec4, "gpu_VsOut_in")
+            .specialization_constant(Type::Bool, "gpu_spec0_valu", false),
+    );
+    assert!(d.is_empty(), "{}", render_all(&d));
+}

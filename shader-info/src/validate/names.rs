@@ -7,6 +7,7 @@ use crate::interfaces::interface_lists;
 use crate::layout::StructLookup;
 use crate::origin::Origin;
 use crate::resource::split_array_name;
+use crate::types::Stage;
 use std::borrow::Cow;
 use std::collections::HashMap;
 
@@ -56,6 +57,8 @@ enum What<'a> {
     Branch,
     /// The `BRANCH_<name>` macro of a branch (see `generate::emit_branches`).
     MacroOf(&'a str),
+    /// A name only the portable flavor (the translations' input) declares: what it is, and of which item.
+    Portable(&'static str, &'a str),
 }
 
 impl std::fmt::Display for What<'_> {
@@ -68,6 +71,7 @@ impl std::fmt::Display for What<'_> {
             What::MemberOf(iface) => write!(f, "member of interface `{iface}`"),
             What::Branch => f.write_str("branch"),
             What::MacroOf(branch) => write!(f, "macro of branch `{branch}`"),
+            What::Portable(kind, of) => write!(f, "{kind} `{of}` in the translations' GLSL"),
         }
     }
 }
@@ -106,6 +110,7 @@ pub(super) fn check_names(c: &mut Checker) {
             info.origin,
         ));
     }
+    portable_names(info, &mut names);
     for it in &info.resources {
         let base = it
             .value
@@ -302,6 +307,68 @@ pub(super) fn check_names(c: &mut Checker) {
                 .hint("rename the macro's item or the field (defines are usually written in capitals)"),
             );
         }
+    }
+}
+
+/// The global names the portable flavor and its translations declare besides the declared items (see
+/// `generate::emit_flat_inputs`, `generate::emit_specialization_constants` and [`crate::GL_PUSH_CONSTANT_UNIFORM`]): a collision there fails only the translations, in glslang, with no
+/// declaration to point at.
+fn portable_names<'a>(info: &'a crate::resolve::ResolvedInfo, names: &mut Vec<Named<'a>>) {
+    // A fragment input block with an instance name becomes a struct `gpu_<block>_in` and one variable
+    // `gpu_in_<instance>_<member>` per member.
+    let has_fragment = info.sources.iter().any(|s| s.value.0 == Stage::Fragment);
+    let any_instance = interface_lists(info)
+        .iter()
+        .any(|(_, list)| list.iter().any(|it| !it.value.instance_name.is_empty()));
+    if has_fragment && any_instance {
+        for b in crate::interfaces::stage_blocks(info, Stage::Fragment) {
+            let (iface, it) = (&b.item.value, b.item);
+            if b.direction != crate::interfaces::Direction::In || iface.instance_name.is_empty() {
+                continue;
+            }
+            names.push(Named {
+                name: Cow::Owned(format!("gpu_{}_in", iface.name)),
+                what: What::Portable("the fragment input struct of interface", &iface.name),
+                decl: &it.declared_in,
+                origin: it.origin,
+            });
+            for m in &iface.members {
+                names.push(Named {
+                    name: Cow::Owned(format!("gpu_in_{}_{}", iface.instance_name, m.name)),
+                    what: What::Portable("a fragment input of interface", &iface.name),
+                    decl: &it.declared_in,
+                    origin: m.origin,
+                });
+            }
+        }
+    }
+    // The OpenGL targets set the push constants as one uniform struct of a fixed name.
+    if !info.push_constants.is_empty() {
+        names.push(named(
+            crate::targets::GL_PUSH_CONSTANT_UNIFORM,
+            What::Portable("the OpenGL uniform of the push constants of", &info.name),
+            &info.name,
+            info.origin,
+        ));
+    }
+    // Each specialization constant is read through a global `gpu_spec<id>_value` (two constants of one id are
+    // reported as such, not again here).
+    let mut ids = Vec::new();
+    for (id, it) in info
+        .specialization_constant_ids()
+        .into_iter()
+        .zip(&info.specialization_constants)
+    {
+        if ids.contains(&id) {
+            continue;
+        }
+        ids.push(id);
+        names.push(Named {
+            name: Cow::Owned(crate::generate::portable_spec_name(id)),
+            what: What::Portable("the global of specialization constant", &it.value.name),
+            decl: &it.declared_in,
+            origin: it.origin,
+        });
     }
 }
 
