@@ -17,7 +17,7 @@
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::info::*;
-use crate::interfaces::{Direction, StageBlock, stage_blocks};
+use crate::interfaces::{StageBlock, stage_blocks};
 use crate::item::Item;
 use crate::layout::{FieldType, StructLookup};
 use crate::origin::Origin;
@@ -1551,25 +1551,14 @@ fn emit_interfaces(
                 b.item.origin,
             );
         }
-        // A block a geometry stage passes through under one instance name is read as `<instance>_in[]` and, as
-        // Blender names it, written as `<instance>_out` (the plain `<instance>` works too).
         if stage == Stage::Geometry {
-            for b in blocks.iter().filter(|b| b.direction == Direction::Out) {
-                let renamed_in = format!("{}_in", b.instance);
-                let alias = format!("{}_out", b.instance);
-                if !b.instance.is_empty()
-                    && blocks
-                        .iter()
-                        .any(|i| i.direction == Direction::In && i.instance == renamed_in)
-                    && !blocks.iter().any(|o| o.instance == alias)
-                {
-                    e.decl(
-                        &format!("#define {alias} {}", b.instance),
-                        &b.item.declared_in,
-                        format!("{} `{}`", b.list, b.item.value.name),
-                        b.item.origin,
-                    );
-                }
+            for (alias, b) in crate::interfaces::geometry_aliases(&blocks) {
+                e.decl(
+                    &format!("#define {alias} {}", b.instance),
+                    &b.item.declared_in,
+                    format!("{} `{}`", b.list, b.item.value.name),
+                    b.item.origin,
+                );
             }
         }
     }

@@ -187,3 +187,23 @@ pub fn stage_blocks(info: &ShaderCreateInfo, stage: Stage) -> Vec<StageBlock<'_>
     }
     blocks
 }
+
+/// The geometry stage's aliases among its `blocks` (see [`stage_blocks`]): an output block it passes through under
+/// one instance name is read as `<instance>_in[]` and, as Blender names it, written as `<instance>_out`, a macro
+/// for the plain `<instance>` (unless a block is declared under that name). Each alias with its output block.
+pub(crate) fn geometry_aliases<'b, 'a>(
+    blocks: &'b [StageBlock<'a>],
+) -> impl Iterator<Item = (String, &'b StageBlock<'a>)> + 'b {
+    blocks
+        .iter()
+        .filter(|b| b.direction == Direction::Out && !b.instance.is_empty())
+        .filter_map(move |b| {
+            let renamed_in = format!("{}_in", b.instance);
+            let alias = format!("{}_out", b.instance);
+            (blocks
+                .iter()
+                .any(|i| i.direction == Direction::In && i.instance == renamed_in)
+                && !blocks.iter().any(|o| o.instance == alias))
+            .then_some((alias, b))
+        })
+}

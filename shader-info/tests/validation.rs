@@ -712,3 +712,64 @@ fn names_the_portable_flavor_declares_collide_with_declared_items() {
     );
     assert!(d.is_empty(), "{}", render_all(&d));
 }
+
+/// The tessellation and geometry stages name blocks themselves: an input whose instance name the stage's output
+/// takes is `<instance>_in`, an arrayed block without an instance name `<block>_in`/`<block>_out`, and the geometry
+/// stage writes a block it passes through as the macro `<instance>_out`. A declared item of one of those names is a
+/// collision at that item (glslang said "block instance name redefinition" or "Macro redefined" in generated code,
+/// or, for a sampler, the macro silently made the name the block's).
+#[test]
+fn names_the_tessellation_and_geometry_stages_give_blocks_collide_with_declared_items() {
+    let v = StageInterfaceInfo::new("VertOut", "v").smooth(Type::Vec3, "normal");
+    let geometry = |name: &str| {
+        graphics(name)
+            .geometry_source("g.geom")
+            .geometry_layout(PrimitiveIn::Triangles, PrimitiveOut::TriangleStrip, 3)
+            .vertex_out(&v)
+            .geometry_out(&v)
+    };
+    let d = check(
+        geometry("g")
+            .sampler(0, ImageType::Float2D, "v_in", Frequency::Pass)
+            .define("v_out"),
+    );
+    assert_eq!(codes(&d), [Code::DuplicateName; 2], "{}", render_all(&d));
+    assert!(
+        d[0].message.contains("`v_in`")
+            && d[0]
+                .message
+                .contains("geometry stage gives interface `VertOut`"),
+        "{}",
+        render_all(&d)
+    );
+    assert!(
+        d[1].message.contains("`v_out`") && d[1].message.contains("macro"),
+        "{}",
+        render_all(&d)
+    );
+    // The pass-through alone, and names near the generated ones, are fine.
+    let d = check(
+        geometry("g_ok")
+            .sampler(0, ImageType::Float2D, "v_inner", Frequency::Pass)
+            .push_constant(Type::Float, "v_outer"),
+    );
+    assert!(d.is_empty(), "{}", render_all(&d));
+    // An arrayed block without an instance name: the tessellation control stage reads `VsOut_in[]`.
+    let plain = StageInterfaceInfo::new("VsOut", "").smooth(Type::Vec3, "pos");
+    let d = check(
+        graphics("t")
+            .tess_control_source("t.tesc")
+            .tess_evaluation_source("t.tese")
+            .vertex_out(&plain)
+            .tess_control_out(&StageInterfaceInfo::new("TcOut", "").smooth(Type::Vec3, "p"))
+            .tess_evaluation_out(&StageInterfaceInfo::new("TeOut", "").smooth(Type::Vec3, "q"))
+            .push_constant(Type::Float, "VsOut_in"),
+    );
+    assert_eq!(codes(&d), [Code::DuplicateName], "{}", render_all(&d));
+    assert!(
+        d[0].message
+            .contains("tessellation control stage gives interface `VsOut`"),
+        "{}",
+        render_all(&d)
+    );
+}

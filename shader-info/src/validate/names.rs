@@ -59,6 +59,11 @@ enum What<'a> {
     MacroOf(&'a str),
     /// A name only the portable flavor (the translations' input) declares: what it is, and of which item.
     Portable(&'static str, &'a str),
+    /// The instance name one stage gives a block (`<instance>_in`, `<block>_out`, see
+    /// [`crate::interfaces::stage_blocks`]): the stage and the block.
+    InstanceIn(Stage, &'a str),
+    /// The geometry stage's macro `<instance>_out` for a block it passes through (see `generate::emit_interfaces`).
+    AliasOf(&'a str),
 }
 
 impl std::fmt::Display for What<'_> {
@@ -72,6 +77,21 @@ impl std::fmt::Display for What<'_> {
             What::Branch => f.write_str("branch"),
             What::MacroOf(branch) => write!(f, "macro of branch `{branch}`"),
             What::Portable(kind, of) => write!(f, "{kind} `{of}` in the translations' GLSL"),
+            What::InstanceIn(stage, block) => {
+                let stage = match stage {
+                    Stage::TessControl => "tessellation control",
+                    Stage::TessEvaluation => "tessellation evaluation",
+                    _ => "geometry",
+                };
+                write!(
+                    f,
+                    "instance name the {stage} stage gives interface `{block}`"
+                )
+            }
+            What::AliasOf(block) => write!(
+                f,
+                "geometry stage's macro for the output of interface `{block}`"
+            ),
         }
     }
 }
@@ -111,6 +131,7 @@ pub(super) fn check_names(c: &mut Checker) {
         ));
     }
     portable_names(info, &mut names);
+    stage_instance_names(info, &mut names);
     for it in &info.resources {
         let base = it
             .value
@@ -287,6 +308,7 @@ pub(super) fn check_names(c: &mut Checker) {
         })
         .chain(names.iter().filter_map(|n| match n.what {
             What::MacroOf(_) => Some((n.name.as_ref(), "branch macro", n.decl, n.origin)),
+            What::AliasOf(_) => Some((n.name.as_ref(), "geometry output macro", n.decl, n.origin)),
             _ => None,
         }));
     for (name, kind, declared_in, origin) in macros {
@@ -369,6 +391,50 @@ fn portable_names<'a>(info: &'a crate::resolve::ResolvedInfo, names: &mut Vec<Na
             decl: &it.declared_in,
             origin: it.origin,
         });
+    }
+}
+
+/// The instance names the tessellation and geometry stages give blocks besides the declared ones (an input block
+/// whose instance name an output of the stage takes is `<instance>_in`; an arrayed block without one is
+/// `<block>_in` or `<block>_out`), and the geometry stage's `#define <instance>_out <instance>` for a block it
+/// passes through. Each is a global name of its stage; one name is listed once, as the stages are apart.
+fn stage_instance_names<'a>(info: &'a crate::resolve::ResolvedInfo, names: &mut Vec<Named<'a>>) {
+    let mut listed: Vec<String> = Vec::new();
+    for stage in [Stage::TessControl, Stage::TessEvaluation, Stage::Geometry] {
+        if !info.sources.iter().any(|s| s.value.0 == stage) {
+            continue;
+        }
+        let blocks = crate::interfaces::stage_blocks(info, stage);
+        for b in &blocks {
+            let (iface, it) = (&b.item.value, b.item);
+            if b.instance.is_empty()
+                || b.instance == iface.instance_name
+                || listed.contains(&b.instance)
+            {
+                continue;
+            }
+            listed.push(b.instance.clone());
+            names.push(Named {
+                name: Cow::Owned(b.instance.clone()),
+                what: What::InstanceIn(stage, &iface.name),
+                decl: &it.declared_in,
+                origin: it.origin,
+            });
+        }
+        if stage != Stage::Geometry {
+            continue;
+        }
+        for (alias, b) in crate::interfaces::geometry_aliases(&blocks) {
+            if !listed.contains(&alias) {
+                listed.push(alias.clone());
+                names.push(Named {
+                    name: Cow::Owned(alias),
+                    what: What::AliasOf(&b.item.value.name),
+                    decl: &b.item.declared_in,
+                    origin: b.item.origin,
+                });
+            }
+        }
     }
 }
 
