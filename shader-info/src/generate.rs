@@ -457,6 +457,7 @@ pub fn generate(
     stage: Stage,
     opts: &GenerateOptions,
 ) -> Result<GeneratedStage, Vec<Diagnostic>> {
+    refuse_portable_collisions(info, opts.flavor)?;
     let info: &ResolvedInfo = info;
     let main_item = stage_source(info, stage)?;
     refuse_local_read(info, opts.flavor)?;
@@ -539,6 +540,29 @@ fn stage_source(
                 )),
             ]
         })
+}
+
+/// Refuses the portable flavor of an info with a name that flavor declares twice (validation's `translation`
+/// warnings, see `validate::names`): glslang would refuse it with an error in generated code.
+fn refuse_portable_collisions(info: &ValidatedInfo, flavor: Flavor) -> Result<(), Vec<Diagnostic>> {
+    if flavor != Flavor::Portable {
+        return Ok(());
+    }
+    let collisions: Vec<Diagnostic> = info
+        .warnings()
+        .iter()
+        .filter(|w| w.code == Code::Translation)
+        .map(|w| {
+            let mut e = w.clone();
+            e.severity = crate::diagnostic::Severity::Error;
+            e
+        })
+        .collect();
+    if collisions.is_empty() {
+        Ok(())
+    } else {
+        Err(collisions)
+    }
 }
 
 /// Refuses an info whose subpass inputs were turned into input attachments when the portable flavor is asked for:

@@ -359,6 +359,16 @@ impl Resource {
         )
     }
 
+    /// Whether the portable form declares this as a texture `<name>_texture`, a sampler `<name>_sampler` and the
+    /// macro `<name>` combining them: a single combined sampler of an image (texel buffers have no sampler, arrays
+    /// are not portable).
+    pub(crate) fn splits_in_portable(&self) -> bool {
+        matches!(&self.kind, ResourceKind::Sampler { image_type, .. } if !image_type.is_buffer())
+            && self
+                .split_name()
+                .is_ok_and(|(_, size)| size == ArraySize::Single)
+    }
+
     /// The name of the texture half of combined sampler `name` in the portable form.
     pub(crate) fn portable_texture_name(name: &str) -> String {
         format!("{name}_texture")
@@ -381,18 +391,13 @@ impl Resource {
     /// assert_eq!(all[2].portable_sampler_binding(&all), None);
     /// ```
     pub fn portable_sampler_binding(&self, all: &[&Resource]) -> Option<u32> {
-        let splits = |r: &Resource| {
-            matches!(&r.kind, ResourceKind::Sampler { image_type, .. } if !image_type.is_buffer())
-                && r.split_name()
-                    .is_ok_and(|(_, size)| size == ArraySize::Single)
-        };
-        if !splits(self) {
+        if !self.splits_in_portable() {
             return None;
         }
         let in_set = || all.iter().filter(|r| r.frequency == self.frequency);
         let highest = in_set().map(|r| r.binding).max()?;
         let index = in_set()
-            .filter(|r| splits(r) && r.binding < self.binding)
+            .filter(|r| r.splits_in_portable() && r.binding < self.binding)
             .count() as u32;
         highest.checked_add(1)?.checked_add(index)
     }

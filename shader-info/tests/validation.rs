@@ -666,15 +666,19 @@ fn branch_names_colliding_with_interface_names() {
 
 /// The portable flavor (what every translation starts from) declares names of its own: the struct
 /// `gpu_<block>_in` and the variables `gpu_in_<instance>_<member>` of a fragment input block with an instance name,
-/// `gpu_spec<id>_value` per specialization constant, and the OpenGL targets' `gpu_push_constants`. A declared item of one of those names is a collision
-/// reported at that item, not a glslang error in the translations only.
+/// `gpu_spec<id>_value` per specialization constant, `<sampler>_texture` and `<sampler>_sampler` for each combined
+/// sampler (and the macro `<sampler>`), and the OpenGL targets' `gpu_push_constants`. A declared item of one of those
+/// names is a `translation` warning at that item (the SPIR-V is fine), and the portable flavor's generation refuses
+/// with it as its error, instead of glslang's error in generated code.
 #[test]
 fn names_the_portable_flavor_declares_collide_with_declared_items() {
     let vs = StageInterfaceInfo::new("VsOut", "v")
         .smooth(Type::Vec4, "color")
         .smooth(Type::Vec2, "b_c");
     let other = StageInterfaceInfo::new("Other", "v_b").flat(Type::Int, "c");
-    let d = check(
+    let mut reg = Registry::new();
+    reg.add_struct(StructDef::new("Light").field(Field::new(Type::Vec4, "shadow_map")));
+    reg.add_info(
         graphics("pn")
             .vertex_out(&vs)
             .vertex_out(&other)
@@ -688,19 +692,42 @@ fn names_the_portable_flavor_declares_collide_with_declared_items() {
                 "float",
                 "gpu_push_constants[]",
                 Frequency::Pass,
-            ),
+            )
+            .sampler(2, ImageType::Float2D, "albedo", Frequency::Pass)
+            .sampler(3, ImageType::Float2D, "albedo_texture", Frequency::Pass)
+            .sampler(4, ImageType::Shadow2D, "shadow_map", Frequency::Pass)
+            .uniform_buf(5, "Light", "light", Frequency::Pass),
     );
-    assert_eq!(codes(&d), [Code::DuplicateName; 5], "{}", render_all(&d));
+    let d = check_with(&reg, "pn", false);
+    let mut expected = vec![Code::Translation; 6];
+    expected.push(Code::DuplicateName);
+    assert_eq!(codes(&d), expected, "{}", render_all(&d));
+    assert!(d.iter().all(|x| !x.is_error()), "{}", render_all(&d));
     let said = |needle: &str| d.iter().any(|x| x.message.contains(needle));
     assert!(
         said("`gpu_in_v_color` is declared twice")
             && said("`gpu_VsOut_in` is declared twice")
-            && said("specialization constant `levels` in the translations")
+            && said("specialization constant `levels` (in `pn`)")
             && said("`gpu_in_v_b_c` is declared twice")
-            && said("OpenGL uniform of the push constants"),
+            && said("OpenGL uniform of the push constants")
+            && said("`albedo_texture` is declared twice")
+            && said("rewrites the field of shared struct `Light` `shadow_map`"),
         "{}",
         render_all(&d)
     );
+    // The portable flavor refuses with the `translation` warnings as errors (a member a macro rewrites fails only
+    // where code reads it, which glslang then says at that line).
+    let info = reg.validated("pn").expect("only warnings");
+    let loader = DirLoader::new("no-such-dir");
+    let portable = GenerateOptions::new(&loader, &reg).flavor(Flavor::Portable);
+    let refused = generate(&info, Stage::Fragment, &portable).expect_err("refused");
+    assert_eq!(
+        codes(&refused),
+        [Code::Translation; 6],
+        "{}",
+        render_all(&refused)
+    );
+    assert!(refused.iter().all(Diagnostic::is_error));
     // Near names, and the same names where the portable flavor declares none (no instance name), are fine.
     let plain = StageInterfaceInfo::new("VsOut", "").smooth(Type::Vec4, "color");
     let d = check(
@@ -708,9 +735,43 @@ fn names_the_portable_flavor_declares_collide_with_declared_items() {
             .vertex_out(&plain)
             .sampler(0, ImageType::Float2D, "gpu_in_v_color", Frequency::Pass)
             .push_constant(Type::Vec4, "gpu_VsOut_in")
-            .specialization_constant(Type::Bool, "gpu_spec0_valu", false),
+            .specialization_constant(Type::Bool, "gpu_spec0_valu", false)
+            .sampler(1, ImageType::Float2D, "albedo", Frequency::Pass)
+            .sampler(2, ImageType::Float2D, "albedo_tex", Frequency::Pass),
     );
     assert!(d.is_empty(), "{}", render_all(&d));
+}
+
+/// A subpass input is read through the macro `#define <name> subpassLoad(…)`: a resource of its name was silently
+/// the attachment's value (the macro won), an error; a struct member of its name is rewritten where code reads it,
+/// a warning.
+#[test]
+fn subpass_input_names_are_global_names_and_macros() {
+    let mut reg = Registry::new();
+    reg.add_struct(StructDef::new("Material").field(Field::new(Type::Vec4, "albedo")));
+    reg.add_info(
+        graphics("sp")
+            .fragment_out(0, Type::Vec4, "color")
+            .subpass_in(1, Type::Vec4, "albedo")
+            .sampler(0, ImageType::Float2D, "normal", Frequency::Pass)
+            .subpass_in(2, Type::Vec4, "normal")
+            .uniform_buf(3, "Material", "material", Frequency::Pass),
+    );
+    let d = check_with(&reg, "sp", false);
+    assert_eq!(codes(&d), [Code::DuplicateName; 2], "{}", render_all(&d));
+    assert!(d[0].is_error() && !d[1].is_error(), "{}", render_all(&d));
+    assert!(
+        d[0].message.contains("`normal` is declared twice") && d[0].message.contains("subpass_in"),
+        "{}",
+        render_all(&d)
+    );
+    assert!(
+        d[1].message.contains(
+            "subpass input `albedo` is a macro that rewrites the field of shared struct `Material`"
+        ),
+        "{}",
+        render_all(&d)
+    );
 }
 
 /// The tessellation and geometry stages name blocks themselves: an input whose instance name the stage's output

@@ -76,7 +76,7 @@ impl std::fmt::Display for What<'_> {
             What::MemberOf(iface) => write!(f, "member of interface `{iface}`"),
             What::Branch => f.write_str("branch"),
             What::MacroOf(branch) => write!(f, "macro of branch `{branch}`"),
-            What::Portable(kind, of) => write!(f, "{kind} `{of}` in the translations' GLSL"),
+            What::Portable(kind, of) => write!(f, "{kind} `{of}`"),
             What::InstanceIn(stage, block) => {
                 let stage = match stage {
                     Stage::TessControl => "tessellation control",
@@ -207,6 +207,15 @@ pub(super) fn check_names(c: &mut Checker) {
             it.origin,
         ));
     }
+    // A subpass input is read through the macro `#define <name> subpassLoad(…)` (or a `texelFetch`).
+    for it in &info.subpass_inputs {
+        names.push(named(
+            &it.value.name,
+            What::Item("subpass_in"),
+            &it.declared_in,
+            it.origin,
+        ));
+    }
     // Last, so that a collision is reported at the branch: each becomes `const bool <name>` and the macro
     // `BRANCH_<name>` in every stage.
     for it in &info.branches {
@@ -295,6 +304,9 @@ pub(super) fn check_names(c: &mut Checker) {
             report_duplicate(c, &names[first], n);
         }
     }
+    // (name, what, declared in, origin, whether it is written before every member): a define comes before the
+    // shared types and blocks, so it rewrites their declarations (an error); the other macros come after the types,
+    // so a member of their name is rewritten where code reads it (a warning: that code fails to compile).
     let macros = info
         .defines
         .iter()
@@ -304,17 +316,43 @@ pub(super) fn check_names(c: &mut Checker) {
                 "define",
                 it.declared_in.as_str(),
                 it.origin,
+                true,
             )
         })
-        .chain(names.iter().filter_map(|n| match n.what {
-            What::MacroOf(_) => Some((n.name.as_ref(), "branch macro", n.decl, n.origin)),
-            What::AliasOf(_) => Some((n.name.as_ref(), "geometry output macro", n.decl, n.origin)),
-            _ => None,
-        }));
-    for (name, kind, declared_in, origin) in macros {
+        .chain(names.iter().filter_map(|n| {
+            let kind = match n.what {
+                What::MacroOf(_) => "branch macro",
+                What::AliasOf(_) => "geometry output macro",
+                What::Item("subpass_in") => "subpass input",
+                _ => return None,
+            };
+            Some((
+                n.name.as_ref(),
+                kind,
+                n.decl,
+                n.origin,
+                matches!(n.what, What::MacroOf(_)),
+            ))
+        }))
+        // The portable flavor reads a combined sampler through the macro `<name>`.
+        .chain(
+            info.resources
+                .iter()
+                .filter(|r| r.value.splits_in_portable())
+                .map(|it| {
+                    (
+                        it.value.name.as_str(),
+                        "sampler (a macro in the translations' GLSL)",
+                        it.declared_in.as_str(),
+                        it.origin,
+                        false,
+                    )
+                }),
+        );
+    for (name, kind, declared_in, origin, before) in macros {
         if let Some(m) = members.iter().find(|m| m.name == name) {
             let (what, decl) = (m.what, m.decl);
-            c.diags.push(
+            let d = if before {
                 Diagnostic::error(
                     Code::DuplicateName,
                     &info.name,
@@ -323,18 +361,30 @@ pub(super) fn check_names(c: &mut Checker) {
                          token of its name"
                     ),
                 )
-                .item(format!("{kind} `{name}`"))
-                .at(declared_in, origin)
-                .related(format!("{what} `{name}` declared in `{decl}`"), m.origin)
-                .hint("rename the macro's item or the field (defines are usually written in capitals)"),
+            } else {
+                Diagnostic::warning(
+                    Code::DuplicateName,
+                    &info.name,
+                    format!(
+                        "{kind} `{name}` is a macro that rewrites the {what} `{name}` (in `{decl}`) where code reads \
+                         it: that code does not compile"
+                    ),
+                )
+            };
+            c.diags.push(
+                d.item(format!("{kind} `{name}`"))
+                    .at(declared_in, origin)
+                    .related(format!("{what} `{name}` declared in `{decl}`"), m.origin)
+                    .hint("rename the macro's item or the field (defines are usually written in capitals)"),
             );
         }
     }
 }
 
 /// The global names the portable flavor and its translations declare besides the declared items (see
-/// `generate::emit_flat_inputs`, `generate::emit_specialization_constants` and [`crate::GL_PUSH_CONSTANT_UNIFORM`]): a collision there fails only the translations, in glslang, with no
-/// declaration to point at.
+/// `generate::emit_flat_inputs`, `generate::emit_specialization_constants`, [`crate::Resource::portable_glsl_declaration`]
+/// and [`crate::GL_PUSH_CONSTANT_UNIFORM`]). A collision with one fails the translations only: it is a warning
+/// (`translation`) that the portable flavor's generation refuses with, instead of glslang's error in generated code.
 fn portable_names<'a>(info: &'a crate::resolve::ResolvedInfo, names: &mut Vec<Named<'a>>) {
     // A fragment input block with an instance name becomes a struct `gpu_<block>_in` and one variable
     // `gpu_in_<instance>_<member>` per member.
@@ -362,6 +412,30 @@ fn portable_names<'a>(info: &'a crate::resolve::ResolvedInfo, names: &mut Vec<Na
                     origin: m.origin,
                 });
             }
+        }
+    }
+    // A combined sampler becomes a texture `<name>_texture` and a sampler `<name>_sampler`.
+    for it in info
+        .resources
+        .iter()
+        .filter(|r| r.value.splits_in_portable())
+    {
+        for (name, half) in [
+            (
+                crate::resource::Resource::portable_texture_name(&it.value.name),
+                "the texture half of sampler",
+            ),
+            (
+                format!("{}_sampler", it.value.name),
+                "the sampler half of sampler",
+            ),
+        ] {
+            names.push(Named {
+                name: Cow::Owned(name),
+                what: What::Portable(half, &it.value.name),
+                decl: &it.declared_in,
+                origin: it.origin,
+            });
         }
     }
     // The OpenGL targets set the push constants as one uniform struct of a fixed name.
@@ -458,6 +532,27 @@ fn first_of_each<'n>(names: &'n [Named]) -> HashMap<&'n str, usize> {
 fn report_duplicate(c: &mut Checker, first: &Named, again: &Named) {
     let (name, what, decl) = (&again.name, again.what, again.decl);
     let (w0, d0) = (first.what, first.decl);
+    // A name only the portable flavor declares: the SPIR-V is fine, every translation fails (`generate` refuses
+    // the portable flavor with this warning as its error).
+    if matches!(first.what, What::Portable(..)) || matches!(again.what, What::Portable(..)) {
+        c.diags.push(
+            Diagnostic::warning(
+                Code::Translation,
+                &c.info.name,
+                format!(
+                    "`{name}` is declared twice in the translations' GLSL (the portable flavor every target starts \
+                     from): as {w0} (in `{d0}`) and as {what} (in `{decl}`); every translation of `{}` fails on it, \
+                     its SPIR-V does not",
+                    c.info.name
+                ),
+            )
+            .item(format!("{what} `{name}`"))
+            .at(decl, again.origin)
+            .related(format!("{w0} `{name}` declared in `{d0}`"), first.origin)
+            .hint("rename the declared item to translate the info"),
+        );
+        return;
+    }
     let (code, item, message, hint) = match again.what {
         What::Branch => (
             Code::Branch,
