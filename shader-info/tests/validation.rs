@@ -715,6 +715,21 @@ fn names_the_portable_flavor_declares_collide_with_declared_items() {
         "{}",
         render_all(&d)
     );
+    // A combined sampler's portable macro comes before the interface blocks: a member of its name is rewritten in
+    // its declaration, which refuses the translations too.
+    reg.add_info(
+        graphics("pn_block")
+            .sampler(0, ImageType::Float2D, "b", Frequency::Pass)
+            .vertex_out(&StageInterfaceInfo::new("VsOut", "v").smooth(Type::Vec4, "b")),
+    );
+    let d = check_with(&reg, "pn_block", false);
+    assert_eq!(codes(&d), [Code::Translation], "{}", render_all(&d));
+    assert!(
+        !d[0].is_error()
+            && d[0]
+                .message
+                .contains("rewrites the declaration of the member of interface")
+    );
     // The portable flavor refuses with the `translation` warnings as errors (a member a macro rewrites fails only
     // where code reads it, which glslang then says at that line).
     let info = reg.validated("pn").expect("only warnings");
@@ -756,6 +771,21 @@ fn subpass_input_names_are_global_names_and_macros() {
             .sampler(0, ImageType::Float2D, "normal", Frequency::Pass)
             .subpass_in(2, Type::Vec4, "normal")
             .uniform_buf(3, "Material", "material", Frequency::Pass),
+    );
+    reg.add_info(
+        graphics("sp_block")
+            .fragment_out(0, Type::Vec4, "color")
+            .subpass_in(1, Type::Vec4, "albedo")
+            .vertex_out(&StageInterfaceInfo::new("VsOut", "v").smooth(Type::Vec4, "albedo")),
+    );
+    // Interface blocks come after the subpass values: the macro rewrites the member's declaration.
+    let d = check_with(&reg, "sp_block", false);
+    assert_eq!(codes(&d), [Code::DuplicateName], "{}", render_all(&d));
+    assert!(
+        d[0].is_error()
+            && d[0]
+                .message
+                .contains("would rewrite the member of interface `VsOut`")
     );
     let d = check_with(&reg, "sp", false);
     assert_eq!(codes(&d), [Code::DuplicateName; 2], "{}", render_all(&d));

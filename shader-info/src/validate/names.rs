@@ -304,80 +304,99 @@ pub(super) fn check_names(c: &mut Checker) {
             report_duplicate(c, &names[first], n);
         }
     }
-    // (name, what, declared in, origin, whether it is written before every member): a define comes before the
-    // shared types and blocks, so it rewrites their declarations (an error); the other macros come after the types,
-    // so a member of their name is rewritten where code reads it (a warning: that code fails to compile).
+    // Each macro with where it is written: a member declared after it is rewritten in its declaration (glslang
+    // refuses the stage: an error, or for the portable flavor a `translation` warning that refuses the
+    // translations); one declared before it only where code reads it (a warning: that code does not compile).
     let macros = info
         .defines
         .iter()
         .map(|it| {
+            let name = it.value.macro_name();
             (
-                it.value.macro_name(),
+                name,
                 "define",
                 it.declared_in.as_str(),
                 it.origin,
-                true,
+                Written::First,
             )
         })
         .chain(names.iter().filter_map(|n| {
-            let kind = match n.what {
-                What::MacroOf(_) => "branch macro",
-                What::AliasOf(_) => "geometry output macro",
-                What::Item("subpass_in") => "subpass input",
+            let (kind, written) = match n.what {
+                What::MacroOf(_) => ("branch macro", Written::First),
+                // `#define <Enum> uint`, with the shared types: before the structs that use it and every block.
+                What::Item("shared enum") => ("shared enum", Written::First),
+                What::Item("subpass_in") => ("subpass input", Written::BeforeBlocks),
+                What::AliasOf(_) => ("geometry output macro", Written::Last),
                 _ => return None,
             };
-            Some((
-                n.name.as_ref(),
-                kind,
-                n.decl,
-                n.origin,
-                matches!(n.what, What::MacroOf(_)),
-            ))
+            Some((n.name.as_ref(), kind, n.decl, n.origin, written))
         }))
-        // The portable flavor reads a combined sampler through the macro `<name>`.
+        // The portable flavor reads a combined sampler through the macro `<name>`, written with the resources.
         .chain(
             info.resources
                 .iter()
                 .filter(|r| r.value.splits_in_portable())
                 .map(|it| {
+                    let name = it.value.name.as_str();
                     (
-                        it.value.name.as_str(),
-                        "sampler (a macro in the translations' GLSL)",
+                        name,
+                        "sampler",
                         it.declared_in.as_str(),
                         it.origin,
-                        false,
+                        Written::Portable,
                     )
                 }),
         );
-    for (name, kind, declared_in, origin, before) in macros {
-        if let Some(m) = members.iter().find(|m| m.name == name) {
-            let (what, decl) = (m.what, m.decl);
-            let d = if before {
-                Diagnostic::error(
-                    Code::DuplicateName,
-                    &info.name,
-                    format!(
-                        "{kind} `{name}` would rewrite the {what} `{name}` (in `{decl}`): a macro replaces every \
-                         token of its name"
-                    ),
-                )
-            } else {
-                Diagnostic::warning(
-                    Code::DuplicateName,
-                    &info.name,
-                    format!(
-                        "{kind} `{name}` is a macro that rewrites the {what} `{name}` (in `{decl}`) where code reads \
-                         it: that code does not compile"
-                    ),
-                )
-            };
-            c.diags.push(
-                d.item(format!("{kind} `{name}`"))
-                    .at(declared_in, origin)
-                    .related(format!("{what} `{name}` declared in `{decl}`"), m.origin)
-                    .hint("rename the macro's item or the field (defines are usually written in capitals)"),
-            );
-        }
+    for (name, kind, declared_in, origin, written) in macros {
+        let Some(m) = members.iter().find(|m| m.name == name) else {
+            continue;
+        };
+        let (what, decl) = (m.what, m.decl);
+        // Interface blocks come after every macro but the geometry alias; shared structs before all but defines.
+        let in_declaration = match written {
+            Written::First => true,
+            Written::BeforeBlocks | Written::Portable => matches!(what, What::MemberOf(_)),
+            Written::Last => false,
+        };
+        let d = match (in_declaration, written) {
+            (true, Written::Portable) => Diagnostic::warning(
+                Code::Translation,
+                &info.name,
+                format!(
+                    "sampler `{name}` is the macro `{name}` in the translations' GLSL (a texture and a sampler \
+                     combined), which rewrites the declaration of the {what} `{name}` (in `{decl}`): every \
+                     translation of `{}` fails on it, its SPIR-V does not",
+                    info.name
+                ),
+            ),
+            (true, _) => Diagnostic::error(
+                Code::DuplicateName,
+                &info.name,
+                format!(
+                    "{kind} `{name}` would rewrite the {what} `{name}` (in `{decl}`): a macro replaces every token \
+                     of its name"
+                ),
+            ),
+            (false, _) => Diagnostic::warning(
+                Code::DuplicateName,
+                &info.name,
+                format!(
+                    "{kind} `{name}` is a macro{} that rewrites the {what} `{name}` (in `{decl}`) where code reads \
+                     it: that code does not compile",
+                    if written == Written::Portable {
+                        " in the translations' GLSL"
+                    } else {
+                        ""
+                    }
+                ),
+            ),
+        };
+        c.diags.push(
+            d.item(format!("{kind} `{name}`"))
+                .at(declared_in, origin)
+                .related(format!("{what} `{name}` declared in `{decl}`"), m.origin)
+                .hint("rename the macro's item or the member (defines are usually written in capitals)"),
+        );
     }
 }
 
@@ -510,6 +529,20 @@ fn stage_instance_names<'a>(info: &'a crate::resolve::ResolvedInfo, names: &mut 
             }
         }
     }
+}
+
+/// Where a macro is written in a generated stage, against the members it could rewrite (see `check_names`).
+#[derive(Clone, Copy, PartialEq)]
+enum Written {
+    /// Before the shared types (a define), or treated so (a shared enum, written before the structs that use it,
+    /// and a branch macro).
+    First,
+    /// After the shared types, before the interface blocks (a subpass input's value).
+    BeforeBlocks,
+    /// With the resources, in the portable flavor only (a combined sampler).
+    Portable,
+    /// After the interface blocks (the geometry stage's alias).
+    Last,
 }
 
 impl Named<'_> {
