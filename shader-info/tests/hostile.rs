@@ -135,6 +135,13 @@ fn bindings_locations_and_counts_near_u32_max_are_errors_without_wrapped_ranges(
     let d =
         check(graphics("arrays").sampler(0, ImageType::Float2D, "t[4294967295]", Frequency::Pass));
     refused(&d, Code::OutOfRange, "arrays", &["t"]);
+    let d = check(compute("shared").shared_variable(Type::Float, "a[4294967295]"));
+    refused(
+        &d,
+        Code::OutOfRange,
+        "shared",
+        &["a[4294967295]", "2147483647"],
+    );
     let d = check(graphics("push").push_constant_array(Type::Vec4, "p", u32::MAX));
     assert!(!errors(&d).is_empty(), "{}", render_all(&d));
     let d = check(graphics("push0").push_constant_array(Type::Vec4, "p", 0));

@@ -79,6 +79,12 @@ pub fn unsupported_everywhere(
                     b.count, b.name, b.binding
                 ))
             }
+            // Declared outside ray tracing, it is a ray query: glslang declares the capability even unused.
+            DescriptorKind::AccelerationStructure if plan.kind != PipelineKind::RayTracing => out.push(format!(
+                "acceleration structure `{}` (set {set}, binding {}): a ray query, which naga's SPIR-V reader does \
+                 not take (SPV_KHR_ray_query)",
+                b.name, b.binding
+            )),
             DescriptorKind::UniformBuffer
             | DescriptorKind::StorageBuffer
             | DescriptorKind::SampledImage

@@ -34,6 +34,17 @@ pub(super) fn check_shared_variables(c: &mut Checker) {
         match split_array_name(&v.name) {
             Ok((base, size)) => {
                 c.ident("shared_variable", base, it);
+                if let ArraySize::Fixed(n) = size
+                    && n > i32::MAX as u32
+                {
+                    c.err(
+                        Code::OutOfRange,
+                        item.clone(),
+                        it,
+                        format!("{item} has {n} elements, past {}, the largest array size GLSL can write", i32::MAX),
+                        "size it for the work group (devices give 16 KiB to 64 KiB of work-group memory)",
+                    );
+                }
                 if size == ArraySize::Runtime {
                     c.err(
                         Code::InvalidArray,
