@@ -1498,6 +1498,17 @@ fn interface_block(block: &StageBlock, member_locations: bool) -> String {
     s
 }
 
+/// The struct the portable fragment stage copies the inputs of block `block` (one with an instance name) into.
+pub(crate) fn portable_input_struct_name(block: &str) -> String {
+    format!("gpu_{block}_in")
+}
+
+/// The located variable of member `member` of the fragment input block with instance `instance`, in the portable
+/// flavor.
+pub(crate) fn portable_input_name(instance: &str, member: &str) -> String {
+    format!("gpu_in_{instance}_{member}")
+}
+
 /// Declares the portable fragment stage's inputs as one located variable per member (translators take no input
 /// blocks). Members of a block with an instance name are copied into a struct of that name at the start of a
 /// wrapping `main`, so user code keeps writing `instance.member`; the wrapper is returned.
@@ -1509,17 +1520,18 @@ fn emit_flat_inputs(e: &mut Emitter, list: &[Item<StageInterfaceInfo>]) -> Optio
         let inst = &iface.instance_name;
         let mut text = String::new();
         if !inst.is_empty() {
-            let _ = writeln!(text, "struct gpu_{}_in {{", iface.name);
+            let ty = portable_input_struct_name(&iface.name);
+            let _ = writeln!(text, "struct {ty} {{");
             for m in &iface.members {
                 let _ = writeln!(text, "  {} {};", m.ty, m.name);
             }
-            let _ = writeln!(text, "}};\ngpu_{}_in {inst};", iface.name);
+            let _ = writeln!(text, "}};\n{ty} {inst};");
         }
         for m in &iface.members {
             let var = if inst.is_empty() {
                 m.name.clone()
             } else {
-                let v = format!("gpu_in_{inst}_{}", m.name);
+                let v = portable_input_name(inst, &m.name);
                 let _ = writeln!(copies, "  {inst}.{} = {v};", m.name);
                 v
             };

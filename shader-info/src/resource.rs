@@ -344,6 +344,7 @@ impl Resource {
         let set = self.set();
         let name = &self.name;
         let texture = Resource::portable_texture_name(name);
+        let sampler_name = Resource::portable_sampler_name(name);
         let sampler = if image_type.is_shadow() {
             "samplerShadow"
         } else {
@@ -351,8 +352,8 @@ impl Resource {
         };
         format!(
             "layout(set = {set}, binding = {}) uniform {} {texture};\n\
-             layout(set = {set}, binding = {sampler_binding}) uniform {sampler} {name}_sampler;\n\
-             #define {name} {}({texture}, {name}_sampler)",
+             layout(set = {set}, binding = {sampler_binding}) uniform {sampler} {sampler_name};\n\
+             #define {name} {}({texture}, {sampler_name})",
             self.binding,
             image_type.texture_glsl(),
             image_type.sampler_glsl().unwrap_or("sampler2D"),
@@ -372,6 +373,11 @@ impl Resource {
     /// The name of the texture half of combined sampler `name` in the portable form.
     pub(crate) fn portable_texture_name(name: &str) -> String {
         format!("{name}_texture")
+    }
+
+    /// The name of the sampler half of combined sampler `name` in the portable form.
+    pub(crate) fn portable_sampler_name(name: &str) -> String {
+        format!("{name}_sampler")
     }
 
     /// The binding of the sampler half of a combined sampler in the portable form, among `all` the resources of its

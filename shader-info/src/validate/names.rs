@@ -418,14 +418,17 @@ fn portable_names<'a>(info: &'a crate::resolve::ResolvedInfo, names: &mut Vec<Na
                 continue;
             }
             names.push(Named {
-                name: Cow::Owned(format!("gpu_{}_in", iface.name)),
+                name: Cow::Owned(crate::generate::portable_input_struct_name(&iface.name)),
                 what: What::Portable("the fragment input struct of interface", &iface.name),
                 decl: &it.declared_in,
                 origin: it.origin,
             });
             for m in &iface.members {
                 names.push(Named {
-                    name: Cow::Owned(format!("gpu_in_{}_{}", iface.instance_name, m.name)),
+                    name: Cow::Owned(crate::generate::portable_input_name(
+                        &iface.instance_name,
+                        &m.name,
+                    )),
                     what: What::Portable("a fragment input of interface", &iface.name),
                     decl: &it.declared_in,
                     origin: m.origin,
@@ -445,7 +448,7 @@ fn portable_names<'a>(info: &'a crate::resolve::ResolvedInfo, names: &mut Vec<Na
                 "the texture half of sampler",
             ),
             (
-                format!("{}_sampler", it.value.name),
+                crate::resource::Resource::portable_sampler_name(&it.value.name),
                 "the sampler half of sampler",
             ),
         ] {
