@@ -513,6 +513,16 @@ pub(crate) fn struct_problems(def: &StructDef) -> Vec<(String, String, String)> 
                 format!("field `{}` of shared struct `{}` has array size 0", f.name, def.name),
                 "sizes must be at least 1".into(),
             )),
+            FieldArray::Fixed(n) if n > i32::MAX as u32 => out.push((
+                item.clone(),
+                format!(
+                    "field `{}` of shared struct `{}` has array size {n}, past {}, the largest GLSL can write",
+                    f.name,
+                    def.name,
+                    i32::MAX
+                ),
+                "size it to what the data holds".into(),
+            )),
             _ => {}
         }
     }

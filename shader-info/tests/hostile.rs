@@ -142,6 +142,17 @@ fn bindings_locations_and_counts_near_u32_max_are_errors_without_wrapped_ranges(
         "shared",
         &["a[4294967295]", "2147483647"],
     );
+    // A struct only named by `typedef_source` has no layout to overflow: its array size is checked itself.
+    let mut reg = Registry::new();
+    reg.add_struct(StructDef::new("Big").field(Field::new(Type::Vec4, "v").array(2_147_483_648)));
+    reg.add_info(compute("typedef").typedef_source("Big"));
+    let d = check_in(&reg, "typedef");
+    refused(
+        &d,
+        Code::InvalidIdentifier,
+        "typedef",
+        &["Big", "2147483648"],
+    );
     let d = check(graphics("push").push_constant_array(Type::Vec4, "p", u32::MAX));
     assert!(!errors(&d).is_empty(), "{}", render_all(&d));
     let d = check(graphics("push0").push_constant_array(Type::Vec4, "p", 0));

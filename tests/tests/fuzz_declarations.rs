@@ -182,7 +182,7 @@ fn shared_struct() -> impl Strategy<Value = SharedStruct> {
             (
                 name(),
                 prop_oneof![ty().prop_map(Ok), (0usize..3).prop_map(Err)],
-                0u8..6,
+                0u8..7,
             ),
             0..4,
         ),
@@ -235,6 +235,7 @@ fn register_types(reg: &mut Registry, types: &SharedTypes) {
                 0..=2 => field,
                 3 => field.array(3),
                 4 => field.array(0),
+                5 => field.array(u32::MAX),
                 _ => Field {
                     array: FieldArray::Runtime,
                     ..field
