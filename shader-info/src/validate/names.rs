@@ -57,6 +57,10 @@ enum What<'a> {
     Branch,
     /// The `BRANCH_<name>` macro of a branch (see `generate::emit_branches`).
     MacroOf(&'a str),
+    /// A shared enum: `#define <name> uint` (see `registry::EnumDef::glsl`).
+    SharedEnum,
+    /// A subpass input: `#define <name> subpassLoad(…)` (see `generate::emit_subpass_values`).
+    SubpassInput,
     /// A name only the portable flavor (the translations' input) declares: what it is, and of which item.
     Portable(&'static str, &'a str),
     /// The instance name one stage gives a block (`<instance>_in`, `<block>_out`, see
@@ -76,6 +80,8 @@ impl std::fmt::Display for What<'_> {
             What::MemberOf(iface) => write!(f, "member of interface `{iface}`"),
             What::Branch => f.write_str("branch"),
             What::MacroOf(branch) => write!(f, "macro of branch `{branch}`"),
+            What::SharedEnum => f.write_str("shared enum"),
+            What::SubpassInput => f.write_str("subpass_in"),
             What::Portable(kind, of) => write!(f, "{kind} `{of}`"),
             What::InstanceIn(stage, block) => {
                 let stage = match stage {
@@ -114,7 +120,7 @@ pub(super) fn check_names(c: &mut Checker) {
             }
         }
         if let Some(e) = reg.enum_def(ty) {
-            names.push(named(ty, What::Item("shared enum"), ty, origin));
+            names.push(named(ty, What::SharedEnum, ty, origin));
             for (v, _) in &e.values {
                 names.push(named(v, What::ValueOf(ty), ty, origin));
             }
@@ -211,7 +217,7 @@ pub(super) fn check_names(c: &mut Checker) {
     for it in &info.subpass_inputs {
         names.push(named(
             &it.value.name,
-            What::Item("subpass_in"),
+            What::SubpassInput,
             &it.declared_in,
             it.origin,
         ));
@@ -311,9 +317,8 @@ pub(super) fn check_names(c: &mut Checker) {
         .defines
         .iter()
         .map(|it| {
-            let name = it.value.macro_name();
             (
-                name,
+                it.value.macro_name(),
                 "define",
                 it.declared_in.as_str(),
                 it.origin,
@@ -324,8 +329,8 @@ pub(super) fn check_names(c: &mut Checker) {
             let (kind, written) = match n.what {
                 What::MacroOf(_) => ("branch macro", Written::First),
                 // `#define <Enum> uint`, with the shared types: before the structs that use it and every block.
-                What::Item("shared enum") => ("shared enum", Written::First),
-                What::Item("subpass_in") => ("subpass input", Written::BeforeBlocks),
+                What::SharedEnum => ("shared enum", Written::First),
+                What::SubpassInput => ("subpass input", Written::BeforeBlocks),
                 What::AliasOf(_) => ("geometry output macro", Written::Last),
                 _ => return None,
             };
