@@ -893,3 +893,42 @@ mod fuzz {
         }
     }
 }
+
+/// Names the generator writes besides the declared ones, each family refused (or, where only the translations
+/// break, warned) at the Rust line of the item that takes the name: the tessellation and geometry stages' block
+/// instances and alias, a subpass input's macro, and what only the portable flavor declares.
+#[test]
+fn names_the_generator_writes_are_refused_at_the_item_that_takes_them() {
+    let v = StageInterfaceInfo::new("VertOut", "v").smooth(Type::Vec3, "n");
+    let d = check(
+        geometry("gin")
+            .geometry_layout(PrimitiveIn::Triangles, PrimitiveOut::TriangleStrip, 3)
+            .vertex_out(&v)
+            .geometry_out(&v)
+            .push_constant(Type::Float, "v_in"),
+    );
+    refused(
+        &d,
+        Code::DuplicateName,
+        "gin",
+        &["v_in", "geometry stage gives interface `VertOut`"],
+    );
+    let d = check(graphics("sub").subpass_in(1, Type::Vec4, "albedo").sampler(
+        0,
+        ImageType::Float2D,
+        "albedo",
+        Frequency::Pass,
+    ));
+    refused(&d, Code::DuplicateName, "sub", &["albedo", "subpass_in"]);
+    let d = check(
+        graphics("tex")
+            .sampler(0, ImageType::Float2D, "tex", Frequency::Pass)
+            .uniform_buf(1, "vec4", "tex_sampler", Frequency::Pass),
+    );
+    warned(
+        &d,
+        Code::Translation,
+        "tex",
+        &["tex_sampler", "the sampler half of sampler `tex`"],
+    );
+}
