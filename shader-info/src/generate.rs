@@ -847,7 +847,10 @@ fn emit_stage_source(
             }
             let order = collect_requires(&text, main_file, loader, diags, info, main_item);
             if wrapper.is_some() {
-                e.push("#define main gpu_stage_main", LineOrigin::Preamble);
+                e.push(
+                    &format!("#define main {PORTABLE_STAGE_MAIN}"),
+                    LineOrigin::Preamble,
+                );
             }
             for (path, dep_text) in &order {
                 e.file(path, &blender_source(info, dep_text));
@@ -1498,6 +1501,10 @@ fn interface_block(block: &StageBlock, member_locations: bool) -> String {
     s
 }
 
+/// What the portable fragment stage's `main` is renamed to when a wrapping `main` copies its inputs into their
+/// instance structs first (see `emit_flat_inputs`).
+pub(crate) const PORTABLE_STAGE_MAIN: &str = "gpu_stage_main";
+
 /// The struct the portable fragment stage copies the inputs of block `block` (one with an instance name) into.
 pub(crate) fn portable_input_struct_name(block: &str) -> String {
     format!("gpu_{block}_in")
@@ -1551,7 +1558,7 @@ fn emit_flat_inputs(e: &mut Emitter, list: &[Item<StageInterfaceInfo>]) -> Optio
         );
     }
     (!copies.is_empty())
-        .then(|| format!("#undef main\nvoid main() {{\n{copies}  gpu_stage_main();\n}}"))
+        .then(|| format!("#undef main\nvoid main() {{\n{copies}  {PORTABLE_STAGE_MAIN}();\n}}"))
 }
 
 /// Section 7: the stage's interfaces ([`stage_blocks`]); returns the wrapping `main` the portable fragment stage

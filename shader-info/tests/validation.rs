@@ -696,10 +696,11 @@ fn names_the_portable_flavor_declares_collide_with_declared_items() {
             .sampler(2, ImageType::Float2D, "albedo", Frequency::Pass)
             .sampler(3, ImageType::Float2D, "albedo_texture", Frequency::Pass)
             .sampler(4, ImageType::Shadow2D, "shadow_map", Frequency::Pass)
+            .push_constant(Type::Float, "gpu_stage_main")
             .uniform_buf(5, "Light", "light", Frequency::Pass),
     );
     let d = check_with(&reg, "pn", false);
-    let mut expected = vec![Code::Translation; 6];
+    let mut expected = vec![Code::Translation; 7];
     expected.push(Code::DuplicateName);
     assert_eq!(codes(&d), expected, "{}", render_all(&d));
     assert!(d.iter().all(|x| !x.is_error()), "{}", render_all(&d));
@@ -738,7 +739,7 @@ fn names_the_portable_flavor_declares_collide_with_declared_items() {
     let refused = generate(&info, Stage::Fragment, &portable).expect_err("refused");
     assert_eq!(
         codes(&refused),
-        [Code::Translation; 6],
+        [Code::Translation; 7],
         "{}",
         render_all(&refused)
     );

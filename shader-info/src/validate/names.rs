@@ -411,7 +411,7 @@ pub(super) fn check_names(c: &mut Checker) {
 /// (`translation`) that the portable flavor's generation refuses with, instead of glslang's error in generated code.
 fn portable_names<'a>(info: &'a crate::resolve::ResolvedInfo, names: &mut Vec<Named<'a>>) {
     // A fragment input block with an instance name becomes a struct `gpu_<block>_in` and one variable
-    // `gpu_in_<instance>_<member>` per member.
+    // `gpu_in_<instance>_<member>` per member, and the stage's `main` `gpu_stage_main`.
     let has_fragment = info.sources.iter().any(|s| s.value.0 == Stage::Fragment);
     let any_instance = interface_lists(info)
         .iter()
@@ -428,6 +428,22 @@ fn portable_names<'a>(info: &'a crate::resolve::ResolvedInfo, names: &mut Vec<Na
                 decl: &it.declared_in,
                 origin: it.origin,
             });
+            // Its members are copied in a wrapping `main` that calls the stage's own, renamed.
+            if !iface.members.is_empty()
+                && !names
+                    .iter()
+                    .any(|n| n.name == crate::generate::PORTABLE_STAGE_MAIN)
+            {
+                names.push(named(
+                    crate::generate::PORTABLE_STAGE_MAIN,
+                    What::Portable(
+                        "the renamed `main` of the fragment stage, for interface",
+                        &iface.name,
+                    ),
+                    &it.declared_in,
+                    it.origin,
+                ));
+            }
             for m in &iface.members {
                 names.push(Named {
                     name: Cow::Owned(crate::generate::portable_input_name(
