@@ -480,6 +480,7 @@ pub fn generate(
     emit_shared_types(&mut e, info, opts.registry);
     emit_typedef_files(&mut e, info, opts.loader, &mut diags, &mut files);
     emit_resources(&mut e, info, stage, opts.flavor);
+    emit_naga_coordinate_types(&mut e, info, opts.flavor);
     emit_subpass_values(&mut e, info, stage, opts.flavor);
     emit_branches(&mut e, info);
     emit_specialization_constants(&mut e, info, opts.flavor);
@@ -716,6 +717,38 @@ fn emit_typedef_files(
             }
             Err(msg) => diags.push(missing(info, "typedef_source", &t.value, t, msg)),
         }
+    }
+}
+
+/// The integer coordinate types the portable flavor's arrayed images need (see
+/// [`ImageType::layerless_int_coordinate`]), each with the unused global that declares it.
+pub(crate) fn naga_coordinate_globals(info: &ResolvedInfo) -> Vec<(&'static str, String)> {
+    let mut out: Vec<(&'static str, String)> = Vec::new();
+    for r in &info.resources {
+        let image_type = match &r.value.kind {
+            ResourceKind::Sampler { image_type, .. } | ResourceKind::Image { image_type, .. } => {
+                image_type
+            }
+            _ => continue,
+        };
+        if let Some(ty) = image_type.layerless_int_coordinate()
+            && !out.iter().any(|(t, _)| *t == ty)
+        {
+            out.push((ty, format!("gpu_naga_{ty}")));
+        }
+    }
+    out
+}
+
+/// Section 6, the portable flavor: naga's SPIR-V reader splits an arrayed image's integer coordinate into the
+/// layer and the rest, and panics when the module has no type for the rest (it declares only the float one); an
+/// unused global of each such type makes glslang declare it (naga's compaction drops the global again).
+fn emit_naga_coordinate_types(e: &mut Emitter, info: &ResolvedInfo, flavor: Flavor) {
+    if flavor != Flavor::Portable {
+        return;
+    }
+    for (ty, global) in naga_coordinate_globals(info) {
+        e.push(&format!("{ty} {global};"), LineOrigin::Preamble);
     }
 }
 

@@ -313,6 +313,17 @@ impl ImageType {
         }
     }
 
+    /// For an arrayed image, the GLSL type of its integer coordinate without the layer (`int`, `ivec2` or `ivec3`):
+    /// what naga's SPIR-V reader looks up, and does not declare itself, to read a `texelFetch` or `imageLoad` of it.
+    pub(crate) fn layerless_int_coordinate(self) -> Option<&'static str> {
+        match self.parts().1 {
+            "1DArray" => Some("int"),
+            "2DArray" => Some("ivec2"),
+            "CubeArray" => Some("ivec3"),
+            _ => None,
+        }
+    }
+
     /// The GLSL prefix of its texel kind: `""` (float), `"i"` or `"u"`.
     pub fn glsl_prefix(self) -> &'static str {
         self.parts().0

@@ -720,8 +720,8 @@ fn names_the_portable_flavor_declares_collide_with_declared_items() {
     // its declaration, which refuses the translations too.
     reg.add_info(
         graphics("pn_block")
-            .sampler(0, ImageType::Float2D, "b", Frequency::Pass)
-            .vertex_out(&StageInterfaceInfo::new("VsOut", "v").smooth(Type::Vec4, "b")),
+            .sampler(0, ImageType::Float2D, "tint", Frequency::Pass)
+            .vertex_out(&StageInterfaceInfo::new("VsOut", "v").smooth(Type::Vec4, "tint")),
     );
     let d = check_with(&reg, "pn_block", false);
     assert_eq!(codes(&d), [Code::Translation], "{}", render_all(&d));
@@ -864,4 +864,48 @@ fn names_the_tessellation_and_geometry_stages_give_blocks_collide_with_declared_
         "{}",
         render_all(&d)
     );
+}
+
+/// A macro named like a swizzle (`x`, `xy`, `rgb`, `st`, …) rewrites every `.x` after it. A subpass input is read
+/// through a macro of its name, and its generated read uses `.xy`, `.x` and `.xyz`: a subpass input of such a name
+/// is an error, and so is a define `x`, `xy` or `xyz` beside subpass inputs; elsewhere such a define, shared enum or
+/// (in the translations) combined sampler is a warning.
+#[test]
+fn macros_named_like_swizzles() {
+    let d = check(graphics("sw").subpass_in(1, Type::Vec4, "rgb"));
+    assert_eq!(codes(&d), [Code::InvalidIdentifier], "{}", render_all(&d));
+    assert!(d[0].is_error() && d[0].message.contains("every `.rgb`"));
+    let d = check(
+        graphics("sw_define")
+            .subpass_in(1, Type::Vec4, "albedo")
+            .define("xy"),
+    );
+    assert_eq!(codes(&d), [Code::InvalidIdentifier], "{}", render_all(&d));
+    assert!(d[0].is_error(), "{}", render_all(&d));
+    let d = check(graphics("sw_warn").define("w").sampler(
+        0,
+        ImageType::Float2D,
+        "st",
+        Frequency::Pass,
+    ));
+    assert_eq!(
+        codes(&d),
+        [Code::InvalidIdentifier; 2],
+        "{}",
+        render_all(&d)
+    );
+    assert!(d.iter().all(|x| !x.is_error()), "{}", render_all(&d));
+    assert!(
+        d[1].message.contains("in the translations' GLSL"),
+        "{}",
+        render_all(&d)
+    );
+    // Near names are not swizzles.
+    let d = check(
+        graphics("sw_ok")
+            .subpass_in(1, Type::Vec4, "xyzw2")
+            .define("RGB")
+            .sampler(0, ImageType::Float2D, "str", Frequency::Pass),
+    );
+    assert!(d.is_empty(), "{}", render_all(&d));
 }

@@ -380,9 +380,14 @@ fn decl() -> impl Strategy<Value = Decl> {
 
 fn build(index: usize, d: &Decl, types: &SharedTypes) -> ShaderCreateInfo {
     let mut info = ShaderCreateInfo::new(format!("fz{index}"));
+    // The fragment and compute sources are each info's own (see `UsingLoader`): they read what it declares.
     info = match d.kind {
-        Kind::Graphics => info.vertex_source("v.glsl").fragment_source("f.glsl"),
-        Kind::Compute => info.compute_source("c.glsl").local_group_size(8),
+        Kind::Graphics => info
+            .vertex_source("v.glsl")
+            .fragment_source(format!("f{index}.glsl")),
+        Kind::Compute => info
+            .compute_source(format!("c{index}.glsl"))
+            .local_group_size(8),
         Kind::Part => info,
     };
     for op in &d.ops {
@@ -504,6 +509,152 @@ fn build(index: usize, d: &Decl, types: &SharedTypes) -> ShaderCreateInfo {
     info.do_static_compilation(!matches!(d.kind, Kind::Part))
 }
 
+/// The sources of a graph: `f<i>.glsl` and `c<i>.glsl` read every resource, push constant, specialization constant,
+/// subpass input, shared variable and fragment input info `i` declares unconditionally (so reflection's used set
+/// and the cross-check see them, through `texelFetch` for most samplers); every other file is an empty `main`.
+struct UsingLoader {
+    files: std::collections::HashMap<String, String>,
+}
+
+impl SourceLoader for UsingLoader {
+    fn load(&self, path: &str) -> Result<String, String> {
+        Ok(self
+            .files
+            .get(path)
+            .cloned()
+            .unwrap_or_else(|| "void main() {}\n".to_string()))
+    }
+}
+
+/// A `vec4` of the first component of a value of `ty` read as `expr` (by index: a swizzle is a name a macro may
+/// take, which validation warns of).
+fn as_vec4(ty: Type, expr: &str) -> String {
+    let name = ty.glsl_name();
+    let first = if name.contains("mat") {
+        format!("{expr}[0][0]")
+    } else if name.contains("vec") {
+        format!("{expr}[0]")
+    } else {
+        expr.to_string()
+    };
+    format!("vec4(float({first}))")
+}
+
+/// Reads of what `info` declares, one statement each, added to `acc` (a `vec4`).
+fn reads(reg: &Registry, name: &str, stage: Stage) -> String {
+    let Ok(info) = reg.resolve(name) else {
+        return String::new();
+    };
+    let conditional: Vec<&str> = info
+        .conditional_resources
+        .iter()
+        .filter_map(|c| c.value.resource.as_ref().ok().map(|r| r.name.as_str()))
+        .collect();
+    let mut out = String::new();
+    let add = |out: &mut String, e: String| out.push_str(&format!("  acc += {e};\n"));
+    let element = |full: &str| -> Option<(String, String)> {
+        let (base, size) = split_array_name(full).ok()?;
+        match size {
+            ArraySize::Single => Some((base.to_string(), base.to_string())),
+            ArraySize::Fixed(_) => Some((base.to_string(), format!("{base}[0]"))),
+            ArraySize::Runtime => Some((base.to_string(), format!("{base}[0]"))),
+        }
+    };
+    for it in &info.resources {
+        let r = &it.value;
+        if conditional.contains(&r.name.as_str()) || r.name.ends_with("_input") {
+            continue;
+        }
+        let Some((_, one)) = element(&r.name) else {
+            continue;
+        };
+        match &r.kind {
+            ResourceKind::Sampler { image_type, .. } => {
+                let runtime = r.name.ends_with("[]");
+                let read = match image_type {
+                    _ if runtime => None,
+                    ImageType::Float2D
+                    | ImageType::Depth2D
+                    | ImageType::Int2D
+                    | ImageType::Uint2D => Some(format!("texelFetch({one}, ivec2(0), 0)")),
+                    ImageType::Float2DArray | ImageType::Float3D => {
+                        Some(format!("texelFetch({one}, ivec3(0), 0)"))
+                    }
+                    ImageType::FloatCube => Some(format!("textureLod({one}, vec3(1.0), 0.0)")),
+                    ImageType::FloatBuffer => Some(format!("texelFetch({one}, 0)")),
+                    _ => None,
+                };
+                if let Some(read) = read {
+                    add(&mut out, format!("vec4({read})"));
+                }
+            }
+            ResourceKind::Image { qualifier, .. } if !r.name.ends_with("[]") => {
+                if *qualifier == Qualifier::Write {
+                    out.push_str(&format!("  imageStore({one}, ivec2(0), acc);\n"));
+                } else {
+                    add(&mut out, format!("imageLoad({one}, ivec2(0))"));
+                }
+            }
+            ResourceKind::UniformBuffer { type_name }
+            | ResourceKind::StorageBuffer { type_name, .. } => {
+                let write_only = matches!(
+                    r.kind,
+                    ResourceKind::StorageBuffer {
+                        qualifier: Qualifier::Write,
+                        ..
+                    }
+                );
+                let ty = match type_name.as_str() {
+                    "vec4" => Some(Type::Vec4),
+                    "uint" => Some(Type::Uint),
+                    "mat4" => Some(Type::Mat4),
+                    "float" => Some(Type::Float),
+                    "ivec2" => Some(Type::IVec2),
+                    _ => None,
+                };
+                if let (Some(ty), false) = (ty, write_only) {
+                    add(&mut out, as_vec4(ty, &one));
+                }
+            }
+            _ => {}
+        }
+    }
+    for it in &info.push_constants {
+        let p = &it.value;
+        let one = match p.array_size {
+            Some(_) => format!("{}[0]", p.name),
+            None => p.name.clone(),
+        };
+        add(&mut out, as_vec4(p.ty, &one));
+    }
+    for it in &info.specialization_constants {
+        add(&mut out, as_vec4(it.value.ty, &it.value.name));
+    }
+    if stage == Stage::Fragment {
+        for it in &info.subpass_inputs {
+            add(&mut out, as_vec4(it.value.ty, &it.value.name));
+        }
+        for b in stage_blocks(&info, Stage::Fragment) {
+            for m in &b.item.value.members {
+                let read = if b.instance.is_empty() {
+                    m.name.clone()
+                } else {
+                    format!("{}.{}", b.instance, m.name)
+                };
+                add(&mut out, as_vec4(m.ty, &read));
+            }
+        }
+    }
+    if stage == Stage::Compute {
+        for it in &info.shared_variables {
+            if let Some((_, one)) = element(&it.value.name) {
+                add(&mut out, as_vec4(it.value.ty, &one));
+            }
+        }
+    }
+    out
+}
+
 /// A diagnostic that a user can act on: it names an info of the graph (or a variant of one).
 fn names_an_info(d: &Diagnostic, graph: usize) -> bool {
     let base = d.info.split('#').next().unwrap_or("");
@@ -527,7 +678,22 @@ fn run_graph(
     for (i, d) in decls.iter().enumerate() {
         reg.add_info(build(i, d, types));
     }
-    let loader = DirLoader::new(root);
+    let mut files = std::collections::HashMap::new();
+    for i in 0..decls.len() {
+        let name = format!("fz{i}");
+        for (file, stage) in [
+            (format!("f{i}.glsl"), Stage::Fragment),
+            (format!("c{i}.glsl"), Stage::Compute),
+        ] {
+            let body = reads(&reg, &name, stage);
+            files.insert(
+                file,
+                format!("void main() {{\n  vec4 acc = vec4(0.0);\n{body}}}\n"),
+            );
+        }
+    }
+    let _ = root;
+    let loader = UsingLoader { files };
     let flow = Flow::new(&reg, &loader, compiler, Profile::Debug);
     for i in 0..decls.len() {
         let name = format!("fz{i}");
@@ -784,6 +950,20 @@ fn fixed_failures_stay_fixed() {
             Type::Float,
             "a[4294967295]".into(),
         )]),
+        // Found once the sources read what the info declares: naga's SPIR-V reader panicked on a `texelFetch` of
+        // a 2D-array texture in a stage without an `ivec2` (the portable flavor now declares the type); a subpass
+        // input named like a swizzle (its macro rewrote every `.x`); an array of one texture (not portable).
+        g(vec![Op::Sampler(
+            0,
+            ImageType::Float2DArray,
+            "a".into(),
+            Frequency::Pass,
+        )]),
+        g(vec![Op::SubpassIn(0, Type::Vec2, "x".into())]),
+        g(vec![
+            Op::Sampler(0, ImageType::Float2D, "a[x]".into(), Frequency::Pass),
+            Op::CompilationConstant("x".into(), 1),
+        ]),
         // `GL_` macros are reserved.
         g(vec![Op::Define("GL_X".into())]),
         // A z of 127 is past glslang's default limits but not Vulkan's: the device decides.

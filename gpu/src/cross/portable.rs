@@ -73,7 +73,10 @@ pub fn unsupported_everywhere(
                 "texel buffer `{}` (set {set}, binding {}): naga reads no texel buffers; use a storage buffer",
                 b.name, b.binding
             )),
-            DescriptorKind::CombinedImageSampler | DescriptorKind::StorageImage if b.count > 1 => {
+            // An array even of one (`name[1]`, `name[N]` with N = 1): naga's SPIR-V reader takes no arrays of images.
+            DescriptorKind::CombinedImageSampler | DescriptorKind::StorageImage
+                if b.count > 1 || declared_array(info, &b.name) =>
+            {
                 out.push(format!(
                     "array of {} textures `{}` (set {set}, binding {}): binding arrays are not portable; declare one texture per binding",
                     b.count, b.name, b.binding
@@ -95,8 +98,16 @@ pub fn unsupported_everywhere(
             | DescriptorKind::AccelerationStructure => {}
         }
     }
-    let _ = info;
     out
+}
+
+/// Whether `info` declares the resource `name` (without its suffix) as an array.
+fn declared_array(info: &ValidatedInfo, name: &str) -> bool {
+    info.resources.iter().any(|r| {
+        r.value
+            .split_name()
+            .is_ok_and(|(base, size)| base == name && size != shader_info::ArraySize::Single)
+    })
 }
 
 /// Storage buffers get the access the declaration gives them. glslang writes `readonly` as a decoration on each

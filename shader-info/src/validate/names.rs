@@ -352,7 +352,9 @@ pub(super) fn check_names(c: &mut Checker) {
                     )
                 }),
         );
-    for (name, kind, declared_in, origin, written) in macros {
+    let macros: Vec<_> = macros.collect();
+    check_swizzle_macros(c, &macros);
+    for &(name, kind, declared_in, origin, written) in &macros {
         let Some(m) = members.iter().find(|m| m.name == name) else {
             continue;
         };
@@ -481,6 +483,19 @@ fn portable_names<'a>(info: &'a crate::resolve::ResolvedInfo, names: &mut Vec<Na
             });
         }
     }
+    // An arrayed image's integer coordinate type is declared by a global of its own (see
+    // `generate::emit_naga_coordinate_types`).
+    for (_, global) in crate::generate::naga_coordinate_globals(info) {
+        names.push(Named {
+            name: Cow::Owned(global),
+            what: What::Portable(
+                "the coordinate type global of the arrayed images of",
+                &info.name,
+            ),
+            decl: &info.name,
+            origin: info.origin,
+        });
+    }
     // The OpenGL targets set the push constants as one uniform struct of a fixed name.
     if !info.push_constants.is_empty() {
         names.push(named(
@@ -552,6 +567,77 @@ fn stage_instance_names<'a>(info: &'a crate::resolve::ResolvedInfo, names: &mut 
                 });
             }
         }
+    }
+}
+
+/// Whether `name` is a swizzle (`x`, `xy`, `rgba`, `st`, …): a macro of that name rewrites the swizzle in every
+/// `v.x` after it.
+fn is_swizzle(name: &str) -> bool {
+    (1..=4).contains(&name.len())
+        && ["xyzw", "rgba", "stpq"]
+            .iter()
+            .any(|set| name.chars().all(|ch| set.contains(ch)))
+}
+
+/// Macros named like a swizzle. The generated read of a subpass input is `texelFetch(…, ivec2(gl_FragCoord.xy),
+/// 0).xyz`: with subpass inputs, a macro `x`, `xy` or `xyz` breaks that generated code (an error; in the portable
+/// flavor only, a `translation` warning); a subpass input's own name is always its macro (an error: the stage's
+/// code reads vectors through swizzles); any other breaks only code that uses the swizzle (a warning).
+fn check_swizzle_macros(c: &mut Checker, macros: &[(&str, &str, &str, Origin, Written)]) {
+    let info = c.info;
+    let subpass = !info.subpass_inputs.is_empty();
+    for &(name, kind, declared_in, origin, written) in macros {
+        if !is_swizzle(name) {
+            continue;
+        }
+        let breaks_generated = subpass && matches!(name, "x" | "xy" | "xyz");
+        let (d, hint) = match (kind, breaks_generated, written) {
+            ("subpass input", ..) | (_, true, Written::First | Written::BeforeBlocks) => (
+                Diagnostic::error(
+                    Code::InvalidIdentifier,
+                    &info.name,
+                    format!(
+                        "{kind} `{name}` is a macro named like a swizzle: every `.{name}` after it (the generated \
+                         reads of subpass inputs use `.xy`, `.x` and `.xyz`) becomes its text"
+                    ),
+                ),
+                "rename it (a subpass input is read through a macro of its name)",
+            ),
+            (_, true, _) => (
+                Diagnostic::warning(
+                    Code::Translation,
+                    &info.name,
+                    format!(
+                        "{kind} `{name}` is a macro in the translations' GLSL named like a swizzle: the generated \
+                         reads of subpass inputs (`.xy`, `.x`, `.xyz`) become its text; every translation of `{}` \
+                         fails on it, its SPIR-V does not",
+                        info.name
+                    ),
+                ),
+                "rename it to translate the info",
+            ),
+            _ => (
+                Diagnostic::warning(
+                    Code::InvalidIdentifier,
+                    &info.name,
+                    format!(
+                        "{kind} `{name}` is a macro{} named like a swizzle: code that writes `.{name}` after it does \
+                         not compile",
+                        if written == Written::Portable {
+                            " in the translations' GLSL"
+                        } else {
+                            ""
+                        }
+                    ),
+                ),
+                "rename it (macros are usually written in capitals)",
+            ),
+        };
+        c.diags.push(
+            d.item(format!("{kind} `{name}`"))
+                .at(declared_in, origin)
+                .hint(hint),
+        );
     }
 }
 
