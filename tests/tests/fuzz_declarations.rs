@@ -383,7 +383,7 @@ fn build(index: usize, d: &Decl, types: &SharedTypes) -> ShaderCreateInfo {
     // The fragment and compute sources are each info's own (see `UsingLoader`): they read what it declares.
     info = match d.kind {
         Kind::Graphics => info
-            .vertex_source("v.glsl")
+            .vertex_source(format!("v{index}.glsl"))
             .fragment_source(format!("f{index}.glsl")),
         Kind::Compute => info
             .compute_source(format!("c{index}.glsl"))
@@ -509,9 +509,10 @@ fn build(index: usize, d: &Decl, types: &SharedTypes) -> ShaderCreateInfo {
     info.do_static_compilation(!matches!(d.kind, Kind::Part))
 }
 
-/// The sources of a graph: `f<i>.glsl` and `c<i>.glsl` read every resource, push constant, specialization constant,
-/// subpass input, shared variable and fragment input info `i` declares unconditionally (so reflection's used set
-/// and the cross-check see them, through `texelFetch` for most samplers); every other file is an empty `main`.
+/// The sources of a graph: `v<i>.glsl`, `f<i>.glsl` and `c<i>.glsl` read every resource, push constant,
+/// specialization constant, vertex input, subpass input, shared variable and fragment input info `i` declares
+/// unconditionally (so reflection's used set and the cross-check see them, through `texelFetch` for most samplers),
+/// and the vertex stage writes `gl_Position` and every output; every other file is an empty `main`.
 struct UsingLoader {
     files: std::collections::HashMap<String, String>,
 }
@@ -645,6 +646,22 @@ fn reads(reg: &Registry, name: &str, stage: Stage) -> String {
             }
         }
     }
+    if stage == Stage::Vertex {
+        for it in &info.vertex_inputs {
+            add(&mut out, as_vec4(it.value.ty, &it.value.name));
+        }
+        out.push_str("  gl_Position = acc;\n");
+        for b in stage_blocks(&info, Stage::Vertex) {
+            for m in &b.item.value.members {
+                let place = if b.instance.is_empty() {
+                    m.name.clone()
+                } else {
+                    format!("{}.{}", b.instance, m.name)
+                };
+                out.push_str(&format!("  {place} = {}(0);\n", m.ty.glsl_name()));
+            }
+        }
+    }
     if stage == Stage::Compute {
         for it in &info.shared_variables {
             if let Some((_, one)) = element(&it.value.name) {
@@ -682,6 +699,7 @@ fn run_graph(
     for i in 0..decls.len() {
         let name = format!("fz{i}");
         for (file, stage) in [
+            (format!("v{i}.glsl"), Stage::Vertex),
             (format!("f{i}.glsl"), Stage::Fragment),
             (format!("c{i}.glsl"), Stage::Compute),
         ] {
@@ -960,6 +978,14 @@ fn fixed_failures_stay_fixed() {
             Frequency::Pass,
         )]),
         g(vec![Op::SubpassIn(0, Type::Vec2, "x".into())]),
+        // A vertex stage writing a storage image: Tint refused the WGSL (WebGPU has no writable storage in vertex
+        // stages), now unsupported on WGSL with the reason.
+        g(vec![Op::Image(
+            0,
+            Qualifier::Write,
+            "a".into(),
+            Frequency::Pass,
+        )]),
         g(vec![
             Op::Sampler(0, ImageType::Float2D, "a[x]".into(), Frequency::Pass),
             Op::CompilationConstant("x".into(), 1),

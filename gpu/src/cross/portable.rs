@@ -237,6 +237,31 @@ impl Portable {
         d
     }
 
+    /// The writable storage buffers and textures of a vertex stage, which WebGPU does not allow there (the module is
+    /// compacted: every global left is used).
+    fn vertex_storage_writes(&self) -> Vec<String> {
+        use naga::{AddressSpace, ImageClass, StorageAccess, TypeInner};
+        self.module
+            .global_variables
+            .iter()
+            .filter(|(_, g)| {
+                let buffer = matches!(g.space, AddressSpace::Storage { access } if access.contains(StorageAccess::STORE));
+                let texture = matches!(
+                    self.module.types[g.ty].inner,
+                    TypeInner::Image { class: ImageClass::Storage { access, .. }, .. } if access.contains(StorageAccess::STORE)
+                );
+                buffer || texture
+            })
+            .map(|(_, g)| {
+                format!(
+                    "writable storage `{}` in the vertex stage (WebGPU allows no writable storage buffer or texture in \
+                     vertex stages): write it from a compute pass",
+                    g.name.as_deref().unwrap_or("?")
+                )
+            })
+            .collect()
+    }
+
     /// What the module uses that `target` cannot express (from the naga module: built-ins, types, functions).
     pub fn unsupported_on(&self, target: Target) -> Vec<String> {
         use naga::{Binding, BuiltIn, TypeInner};
@@ -302,6 +327,9 @@ impl Portable {
                 }
                 out.extend(self.strides_wgsl_cannot_write());
                 out.extend(self.offsets_wgsl_cannot_write());
+                if self.stage == Stage::Vertex {
+                    out.extend(self.vertex_storage_writes());
+                }
             }
             Target::Hlsl => {
                 if has(BuiltIn::PointSize) {
