@@ -541,6 +541,15 @@ fn as_vec4(ty: Type, expr: &str) -> String {
     format!("vec4(float({first}))")
 }
 
+/// How a stage names member `name` of block `b`: through the block's instance in that stage, if it has one.
+fn member(b: &StageBlock, name: &str) -> String {
+    if b.instance.is_empty() {
+        name.to_string()
+    } else {
+        format!("{}.{name}", b.instance)
+    }
+}
+
 /// Reads of what `info` declares, one statement each, added to `acc` (a `vec4`).
 fn reads(reg: &Registry, name: &str, stage: Stage) -> String {
     let Ok(info) = reg.resolve(name) else {
@@ -637,12 +646,7 @@ fn reads(reg: &Registry, name: &str, stage: Stage) -> String {
         }
         for b in stage_blocks(&info, Stage::Fragment) {
             for m in &b.item.value.members {
-                let read = if b.instance.is_empty() {
-                    m.name.clone()
-                } else {
-                    format!("{}.{}", b.instance, m.name)
-                };
-                add(&mut out, as_vec4(m.ty, &read));
+                add(&mut out, as_vec4(m.ty, &member(&b, &m.name)));
             }
         }
     }
@@ -653,11 +657,7 @@ fn reads(reg: &Registry, name: &str, stage: Stage) -> String {
         out.push_str("  gl_Position = acc;\n");
         for b in stage_blocks(&info, Stage::Vertex) {
             for m in &b.item.value.members {
-                let place = if b.instance.is_empty() {
-                    m.name.clone()
-                } else {
-                    format!("{}.{}", b.instance, m.name)
-                };
+                let place = member(&b, &m.name);
                 out.push_str(&format!("  {place} = {}(0);\n", m.ty.glsl_name()));
             }
         }
