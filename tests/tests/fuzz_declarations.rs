@@ -26,6 +26,8 @@ static REJECTED: AtomicUsize = AtomicUsize::new(0);
 static ACCEPTED: AtomicUsize = AtomicUsize::new(0);
 static COMPILED: AtomicUsize = AtomicUsize::new(0);
 static TRANSLATED: AtomicUsize = AtomicUsize::new(0);
+/// Accepted infos with a geometry or tessellation stage.
+static PRIMITIVE_STAGES: AtomicUsize = AtomicUsize::new(0);
 
 /// Names: ordinary ones that collide on purpose, and every kind of bad one.
 fn name() -> impl Strategy<Value = String> {
@@ -421,8 +423,8 @@ fn build(index: usize, d: &Decl, types: &SharedTypes) -> ShaderCreateInfo {
                     TessSpacing::Equal,
                     FrontFace::CounterClockwise,
                 )
-                .tess_control_source("tc.glsl")
-                .tess_evaluation_source("te.glsl"),
+                .tess_control_source(format!("tc{index}.glsl"))
+                .tess_evaluation_source(format!("te{index}.glsl")),
             Op::SubpassIn(index, t, n) => info.subpass_in(index, t, n),
             Op::CompilationConstant(n, v) => info.compilation_constant(n, v),
             Op::SharedVariable(t, n) => info.shared_variable(t, n),
@@ -479,7 +481,7 @@ fn build(index: usize, d: &Decl, types: &SharedTypes) -> ShaderCreateInfo {
                 let o = [O::Points, O::LineStrip, O::TriangleStrip][o as usize];
                 let info = info.geometry_layout_instanced(i, o, max, invocations);
                 if stage {
-                    info.geometry_source("g.glsl")
+                    info.geometry_source(format!("g{index}.glsl"))
                 } else {
                     info
                 }
@@ -509,10 +511,10 @@ fn build(index: usize, d: &Decl, types: &SharedTypes) -> ShaderCreateInfo {
     info.do_static_compilation(!matches!(d.kind, Kind::Part))
 }
 
-/// The sources of a graph: `v<i>.glsl`, `f<i>.glsl` and `c<i>.glsl` read every resource, push constant,
-/// specialization constant, vertex input, subpass input, shared variable and fragment input info `i` declares
-/// unconditionally (so reflection's used set and the cross-check see them, through `texelFetch` for most samplers),
-/// and the vertex stage writes `gl_Position` and every output; every other file is an empty `main`.
+/// The sources of a graph: each stage of info `i` (`v<i>.glsl`, `f<i>.glsl`, `c<i>.glsl`, `g<i>.glsl`,
+/// `tc<i>.glsl`, `te<i>.glsl`) reads every resource, push constant, specialization constant, vertex input, subpass
+/// input, shared variable and stage input it declares unconditionally (so reflection's used set and the
+/// cross-check see them, through `texelFetch` for most samplers), and writes `gl_Position` and every output.
 struct UsingLoader {
     files: std::collections::HashMap<String, String>,
 }
@@ -662,6 +664,34 @@ fn reads(reg: &Registry, name: &str, stage: Stage) -> String {
             }
         }
     }
+    if matches!(
+        stage,
+        Stage::Geometry | Stage::TessControl | Stage::TessEvaluation
+    ) {
+        // Arrayed blocks (every input here, the tessellation control outputs) are indexed by vertex.
+        for b in stage_blocks(&info, stage) {
+            for m in &b.item.value.members {
+                let place = match (b.arrayed, b.direction) {
+                    (true, Direction::In) => format!("{}[0].{}", b.instance, m.name),
+                    (true, Direction::Out) => format!("{}[gl_InvocationID].{}", b.instance, m.name),
+                    (false, _) => member(&b, &m.name),
+                };
+                match b.direction {
+                    Direction::In => add(&mut out, as_vec4(m.ty, &place)),
+                    Direction::Out => {
+                        out.push_str(&format!("  {place} = {}(0);\n", m.ty.glsl_name()))
+                    }
+                }
+            }
+        }
+        out.push_str(match stage {
+            Stage::Geometry => "  gl_Position = acc;\n  EmitVertex();\n  EndPrimitive();\n",
+            Stage::TessControl => {
+                "  gl_TessLevelOuter[0] = 1.0;\n  gl_out[gl_InvocationID].gl_Position = acc;\n"
+            }
+            _ => "  gl_Position = acc;\n",
+        });
+    }
     if stage == Stage::Compute {
         for it in &info.shared_variables {
             if let Some((_, one)) = element(&it.value.name) {
@@ -702,6 +732,9 @@ fn run_graph(
             (format!("v{i}.glsl"), Stage::Vertex),
             (format!("f{i}.glsl"), Stage::Fragment),
             (format!("c{i}.glsl"), Stage::Compute),
+            (format!("g{i}.glsl"), Stage::Geometry),
+            (format!("tc{i}.glsl"), Stage::TessControl),
+            (format!("te{i}.glsl"), Stage::TessEvaluation),
         ] {
             let body = reads(&reg, &name, stage);
             files.insert(
@@ -755,6 +788,14 @@ fn check_info(flow: &Flow, reg: &Registry, name: &str, graph: usize) -> Result<(
         }
     };
     ACCEPTED.fetch_add(1, Relaxed);
+    if info.stages().iter().any(|s| {
+        matches!(
+            s,
+            Stage::Geometry | Stage::TessControl | Stage::TessEvaluation
+        )
+    }) {
+        PRIMITIVE_STAGES.fetch_add(1, Relaxed);
+    }
     let mut infos = vec![info.clone()];
     match flow.expand(&info) {
         Err(d) => return rejected(d, "variants"),
@@ -869,10 +910,11 @@ fn random_declarations_never_panic_and_every_outcome_is_explained() {
         run_graph(dir.path(), &compiler, &types, &decls).map_err(TestCaseError::fail)
     });
     eprintln!(
-        "fuzz_declarations: {} infos rejected with diagnostics, {} accepted, {} modules compiled and cross-checked, \
-         {} target verdicts",
+        "fuzz_declarations: {} infos rejected with diagnostics, {} accepted ({} with geometry or tessellation \
+         stages), {} modules compiled and cross-checked, {} target verdicts",
         REJECTED.load(Relaxed),
         ACCEPTED.load(Relaxed),
+        PRIMITIVE_STAGES.load(Relaxed),
         COMPILED.load(Relaxed),
         TRANSLATED.load(Relaxed)
     );
