@@ -550,7 +550,11 @@ impl Compiler {
             Some(&options),
         );
         self.cache.add_compile_time(started.elapsed());
-        tables_of(unit.profile).store(true, std::sync::atomic::Ordering::Relaxed);
+        // Read before written: a store on every compile would bounce the flag's cache line between the threads.
+        let built = tables_of(unit.profile);
+        if !built.load(std::sync::atomic::Ordering::Relaxed) {
+            built.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
         drop(options);
         let (files, absent) = Rc::try_unwrap(includer)
             .map(Includer::into_dependencies)
