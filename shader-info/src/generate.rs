@@ -32,6 +32,9 @@ use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
 
+/// The global names [`PORTABLE_POLYFILLS`] takes: its functions and the macros that call them.
+pub(crate) const PORTABLE_POLYFILL_NAMES: &[&str] = &["gpu_inverse", "inverse"];
+
 /// GLSL the portable flavor puts before everything else: what some translation targets lack, written out. The
 /// optimizer drops what a shader does not call.
 const PORTABLE_POLYFILLS: &str = "\
@@ -1149,6 +1152,37 @@ pub const BLENDER_PRELUDE: &str = "\
 #define SHADER_LIBRARY_CREATE_INFO(info_)
 ";
 
+/// One macro of [`BLENDER_PRELUDE`]: validation refuses declared names it would rewrite.
+pub(crate) struct PreludeMacro {
+    pub name: &'static str,
+    /// `name(params)`: expanded only where the name is followed by `(`.
+    pub function_like: bool,
+    /// What follows `#define `.
+    pub definition: &'static str,
+}
+
+/// The macros of [`BLENDER_PRELUDE`] (the vertex stage's part defines only `gl_` names, which no declaration can
+/// take), read from its text once.
+pub(crate) fn blender_prelude_macros() -> &'static [PreludeMacro] {
+    static MACROS: std::sync::LazyLock<Vec<PreludeMacro>> = std::sync::LazyLock::new(|| {
+        BLENDER_PRELUDE
+            .lines()
+            .filter_map(|line| line.strip_prefix("#define "))
+            .map(|definition| {
+                let end = definition
+                    .find(|c: char| c == '(' || c.is_whitespace())
+                    .unwrap_or(definition.len());
+                PreludeMacro {
+                    name: &definition[..end],
+                    function_like: definition[end..].starts_with('('),
+                    definition,
+                }
+            })
+            .collect()
+    });
+    &MACROS
+}
+
 /// The vertex stage's part of [`BLENDER_PRELUDE`]: OpenGL's vertex and instance numbers. Vulkan's
 /// `gl_InstanceIndex` counts from the draw's first instance, OpenGL's `gl_InstanceID` from zero.
 pub const BLENDER_PRELUDE_VERTEX: &str = "\
@@ -1663,6 +1697,30 @@ fn emit_interfaces(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Validation reserves the polyfills' names: every function and macro they define is listed.
+    #[test]
+    fn the_polyfill_names_are_every_name_the_polyfills_define() {
+        let mut defined: Vec<&str> = Vec::new();
+        for line in PORTABLE_POLYFILLS.lines() {
+            let name = match line.strip_prefix("#define ") {
+                Some(rest) => rest.split_whitespace().next(),
+                // A function definition: `<type> <name>(…) {` at the start of a line.
+                None if !line.starts_with(' ') && line.ends_with('{') => line
+                    .split_whitespace()
+                    .nth(1)
+                    .and_then(|n| n.split('(').next()),
+                None => None,
+            };
+            if let Some(n) = name.filter(|n| !defined.contains(n)) {
+                defined.push(n);
+            }
+        }
+        defined.sort_unstable();
+        let mut listed = PORTABLE_POLYFILL_NAMES.to_vec();
+        listed.sort_unstable();
+        assert_eq!(defined, listed);
+    }
 
     #[test]
     fn require_pragma_parses() {

@@ -33,6 +33,9 @@ pub const GUARANTEED_WORK_GROUP_INVOCATIONS: u32 = 128;
 /// Work-group (`shared`) memory every Vulkan device guarantees (`maxComputeSharedMemorySize`): past it is a warning;
 /// past the device's own limit, an error before pipeline creation.
 pub const GUARANTEED_SHARED_MEMORY: u64 = 16 * 1024;
+/// The most work-group memory any device can report (`maxComputeSharedMemorySize` is a 32-bit byte count): more is
+/// an error, not a warning (naga's layouter, also 32-bit, panicked on such a module).
+pub const MAX_SHARED_MEMORY: u64 = u32::MAX as u64;
 /// The largest work-group axis a declaration may ask for (the compiler's limit; real devices stop near 1024).
 pub const MAX_WORK_GROUP_AXIS: u32 = u16::MAX as u32;
 

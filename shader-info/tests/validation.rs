@@ -497,6 +497,23 @@ fn huge_sizes_and_locations_are_diagnostics_not_panics() {
     assert!(d.iter().any(|x| x.message.contains("larger than 4 GiB")));
     let d = check(graphics("huge_ubo").uniform_buf(0, "vec4", "big[268435456]", Frequency::Pass));
     assert_eq!(codes(&d), [Code::Layout], "{}", render_all(&d));
+    // Work-group memory past what any device can report (a 32-bit count), sized by a compilation constant: naga
+    // panicked translating it. Within that count, past the guarantee, it stays a warning.
+    let compute = |name: &str, count: i32| {
+        check(
+            ShaderCreateInfo::new(name)
+                .compute_source("c.glsl")
+                .local_group_size(64)
+                .compilation_constant("COUNT", count)
+                .shared_variable(Type::Float, "cache[COUNT]"),
+        )
+    };
+    let d = compute("huge_shared", i32::MAX);
+    assert_eq!(codes(&d), [Code::OutOfRange], "{}", render_all(&d));
+    assert!(d[0].is_error() && d[0].message.contains("8589934588 bytes"));
+    let d = compute("big_shared", 1 << 20);
+    assert_eq!(codes(&d), [Code::WorkGroupSize], "{}", render_all(&d));
+    assert!(!d[0].is_error());
 }
 
 #[test]
@@ -908,4 +925,95 @@ fn macros_named_like_swizzles() {
             .sampler(0, ImageType::Float2D, "str", Frequency::Pass),
     );
     assert!(d.is_empty(), "{}", render_all(&d));
+}
+
+/// With `blender_compat`, every stage starts with the Blender prelude's macros (`#define float2 vec2`, …): a
+/// declared item, block or member of such a name was glslang's error in generated code, and a define of one a
+/// "macro redefined". Now an error at the item. A function-like prelude macro is expanded only before `(`, so
+/// only a define may not take its name; the prelude's own definition again is allowed (GLSL allows it).
+#[test]
+fn names_the_blender_prelude_defines_are_taken() {
+    let iface = StageInterfaceInfo::new("float3", "").smooth(Type::Vec4, "int2");
+    let d = check(
+        graphics("bp")
+            .sampler(0, ImageType::Float2D, "float2", Frequency::Pass)
+            .push_constant(Type::Int, "USE_GPU_SHADER_CREATE_INFO")
+            .define_value("uint4", "1")
+            .define("BLI_STATIC_ASSERT(a, b)")
+            .subpass_in(0, Type::Vec4, "BLI_STATIC_ASSERT_ALIGN")
+            .vertex_out(&iface)
+            .blender_compat(),
+    );
+    assert_eq!(codes(&d), [Code::DuplicateName; 7], "{}", render_all(&d));
+    assert!(d.iter().all(Diagnostic::is_error));
+    for needle in [
+        "sampler `float2` takes the name of a macro of the Blender prelude (`#define float2 vec2`)",
+        "push_constant `USE_GPU_SHADER_CREATE_INFO`",
+        "define `uint4`",
+        "define `BLI_STATIC_ASSERT`",
+        "subpass_in `BLI_STATIC_ASSERT_ALIGN`",
+        "interface block `float3`",
+        "member of interface `float3` `int2`",
+    ] {
+        assert!(
+            d.iter().any(|x| x.message.contains(needle)),
+            "{needle}:\n{}",
+            render_all(&d)
+        );
+    }
+    // The same names without the prelude, the prelude's own definitions again, and a function-like macro's name
+    // on an item are fine.
+    let plain = check(
+        graphics("bp_plain")
+            .sampler(0, ImageType::Float2D, "float2", Frequency::Pass)
+            .define_value("uint4", "1"),
+    );
+    assert!(plain.is_empty(), "{}", render_all(&plain));
+    let ok = check(
+        graphics("bp_ok")
+            .define_value("float2", "vec2")
+            .define("BLI_STATIC_ASSERT(cond_,  msg_)")
+            .push_constant(Type::Int, "BLI_STATIC_ASSERT_SIZE")
+            .blender_compat(),
+    );
+    assert!(ok.is_empty(), "{}", render_all(&ok));
+    // A combined sampler is a macro of its name in the translations only: there, a function-like prelude name is
+    // redefined (a `translation` warning; the SPIR-V is fine).
+    let d = check(
+        graphics("bp_sampler")
+            .sampler(0, ImageType::Float2D, "BLI_STATIC_ASSERT", Frequency::Pass)
+            .blender_compat(),
+    );
+    assert_eq!(codes(&d), [Code::Translation], "{}", render_all(&d));
+    assert!(
+        !d[0].is_error()
+            && d[0]
+                .message
+                .contains("a second definition of the Blender prelude's")
+    );
+}
+
+/// The portable flavor's polyfill `gpu_inverse` and its macro `inverse`: a declared item of either name fails every
+/// translation (a `translation` warning; the SPIR-V is fine).
+#[test]
+fn names_the_portable_polyfills_take() {
+    let d = check(
+        graphics("poly")
+            .specialization_constant(Type::Bool, "inverse", false)
+            .push_constant(Type::Mat4, "gpu_inverse"),
+    );
+    assert_eq!(codes(&d), [Code::Translation; 2], "{}", render_all(&d));
+    assert!(d.iter().all(|x| !x.is_error()), "{}", render_all(&d));
+    for needle in [
+        "`inverse` is declared twice",
+        "`gpu_inverse` is declared twice",
+    ] {
+        assert!(
+            d.iter().any(|x| x.message.contains(needle)
+                && x.message
+                    .contains("the translations' polyfill of `inverse`")),
+            "{needle}:\n{}",
+            render_all(&d)
+        );
+    }
 }

@@ -416,6 +416,34 @@ fn the_prelude_is_one_call_for_a_whole_registry() {
     port.compile("compat_registry_wide");
 }
 
+/// A define that repeats one of the prelude's own macros (as a port that carried Blender's `#define float2 vec2`
+/// along does) is the same macro again, which GLSL allows: validation lets it through only because it compiles.
+#[test]
+fn a_define_repeating_a_prelude_macro_compiles() {
+    let info = || {
+        blender_2d("compat_prelude_again")
+            .push_constant(Type::Vec4, "color1")
+            .push_constant(Type::Vec4, "color2")
+            .push_constant(Type::Int, "size")
+            .define_value("float2", "vec2")
+            .define("BLI_STATIC_ASSERT(cond_,  msg_)")
+            .vertex_source("checker_vert.glsl")
+            .fragment_source("checker_frag.glsl")
+            .blender_compat()
+    };
+    // Another definition of a prelude name is refused at the define.
+    let port = Port::new(vec![info().define_value("BLI_STATIC_ASSERT_SIZE", "1")]);
+    let refused = port.with(|flow| flow.validated("compat_prelude_again").unwrap_err());
+    assert_eq!(refused.len(), 1, "{}", render_all(&refused));
+    assert!(
+        refused[0]
+            .message
+            .contains("define `BLI_STATIC_ASSERT_SIZE`")
+    );
+    let port = Port::new(vec![info()]);
+    port.compile("compat_prelude_again");
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // 3. Builtins found in the code: a clip-plane building block that declares no builtin, whose library writes
 //    gl_ClipDistance[0..5] (the 3D uniform colour "clipped" shape).

@@ -37,6 +37,13 @@ fn name() -> impl Strategy<Value = String> {
             "", " ", "gl_x", "a__b", "float", "sample", "main", "1x", "a b", "a\nb", "ä", "GL_X", "vec4",
         ])
         .prop_map(String::from),
+        // Names only some generated text defines: the Blender prelude's macros, the portable flavor's polyfill,
+        // built-in functions.
+        1 => prop::sample::select(vec![
+            "float2", "int3", "bool4", "packed_float3", "BLI_STATIC_ASSERT", "USE_GPU_SHADER_CREATE_INFO",
+            "VERTEX_SHADER_CREATE_INFO", "inverse", "gpu_inverse", "texture", "dot", "mix",
+        ])
+        .prop_map(String::from),
         2 => "[a-zA-Z_][a-zA-Z0-9_]{0,6}",
     ]
 }
@@ -158,6 +165,8 @@ enum Op {
     UsesStruct(usize, bool),
     /// The graph's shared enum of this index, as a `typedef_source`.
     UsesEnum(usize),
+    /// Sources ported from Blender: its prelude's macros in every stage.
+    BlenderCompat,
 }
 
 /// A shared struct of a graph: its name and fields (a value type or another struct of the graph, with an array
@@ -317,6 +326,7 @@ fn op() -> impl Strategy<Value = Op> {
             .prop_map(|(i, o, m, n, g)| Op::Geometry(i, o, m, n, g)),
         ((0usize..3), any::<bool>()).prop_map(|(i, u)| Op::UsesStruct(i, u)),
         (0usize..2).prop_map(Op::UsesEnum),
+        Just(Op::BlenderCompat),
     ]
 }
 
@@ -503,6 +513,7 @@ fn build(index: usize, d: &Decl, types: &SharedTypes) -> ShaderCreateInfo {
                     .get(i)
                     .map_or_else(|| "NotAnEnum".to_string(), |e| e.name.clone()),
             ),
+            Op::BlenderCompat => info.blender_compat(),
         };
     }
     if let Some(s) = d.specialize {
@@ -1049,6 +1060,35 @@ fn fixed_failures_stay_fixed() {
         g(vec![Op::Spec(Type::Float, "A_".into(), 1.5)]),
         // A work-group axis naga refuses is unsupported on the portable targets, with the reason.
         c(vec![Op::Group([65_535, 1, 1])]),
+        // Names only some generated text defines: the portable flavor's polyfill macro `inverse`, and with
+        // `blender_compat` the prelude's `float2`.
+        g(vec![Op::Spec(Type::Bool, "inverse".into(), 1.5)]),
+        g(vec![
+            Op::DefineValue("float2".into(), "1".into()),
+            Op::BlenderCompat,
+        ]),
+        g(vec![
+            Op::Sampler(0, ImageType::Float2D, "int3".into(), Frequency::Pass),
+            Op::BlenderCompat,
+        ]),
+        g(vec![
+            Op::BlenderCompat,
+            Op::SubpassIn(0, Type::Float, "BLI_STATIC_ASSERT".into()),
+        ]),
+        g(vec![
+            Op::Sampler(
+                0,
+                ImageType::Float2D,
+                "BLI_STATIC_ASSERT".into(),
+                Frequency::Pass,
+            ),
+            Op::BlenderCompat,
+        ]),
+        // 8 GiB of work-group memory, sized by a compilation constant: naga panicked laying it out.
+        c(vec![
+            Op::CompilationConstant("x".into(), i32::MAX),
+            Op::SharedVariable(Type::Float, "a[x]".into()),
+        ]),
     ];
     let dir = sources();
     let compiler = Compiler::new(dir.path()).unwrap();

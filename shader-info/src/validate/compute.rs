@@ -5,7 +5,7 @@ use super::constants::named_size_problem;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::limits::{
     GUARANTEED_SHARED_MEMORY, GUARANTEED_WORK_GROUP_INVOCATIONS, GUARANTEED_WORK_GROUP_SIZE,
-    MAX_WORK_GROUP_AXIS, MAX_WORK_GROUP_INVOCATIONS, MAX_WORK_GROUP_SIZE,
+    MAX_SHARED_MEMORY, MAX_WORK_GROUP_AXIS, MAX_WORK_GROUP_INVOCATIONS, MAX_WORK_GROUP_SIZE,
 };
 use crate::resource::{ArraySize, split_array_name};
 use crate::types::*;
@@ -63,9 +63,21 @@ pub(super) fn check_shared_variables(c: &mut Checker) {
         }
         total += v.bytes().unwrap_or(0);
     }
-    if total > GUARANTEED_SHARED_MEMORY
-        && let Some(first) = info.shared_variables.first()
-    {
+    let Some(first) = info.shared_variables.first() else {
+        return;
+    };
+    if total > MAX_SHARED_MEMORY {
+        c.err(
+            Code::OutOfRange,
+            "shared_variable".into(),
+            first,
+            format!(
+                "the shared variables take {total} bytes, past {MAX_SHARED_MEMORY}, the most work-group memory any \
+                 device can give (a 32-bit count)"
+            ),
+            "size them for the work group (devices give 16 KiB to 228 KiB of work-group memory)",
+        );
+    } else if total > GUARANTEED_SHARED_MEMORY {
         c.diags.push(
             Diagnostic::warning(
                 Code::WorkGroupSize,

@@ -354,6 +354,7 @@ pub(super) fn check_names(c: &mut Checker) {
         );
     let macros: Vec<_> = macros.collect();
     check_swizzle_macros(c, &macros);
+    check_prelude_names(c, &names, &members);
     for &(name, kind, declared_in, origin, written) in &macros {
         let Some(m) = members.iter().find(|m| m.name == name) else {
             continue;
@@ -412,6 +413,16 @@ pub(super) fn check_names(c: &mut Checker) {
 /// and [`crate::GL_PUSH_CONSTANT_UNIFORM`]). A collision with one fails the translations only: it is a warning
 /// (`translation`) that the portable flavor's generation refuses with, instead of glslang's error in generated code.
 fn portable_names<'a>(info: &'a crate::resolve::ResolvedInfo, names: &mut Vec<Named<'a>>) {
+    // The polyfills every stage of the flavor starts with: a declared `inverse` would become `gpu_inverse`, the
+    // polyfill's own name.
+    for &name in crate::generate::PORTABLE_POLYFILL_NAMES {
+        names.push(named(
+            name,
+            What::Portable("the translations' polyfill of", "inverse"),
+            "the portable flavor's preamble",
+            info.origin,
+        ));
+    }
     // A fragment input block with an instance name becomes a struct `gpu_<block>_in` and one variable
     // `gpu_in_<instance>_<member>` per member, and the stage's `main` `gpu_stage_main`.
     let has_fragment = info.sources.iter().any(|s| s.value.0 == Stage::Fragment);
@@ -567,6 +578,120 @@ fn stage_instance_names<'a>(info: &'a crate::resolve::ResolvedInfo, names: &mut 
                 });
             }
         }
+    }
+}
+
+/// With the Blender prelude (`blender_compat`), every stage starts with its macros (`#define float2 vec2`, …): an
+/// object-like one rewrites every token of its name, so a declared item, block or member of that name does not
+/// compile; a define, or an item the generator writes as a macro (a subpass input, a shared enum), of a prelude
+/// name redefines it, which glslang refuses unless the definition is the same.
+fn check_prelude_names(c: &mut Checker, names: &[Named], members: &[Named]) {
+    let info = c.info;
+    if !info.blender_prelude {
+        return;
+    }
+    let prelude = crate::generate::blender_prelude_macros();
+    let collapse = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut blocks: Vec<Named> = Vec::new();
+    for (_, list) in interface_lists(info) {
+        for it in list.iter() {
+            let iface = &it.value;
+            blocks.push(named(
+                &iface.name,
+                What::Item("interface block"),
+                &it.declared_in,
+                it.origin,
+            ));
+            if !iface.instance_name.is_empty() {
+                blocks.push(named(
+                    &iface.instance_name,
+                    What::Item("interface instance"),
+                    &it.declared_in,
+                    it.origin,
+                ));
+            } else {
+                // Members of an instance-named block are in `members` already.
+                for m in &iface.members {
+                    blocks.push(named(
+                        &m.name,
+                        What::MemberOf(&iface.name),
+                        &it.declared_in,
+                        m.origin,
+                    ));
+                }
+            }
+        }
+    }
+    for n in names.iter().chain(members).chain(&blocks) {
+        let Some(m) = prelude.iter().find(|m| m.name == n.name) else {
+            continue;
+        };
+        let consequence = match n.what {
+            What::Item("define") => {
+                let again = info.defines.iter().find(|d| d.value.macro_name() == m.name);
+                let text = again.map(|d| match &d.value.value {
+                    Some(v) => format!("{} {v}", d.value.name),
+                    None => d.value.name.clone(),
+                });
+                if text.is_some_and(|t| collapse(&t) == collapse(m.definition)) {
+                    // The same macro again: GLSL allows it.
+                    continue;
+                }
+                "a define of another definition is a redefinition glslang refuses".to_string()
+            }
+            // Items the generator writes as macros of their own.
+            What::SubpassInput | What::SharedEnum | What::MacroOf(_) | What::AliasOf(_) => {
+                "the item is a macro too: a second definition glslang refuses".to_string()
+            }
+            // Expanded only before `(`: a declaration's name is followed by `;`, `[` or `=`.
+            _ if m.function_like => continue,
+            What::Item(_) | What::BlockOf(..) => {
+                "it rewrites the name in the item's declaration and wherever code reads it"
+                    .to_string()
+            }
+            _ => "it rewrites the name in its declaration".to_string(),
+        };
+        c.diags.push(
+            Diagnostic::error(
+                Code::DuplicateName,
+                &info.name,
+                format!(
+                    "{} `{}` takes the name of a macro of the Blender prelude (`#define {}`), which every stage of \
+                     `{}` starts with (it is `blender_compat`): {consequence}",
+                    n.what, n.name, m.definition, info.name
+                ),
+            )
+            .item(format!("{} `{}`", n.what, n.name))
+            .at(n.decl, n.origin)
+            .hint("rename it: the prelude's names are Blender's vector and matrix type names and its lint macros"),
+        );
+    }
+    // The translations read a combined sampler through a macro of its name: a function-like prelude macro's name
+    // is redefined there only (an object-like one is refused above).
+    for it in info
+        .resources
+        .iter()
+        .filter(|r| r.value.splits_in_portable())
+    {
+        let name = it.value.name.as_str();
+        let Some(m) = prelude.iter().find(|m| m.function_like && m.name == name) else {
+            continue;
+        };
+        c.diags.push(
+            Diagnostic::warning(
+                Code::Translation,
+                &info.name,
+                format!(
+                    "sampler `{name}` is the macro `{name}` in the translations' GLSL (a texture and a sampler \
+                     combined), a second definition of the Blender prelude's `#define {}`: every translation of \
+                     `{}` fails on it, its SPIR-V does not",
+                    m.definition, info.name
+                ),
+            )
+            .item(format!("sampler `{name}`"))
+            .at(&it.declared_in, it.origin)
+            .hint("rename the sampler to translate the info"),
+        );
     }
 }
 
