@@ -1002,7 +1002,9 @@ fn names_the_portable_polyfills_take() {
             .specialization_constant(Type::Bool, "inverse", false)
             .push_constant(Type::Mat4, "gpu_inverse"),
     );
-    assert_eq!(codes(&d), [Code::Translation; 2], "{}", render_all(&d));
+    // `inverse` is also a built-in function the constant hides (a warning of its own).
+    let translation = d.iter().filter(|x| x.code == Code::Translation).count();
+    assert_eq!((translation, d.len()), (2, 3), "{}", render_all(&d));
     assert!(d.iter().all(|x| !x.is_error()), "{}", render_all(&d));
     for needle in [
         "`inverse` is declared twice",
@@ -1016,4 +1018,36 @@ fn names_the_portable_polyfills_take() {
             render_all(&d)
         );
     }
+}
+
+/// A global named like a GLSL built-in function hides the function: a warning at the item (a stage that never calls
+/// it compiles), an error where generated code calls it (a subpass input's read). A define of such a name replaces
+/// the function on purpose and is not reported.
+#[test]
+fn globals_named_like_builtin_functions() {
+    let iface = StageInterfaceInfo::new("VsOut", "").smooth(Type::Vec4, "normalize");
+    let d = check(
+        graphics("bf")
+            .sampler(0, ImageType::Float2D, "texture", Frequency::Pass)
+            .push_constant(Type::Float, "mix")
+            .vertex_out(&iface)
+            .define_value("dot", "my_dot"),
+    );
+    assert_eq!(codes(&d), [Code::DuplicateName; 3], "{}", render_all(&d));
+    assert!(d.iter().all(|x| !x.is_error()), "{}", render_all(&d));
+    assert!(
+        d.iter().any(|x| x
+            .message
+            .contains("sampler `texture` hides GLSL's built-in function `texture`")),
+        "{}",
+        render_all(&d)
+    );
+    let d = check(
+        graphics("bf_subpass")
+            .subpass_in(0, Type::Vec4, "albedo")
+            .push_constant(Type::Int, "subpassLoad")
+            .uniform_buf(1, "vec4", "texelFetch", Frequency::Pass),
+    );
+    assert_eq!(codes(&d), [Code::DuplicateName; 2], "{}", render_all(&d));
+    assert!(d.iter().all(Diagnostic::is_error), "{}", render_all(&d));
 }

@@ -41,7 +41,7 @@ fn name() -> impl Strategy<Value = String> {
         // built-in functions.
         1 => prop::sample::select(vec![
             "float2", "int3", "bool4", "packed_float3", "BLI_STATIC_ASSERT", "USE_GPU_SHADER_CREATE_INFO",
-            "VERTEX_SHADER_CREATE_INFO", "inverse", "gpu_inverse", "texture", "dot", "mix",
+            "VERTEX_SHADER_CREATE_INFO", "inverse", "gpu_inverse", "texture", "dot", "mix", "subpassLoad",
         ])
         .prop_map(String::from),
         2 => "[a-zA-Z_][a-zA-Z0-9_]{0,6}",

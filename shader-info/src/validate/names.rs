@@ -355,6 +355,7 @@ pub(super) fn check_names(c: &mut Checker) {
     let macros: Vec<_> = macros.collect();
     check_swizzle_macros(c, &macros);
     check_prelude_names(c, &names, &members);
+    check_builtin_function_names(c, &names);
     for &(name, kind, declared_in, origin, written) in &macros {
         let Some(m) = members.iter().find(|m| m.name == name) else {
             continue;
@@ -592,36 +593,7 @@ fn check_prelude_names(c: &mut Checker, names: &[Named], members: &[Named]) {
     }
     let prelude = crate::generate::blender_prelude_macros();
     let collapse = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
-    let mut blocks: Vec<Named> = Vec::new();
-    for (_, list) in interface_lists(info) {
-        for it in list.iter() {
-            let iface = &it.value;
-            blocks.push(named(
-                &iface.name,
-                What::Item("interface block"),
-                &it.declared_in,
-                it.origin,
-            ));
-            if !iface.instance_name.is_empty() {
-                blocks.push(named(
-                    &iface.instance_name,
-                    What::Item("interface instance"),
-                    &it.declared_in,
-                    it.origin,
-                ));
-            } else {
-                // Members of an instance-named block are in `members` already.
-                for m in &iface.members {
-                    blocks.push(named(
-                        &m.name,
-                        What::MemberOf(&iface.name),
-                        &it.declared_in,
-                        m.origin,
-                    ));
-                }
-            }
-        }
-    }
+    let blocks = interface_globals(info);
     for n in names.iter().chain(members).chain(&blocks) {
         let Some(m) = prelude.iter().find(|m| m.name == n.name) else {
             continue;
@@ -691,6 +663,93 @@ fn check_prelude_names(c: &mut Checker, names: &[Named], members: &[Named]) {
             .item(format!("sampler `{name}`"))
             .at(&it.declared_in, it.origin)
             .hint("rename the sampler to translate the info"),
+        );
+    }
+}
+
+/// The global names of the interfaces: block names, instance names, and the members of blocks without one
+/// (the members of an instance-named block are in `members` of [`check_names`]).
+fn interface_globals(info: &crate::resolve::ResolvedInfo) -> Vec<Named<'_>> {
+    let mut out: Vec<Named> = Vec::new();
+    for (_, list) in interface_lists(info) {
+        for it in list.iter() {
+            let iface = &it.value;
+            out.push(named(
+                &iface.name,
+                What::Item("interface block"),
+                &it.declared_in,
+                it.origin,
+            ));
+            if !iface.instance_name.is_empty() {
+                out.push(named(
+                    &iface.instance_name,
+                    What::Item("interface instance"),
+                    &it.declared_in,
+                    it.origin,
+                ));
+                continue;
+            }
+            for m in &iface.members {
+                out.push(named(
+                    &m.name,
+                    What::MemberOf(&iface.name),
+                    &it.declared_in,
+                    m.origin,
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// A global named like one of GLSL's built-in functions hides the function from its declaration on: a call to it
+/// after that does not compile ("can't use function syntax on variable"). A warning at the item, since a stage that
+/// never calls it compiles; an error where generated code calls it (a subpass input's read: `subpassLoad`, or
+/// `texelFetch` where it is emulated). A define of such a name is deliberate (it replaces the function) and not
+/// reported.
+fn check_builtin_function_names(c: &mut Checker, names: &[Named]) {
+    let info = c.info;
+    let globals = interface_globals(info);
+    for n in names.iter().chain(&globals) {
+        let user_named = match n.what {
+            What::Item(kind) => kind != "define" && !n.decl.is_empty(),
+            What::SharedEnum | What::ValueOf(_) | What::SubpassInput | What::Branch => true,
+            What::MemberOf(_) => true,
+            _ => false,
+        };
+        if !user_named || !crate::glsl_names::is_builtin_function(&n.name) {
+            continue;
+        }
+        let name = n.name.as_ref();
+        let generated_call =
+            !info.subpass_inputs.is_empty() && matches!(name, "subpassLoad" | "texelFetch");
+        let d = if generated_call {
+            Diagnostic::error(
+                Code::DuplicateName,
+                &info.name,
+                format!(
+                    "{} `{name}` hides GLSL's built-in function `{name}`, which the generated read of every subpass \
+                     input of `{}` calls: the fragment stage does not compile",
+                    n.what, info.name
+                ),
+            )
+        } else {
+            Diagnostic::warning(
+                Code::DuplicateName,
+                &info.name,
+                format!(
+                    "{} `{name}` hides GLSL's built-in function `{name}` in every stage of `{}`: a call `{name}(…)` \
+                     after the declaration does not compile",
+                    n.what, info.name
+                ),
+            )
+        };
+        c.diags.push(
+            d.item(format!("{} `{name}`", n.what))
+                .at(n.decl, n.origin)
+                .hint(format!(
+                    "rename it, so that `{name}(…)` stays the built-in function"
+                )),
         );
     }
 }
