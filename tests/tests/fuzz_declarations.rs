@@ -42,6 +42,8 @@ fn name() -> impl Strategy<Value = String> {
         1 => prop::sample::select(vec![
             "float2", "int3", "bool4", "packed_float3", "BLI_STATIC_ASSERT", "USE_GPU_SHADER_CREATE_INFO",
             "VERTEX_SHADER_CREATE_INFO", "inverse", "gpu_inverse", "texture", "dot", "mix", "subpassLoad",
+            "device", "kernel", "constant", "fn", "var", "let", "cbuffer", "register", "half", "metal", "thread",
+            "SV_Position", "naga_vs_first_instance", "_group_0_binding_0_fs", "override", "discard_fragment",
         ])
         .prop_map(String::from),
         2 => "[a-zA-Z_][a-zA-Z0-9_]{0,6}",
