@@ -354,8 +354,9 @@ pub(super) fn check_names(c: &mut Checker) {
         );
     let macros: Vec<_> = macros.collect();
     check_swizzle_macros(c, &macros);
-    check_prelude_names(c, &names, &members);
-    check_builtin_function_names(c, &names);
+    let interfaces = interface_globals(info);
+    check_prelude_names(c, &names, &members, &interfaces);
+    check_builtin_function_names(c, &names, &interfaces);
     for &(name, kind, declared_in, origin, written) in &macros {
         let Some(m) = members.iter().find(|m| m.name == name) else {
             continue;
@@ -586,15 +587,14 @@ fn stage_instance_names<'a>(info: &'a crate::resolve::ResolvedInfo, names: &mut 
 /// object-like one rewrites every token of its name, so a declared item, block or member of that name does not
 /// compile; a define, or an item the generator writes as a macro (a subpass input, a shared enum), of a prelude
 /// name redefines it, which glslang refuses unless the definition is the same.
-fn check_prelude_names(c: &mut Checker, names: &[Named], members: &[Named]) {
+fn check_prelude_names(c: &mut Checker, names: &[Named], members: &[Named], interfaces: &[Named]) {
     let info = c.info;
     if !info.blender_prelude {
         return;
     }
     let prelude = crate::generate::blender_prelude_macros();
     let collapse = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
-    let blocks = interface_globals(info);
-    for n in names.iter().chain(members).chain(&blocks) {
+    for n in names.iter().chain(members).chain(interfaces) {
         let Some(m) = prelude.iter().find(|m| m.name == n.name) else {
             continue;
         };
@@ -668,7 +668,8 @@ fn check_prelude_names(c: &mut Checker, names: &[Named], members: &[Named]) {
 }
 
 /// The global names of the interfaces: block names, instance names, and the members of blocks without one
-/// (the members of an instance-named block are in `members` of [`check_names`]).
+/// (the members of an instance-named block are in `members` of [`check_names`]), for the checks against names
+/// outside the info (the prelude's, GLSL's functions).
 fn interface_globals(info: &crate::resolve::ResolvedInfo) -> Vec<Named<'_>> {
     let mut out: Vec<Named> = Vec::new();
     for (_, list) in interface_lists(info) {
@@ -707,14 +708,16 @@ fn interface_globals(info: &crate::resolve::ResolvedInfo) -> Vec<Named<'_>> {
 /// never calls it compiles; an error where generated code calls it (a subpass input's read: `subpassLoad`, or
 /// `texelFetch` where it is emulated). A define of such a name is deliberate (it replaces the function) and not
 /// reported.
-fn check_builtin_function_names(c: &mut Checker, names: &[Named]) {
+fn check_builtin_function_names(c: &mut Checker, names: &[Named], interfaces: &[Named]) {
     let info = c.info;
-    let globals = interface_globals(info);
-    for n in names.iter().chain(&globals) {
+    for n in names.iter().chain(interfaces) {
         let user_named = match n.what {
-            What::Item(kind) => kind != "define" && !n.decl.is_empty(),
-            What::SharedEnum | What::ValueOf(_) | What::SubpassInput | What::Branch => true,
-            What::MemberOf(_) => true,
+            What::Item(kind) => kind != "define",
+            What::SharedEnum
+            | What::ValueOf(_)
+            | What::SubpassInput
+            | What::Branch
+            | What::MemberOf(_) => true,
             _ => false,
         };
         if !user_named || !crate::glsl_names::is_builtin_function(&n.name) {
