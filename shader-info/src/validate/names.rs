@@ -235,59 +235,39 @@ pub(super) fn check_names(c: &mut Checker) {
         });
     }
     let globals = first_of_each(&names);
+    // The members of an instance-named block live in its scope, apart from the globals, but a macro rewrites them
+    // all the same.
     for (_, list) in interface_lists(info) {
-        let mut local: Vec<Named> = Vec::new();
-        for it in list.iter() {
+        for it in list.iter().filter(|it| !it.value.instance_name.is_empty()) {
             let iface = &it.value;
-            // The block's name is global too: a member or another item of the same name collides with it.
-            local.push(named(
-                &iface.name,
-                What::Item("interface block"),
-                &it.declared_in,
-                it.origin,
-            ));
-            if iface.instance_name.is_empty() {
-                for m in &iface.members {
-                    local.push(named(
-                        &m.name,
-                        What::MemberOf(&iface.name),
-                        &it.declared_in,
-                        m.origin,
-                    ));
-                }
-            } else {
-                local.push(named(
-                    &iface.instance_name,
-                    What::Item("interface instance"),
+            let mut seen: HashMap<&str, ()> = HashMap::new();
+            for m in &iface.members {
+                members.push(named(
+                    &m.name,
+                    What::MemberOf(&iface.name),
                     &it.declared_in,
-                    it.origin,
+                    m.origin,
                 ));
-                let mut seen: HashMap<&str, ()> = HashMap::new();
-                for m in &iface.members {
-                    members.push(named(
-                        &m.name,
-                        What::MemberOf(&iface.name),
-                        &it.declared_in,
-                        m.origin,
-                    ));
-                    if seen.insert(&m.name, ()).is_some() {
-                        c.diags.push(
-                            Diagnostic::error(
-                                Code::DuplicateName,
-                                &info.name,
-                                format!(
-                                    "interface `{}` has two members named `{}`",
-                                    iface.name, m.name
-                                ),
-                            )
-                            .item(format!("interface member `{}`", m.name))
-                            .at(&it.declared_in, m.origin)
-                            .hint("rename one of them"),
-                        );
-                    }
+                if seen.insert(&m.name, ()).is_some() {
+                    c.diags.push(
+                        Diagnostic::error(
+                            Code::DuplicateName,
+                            &info.name,
+                            format!(
+                                "interface `{}` has two members named `{}`",
+                                iface.name, m.name
+                            ),
+                        )
+                        .item(format!("interface member `{}`", m.name))
+                        .at(&it.declared_in, m.origin)
+                        .hint("rename one of them"),
+                    );
                 }
             }
         }
+    }
+    let interfaces = interface_globals(info);
+    for local in &interfaces {
         // Each local name against the globals first, then against the earlier names of its list.
         let mut earlier: HashMap<&str, usize> = HashMap::new();
         for (i, n) in local.iter().enumerate() {
@@ -354,7 +334,6 @@ pub(super) fn check_names(c: &mut Checker) {
         );
     let macros: Vec<_> = macros.collect();
     check_swizzle_macros(c, &macros);
-    let interfaces = interface_globals(info);
     check_prelude_names(c, &names, &members, &interfaces);
     check_builtin_function_names(c, &names, &interfaces);
     for &(name, kind, declared_in, origin, written) in &macros {
@@ -587,14 +566,23 @@ fn stage_instance_names<'a>(info: &'a crate::resolve::ResolvedInfo, names: &mut 
 /// object-like one rewrites every token of its name, so a declared item, block or member of that name does not
 /// compile; a define, or an item the generator writes as a macro (a subpass input, a shared enum), of a prelude
 /// name redefines it, which glslang refuses unless the definition is the same.
-fn check_prelude_names(c: &mut Checker, names: &[Named], members: &[Named], interfaces: &[Named]) {
+fn check_prelude_names(
+    c: &mut Checker,
+    names: &[Named],
+    members: &[Named],
+    interfaces: &[Vec<Named>],
+) {
     let info = c.info;
     if !info.blender_prelude {
         return;
     }
     let prelude = crate::generate::blender_prelude_macros();
     let collapse = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
-    for n in names.iter().chain(members).chain(interfaces) {
+    for n in names
+        .iter()
+        .chain(members)
+        .chain(interfaces.iter().flatten())
+    {
         let Some(m) = prelude.iter().find(|m| m.name == n.name) else {
             continue;
         };
@@ -667,14 +655,15 @@ fn check_prelude_names(c: &mut Checker, names: &[Named], members: &[Named], inte
     }
 }
 
-/// The global names of the interfaces: block names, instance names, and the members of blocks without one
-/// (the members of an instance-named block are in `members` of [`check_names`]), for the checks against names
-/// outside the info (the prelude's, GLSL's functions).
-fn interface_globals(info: &crate::resolve::ResolvedInfo) -> Vec<Named<'_>> {
-    let mut out: Vec<Named> = Vec::new();
+/// The global names of each list of interfaces (see [`interface_lists`]): block names, instance names, and the
+/// members of blocks without one (an instance-named block's members are in a scope of their own).
+fn interface_globals(info: &crate::resolve::ResolvedInfo) -> Vec<Vec<Named<'_>>> {
+    let mut lists = Vec::new();
     for (_, list) in interface_lists(info) {
+        let mut out: Vec<Named> = Vec::new();
         for it in list.iter() {
             let iface = &it.value;
+            // The block's name is global too: a member or another item of the same name collides with it.
             out.push(named(
                 &iface.name,
                 What::Item("interface block"),
@@ -699,8 +688,9 @@ fn interface_globals(info: &crate::resolve::ResolvedInfo) -> Vec<Named<'_>> {
                 ));
             }
         }
+        lists.push(out);
     }
-    out
+    lists
 }
 
 /// A global named like one of GLSL's built-in functions hides the function from its declaration on: a call to it
@@ -708,9 +698,9 @@ fn interface_globals(info: &crate::resolve::ResolvedInfo) -> Vec<Named<'_>> {
 /// never calls it compiles; an error where generated code calls it (a subpass input's read: `subpassLoad`, or
 /// `texelFetch` where it is emulated). A define of such a name is deliberate (it replaces the function) and not
 /// reported.
-fn check_builtin_function_names(c: &mut Checker, names: &[Named], interfaces: &[Named]) {
+fn check_builtin_function_names(c: &mut Checker, names: &[Named], interfaces: &[Vec<Named>]) {
     let info = c.info;
-    for n in names.iter().chain(interfaces) {
+    for n in names.iter().chain(interfaces.iter().flatten()) {
         let user_named = match n.what {
             What::Item(kind) => kind != "define",
             What::SharedEnum
