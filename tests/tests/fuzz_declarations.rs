@@ -66,6 +66,8 @@ fn resource_name() -> impl Strategy<Value = String> {
             "[0]",
             "[4294967295]",
             "[x]",
+            "[a]",
+            "[c]",
             "[",
             "[3",
         ]),
@@ -169,6 +171,12 @@ enum Op {
     UsesEnum(usize),
     /// Sources ported from Blender: its prelude's macros in every stage.
     BlenderCompat,
+    /// Declared builtins (a mask of the first 16 `BuiltinBits`): extensions in the generated text, features in the
+    /// plan.
+    Builtins(u32),
+    EarlyFragmentTest,
+    /// A shared constant (`constant!`): a `const` global in every stage, and a name array sizes may use.
+    Constant(String, u8),
 }
 
 /// A shared struct of a graph: its name and fields (a value type or another struct of the graph, with an array
@@ -329,6 +337,9 @@ fn op() -> impl Strategy<Value = Op> {
         ((0usize..3), any::<bool>()).prop_map(|(i, u)| Op::UsesStruct(i, u)),
         (0usize..2).prop_map(Op::UsesEnum),
         Just(Op::BlenderCompat),
+        (1u32..1 << 16).prop_map(Op::Builtins),
+        Just(Op::EarlyFragmentTest),
+        (name(), 0u8..6).prop_map(|(n, v)| Op::Constant(n, v)),
     ]
 }
 
@@ -516,6 +527,19 @@ fn build(index: usize, d: &Decl, types: &SharedTypes) -> ShaderCreateInfo {
                     .map_or_else(|| "NotAnEnum".to_string(), |e| e.name.clone()),
             ),
             Op::BlenderCompat => info.blender_compat(),
+            Op::Builtins(mask) => info.builtins(BuiltinBits(mask)),
+            Op::EarlyFragmentTest => info.early_fragment_test(true),
+            Op::Constant(n, v) => info.constant(SharedConstant::new(
+                n,
+                match v {
+                    0 => ConstValue::Bool(true),
+                    1 => ConstValue::Int(-1),
+                    2 => ConstValue::Uint(0),
+                    3 => ConstValue::Uint(4),
+                    4 => ConstValue::Uint(u32::MAX),
+                    _ => ConstValue::Float(f32::NAN),
+                },
+            )),
         };
     }
     if let Some(s) = d.specialize {
