@@ -37,8 +37,8 @@ fn name() -> impl Strategy<Value = String> {
             "", " ", "gl_x", "a__b", "float", "sample", "main", "1x", "a b", "a\nb", "ä", "GL_X", "vec4",
         ])
         .prop_map(String::from),
-        // Names only some generated text defines: the Blender prelude's macros, the portable flavor's polyfill,
-        // built-in functions.
+        // Names only some generated text defines (the Blender prelude's macros, the portable flavor's polyfill,
+        // built-in functions), and names the translation targets reserve or write.
         1 => prop::sample::select(vec![
             "float2", "int3", "bool4", "packed_float3", "BLI_STATIC_ASSERT", "USE_GPU_SHADER_CREATE_INFO",
             "VERTEX_SHADER_CREATE_INFO", "inverse", "gpu_inverse", "texture", "dot", "mix", "subpassLoad",
@@ -1086,8 +1086,9 @@ fn fixed_failures_stay_fixed() {
         g(vec![Op::Spec(Type::Float, "A_".into(), 1.5)]),
         // A work-group axis naga refuses is unsupported on the portable targets, with the reason.
         c(vec![Op::Group([65_535, 1, 1])]),
-        // Names only some generated text defines: the portable flavor's polyfill macro `inverse`, and with
-        // `blender_compat` the prelude's `float2`.
+        // Names only some generated text defines: the portable flavor's polyfill macro `inverse`; with
+        // `blender_compat`, the prelude's names taken by a define, an item, a subpass input's macro, and a sampler
+        // the translations read through a macro.
         g(vec![Op::Spec(Type::Bool, "inverse".into(), 1.5)]),
         g(vec![
             Op::DefineValue("float2".into(), "1".into()),
