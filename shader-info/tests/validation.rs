@@ -951,7 +951,7 @@ fn names_the_blender_prelude_defines_are_taken() {
         "push_constant `USE_GPU_SHADER_CREATE_INFO`",
         "define `uint4`",
         "define `BLI_STATIC_ASSERT`",
-        "subpass_in `BLI_STATIC_ASSERT_ALIGN`",
+        "subpass input `BLI_STATIC_ASSERT_ALIGN`",
         "interface block `float3`",
         "member of interface `float3` `int2`",
     ] {

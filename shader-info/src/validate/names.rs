@@ -70,6 +70,22 @@ enum What<'a> {
     AliasOf(&'a str),
 }
 
+impl What<'_> {
+    /// For an item the generator writes as a macro, its kind and where the macro is written: defines, branch macros
+    /// (`BRANCH_<name>`), shared enums (`#define <Enum> uint`, with the shared types: before the structs that use it
+    /// and every block), subpass inputs' reads, the geometry stage's output aliases.
+    fn as_macro(&self) -> Option<(&'static str, Written)> {
+        Some(match self {
+            What::Item("define") => ("define", Written::First),
+            What::MacroOf(_) => ("branch macro", Written::First),
+            What::SharedEnum => ("shared enum", Written::First),
+            What::SubpassInput => ("subpass input", Written::BeforeBlocks),
+            What::AliasOf(_) => ("geometry output macro", Written::Last),
+            _ => return None,
+        })
+    }
+}
+
 impl std::fmt::Display for What<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -293,29 +309,12 @@ pub(super) fn check_names(c: &mut Checker) {
     // Each macro with where it is written: a member declared after it is rewritten in its declaration (glslang
     // refuses the stage: an error, or for the portable flavor a `translation` warning that refuses the
     // translations); one declared before it only where code reads it (a warning: that code does not compile).
-    let macros = info
-        .defines
+    let macros = names
         .iter()
-        .map(|it| {
-            (
-                it.value.macro_name(),
-                "define",
-                it.declared_in.as_str(),
-                it.origin,
-                Written::First,
-            )
-        })
-        .chain(names.iter().filter_map(|n| {
-            let (kind, written) = match n.what {
-                What::MacroOf(_) => ("branch macro", Written::First),
-                // `#define <Enum> uint`, with the shared types: before the structs that use it and every block.
-                What::SharedEnum => ("shared enum", Written::First),
-                What::SubpassInput => ("subpass input", Written::BeforeBlocks),
-                What::AliasOf(_) => ("geometry output macro", Written::Last),
-                _ => return None,
-            };
+        .filter_map(|n| {
+            let (kind, written) = n.what.as_macro()?;
             Some((n.name.as_ref(), kind, n.decl, n.origin, written))
-        }))
+        })
         // The portable flavor reads a combined sampler through the macro `<name>`, written with the resources.
         .chain(
             info.resources
@@ -334,7 +333,7 @@ pub(super) fn check_names(c: &mut Checker) {
         );
     let macros: Vec<_> = macros.collect();
     check_swizzle_macros(c, &macros);
-    check_prelude_names(c, &names, &members, &interfaces);
+    check_prelude_names(c, &macros, &names, &members, &interfaces);
     check_builtin_function_names(c, &names, &interfaces);
     for &(name, kind, declared_in, origin, written) in &macros {
         let Some(m) = members.iter().find(|m| m.name == name) else {
@@ -562,12 +561,14 @@ fn stage_instance_names<'a>(info: &'a crate::resolve::ResolvedInfo, names: &mut 
     }
 }
 
-/// With the Blender prelude (`blender_compat`), every stage starts with its macros (`#define float2 vec2`, …): an
-/// object-like one rewrites every token of its name, so a declared item, block or member of that name does not
-/// compile; a define, or an item the generator writes as a macro (a subpass input, a shared enum), of a prelude
-/// name redefines it, which glslang refuses unless the definition is the same.
+/// With the Blender prelude (`blender_compat`), every stage starts with its macros (`#define float2 vec2`, …). A
+/// macro of the info (a define, or an item the generator writes as a macro: see `macros` in [`check_names`]) of a
+/// prelude name redefines it, which glslang refuses unless the definition is the same; the portable flavor's
+/// sampler macros exist in the translations only. Any other item, block or member named like an object-like prelude
+/// macro is rewritten by it, so it does not compile.
 fn check_prelude_names(
     c: &mut Checker,
+    macros: &[Macro],
     names: &[Named],
     members: &[Named],
     interfaces: &[Vec<Named>],
@@ -577,82 +578,100 @@ fn check_prelude_names(
         return;
     }
     let prelude = crate::generate::blender_prelude_macros();
+    let find = |name: &str| prelude.iter().find(|m| m.name == name);
     let collapse = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
-    for n in names
-        .iter()
-        .chain(members)
-        .chain(interfaces.iter().flatten())
-    {
-        let Some(m) = prelude.iter().find(|m| m.name == n.name) else {
+    for &(name, kind, declared_in, origin, written) in macros {
+        let Some(m) = find(name) else {
             continue;
         };
-        let consequence = match n.what {
-            What::Item("define") => {
-                let again = info.defines.iter().find(|d| d.value.macro_name() == m.name);
-                let text = again.map(|d| match &d.value.value {
-                    Some(v) => format!("{} {v}", d.value.name),
-                    None => d.value.name.clone(),
-                });
-                if text.is_some_and(|t| collapse(&t) == collapse(m.definition)) {
-                    // The same macro again: GLSL allows it.
-                    continue;
-                }
-                "a define of another definition is a redefinition glslang refuses".to_string()
-            }
-            // Items the generator writes as macros of their own.
-            What::SubpassInput | What::SharedEnum | What::MacroOf(_) | What::AliasOf(_) => {
-                "the item is a macro too: a second definition glslang refuses".to_string()
-            }
-            // Expanded only before `(`: a declaration's name is followed by `;`, `[` or `=`.
-            _ if m.function_like => continue,
-            What::Item(_) | What::BlockOf(..) => {
-                "it rewrites the name in the item's declaration and wherever code reads it"
-                    .to_string()
-            }
-            _ => "it rewrites the name in its declaration".to_string(),
-        };
-        c.diags.push(
-            Diagnostic::error(
-                Code::DuplicateName,
-                &info.name,
-                format!(
-                    "{} `{}` takes the name of a macro of the Blender prelude (`#define {}`), which every stage of \
-                     `{}` starts with (it is `blender_compat`): {consequence}",
-                    n.what, n.name, m.definition, info.name
-                ),
-            )
-            .item(format!("{} `{}`", n.what, n.name))
-            .at(n.decl, n.origin)
-            .hint("rename it: the prelude's names are Blender's vector and matrix type names and its lint macros"),
-        );
-    }
-    // The translations read a combined sampler through a macro of its name: a function-like prelude macro's name
-    // is redefined there only (an object-like one is refused above).
-    for it in info
-        .resources
-        .iter()
-        .filter(|r| r.value.splits_in_portable())
-    {
-        let name = it.value.name.as_str();
-        let Some(m) = prelude.iter().find(|m| m.function_like && m.name == name) else {
-            continue;
-        };
-        c.diags.push(
-            Diagnostic::warning(
+        let d = match written {
+            // An object-like one is refused below, as the sampler it also is.
+            Written::Portable if !m.function_like => continue,
+            Written::Portable => Diagnostic::warning(
                 Code::Translation,
                 &info.name,
                 format!(
-                    "sampler `{name}` is the macro `{name}` in the translations' GLSL (a texture and a sampler \
+                    "{kind} `{name}` is the macro `{name}` in the translations' GLSL (a texture and a sampler \
                      combined), a second definition of the Blender prelude's `#define {}`: every translation of \
                      `{}` fails on it, its SPIR-V does not",
                     m.definition, info.name
                 ),
-            )
-            .item(format!("sampler `{name}`"))
-            .at(&it.declared_in, it.origin)
-            .hint("rename the sampler to translate the info"),
+            ),
+            _ => {
+                let same = kind == "define"
+                    && info
+                        .defines
+                        .iter()
+                        .filter(|d| d.value.macro_name() == name)
+                        .any(|d| {
+                            let text = match &d.value.value {
+                                Some(v) => format!("{} {v}", d.value.name),
+                                None => d.value.name.clone(),
+                            };
+                            collapse(&text) == collapse(m.definition)
+                        });
+                if same {
+                    // The same macro again: GLSL allows it.
+                    continue;
+                }
+                prelude_error(
+                    info,
+                    kind,
+                    name,
+                    m.definition,
+                    "a second definition glslang refuses",
+                )
+            }
+        };
+        c.diags.push(
+            d.item(format!("{kind} `{name}`"))
+                .at(declared_in, origin)
+                .hint("rename it: the prelude's names are Blender's vector and matrix type names and its lint macros"),
         );
     }
+    // Expanded only before `(`, a function-like macro leaves a declaration's name alone (it is followed by `;`,
+    // `[` or `=`).
+    for n in names
+        .iter()
+        .chain(members)
+        .chain(interfaces.iter().flatten())
+        .filter(|n| n.what.as_macro().is_none())
+    {
+        let Some(m) = find(&n.name).filter(|m| !m.function_like) else {
+            continue;
+        };
+        let what = n.what.to_string();
+        c.diags.push(
+            prelude_error(
+                info,
+                &what,
+                &n.name,
+                m.definition,
+                "it rewrites the name in its declaration and wherever code reads it",
+            )
+            .item(format!("{what} `{}`", n.name))
+            .at(n.decl, n.origin)
+            .hint("rename it: the prelude's names are Blender's vector and matrix type names and its lint macros"),
+        );
+    }
+}
+
+fn prelude_error(
+    info: &crate::resolve::ResolvedInfo,
+    kind: &str,
+    name: &str,
+    definition: &str,
+    consequence: &str,
+) -> Diagnostic {
+    Diagnostic::error(
+        Code::DuplicateName,
+        &info.name,
+        format!(
+            "{kind} `{name}` takes the name of a macro of the Blender prelude (`#define {definition}`), which every \
+             stage of `{}` starts with (it is `blender_compat`): {consequence}",
+            info.name
+        ),
+    )
 }
 
 /// The global names of each list of interfaces (see [`interface_lists`]): block names, instance names, and the
@@ -760,7 +779,7 @@ fn is_swizzle(name: &str) -> bool {
 /// 0).xyz`: with subpass inputs, a macro `x`, `xy` or `xyz` breaks that generated code (an error; in the portable
 /// flavor only, a `translation` warning); a subpass input's own name is always its macro (an error: the stage's
 /// code reads vectors through swizzles); any other breaks only code that uses the swizzle (a warning).
-fn check_swizzle_macros(c: &mut Checker, macros: &[(&str, &str, &str, Origin, Written)]) {
+fn check_swizzle_macros(c: &mut Checker, macros: &[Macro]) {
     let info = c.info;
     let subpass = !info.subpass_inputs.is_empty();
     for &(name, kind, declared_in, origin, written) in macros {
@@ -817,6 +836,9 @@ fn check_swizzle_macros(c: &mut Checker, macros: &[(&str, &str, &str, Origin, Wr
         );
     }
 }
+
+/// An item the generator writes as a macro: its name, kind, declaring info, origin and where it is written.
+type Macro<'a> = (&'a str, &'a str, &'a str, Origin, Written);
 
 /// Where a macro is written in a generated stage, against the members it could rewrite (see `check_names`).
 #[derive(Clone, Copy, PartialEq)]
