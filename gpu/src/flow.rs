@@ -397,11 +397,72 @@ impl<'a> Flow<'a> {
             return Ok(None);
         }
         let set = self.variants(info)?;
-        let variants = (0..set.variants.len())
-            .into_par_iter()
-            .map(|i| self.expand_variant(info, &set, i).map(|(v, _)| v))
+        let mut variants: Vec<_> = set
+            .state_twins()
+            .par_iter()
+            .flat_map_iter(|group| self.expand_group(info, &set, group))
+            .collect();
+        variants.sort_by_key(|(i, _)| *i);
+        let variants = variants
+            .into_iter()
+            .map(|(_, r)| r.map(|(v, _)| v))
             .collect();
         Ok(Some((set, variants)))
+    }
+
+    /// The variants of `group` (indices into `set`, the variants of `info`, that differ only in render state:
+    /// [`VariantSet::state_twins`]), each as [`Flow::expand_variant`] gives it and with its index. The first is
+    /// validated and generated; the others are derived from it, their render state checked
+    /// ([`ValidatedInfo::state_twin`]), and share its generated stages.
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn expand_group(
+        &self,
+        info: &ValidatedInfo,
+        set: &VariantSet,
+        group: &[usize],
+    ) -> Vec<(
+        usize,
+        Result<(ValidatedInfo, Vec<Option<GeneratedStage>>), Vec<Diagnostic>>,
+    )> {
+        let Some((&first, twins)) = group.split_first() else {
+            return Vec::new();
+        };
+        let lead = match info.variant(set, first, self.registry) {
+            Ok(lead) => lead,
+            // Each twin fails or passes on its own, validated in full (its errors name it).
+            Err(d) => {
+                return std::iter::once((first, Err(d)))
+                    .chain(
+                        twins
+                            .iter()
+                            .map(|&i| (i, self.expand_variant(info, set, i))),
+                    )
+                    .collect();
+            }
+        };
+        // Derived from the lead as validated (its builtins as declared), then given the builtins found in the text
+        // they share: what validating and scanning the twin would give.
+        let validated = (!twins.is_empty()).then(|| lead.clone());
+        let (found, generated) = self.with_found_builtins_generated(lead);
+        let derived: Vec<_> = validated.map_or_else(Vec::new, |lead| {
+            twins
+                .iter()
+                .map(|&i| {
+                    let twin = info.state_twin(set, i, &lead, self.registry).map(|t| {
+                        let t = if t.builtins == found.builtins {
+                            t
+                        } else {
+                            t.with_found_builtins(found.builtins)
+                        };
+                        (t, generated.clone())
+                    });
+                    (i, twin)
+                })
+                .collect()
+        });
+        std::iter::once((first, Ok((found, generated))))
+            .chain(derived)
+            .collect()
     }
 
     /// Variant `index` of `set` (the variants of `info`), validated, with its builtins found and each stage as the

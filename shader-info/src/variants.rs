@@ -85,6 +85,42 @@ impl Variant {
             .is_some_and(|i| self.bits & (1 << i) != 0)
     }
 
+    /// Whether `other` is this variant but for its render state: the two resolve to infos that differ only in
+    /// render state, which neither the generated text nor any check but the render-state one reads.
+    pub fn differs_only_in_state(&self, other: &Variant) -> bool {
+        let Variant {
+            bits,
+            defines,
+            sources,
+            state: _,
+            vertex_inputs,
+            constants,
+        } = self;
+        *bits == other.bits
+            && *defines == other.defines
+            && *sources == other.sources
+            && *vertex_inputs == other.vertex_inputs
+            && *constants == other.constants
+    }
+
+    /// `render_state` (an info's declared state) with this variant's state changes: each replaces the item of its
+    /// slot.
+    pub(crate) fn apply_state(
+        &self,
+        render_state: &mut Vec<crate::item::Item<StateItem>>,
+        name: &str,
+        origin: crate::origin::Origin,
+    ) {
+        for item in &self.state {
+            render_state.retain(|s| s.value.slot() != item.slot());
+            render_state.push(crate::item::Item {
+                value: *item,
+                declared_in: name.to_string(),
+                origin,
+            });
+        }
+    }
+
     /// The resolved info of this variant: branch constants set, sources replaced, defines added.
     pub fn apply(&self, info: &ResolvedInfo, branches: &[String]) -> ResolvedInfo {
         info.with_changes(|i| {
@@ -115,14 +151,7 @@ impl Variant {
             }
             let name = i.name.clone();
             let origin = i.origin;
-            for item in &self.state {
-                i.render_state.retain(|s| s.value.slot() != item.slot());
-                i.render_state.push(crate::item::Item {
-                    value: *item,
-                    declared_in: name.clone(),
-                    origin,
-                });
-            }
+            self.apply_state(&mut i.render_state, &name, origin);
             for input in &self.vertex_inputs {
                 i.vertex_inputs.push(crate::item::Item {
                     value: input.clone(),
@@ -237,6 +266,51 @@ impl VariantSet {
             }
         }
         Ok(bits)
+    }
+
+    /// The variants grouped by what they compile: each group holds the indices of variants that differ only in
+    /// render state (a blended and an opaque surface sharing their code), in index order, and the groups are in
+    /// order of their first index. Such variants share their generated text, so the static pass validates and
+    /// generates the first of a group and derives the others from it
+    /// ([`crate::ValidatedInfo::state_twin`]).
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// fn fold(v: &mut VariantBuilder) {
+    ///     if v.get("BLEND") {
+    ///         v.state(StateItem::Blend(Blend::Alpha));
+    ///         v.set("BLEND", false);
+    ///     }
+    /// }
+    /// let mut reg = Registry::new();
+    /// reg.add_info(ShaderCreateInfo::new("surface")
+    ///     .branch("BLEND")
+    ///     .branch("FOG")
+    ///     .specialize(fold)
+    ///     .fragment_out(0, Type::Vec4, "color")
+    ///     .vertex_source("s.vert")
+    ///     .fragment_source("s.frag"));
+    /// let set = enumerate_variants(&reg.resolve("surface").unwrap(), DEFAULT_BRANCH_LIMIT).unwrap();
+    /// // {}, {BLEND} (opaque code, blended state), {FOG}, {BLEND, FOG}.
+    /// assert_eq!(set.state_twins(), vec![vec![0, 1], vec![2, 3]]);
+    /// ```
+    pub fn state_twins(&self) -> Vec<Vec<usize>> {
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        let mut group_of: HashMap<Variant, usize> = HashMap::with_capacity(self.variants.len());
+        for (i, v) in self.variants.iter().enumerate() {
+            let key = Variant {
+                state: Vec::new(),
+                ..v.clone()
+            };
+            match group_of.entry(key) {
+                std::collections::hash_map::Entry::Occupied(g) => groups[*g.get()].push(i),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(groups.len());
+                    groups.push(vec![i]);
+                }
+            }
+        }
+        groups
     }
 
     /// `{SKINNING, FOG}`-style description of a permutation.

@@ -246,3 +246,156 @@ fn a_branch_can_become_a_specialization_constant_without_touching_the_source() {
     );
     assert_eq!(reflection.specialization_constants[0].0, 0);
 }
+
+#[test]
+fn state_twins_group_the_variants_that_share_their_modules() {
+    let (_, set) = mesh_set();
+    let groups = set.state_twins();
+    // One group per distinct set of modules (see `mesh_permutation_and_unique_counts`), every variant in one.
+    assert_eq!(groups.len(), 436);
+    let mut seen: Vec<usize> = groups.iter().flatten().copied().collect();
+    seen.sort_unstable();
+    assert_eq!(seen, (0..set.variants.len()).collect::<Vec<_>>());
+    for g in &groups {
+        assert!(g.windows(2).all(|w| w[0] < w[1]), "{g:?}");
+        for &i in &g[1..] {
+            let (lead, twin) = (&set.variants[g[0]], &set.variants[i]);
+            assert_eq!(modules_of(lead), modules_of(twin));
+            assert_ne!(
+                lead.state, twin.state,
+                "unique variants that differ in render state"
+            );
+        }
+    }
+    let firsts: std::collections::HashSet<_> = groups
+        .iter()
+        .map(|g| modules_of(&set.variants[g[0]]))
+        .collect();
+    assert_eq!(
+        firsts.len(),
+        groups.len(),
+        "two groups with the same modules"
+    );
+}
+
+#[test]
+fn a_state_twin_is_the_variant_validated_in_full() {
+    let registry = Registry::global();
+    let info = registry.validated("gpu_shader_mesh").unwrap();
+    let set = enumerate_variants(&info, DEFAULT_BRANCH_LIMIT).unwrap();
+    let mut derived = 0;
+    for g in set.state_twins() {
+        let lead = info.variant(&set, g[0], registry).unwrap();
+        for &i in &g[1..] {
+            let twin = info.state_twin(&set, i, &lead, registry).unwrap();
+            assert_eq!(
+                twin,
+                info.variant(&set, i, registry).unwrap(),
+                "variant {i}"
+            );
+            derived += 1;
+        }
+    }
+    assert_eq!(derived, 808 - 436);
+    // A variant that is not a twin of the one given is validated in full, not derived from it.
+    let (a, b) = (
+        info.variant(&set, 0, registry).unwrap(),
+        set.state_twins()[1][0],
+    );
+    assert_eq!(
+        info.state_twin(&set, b, &a, registry).unwrap(),
+        info.variant(&set, b, registry).unwrap()
+    );
+}
+
+fn wrong_state(v: &mut VariantBuilder) {
+    // Writes to an output the info does not declare: only this state is wrong, and only in the twin.
+    if v.get("WRONG") {
+        v.state(StateItem::ColorWrites(3, ColorWrites::ALL));
+        v.set("WRONG", false);
+    }
+}
+
+#[test]
+fn a_state_twin_with_wrong_state_fails_as_validated_in_full() {
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("twins")
+            .branch("WRONG")
+            .specialize(wrong_state)
+            .fragment_out(0, Type::Vec4, "color")
+            .vertex_source("t.vert")
+            .fragment_source("t.frag"),
+    );
+    let info = reg.validated("twins").unwrap();
+    let set = enumerate_variants(&info, DEFAULT_BRANCH_LIMIT).unwrap();
+    assert_eq!(set.state_twins(), vec![vec![0, 1]]);
+    let lead = info.variant(&set, 0, &reg).unwrap();
+    let full = info.variant(&set, 1, &reg).unwrap_err();
+    assert_eq!(full[0].code, Code::RenderState, "{}", render_all(&full));
+    assert_eq!(info.state_twin(&set, 1, &lead, &reg).unwrap_err(), full);
+}
+
+/// The static pass's expansion (validated and generated per group of state twins) gives every variant as
+/// validating it alone does, builtins found in its text included.
+#[test]
+fn the_flow_expands_every_variant_as_one_at_a_time() {
+    use gpu::compiler::{Compiler, Profile};
+    use gpu::flow::Flow;
+    let root = shaders::glsl_root();
+    let (compiler, loader) = (Compiler::new(&root).unwrap(), DirLoader::new(&root));
+    let flow = Flow::new(Registry::global(), &loader, &compiler, Profile::Debug);
+    let info = flow.validated("gpu_shader_mesh").unwrap();
+    let (set, variants) = flow.expand(&info).unwrap().expect("the mesh has branches");
+    assert_eq!(variants.len(), set.variants.len());
+    for (i, v) in variants.into_iter().enumerate() {
+        let alone = flow
+            .validated_key(&format!("gpu_shader_mesh#v{i}"))
+            .unwrap();
+        assert_eq!(v.unwrap(), alone, "variant {i}");
+    }
+}
+
+fn blend_twin(v: &mut VariantBuilder) {
+    if v.get("BLEND") {
+        v.state(StateItem::Blend(Blend::Alpha));
+        v.set("BLEND", false);
+    }
+}
+
+/// A twin takes the builtins found in the text it shares with its group's first variant (clip distances here,
+/// written by the vertex stage and not declared).
+#[test]
+fn a_state_twin_takes_the_builtins_found_in_the_shared_text() {
+    use gpu::compiler::{Compiler, Profile};
+    use gpu::flow::Flow;
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("clipped")
+            .branch("BLEND")
+            .specialize(blend_twin)
+            .fragment_out(0, Type::Vec4, "color")
+            .vertex_source("c.vert")
+            .fragment_source("c.frag"),
+    );
+    let loader = MemoryLoader::default()
+        .with(
+            "c.vert",
+            "void main() { gl_Position = vec4(0.0); gl_ClipDistance[0] = 1.0; }",
+        )
+        .with("c.frag", "void main() { color = vec4(1.0); }");
+    let dir = tempfile::tempdir().unwrap();
+    let compiler = Compiler::new(dir.path()).unwrap();
+    let flow = Flow::new(&reg, &loader, &compiler, Profile::Debug);
+    let info = flow.validated("clipped").unwrap();
+    let (set, variants) = flow.expand(&info).unwrap().unwrap();
+    assert_eq!(set.state_twins(), vec![vec![0, 1]]);
+    for (i, v) in variants.into_iter().enumerate() {
+        let v = v.unwrap();
+        assert!(
+            v.builtins.contains(BuiltinBits::CLIP_DISTANCES),
+            "variant {i}"
+        );
+        assert_eq!(v, flow.validated_key(&format!("clipped#v{i}")).unwrap());
+    }
+}

@@ -617,14 +617,20 @@ fn expand_and_compile(
         Ok(set) => set,
         Err(f) => return (None, vec![((at, 0, None), Err(f))]),
     };
-    let done = (0..set.variants.len())
+    let done = set
+        .state_twins()
         .into_par_iter()
-        .flat_map_iter(|i| match variant_jobs(flow, info, v, &set, i) {
-            Ok(jobs) => jobs
+        .flat_map_iter(|group| {
+            variant_jobs(flow, info, v, &set, &group)
                 .into_iter()
-                .flat_map(|j| runner.submit((at, i, Some(j.stage)), j))
-                .collect(),
-            Err(f) => vec![((at, i, None), Err(f))],
+                .flat_map(|(i, jobs)| match jobs {
+                    Ok(jobs) => jobs
+                        .into_iter()
+                        .flat_map(|j| runner.submit((at, i, Some(j.stage)), j))
+                        .collect(),
+                    Err(f) => vec![((at, i, None), Err(f))],
+                })
+                .collect::<Vec<_>>()
         })
         .collect();
     (Some((info.name.clone(), set)), done)
@@ -668,10 +674,12 @@ fn expand_jobs(
                 return Ok(None);
             }
             let set = variant_set(flow, info, v)?;
-            let variants: Vec<_> = (0..set.variants.len())
+            let mut variants: Vec<_> = set
+                .state_twins()
                 .into_par_iter()
-                .map(|i| variant_jobs(flow, info, v, &set, i))
+                .flat_map_iter(|group| variant_jobs(flow, info, v, &set, &group))
                 .collect();
+            variants.sort_by_key(|(i, _)| *i);
             Ok(Some((set, variants)))
         })
         .collect();
@@ -679,7 +687,7 @@ fn expand_jobs(
         match expansion {
             Ok(None) => jobs.extend(Job::per_stage((*v).clone(), Vec::new())),
             Ok(Some((set, variants))) => {
-                for variant in variants {
+                for (_, variant) in variants {
                     match variant {
                         Ok(more) => jobs.extend(more),
                         Err(f) => failed.push(f),
@@ -703,17 +711,25 @@ fn variant_set(
         .map_err(|d| Failure::new(&info.name, None, d))
 }
 
-/// One job per stage of variant `i` of `set`, or the variant's failure, named by its index.
+/// For each variant of `group` (variants of `set` that differ only in render state, see [`Flow::expand_group`]),
+/// its index and one job per stage, or the variant's failure, named by its index.
+#[allow(clippy::type_complexity)]
 fn variant_jobs(
     flow: &Flow,
     info: &ShaderCreateInfo,
     v: &ValidatedInfo,
     set: &VariantSet,
-    i: usize,
-) -> Result<Vec<Job>, Failure> {
-    flow.expand_variant(v, set, i)
-        .map(|(vinfo, generated)| Job::per_stage(vinfo, generated))
-        .map_err(|d| Failure::new(&info.name, Some(format!("variant {i}")), d))
+    group: &[usize],
+) -> Vec<(usize, Result<Vec<Job>, Failure>)> {
+    flow.expand_group(v, set, group)
+        .into_iter()
+        .map(|(i, r)| {
+            let jobs = r
+                .map(|(vinfo, generated)| Job::per_stage(vinfo, generated))
+                .map_err(|d| Failure::new(&info.name, Some(format!("variant {i}")), d));
+            (i, jobs)
+        })
+        .collect()
 }
 
 /// The jobs of one part of a sharded build.

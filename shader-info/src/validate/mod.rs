@@ -158,6 +158,72 @@ impl ValidatedInfo {
         Ok(out)
     }
 
+    /// Unique variant `index` of `set` (this info's variants), derived from `twin`, a validated variant that differs
+    /// from it only in render state ([`VariantSet::state_twins`]): the same as [`ValidatedInfo::variant`] (and
+    /// `twin`'s builtins found in the text they share), with only the render state checked again. Nothing else
+    /// reads the render state (not the generated text, not another check, which give `twin`'s warnings again), so
+    /// in an ubershader whose blended and opaque surfaces share their code, half the variants are not validated and
+    /// generated a second time. Where `twin` is not such a variant, `index` is validated in full.
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// fn fold(v: &mut VariantBuilder) {
+    ///     if v.get("BLEND") {
+    ///         v.state(StateItem::Blend(Blend::Alpha));
+    ///         v.set("BLEND", false);
+    ///     }
+    /// }
+    /// let mut reg = Registry::new();
+    /// reg.add_info(ShaderCreateInfo::new("surface")
+    ///     .branch("BLEND")
+    ///     .specialize(fold)
+    ///     .fragment_out(0, Type::Vec4, "color")
+    ///     .vertex_source("s.vert")
+    ///     .fragment_source("s.frag"));
+    /// let info = reg.validated("surface").unwrap();
+    /// let set = enumerate_variants(&info, DEFAULT_BRANCH_LIMIT).unwrap();
+    /// let opaque = info.variant(&set, 0, &reg).unwrap();
+    /// let blended = info.state_twin(&set, 1, &opaque, &reg).unwrap();
+    /// assert_eq!(blended, info.variant(&set, 1, &reg).unwrap());
+    /// ```
+    pub fn state_twin(
+        &self,
+        set: &VariantSet,
+        index: usize,
+        twin: &ValidatedInfo,
+        registry: &Registry,
+    ) -> Result<ValidatedInfo, Vec<Diagnostic>> {
+        let twins = match (set.variants.get(index), twin.variant_index()) {
+            (Some(v), Some(t)) => set
+                .variants
+                .get(t)
+                .filter(|t| t.differs_only_in_state(v))
+                .map(|_| v),
+            _ => None,
+        };
+        let Some(v) = twins else {
+            return self.variant(set, index, registry);
+        };
+        let label = format!("v{index} {}", set.describe(v.bits));
+        let info = twin.info.with_changes(|i| {
+            i.render_state = self.info.render_state.clone();
+            v.apply_state(&mut i.render_state, &self.info.name, self.info.origin);
+        });
+        // Render state gives errors only: `twin`, valid, had none of its own to drop from its warnings.
+        let errors = render_state::check_render_state(&info);
+        if !errors.is_empty() {
+            return Err(errors
+                .into_iter()
+                .map(|d| d.variant(label.clone()))
+                .collect());
+        }
+        Ok(ValidatedInfo {
+            info,
+            warnings: twin.warnings.clone(),
+            variant: Some((index, label)),
+        })
+    }
+
     /// The resolved declaration.
     pub fn resolved(&self) -> &ResolvedInfo {
         &self.info
