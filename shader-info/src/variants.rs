@@ -87,20 +87,16 @@ impl Variant {
 
     /// Whether `other` is this variant but for its render state: the two resolve to infos that differ only in
     /// render state, which neither the generated text nor any check but the render-state one reads.
-    pub fn differs_only_in_state(&self, other: &Variant) -> bool {
-        let Variant {
-            bits,
-            defines,
-            sources,
-            state: _,
-            vertex_inputs,
-            constants,
-        } = self;
-        *bits == other.bits
-            && *defines == other.defines
-            && *sources == other.sources
-            && *vertex_inputs == other.vertex_inputs
-            && *constants == other.constants
+    pub(crate) fn differs_only_in_state(&self, other: &Variant) -> bool {
+        self.without_state() == other.without_state()
+    }
+
+    /// This variant with no render state of its own: what decides its code.
+    fn without_state(&self) -> Variant {
+        Variant {
+            state: Vec::new(),
+            ..self.clone()
+        }
     }
 
     /// `render_state` (an info's declared state) with this variant's state changes: each replaces the item of its
@@ -298,11 +294,7 @@ impl VariantSet {
         let mut groups: Vec<Vec<usize>> = Vec::new();
         let mut group_of: HashMap<Variant, usize> = HashMap::with_capacity(self.variants.len());
         for (i, v) in self.variants.iter().enumerate() {
-            let key = Variant {
-                state: Vec::new(),
-                ..v.clone()
-            };
-            match group_of.entry(key) {
+            match group_of.entry(v.without_state()) {
                 std::collections::hash_map::Entry::Occupied(g) => groups[*g.get()].push(i),
                 std::collections::hash_map::Entry::Vacant(e) => {
                     e.insert(groups.len());
@@ -311,6 +303,12 @@ impl VariantSet {
             }
         }
         groups
+    }
+
+    /// `v3 {SKINNING, FOG}`: how diagnostics and reports name unique variant `index`.
+    pub(crate) fn label(&self, index: usize) -> String {
+        let bits = self.variants.get(index).map_or(0, |v| v.bits);
+        format!("v{index} {}", self.describe(bits))
     }
 
     /// `{SKINNING, FOG}`-style description of a permutation.

@@ -142,7 +142,7 @@ impl ValidatedInfo {
                 .at(&self.name, self.origin),
             ]);
         };
-        let label = format!("v{index} {}", set.describe(v.bits));
+        let label = set.label(index);
         let opts = ValidateOptions {
             registry,
             extra_type_names: &[],
@@ -204,7 +204,7 @@ impl ValidatedInfo {
         let Some(v) = twins else {
             return self.variant(set, index, registry);
         };
-        let label = format!("v{index} {}", set.describe(v.bits));
+        let label = set.label(index);
         let info = twin.info.with_changes(|i| {
             i.render_state = self.info.render_state.clone();
             v.apply_state(&mut i.render_state, &self.info.name, self.info.origin);
