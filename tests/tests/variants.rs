@@ -316,17 +316,24 @@ fn wrong_state(v: &mut VariantBuilder) {
     }
 }
 
-#[test]
-fn a_state_twin_with_wrong_state_fails_as_validated_in_full() {
+/// A registry with one info `name`: branch `branch`, folded by `fold` into two variants that differ only in render
+/// state; stage sources `a.vert` and `a.frag`.
+fn with_twins(name: &str, branch: &str, fold: fn(&mut VariantBuilder)) -> Registry {
     let mut reg = Registry::new();
     reg.add_info(
-        ShaderCreateInfo::new("twins")
-            .branch("WRONG")
-            .specialize(wrong_state)
+        ShaderCreateInfo::new(name)
+            .branch(branch)
+            .specialize(fold)
             .fragment_out(0, Type::Vec4, "color")
-            .vertex_source("t.vert")
-            .fragment_source("t.frag"),
+            .vertex_source("a.vert")
+            .fragment_source("a.frag"),
     );
+    reg
+}
+
+#[test]
+fn a_state_twin_with_wrong_state_fails_as_validated_in_full() {
+    let reg = with_twins("twins", "WRONG", wrong_state);
     let info = reg.validated("twins").unwrap();
     let set = enumerate_variants(&info, DEFAULT_BRANCH_LIMIT).unwrap();
     assert_eq!(set.state_twins(), vec![vec![0, 1]]);
@@ -369,21 +376,13 @@ fn blend_twin(v: &mut VariantBuilder) {
 fn a_state_twin_takes_the_builtins_found_in_the_shared_text() {
     use gpu::compiler::{Compiler, Profile};
     use gpu::flow::Flow;
-    let mut reg = Registry::new();
-    reg.add_info(
-        ShaderCreateInfo::new("clipped")
-            .branch("BLEND")
-            .specialize(blend_twin)
-            .fragment_out(0, Type::Vec4, "color")
-            .vertex_source("c.vert")
-            .fragment_source("c.frag"),
-    );
+    let reg = with_twins("clipped", "BLEND", blend_twin);
     let loader = MemoryLoader::default()
         .with(
-            "c.vert",
+            "a.vert",
             "void main() { gl_Position = vec4(0.0); gl_ClipDistance[0] = 1.0; }",
         )
-        .with("c.frag", "void main() { color = vec4(1.0); }");
+        .with("a.frag", "void main() { color = vec4(1.0); }");
     let dir = tempfile::tempdir().unwrap();
     let compiler = Compiler::new(dir.path()).unwrap();
     let flow = Flow::new(&reg, &loader, &compiler, Profile::Debug);
