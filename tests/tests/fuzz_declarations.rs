@@ -28,6 +28,7 @@ static COMPILED: AtomicUsize = AtomicUsize::new(0);
 static TRANSLATED: AtomicUsize = AtomicUsize::new(0);
 /// Accepted infos with a geometry or tessellation stage.
 static PRIMITIVE_STAGES: AtomicUsize = AtomicUsize::new(0);
+static STATE_TWINS: AtomicUsize = AtomicUsize::new(0);
 
 /// Names: ordinary ones that collide on purpose, and every kind of bad one.
 fn name() -> impl Strategy<Value = String> {
@@ -367,15 +368,24 @@ fn spec_state(v: &mut VariantBuilder) {
         v.state(StateItem::Cull(CullMode::Back));
     }
 }
+/// Twins that differ only in render state: a color-write mask for output 1, which not every fuzzed info declares
+/// (then the twin alone is wrong).
+fn spec_state_twin(v: &mut VariantBuilder) {
+    if v.get("a") {
+        v.state(StateItem::ColorWrites(1, ColorWrites::NONE));
+        v.set("a", false);
+    }
+}
 fn spec_bad_define(v: &mut VariantBuilder) {
     v.define("X", "1\n#error injected through a variant");
 }
-const SPECIALIZERS: [fn(&mut VariantBuilder); 5] = [
+const SPECIALIZERS: [fn(&mut VariantBuilder); 6] = [
     spec_nothing,
     spec_fold,
     spec_define,
     spec_state,
     spec_bad_define,
+    spec_state_twin,
 ];
 
 #[derive(Clone, Debug)]
@@ -837,7 +847,19 @@ fn check_info(flow: &Flow, reg: &Registry, name: &str, graph: usize) -> Result<(
     match flow.expand(&info) {
         Err(d) => return rejected(d, "variants"),
         Ok(None) => {}
-        Ok(Some((_, variants))) => {
+        Ok(Some((set, variants))) => {
+            // Expanded by groups of state twins, each variant is what validating it alone gives.
+            for g in set.state_twins() {
+                STATE_TWINS.fetch_add(g.len() - 1, Relaxed);
+            }
+            for (i, v) in variants.iter().enumerate() {
+                let alone = flow.validated_key(&format!("{name}#v{i}"));
+                if *v != alone {
+                    return Err(format!(
+                        "variant {i} expanded with its state twins is not the variant validated alone:\n{v:?}\n{alone:?}"
+                    ));
+                }
+            }
             for v in variants.into_iter().take(4) {
                 match v {
                     Ok(v) => infos.push(v),
@@ -948,10 +970,11 @@ fn random_declarations_never_panic_and_every_outcome_is_explained() {
     });
     eprintln!(
         "fuzz_declarations: {} infos rejected with diagnostics, {} accepted ({} with geometry or tessellation \
-         stages), {} modules compiled and cross-checked, {} target verdicts",
+         stages), {} variants derived from a state twin, {} modules compiled and cross-checked, {} target verdicts",
         REJECTED.load(Relaxed),
         ACCEPTED.load(Relaxed),
         PRIMITIVE_STAGES.load(Relaxed),
+        STATE_TWINS.load(Relaxed),
         COMPILED.load(Relaxed),
         TRANSLATED.load(Relaxed)
     );
