@@ -44,6 +44,19 @@ fn named<'a>(name: &'a str, what: What<'a>, decl: &'a str, origin: Origin) -> Na
     }
 }
 
+/// Member `m` of the interface block `it`, named where its block was declared.
+fn member_named<'a>(
+    it: &'a crate::item::Item<crate::info::StageInterfaceInfo>,
+    m: &'a crate::info::InterfaceMember,
+) -> Named<'a> {
+    named(
+        &m.name,
+        What::MemberOf(&it.value.name),
+        &it.declared_in,
+        m.origin,
+    )
+}
+
 /// What a name is, said only when it collides.
 #[derive(Clone, Copy)]
 enum What<'a> {
@@ -258,12 +271,7 @@ pub(super) fn check_names(c: &mut Checker) {
             let iface = &it.value;
             let mut seen: HashMap<&str, ()> = HashMap::new();
             for m in &iface.members {
-                members.push(named(
-                    &m.name,
-                    What::MemberOf(&iface.name),
-                    &it.declared_in,
-                    m.origin,
-                ));
+                members.push(member_named(it, m));
                 if seen.insert(&m.name, ()).is_some() {
                     c.diags.push(
                         Diagnostic::error(
@@ -698,14 +706,7 @@ fn interface_globals(info: &crate::resolve::ResolvedInfo) -> Vec<Vec<Named<'_>>>
                 ));
                 continue;
             }
-            for m in &iface.members {
-                out.push(named(
-                    &m.name,
-                    What::MemberOf(&iface.name),
-                    &it.declared_in,
-                    m.origin,
-                ));
-            }
+            out.extend(iface.members.iter().map(|m| member_named(it, m)));
         }
         lists.push(out);
     }
