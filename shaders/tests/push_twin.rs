@@ -8,7 +8,7 @@
 use glam::{Vec2, Vec4};
 use gpu::library::LibraryOptions;
 use gpu::vk::{Buffer, DescriptorPool, ShaderLibrary, raw};
-use gpu::wgpu::{Bind, WgpuLibrary};
+use gpu::wgpu::{Bind, PushConstants, WgpuLibrary};
 use shader_info::{
     Code, Frequency, Pad, Qualifier, Registry, ShaderCreateInfo, ShaderInfo, ShaderStruct, Type,
 };
@@ -33,6 +33,30 @@ fn array_info() -> ShaderCreateInfo {
         .push_constant(Type::Uint, "n")
         .local_group_size(1)
         .compute_source("array.comp.glsl")
+}
+
+/// A block over the 64 bytes every WebGPU implementation's immediates take (mat4 + vec4 + uint: 84 bytes, 96 in
+/// WGSL): its WGSL file reads it from the storage buffer, and the wgpu backend moves it back into immediates on a
+/// device that takes them (Vulkan: 128 bytes or more).
+fn wide_info() -> ShaderCreateInfo {
+    ShaderCreateInfo::new("test_push_wide")
+        .storage_buf(0, Qualifier::Write, "float", "result[]", Frequency::Pass)
+        .push_constant(Type::Mat4, "model")
+        .push_constant(Type::Vec4, "tint")
+        .push_constant(Type::Uint, "count")
+        .local_group_size(1)
+        .compute_source("wide.comp.glsl")
+}
+
+const WIDE_COMP: &str = "void main() {\n  result[0] = model[0].x;\n  result[1] = model[3].w;\n  result[2] = tint.z;\n  result[3] = float(count);\n}\n";
+
+fn wide_bytes() -> Vec<u8> {
+    let mut v = vec![0.0f32; 24];
+    v[0] = 0.75;
+    v[15] = -2.5;
+    v[18] = 8.25;
+    v[20] = f32::from_bits(5);
+    bytemuck::cast_slice(&v).to_vec()
 }
 
 const ARRAY_COMP: &str = "void main() {\n  result[0] = planes[0].x;\n  result[1] = planes[1].w;\n  result[2] = float(n);\n  result[3] = planes[n - 10u].y;\n}\n";
@@ -95,10 +119,11 @@ fn derived() -> DerivedPush {
     }
 }
 
-/// The two cases: (info, the twin's bytes, the values the shader writes back).
-fn cases() -> [(&'static str, Vec<u8>, [f32; 4]); 3] {
+/// The cases: (info, the twin's bytes, the values the shader writes back).
+fn cases() -> [(&'static str, Vec<u8>, [f32; 4]); 4] {
     [
         ("test_push_array", array_bytes(), [1.25, 6.75, 11.0, -3.5]),
+        ("test_push_wide", wide_bytes(), [0.75, -2.5, 8.25, 5.0]),
         (
             "test_push_twin",
             bytemuck::bytes_of(&twin()).to_vec(),
@@ -116,6 +141,7 @@ fn registry() -> Registry {
     let mut reg = Registry::global().clone();
     reg.add_info(builder_info());
     reg.add_info(array_info());
+    reg.add_info(wide_info());
     reg
 }
 
@@ -124,6 +150,7 @@ fn root() -> tempfile::TempDir {
     std::fs::write(dir.path().join("twin.comp.glsl"), TWIN_COMP).unwrap();
     std::fs::write(dir.path().join("derived.comp.glsl"), DERIVED_COMP).unwrap();
     std::fs::write(dir.path().join("array.comp.glsl"), ARRAY_COMP).unwrap();
+    std::fs::write(dir.path().join("wide.comp.glsl"), WIDE_COMP).unwrap();
     dir
 }
 
@@ -229,9 +256,15 @@ fn wgpu_dispatch(lib: &mut WgpuLibrary, key: &str, push: &[u8]) -> gpu::wgpu::Wg
 #[test]
 fn wgpu_pushes_the_block_of_a_padded_twin_on_both_paths_and_refuses_other_lengths() {
     let dir = root();
-    // Immediates, the storage-buffer path, and immediates capped below the 48-byte block (as a browser's 64-byte
-    // limit caps larger ones): then that block alone takes the buffer path, shader and layout alike.
-    for (immediates, cap) in [(true, None), (false, None), (true, Some(32))] {
+    // Immediates, the storage-buffer path, immediates capped at a browser's 64 bytes (the wide block takes the
+    // buffer path, as its WGSL file has it) and below the 48-byte block (then that block takes it too), shader and
+    // layout alike.
+    for (immediates, cap) in [
+        (true, None),
+        (false, None),
+        (true, Some(64)),
+        (true, Some(32)),
+    ] {
         let Some(ctx) = gpu::wgpu::testing::test_context_with(gpu::wgpu::WgpuContextOptions {
             immediates,
             max_immediate_size: cap,
@@ -240,6 +273,23 @@ fn wgpu_pushes_the_block_of_a_padded_twin_on_both_paths_and_refuses_other_length
             return;
         };
         let mut lib = WgpuLibrary::new(&ctx, registry(), LibraryOptions::new(dir.path())).unwrap();
+        // The wide block (96 bytes in WGSL) is immediates where the device takes that many: natively, uncapped.
+        let wide = &lib
+            .compute_pipeline("test_push_wide")
+            .unwrap()
+            .layouts
+            .push_constants;
+        let fits = ctx.has_immediates() && ctx.device.limits().max_immediate_size >= 96;
+        assert_eq!(
+            fits,
+            (immediates, cap) == (true, None),
+            "lavapipe takes 128 bytes or more"
+        );
+        assert_eq!(
+            matches!(wide, PushConstants::Immediates { size: 96 }),
+            fits,
+            "{wide:?} (immediates {immediates}, cap {cap:?})"
+        );
         for (key, bytes, want) in cases() {
             let got = wgpu_dispatch(&mut lib, key, &bytes)
                 .unwrap_or_else(|e| panic!("{key} (immediates {immediates}): {e}"));

@@ -117,6 +117,48 @@ fn the_whole_library_translates_to_every_target_and_passes_the_independent_check
         "pipeline_time"
     );
     assert_eq!(targets["outputs"][2]["spec_constants"]["applied"], "baked");
+    // Every WGSL file keeps in immediates only what every WebGPU implementation takes (64 bytes), and its JSON says
+    // where the block is read: the library has blocks on both sides of that limit.
+    let (mut immediate, mut buffered) = (0, 0);
+    for e in std::fs::read_dir(out.path()).unwrap() {
+        let path = e.unwrap().path();
+        if path.extension().is_none_or(|x| x != "wgsl") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path.with_extension("json")).unwrap())
+                .unwrap();
+        let pc = &json["declared"]["push_constants"];
+        if pc.is_null() {
+            assert!(!text.contains("var<immediate>"), "{}", path.display());
+            continue;
+        }
+        let size = pc["target_sizes"]["wgsl"].as_u64().unwrap();
+        if !pc["spilled_to"].is_null() {
+            // Over 128 bytes: a declared buffer on every target.
+            assert_eq!(pc["wgsl_reads_from"], "spilled_to", "{}", path.display());
+            assert!(!text.contains("var<immediate>"), "{}", path.display());
+        } else if text.contains("var<immediate>") {
+            assert!(size <= 64, "{}: {size} bytes in immediates", path.display());
+            assert_eq!(pc["wgsl_reads_from"], "immediates", "{}", path.display());
+            immediate += 1;
+        } else if text.contains("@group(3) @binding(0) \nvar<storage> ") {
+            assert_eq!(
+                pc["wgsl_reads_from"]["storage_buffer"],
+                serde_json::json!({ "group": 3, "binding": 0 }),
+                "{}",
+                path.display()
+            );
+            if size > 64 {
+                buffered += 1;
+            }
+        }
+    }
+    assert!(
+        immediate > 0 && buffered > 0,
+        "{immediate} in immediates, {buffered} over 64 bytes"
+    );
     // A point-size module: no WGSL file, and the JSON says why.
     assert!(
         !out.path()
@@ -425,7 +467,8 @@ impl Scratch {
         }
     }
 
-    fn verdicts(&mut self, info: ShaderCreateInfo, stage: Stage) -> Vec<(Target, Verdict)> {
+    /// `f` on the flow over this tree and `info`, added and validated.
+    fn with<R>(&mut self, info: ShaderCreateInfo, f: impl FnOnce(&Flow, &ValidatedInfo) -> R) -> R {
         let name = info.name.clone();
         self.registry.add_info(info);
         let (compiler, loader) = (compiler(self.dir.path()), DirLoader::new(self.dir.path()));
@@ -433,12 +476,23 @@ impl Scratch {
         let v = flow
             .validated(&name)
             .unwrap_or_else(|d| panic!("{}", render_all(&d)));
+        f(&flow, &v)
+    }
+
+    fn verdicts(&mut self, info: ShaderCreateInfo, stage: Stage) -> Vec<(Target, Verdict)> {
         let opts = CrossOptions {
             targets: Target::ALL.to_vec(),
             check: true,
             ..CrossOptions::default()
         };
-        translate_module(&flow, &v, stage, &opts)
+        self.with(info, |flow, v| translate_module(flow, v, stage, &opts))
+    }
+
+    /// The stage of `info`, parsed for translation.
+    fn portable(&mut self, info: ShaderCreateInfo, stage: Stage) -> Portable {
+        self.with(info, |flow, v| {
+            Portable::new(flow, v, stage).unwrap_or_else(|d| panic!("{}", render_all(&d)))
+        })
     }
 }
 
@@ -625,6 +679,42 @@ fn a_push_block_with_an_array_is_a_storage_buffer_in_wgsl_and_tint_takes_it() {
     );
     // Other targets keep their push constants.
     let hlsl = translate(&cull, Target::Hlsl);
+    assert!(hlsl.text.contains("register(b0, space3)"), "{}", hlsl.text);
+}
+
+/// A WebGPU implementation need take only 64 bytes of immediates (Direct3D 12's root signature bounds them; Chrome
+/// exposes no more): a larger block without arrays is the storage buffer at @group(3) @binding(0) in the WGSL, which
+/// Tint and the check take; kept in immediates, the check refuses it by its size.
+#[test]
+fn a_push_block_over_webgpus_64_bytes_is_a_storage_buffer_in_wgsl() {
+    let mut s = Scratch::new(&[(
+        "wide.comp",
+        "void main() { result[0] = (model * tint).x + float(count); }\n",
+    )]);
+    let info = ShaderCreateInfo::new("scratch_wide_push")
+        .storage_buf(0, Qualifier::Write, "float", "result[]", Frequency::Pass)
+        .push_constant(Type::Mat4, "model")
+        .push_constant(Type::Vec4, "tint")
+        .push_constant(Type::Uint, "count")
+        .local_group_size(1)
+        .compute_source("wide.comp")
+        .do_static_compilation(true);
+    let p = s.portable(info, Stage::Compute);
+    assert_eq!(p.plan.push_constants.as_ref().unwrap().twin_size(), 96);
+    let wgsl = translate(&p, Target::Wgsl);
+    assert!(!wgsl.text.contains("var<immediate>"), "{}", wgsl.text);
+    check::check(&p, &wgsl).unwrap_or_else(|d| panic!("{}", render_all(&d)));
+    check_fails(
+        &p,
+        &tampered(
+            &wgsl,
+            "@group(3) @binding(0) \nvar<storage> ",
+            "var<immediate> ",
+        ),
+        &["the WGSL keeps 96 bytes in immediates; a WebGPU implementation need take only 64"],
+    );
+    // The other targets keep their push constants.
+    let hlsl = translate(&p, Target::Hlsl);
     assert!(hlsl.text.contains("register(b0, space3)"), "{}", hlsl.text);
 }
 

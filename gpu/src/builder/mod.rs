@@ -1186,6 +1186,16 @@ fn declared_json(plan: &shader_info::PipelinePlan) -> serde_json::Value {
                 "hlsl": pc.size.next_multiple_of(16),
             },
             "spilled_to": pc.spill.map(|s| serde_json::json!({ "set": s.set, "binding": s.binding })),
+            // Where the WGSL file reads the block: immediates, or a storage buffer where not every WebGPU
+            // implementation's immediates hold it (`cross::immediates`).
+            "wgsl_reads_from": if crate::cross::immediates::wgsl_reads_from_buffer(pc) {
+                let (group, binding) = crate::cross::immediates::WGSL_BUFFER_PLACE;
+                serde_json::json!({ "storage_buffer": { "group": group, "binding": binding } })
+            } else if pc.spill.is_some() {
+                serde_json::json!("spilled_to")
+            } else {
+                serde_json::json!("immediates")
+            },
         })
     });
     serde_json::json!({

@@ -175,23 +175,16 @@ impl Backend for WgpuBackend {
         };
         let mut module = naga::front::wgsl::parse_str(&t.text)
             .map_err(|e| refused(format!("does not parse: {}", e.emit_to_string(&t.text))))?;
-        // The same rule as the layout's (`create_layout`): a block goes through the storage-buffer path when the
-        // device has no immediates or the block is larger than its immediate limit (WGSL counts a struct's size as
-        // the layout reserves it: the block's twin size).
-        if !self.ctx.has_immediates()
-            || immediate_bytes(&module) > self.ctx.device.limits().max_immediate_size
-        {
-            for (_, g) in module.global_variables.iter_mut() {
-                if g.space == naga::AddressSpace::Immediate {
-                    g.space = naga::AddressSpace::Storage {
-                        access: naga::StorageAccess::LOAD,
-                    };
-                    g.binding = Some(naga::ResourceBinding {
-                        group: PUSH_CONSTANT_FALLBACK_GROUP,
-                        binding: 0,
-                    });
-                }
-            }
+        // The same rule as the layout's (`create_layout`): the block is immediates where the device takes them and
+        // the block fits (no array, its WGSL size within the device's limit), else the storage buffer. The text
+        // holds it where every WebGPU implementation would.
+        let max = if self.ctx.has_immediates() {
+            self.ctx.device.limits().max_immediate_size
+        } else {
+            0
+        };
+        if let Some(placed) = crate::cross::immediates::place_push_block(&module, max) {
+            module = placed;
         }
         let info = naga::valid::Validator::new(
             naga::valid::ValidationFlags::all(),
@@ -267,10 +260,11 @@ impl Backend for WgpuBackend {
         let push_constants = match &plan.push_constants {
             None => PushConstants::None,
             Some(pc)
-                if !spilled
-                    && self.ctx.has_immediates()
-                    && !crate::cross::immediates::wgsl_reads_from_buffer(pc)
-                    && pc.twin_size() <= self.ctx.device.limits().max_immediate_size =>
+                if self.ctx.has_immediates()
+                    && crate::cross::immediates::immediates_fit(
+                        pc,
+                        self.ctx.device.limits().max_immediate_size,
+                    ) =>
             {
                 PushConstants::Immediates {
                     size: pc.twin_size(),
@@ -630,22 +624,6 @@ impl Backend for WgpuBackend {
     fn diagnostics(error: WgpuError, key: &str) -> Vec<Diagnostic> {
         error.into_diagnostics(key)
     }
-}
-
-/// The size of the module's immediate data as WGSL lays it out (its largest `var<immediate>`); `u32::MAX` when the
-/// module's types cannot be laid out (naga's validation then says why).
-fn immediate_bytes(module: &naga::Module) -> u32 {
-    let mut layouter = naga::proc::Layouter::default();
-    if layouter.update(module.to_ctx()).is_err() {
-        return u32::MAX;
-    }
-    module
-        .global_variables
-        .iter()
-        .filter(|(_, g)| g.space == naga::AddressSpace::Immediate)
-        .map(|(_, g)| layouter[g.ty].size)
-        .max()
-        .unwrap_or(0)
 }
 
 fn stage_bit(s: Stage) -> w::ShaderStages {

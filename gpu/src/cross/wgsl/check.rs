@@ -55,7 +55,8 @@ pub(crate) fn check(p: &Portable, text: &str) -> Vec<String> {
                 if (rb.group, rb.binding) == super::immediates::WGSL_BUFFER_PLACE
                     && p.plan.targets.at(rb.group, rb.binding).is_none() =>
             {
-                // A push-constant block WGSL's immediates cannot hold, read from a storage buffer instead.
+                // A push-constant block not every WebGPU implementation's immediates hold, read from a storage buffer
+                // instead.
                 match &p.plan.push_constants {
                     Some(block) if super::immediates::wgsl_reads_from_buffer(block) => {
                         if access != naga::StorageAccess::LOAD {
@@ -67,8 +68,10 @@ pub(crate) fn check(p: &Portable, text: &str) -> Vec<String> {
                     }
                     _ => out.push(format!(
                         "`{name}` is at @group({}) @binding({}), where the map has no binding and no push-constant \
-                         block with an array member is read",
-                        rb.group, rb.binding
+                         block is read (only a block with an array member or over {} bytes is)",
+                        rb.group,
+                        rb.binding,
+                        super::immediates::WEBGPU_IMMEDIATE_BYTES
                     )),
                 }
             }
@@ -117,21 +120,26 @@ pub(crate) fn check(p: &Portable, text: &str) -> Vec<String> {
                 }
             }
             (None, naga::AddressSpace::Immediate) => {
-                if let Some(block) = &p.plan.push_constants {
-                    if super::immediates::wgsl_reads_from_buffer(block) {
-                        out.push(
-                            "the push-constant block has an array member but the WGSL keeps it in immediates, \
-                             which WebGPU forbids"
-                                .into(),
-                        );
-                    } else {
-                        push_block_offsets("the push-constant block", g.ty, block, &mut out);
-                    }
-                } else {
-                    out.push(
-                        "the WGSL has an immediate block but the declaration has no push constants"
+                let size = layouter[g.ty].size;
+                let most = super::immediates::WEBGPU_IMMEDIATE_BYTES;
+                if size > most {
+                    out.push(format!(
+                        "the WGSL keeps {size} bytes in immediates; a WebGPU implementation need take only {most}, \
+                         so such a block is read from the storage buffer at @group(3) @binding(0)"
+                    ));
+                }
+                match &p.plan.push_constants {
+                    Some(block) if super::immediates::has_array(&block.layout) => out.push(
+                        "the push-constant block has an array member but the WGSL keeps it in immediates, which \
+                         WebGPU forbids"
                             .into(),
-                    );
+                    ),
+                    Some(block) => {
+                        push_block_offsets("the push-constant block", g.ty, block, &mut out)
+                    }
+                    None => out.push(
+                        "the WGSL has an immediate block but the declaration has no push constants".into(),
+                    ),
                 }
             }
             _ => {}

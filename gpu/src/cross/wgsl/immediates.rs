@@ -1,18 +1,25 @@
 //! Push-constant blocks that WGSL's immediates cannot hold.
 //!
 //! WebGPU's `var<immediate>` takes no arrays (Tint: "arrays cannot be used in the `<immediate>` address space"; naga
-//! and wgpu accept them, Chrome and every Dawn-based implementation refuse them). A block with an array member,
-//! at any depth, is therefore read in WGSL from the place every WebGPU implementation takes and the wgpu backend
-//! already binds on devices without immediates: a read-only storage buffer at
-//! `@group(PUSH_CONSTANT_SPACE) @binding(0)` holding the block's std430 bytes (valid storage offsets as they are).
-//! The host code does not change: the wgpu backend's push call writes that buffer and binds it
-//! (`shader_info_gpu::wgpu::PushConstants::Buffer`). Vulkan, MSL, HLSL and GL keep their push
-//! constants: arrays are fine there.
+//! and wgpu accept them, Chrome and every Dawn-based implementation refuse them), and a WebGPU implementation need
+//! not take more than [`WEBGPU_IMMEDIATE_BYTES`] bytes of them (a pipeline layout with more fails to create there).
+//! Such a block, with an array member at any depth or larger than that, is therefore read in the WGSL translation
+//! from the place every WebGPU implementation takes and the wgpu backend already binds on devices without
+//! immediates: a read-only storage buffer at `@group(PUSH_CONSTANT_SPACE) @binding(0)` holding the block's std430
+//! bytes (valid storage offsets as they are). The host code does not change: the wgpu backend's push call writes
+//! that buffer and binds it (`shader_info_gpu::wgpu::PushConstants::Buffer`), and on a device whose immediates
+//! hold the block (native Vulkan takes 128 bytes or more) it moves the block back into immediates
+//! ([`place_push_block`]). Vulkan, MSL, HLSL and GL keep their push constants: arrays are fine there.
 
 use shader_info::{BlockLayout, FieldArray, PUSH_CONSTANT_SPACE, PushConstantPlan};
 
-/// Whether the WGSL of a stage with this block reads it from a storage buffer rather than immediates: it has an
-/// array member at any depth (and was not already spilled to a declared buffer).
+/// The immediate bytes every WebGPU implementation takes: the specification's guaranteed `maxImmediateSize`
+/// (Direct3D 12's root signature bounds it; Dawn exposes no more on any backend).
+pub const WEBGPU_IMMEDIATE_BYTES: u32 = 64;
+
+/// Whether the WGSL translation of a stage with this block (the text the static pass writes and checks) reads it
+/// from a storage buffer rather than immediates: it has an array member at any depth, or its WGSL size is over
+/// [`WEBGPU_IMMEDIATE_BYTES`] (and it was not already spilled to a declared buffer).
 ///
 /// ```
 /// use shader_info::*;
@@ -25,10 +32,34 @@ use shader_info::{BlockLayout, FieldArray, PUSH_CONSTANT_SPACE, PushConstantPlan
 /// assert!(shader_info_gpu::cross::immediates::wgsl_reads_from_buffer(plan.push_constants.as_ref().unwrap()));
 /// ```
 pub fn wgsl_reads_from_buffer(block: &PushConstantPlan) -> bool {
-    block.spill.is_none() && has_array(&block.layout)
+    block.spill.is_none()
+        && (has_array(&block.layout) || block.twin_size() > WEBGPU_IMMEDIATE_BYTES)
 }
 
-fn has_array(layout: &BlockLayout) -> bool {
+/// Whether the block can be immediates on a device that takes `max` bytes of them: no array member, and its WGSL
+/// size (what the pipeline layout reserves) fits. Where it holds, the wgpu backend reads the block from
+/// immediates whatever the WGSL text says ([`place_push_block`]).
+///
+/// ```
+/// use shader_info::*;
+/// use shader_info_gpu::cross::immediates::{immediates_fit, wgsl_reads_from_buffer};
+/// let mut reg = Registry::new();
+/// reg.add_info(ShaderCreateInfo::new("five")
+///     .push_constant(Type::Mat4, "model")
+///     .push_constant(Type::Vec4, "tint")
+///     .local_group_size(1)
+///     .compute_source("x.comp"));
+/// let plan = PipelinePlan::new(&reg.validated("five").unwrap(), &reg);
+/// let block = plan.push_constants.as_ref().unwrap();
+/// assert!(wgsl_reads_from_buffer(block)); // 80 bytes: not every WebGPU implementation takes them
+/// assert!(immediates_fit(block, 128) && !immediates_fit(block, 64));
+/// ```
+pub fn immediates_fit(block: &PushConstantPlan, max: u32) -> bool {
+    block.spill.is_none() && !has_array(&block.layout) && block.twin_size() <= max
+}
+
+/// Whether the block has an array member at any depth.
+pub(crate) fn has_array(layout: &BlockLayout) -> bool {
     layout
         .members
         .iter()
@@ -38,11 +69,38 @@ fn has_array(layout: &BlockLayout) -> bool {
 /// The group and binding the WGSL reads such a block from.
 pub const WGSL_BUFFER_PLACE: (u32, u32) = (PUSH_CONSTANT_SPACE, 0);
 
-/// `module` with its immediate globals turned into the read-only storage buffer at [`WGSL_BUFFER_PLACE`].
-pub(crate) fn to_storage_buffer(module: &naga::Module) -> naga::Module {
+/// `module` with its push-constant block where a device that takes `max` bytes of immediates reads it
+/// (immediates when its type has no array and fits in `max`, else the read-only storage buffer at
+/// [`WGSL_BUFFER_PLACE`]); `None` where it is there already. The block is the module's `var<immediate>` or its
+/// storage buffer at that place (group 3 holds nothing else).
+pub(crate) fn place_push_block(module: &naga::Module, max: u32) -> Option<naga::Module> {
+    let mut layouter = naga::proc::Layouter::default();
+    // Types without a layout: naga's validation says why, after.
+    let laid_out = layouter.update(module.to_ctx()).is_ok();
+    let moves: Vec<_> = module
+        .global_variables
+        .iter()
+        .filter_map(|(h, g)| {
+            let is_buffer = matches!(g.space, naga::AddressSpace::Storage { .. })
+                && g.binding.as_ref().map(|b| (b.group, b.binding)) == Some(WGSL_BUFFER_PLACE);
+            if g.space != naga::AddressSpace::Immediate && !is_buffer {
+                return None;
+            }
+            let fits =
+                laid_out && !type_has_array(&module.types, g.ty) && layouter[g.ty].size <= max;
+            (fits == is_buffer).then_some((h, fits))
+        })
+        .collect();
+    if moves.is_empty() {
+        return None;
+    }
     let mut module = module.clone();
-    for (_, g) in module.global_variables.iter_mut() {
-        if g.space == naga::AddressSpace::Immediate {
+    for (h, to_immediates) in moves {
+        let g = &mut module.global_variables[h];
+        if to_immediates {
+            g.space = naga::AddressSpace::Immediate;
+            g.binding = None;
+        } else {
             g.space = naga::AddressSpace::Storage {
                 access: naga::StorageAccess::LOAD,
             };
@@ -52,5 +110,15 @@ pub(crate) fn to_storage_buffer(module: &naga::Module) -> naga::Module {
             });
         }
     }
-    module
+    Some(module)
+}
+
+fn type_has_array(types: &naga::UniqueArena<naga::Type>, ty: naga::Handle<naga::Type>) -> bool {
+    match &types[ty].inner {
+        naga::TypeInner::Array { .. } | naga::TypeInner::BindingArray { .. } => true,
+        naga::TypeInner::Struct { members, .. } => {
+            members.iter().any(|m| type_has_array(types, m.ty))
+        }
+        _ => false,
+    }
 }
