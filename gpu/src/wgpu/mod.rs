@@ -6,7 +6,7 @@
 //! | declared | on wgpu |
 //! |---|---|
 //! | set / binding | `@group(set) @binding(binding)`: the WGSL target map (a combined sampler is a texture at its binding and a sampler at its portable sampler binding) |
-//! | push constants | wgpu *immediates* (`var<immediate>`, [`::wgpu::Features::IMMEDIATES`]) where the adapter has them; otherwise a read-only storage buffer with the same bytes at `@group(3) @binding(0)` ([`PUSH_CONSTANT_FALLBACK_GROUP`]) — see [`PushConstants`] |
+//! | push constants | wgpu *immediates* (`var<immediate>`, [`::wgpu::Features::IMMEDIATES`]) where the adapter has them and they hold the block; otherwise a read-only storage buffer with the same bytes at `@group(3) @binding(0)` ([`PUSH_CONSTANT_FALLBACK_GROUP`]) — see [`PushConstants`] |
 //! | specialization constants | WGSL `override`s, set at pipeline creation by their `@id` |
 //! | render state | `PrimitiveState`, `DepthStencilState`, `ColorTargetState`s, `MultisampleState`; what WebGPU lacks (line width, dynamic depth bias, triangle fans, culling both faces) is refused with the reason |
 //!
