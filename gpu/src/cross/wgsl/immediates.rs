@@ -8,8 +8,8 @@
 //! immediates: a read-only storage buffer at `@group(PUSH_CONSTANT_SPACE) @binding(0)` holding the block's std430
 //! bytes (valid storage offsets as they are). The host code does not change: the wgpu backend's push call writes
 //! that buffer and binds it (`shader_info_gpu::wgpu::PushConstants::Buffer`), and on a device whose immediates
-//! hold the block (native Vulkan takes 128 bytes or more) it moves the block back into immediates
-//! ([`place_push_block`]). Vulkan, MSL, HLSL and GL keep their push constants: arrays are fine there.
+//! hold the block (native Vulkan takes 128 bytes or more) it moves the block back into immediates. Vulkan, MSL,
+//! HLSL and GL keep their push constants: arrays are fine there.
 
 use shader_info::{BlockLayout, FieldArray, PUSH_CONSTANT_SPACE, PushConstantPlan};
 
@@ -38,7 +38,7 @@ pub fn wgsl_reads_from_buffer(block: &PushConstantPlan) -> bool {
 
 /// Whether the block can be immediates on a device that takes `max` bytes of them: no array member, and its WGSL
 /// size (what the pipeline layout reserves) fits. Where it holds, the wgpu backend reads the block from
-/// immediates whatever the WGSL text says ([`place_push_block`]).
+/// immediates whatever the WGSL text says.
 ///
 /// ```
 /// use shader_info::*;
