@@ -716,6 +716,15 @@ fn a_push_block_over_webgpus_64_bytes_is_a_storage_buffer_in_wgsl() {
     // The other targets keep their push constants.
     let hlsl = translate(&p, Target::Hlsl);
     assert!(hlsl.text.contains("register(b0, space3)"), "{}", hlsl.text);
+    // Dawn, the independent implementation, takes exactly what the rule assumes.
+    match check::tint::max_immediate_size() {
+        Some(dawn) => assert_eq!(dawn, gpu::cross::immediates::WEBGPU_IMMEDIATE_BYTES),
+        None => assert!(
+            std::env::var(check::REQUIRE_TINT_ENV).as_deref() != Ok("1"),
+            "{}=1 but Tint cannot run",
+            check::REQUIRE_TINT_ENV
+        ),
+    }
 }
 
 /// Buffer blocks keep their declared names in the translations (#28): the HLSL cbuffer and the WGSL uniform read

@@ -5,8 +5,8 @@
 // Input (stdin): one JSON object a line, `{"id": <any>, "code": "<WGSL>"}`.
 // Output (stdout): one JSON object a line per input, in order,
 //   `{"id": <same>, "ok": <no error>, "messages": [{"type", "line", "column", "message"}]}`.
-// The first line written is `{"ready": true, "features": [...]}` once the device exists (or `{"ready": false,
-// "error": "..."}`).
+// The first line written is `{"ready": true, "features": [...], "maxImmediateSize": N}` once the device exists (or
+// `{"ready": false, "error": "..."}`).
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -30,7 +30,7 @@ try {
   say({ ready: false, error: String(e?.stack ?? e) });
   process.exit(1);
 }
-say({ ready: true, features });
+say({ ready: true, features, maxImmediateSize: device.limits.maxImmediateSize ?? 0 });
 
 // Lines are checked one after the other, so verdicts come back in input order.
 const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });

@@ -35,6 +35,8 @@ struct Server {
     /// closed when the process ends.
     lines: Receiver<String>,
     next_id: u64,
+    /// The immediate bytes Dawn's device takes (`maxImmediateSize`).
+    max_immediate_size: u32,
     /// Kept until the process ends: the script node was started on.
     _script: tempfile::TempPath,
 }
@@ -130,6 +132,10 @@ fn start() -> Result<Server, String> {
         stdin,
         lines,
         next_id: 0,
+        max_immediate_size: ready["maxImmediateSize"]
+            .as_u64()
+            .and_then(|n| u32::try_from(n).ok())
+            .unwrap_or(0),
         _script: script,
     })
 }
@@ -143,6 +149,21 @@ pub fn installed() -> bool {
 /// Whether Tint can run here (starts it when it was not yet started).
 pub fn available() -> bool {
     SERVER.get_or_init(|| start().map(Mutex::new)).is_ok()
+}
+
+/// The immediate bytes Dawn's device takes (its `maxImmediateSize`), where Tint runs here: the WGSL keeps at most
+/// [`crate::cross::immediates::WEBGPU_IMMEDIATE_BYTES`] in immediates, which a test holds against this.
+pub fn max_immediate_size() -> Option<u32> {
+    let server = SERVER
+        .get_or_init(|| start().map(Mutex::new))
+        .as_ref()
+        .ok()?;
+    Some(
+        server
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .max_immediate_size,
+    )
 }
 
 /// Tint's verdict on `wgsl`: `Ok(None)` when it accepts it, `Ok(Some(errors))` when it rejects it, `Err(why)` when
