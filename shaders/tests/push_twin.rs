@@ -59,6 +59,31 @@ fn wide_bytes() -> Vec<u8> {
     bytemuck::cast_slice(&v).to_vec()
 }
 
+/// A block over the 128 bytes every Vulkan device takes (three mat4 + uint: 196 bytes, 208 in WGSL), spilled to a
+/// declared storage buffer at the same place as the buffer path's: it stays a buffer on every path, even on a device
+/// whose immediates would hold it.
+fn spilled_info() -> ShaderCreateInfo {
+    ShaderCreateInfo::new("test_push_spilled")
+        .storage_buf(0, Qualifier::Write, "float", "result[]", Frequency::Pass)
+        .push_constant(Type::Mat4, "a")
+        .push_constant(Type::Mat4, "b")
+        .push_constant(Type::Mat4, "c")
+        .push_constant(Type::Uint, "n")
+        .local_group_size(1)
+        .compute_source("spilled.comp.glsl")
+}
+
+const SPILLED_COMP: &str = "void main() {\n  result[0] = a[0].x;\n  result[1] = b[1].y;\n  result[2] = c[3].w;\n  result[3] = float(n);\n}\n";
+
+fn spilled_bytes() -> Vec<u8> {
+    let mut v = vec![0.0f32; 52];
+    v[0] = 1.5;
+    v[16 + 5] = -4.0;
+    v[32 + 15] = 9.5;
+    v[48] = f32::from_bits(3);
+    bytemuck::cast_slice(&v).to_vec()
+}
+
 const ARRAY_COMP: &str = "void main() {\n  result[0] = planes[0].x;\n  result[1] = planes[1].w;\n  result[2] = float(n);\n  result[3] = planes[n - 10u].y;\n}\n";
 
 fn array_bytes() -> Vec<u8> {
@@ -120,8 +145,9 @@ fn derived() -> DerivedPush {
 }
 
 /// The cases: (info, the twin's bytes, the values the shader writes back).
-fn cases() -> [(&'static str, Vec<u8>, [f32; 4]); 4] {
+fn cases() -> [(&'static str, Vec<u8>, [f32; 4]); 5] {
     [
+        ("test_push_spilled", spilled_bytes(), [1.5, -4.0, 9.5, 3.0]),
         ("test_push_array", array_bytes(), [1.25, 6.75, 11.0, -3.5]),
         ("test_push_wide", wide_bytes(), [0.75, -2.5, 8.25, 5.0]),
         (
@@ -142,6 +168,7 @@ fn registry() -> Registry {
     reg.add_info(builder_info());
     reg.add_info(array_info());
     reg.add_info(wide_info());
+    reg.add_info(spilled_info());
     reg
 }
 
@@ -151,6 +178,7 @@ fn root() -> tempfile::TempDir {
     std::fs::write(dir.path().join("derived.comp.glsl"), DERIVED_COMP).unwrap();
     std::fs::write(dir.path().join("array.comp.glsl"), ARRAY_COMP).unwrap();
     std::fs::write(dir.path().join("wide.comp.glsl"), WIDE_COMP).unwrap();
+    std::fs::write(dir.path().join("spilled.comp.glsl"), SPILLED_COMP).unwrap();
     dir
 }
 

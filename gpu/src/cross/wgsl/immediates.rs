@@ -11,7 +11,9 @@
 //! hold the block (native Vulkan takes 128 bytes or more) it moves the block back into immediates. Vulkan, MSL,
 //! HLSL and GL keep their push constants: arrays are fine there.
 
-use shader_info::{BlockLayout, FieldArray, PUSH_CONSTANT_SPACE, PushConstantPlan};
+use shader_info::{
+    BlockLayout, FieldArray, MAX_PUSH_CONSTANT_BYTES, PUSH_CONSTANT_SPACE, PushConstantPlan,
+};
 
 /// The immediate bytes every WebGPU implementation takes: the specification's guaranteed `maxImmediateSize`
 /// (Direct3D 12's root signature bounds it; Dawn exposes no more on any backend).
@@ -72,7 +74,8 @@ pub const WGSL_BUFFER_PLACE: (u32, u32) = (PUSH_CONSTANT_SPACE, 0);
 /// `module` with its push-constant block where a device that takes `max` bytes of immediates reads it
 /// (immediates when its type has no array and fits in `max`, else the read-only storage buffer at
 /// [`WGSL_BUFFER_PLACE`]); `None` where it is there already. The block is the module's `var<immediate>` or its
-/// storage buffer at that place (group 3 holds nothing else).
+/// storage buffer at that place. A block over [`MAX_PUSH_CONSTANT_BYTES`] at that place is a spilled one
+/// ([`shader_info::PushConstantSpill`]: a declared buffer on every target, never immediates), and stays.
 pub(crate) fn place_push_block(module: &naga::Module, max: u32) -> Option<naga::Module> {
     let mut layouter = naga::proc::Layouter::default();
     // Types without a layout: naga's validation says why, after.
@@ -86,8 +89,11 @@ pub(crate) fn place_push_block(module: &naga::Module, max: u32) -> Option<naga::
             if g.space != naga::AddressSpace::Immediate && !is_buffer {
                 return None;
             }
-            let fits =
-                laid_out && !type_has_array(&module.types, g.ty) && layouter[g.ty].size <= max;
+            let size = laid_out.then(|| layouter[g.ty].size);
+            if is_buffer && size.is_none_or(|s| s > MAX_PUSH_CONSTANT_BYTES) {
+                return None;
+            }
+            let fits = size.is_some_and(|s| s <= max) && !type_has_array(&module.types, g.ty);
             (fits == is_buffer).then_some((h, fits))
         })
         .collect();
@@ -120,5 +126,64 @@ fn type_has_array(types: &naga::UniqueArena<naga::Type>, ty: naga::Handle<naga::
             members.iter().any(|m| type_has_array(types, m.ty))
         }
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn module(block: &str, place: &str) -> naga::Module {
+        naga::front::wgsl::parse_str(&format!(
+            "struct B {{ {block} }}\n{place} b: B;\n@compute @workgroup_size(1) fn main() {{ _ = b; }}\n"
+        ))
+        .unwrap()
+    }
+
+    fn space(m: &naga::Module) -> naga::AddressSpace {
+        m.global_variables.iter().next().unwrap().1.space
+    }
+
+    #[test]
+    fn a_block_moves_to_where_the_device_reads_it_and_a_spilled_one_stays() {
+        let buffer = "@group(3) @binding(0) var<storage>";
+        // 96 bytes: the buffer path's block, immediates where a device takes 96 bytes.
+        let wide = module("m: mat4x4<f32>, t: vec4<f32>, n: u32,", buffer);
+        assert!(place_push_block(&wide, 64).is_none());
+        let moved = place_push_block(&wide, 128).unwrap();
+        assert_eq!(space(&moved), naga::AddressSpace::Immediate);
+        assert!(
+            moved
+                .global_variables
+                .iter()
+                .next()
+                .unwrap()
+                .1
+                .binding
+                .is_none()
+        );
+        // And back, where it does not fit.
+        let back = place_push_block(&moved, 64).unwrap();
+        assert_eq!(
+            back.global_variables.iter().next().unwrap().1.binding,
+            Some(naga::ResourceBinding {
+                group: 3,
+                binding: 0
+            })
+        );
+        // 208 bytes at the same place is a spilled block, a declared buffer: it stays, whatever the device takes.
+        let spilled = module(
+            "a: mat4x4<f32>, b: mat4x4<f32>, c: mat4x4<f32>, n: u32,",
+            buffer,
+        );
+        assert!(place_push_block(&spilled, 4096).is_none());
+        // An array never goes to immediates.
+        let planes = module("p: array<vec4<f32>, 2>,", buffer);
+        assert!(place_push_block(&planes, 4096).is_none());
+        let immediate = module("p: array<vec4<f32>, 2>,", "var<immediate>");
+        assert!(matches!(
+            space(&place_push_block(&immediate, 4096).unwrap()),
+            naga::AddressSpace::Storage { .. }
+        ));
     }
 }
