@@ -204,6 +204,10 @@ impl Backend for WgpuBackend {
             .filter(|(h, _)| !uses[*h].is_empty())
             .filter_map(|(_, g)| g.binding.as_ref().map(|b| (b.group, b.binding)))
             .collect();
+        let reads_immediates = module
+            .global_variables
+            .iter()
+            .any(|(h, g)| g.space == naga::AddressSpace::Immediate && !uses[h].is_empty());
         let overrides = module.overrides.iter().filter_map(|(_, o)| o.id).collect();
         let label = format!("{key}.{}", stage.short_name());
         let scope = self.ctx.device.push_error_scope(w::ErrorFilter::Validation);
@@ -221,6 +225,7 @@ impl Backend for WgpuBackend {
             module: created,
             translation: t,
             used,
+            reads_immediates,
             overrides,
         })
     }
@@ -275,6 +280,24 @@ impl Backend for WgpuBackend {
                 size: pc.size.next_multiple_of(16),
             },
         };
+        // The shaders read the block where the layout puts it: wgpu takes a pipeline whose shader reads immediates
+        // that the layout never holds, and the shader then reads zeros (a spilled block moved into immediates did,
+        // on a 256-byte NVIDIA device). A disagreement is an error naming the stage, never a wrong frame.
+        let in_immediates = matches!(push_constants, PushConstants::Immediates { .. });
+        if let Some((stage, _)) = modules
+            .iter()
+            .find(|(_, m)| m.reads_immediates && !in_immediates)
+        {
+            return Err(diagnostic(
+                Code::Translation,
+                key,
+                format!(
+                    "the WGSL of `{key}` ({stage}) reads its push constants from immediates, but the pipeline \
+                     layout puts them in the storage buffer at @group({PUSH_CONSTANT_FALLBACK_GROUP}) @binding(0)"
+                ),
+                "a bug in the push-constant placement (`cross::immediates`): report it with the info",
+            ));
+        }
         // A spilled block is already a binding of the plan's group: only its filling is ours.
         if let PushConstants::Buffer { size } = push_constants
             && !spilled
@@ -637,4 +660,72 @@ fn stage_bit(s: Stage) -> w::ShaderStages {
 
 fn constant_refs(c: &[(String, f64)]) -> Vec<(&str, f64)> {
     c.iter().map(|(k, v)| (k.as_str(), *v)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shader_info::{Registry, ShaderCreateInfo, Type};
+
+    /// A module that reads immediates the layout does not hold (the placement gone wrong, by hand) is refused with
+    /// the info and stage named, not made into a pipeline that reads zeros.
+    #[test]
+    fn a_shader_reading_immediates_the_layout_lacks_is_an_error() {
+        // Capped at 64 bytes: the 96-byte block takes the buffer path.
+        let Some(ctx) = crate::wgpu::testing::test_context_with(crate::wgpu::WgpuContextOptions {
+            max_immediate_size: Some(64),
+            ..Default::default()
+        }) else {
+            return;
+        };
+        assert!(
+            ctx.has_immediates(),
+            "lavapipe and the GPUs have immediates"
+        );
+        let mut reg = Registry::new();
+        reg.add_info(
+            ShaderCreateInfo::new("wide")
+                .push_constant(Type::Mat4, "model")
+                .push_constant(Type::Vec4, "tint")
+                .push_constant(Type::Uint, "count")
+                .local_group_size(1)
+                .compute_source("x.comp"),
+        );
+        let plan = PipelinePlan::new(&reg.validated("wide").unwrap(), &reg);
+        let backend = WgpuBackend {
+            ctx: ctx.clone(),
+            seen_errors: Default::default(),
+        };
+        let wgsl = "struct B { m: mat4x4<f32>, t: vec4<f32>, n: u32, }\nvar<immediate> b: B;\n\
+                    @compute @workgroup_size(1) fn main() { _ = b.n; }\n";
+        let module = Module {
+            module: ctx.device.create_shader_module(w::ShaderModuleDescriptor {
+                label: None,
+                source: w::ShaderSource::Wgsl(wgsl.into()),
+            }),
+            translation: Translation {
+                target: Target::Wgsl,
+                key: "wide".into(),
+                stage: Stage::Compute,
+                text: wgsl.into(),
+                entry_point: "main".into(),
+                requires: Vec::new(),
+                spec_constants: crate::cross::spec::SpecHandling::None,
+                host_uniforms: Vec::new(),
+            },
+            used: Vec::new(),
+            reads_immediates: true,
+            overrides: Vec::new(),
+        };
+        let Err(d) = backend.create_layout(&plan, &[(Stage::Compute, &module)]) else {
+            panic!("a layout for a shader that reads immediates it does not hold");
+        };
+        assert_eq!((d[0].code, d[0].info.as_str()), (Code::Translation, "wide"));
+        assert!(
+            d[0].message
+                .contains("(comp) reads its push constants from immediates"),
+            "{}",
+            d[0].message
+        );
+    }
 }

@@ -101,6 +101,8 @@ pub struct Module {
     pub translation: Translation,
     /// `(group, binding)` pairs the entry point uses.
     pub(super) used: Vec<(u32, u32)>,
+    /// Whether the entry point reads the push-constant block from immediates (else from a buffer, or not at all).
+    pub(super) reads_immediates: bool,
     /// `@id`s of the overrides the module declares.
     pub(super) overrides: Vec<u16>,
 }
