@@ -75,8 +75,9 @@ pub(crate) fn host_uniforms_back(names: &[String]) -> Option<Vec<&'static str>> 
 
 /// Bumped whenever this library changes what it writes for the same module (the crate's version does not move
 /// between commits): a translation kept by an older writer is then never served. 2: blocks carry their declared
-/// names instead of `unnamed`, `unnamed_1`.
-const OUTPUT_REVISION: u32 = 2;
+/// names instead of `unnamed`, `unnamed_1`. 3: WGSL reads a push-constant block over 64 bytes from the storage
+/// buffer (`cross::immediates`).
+const OUTPUT_REVISION: u32 = 3;
 
 /// The part of a verdict's key shared by every target of one module. It is made of what the translation reads
 /// (the generated text, the portable SPIR-V, the binding map and the options), not of the info's name: variants
