@@ -159,6 +159,18 @@ fn the_whole_library_translates_to_every_target_and_passes_the_independent_check
         immediate > 0 && buffered > 0,
         "{immediate} in immediates, {buffered} over 64 bytes"
     );
+    // The library's modules all make pipelines on a default WebGPU device.
+    for m in &report.module_reports {
+        for t in m.targets.iter().filter(|t| t.target == Target::Wgsl) {
+            assert!(
+                t.webgpu_limits.is_empty(),
+                "{} {}: {:?}",
+                m.info,
+                m.stage,
+                t.webgpu_limits
+            );
+        }
+    }
     // A point-size module: no WGSL file, and the JSON says why.
     assert!(
         !out.path()
@@ -725,6 +737,77 @@ fn a_push_block_over_webgpus_64_bytes_is_a_storage_buffer_in_wgsl() {
             check::REQUIRE_TINT_ENV
         ),
     }
+}
+
+/// Tint compiles a module without a device; a pipeline of it is made only where the device's limits allow. A WGSL
+/// translation lists the WebGPU limits it needs above the defaults every device gets, for a web renderer's
+/// `requiredLimits`: here 1,024 invocations, 9 storage buffers and 20 KiB of work-group memory (a default WebGPU
+/// device takes 256 invocations, 8 storage buffers a stage, 16 KiB), and 17 textures and samplers in a fragment
+/// stage (16 each).
+#[test]
+fn a_wgsl_translation_lists_the_webgpu_limits_it_needs_above_the_defaults() {
+    let mut compute =
+        String::from("void main() {\n  uint i = gl_LocalInvocationIndex;\n  tile[i] = float(i);\n");
+    let mut info = ShaderCreateInfo::new("scratch_big_compute")
+        .local_group_size_2d(32, 32)
+        .shared_variable(Type::Float, "tile[5120]")
+        .compute_source("big.comp")
+        .do_static_compilation(true);
+    for b in 0..9 {
+        info = info.storage_buf(
+            b,
+            Qualifier::Write,
+            "float",
+            format!("out{b}[]"),
+            Frequency::Pass,
+        );
+        compute += &format!("  out{b}[i] = tile[i];\n");
+    }
+    compute += "}\n";
+    let mut fragment = String::from("void main() {\n  vec4 c = vec4(0.0);\n");
+    let mut textured = ShaderCreateInfo::new("scratch_many_textures")
+        .vertex_source("t.vert")
+        .fragment_source("t.frag")
+        .do_static_compilation(true);
+    for t in 0..17 {
+        textured = textured.sampler(t, ImageType::Float2D, format!("tex{t}"), Frequency::Pass);
+        fragment += &format!("  c += texture(tex{t}, vec2(0.5));\n");
+    }
+    textured = textured.fragment_out(0, Type::Vec4, "color");
+    fragment += "  color = c;\n}\n";
+    let mut s = Scratch::new(&[
+        ("big.comp", compute.as_str()),
+        (
+            "t.vert",
+            "void main() { gl_Position = vec4(0.0, 0.0, 0.0, 1.0); }\n",
+        ),
+        ("t.frag", fragment.as_str()),
+    ]);
+    let needs = |pairs: &[(&str, u64)]| -> std::collections::BTreeMap<String, u64> {
+        pairs.iter().map(|(n, v)| (n.to_string(), *v)).collect()
+    };
+    let big = s.portable(info, Stage::Compute);
+    assert_eq!(
+        translate(&big, Target::Wgsl).webgpu_limits,
+        needs(&[
+            ("maxComputeInvocationsPerWorkgroup", 1024),
+            ("maxComputeWorkgroupStorageSize", 20480),
+            ("maxStorageBuffersPerShaderStage", 9),
+        ])
+    );
+    // The other targets have no such list.
+    assert!(translate(&big, Target::Hlsl).webgpu_limits.is_empty());
+    let frag = s.portable(textured, Stage::Fragment);
+    assert_eq!(
+        translate(&frag, Target::Wgsl).webgpu_limits,
+        needs(&[
+            ("maxSampledTexturesPerShaderStage", 17),
+            ("maxSamplersPerShaderStage", 17),
+        ])
+    );
+    // A module within the defaults has an empty list.
+    let plain = translate(&portable("gpu_compute_map", Stage::Compute), Target::Wgsl);
+    assert!(plain.webgpu_limits.is_empty(), "{:?}", plain.webgpu_limits);
 }
 
 /// Buffer blocks keep their declared names in the translations (#28): the HLSL cbuffer and the WGSL uniform read

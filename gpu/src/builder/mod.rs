@@ -205,6 +205,9 @@ pub struct TargetReport {
     /// Uniforms the host sets itself (OpenGL).
     pub host_uniforms: Vec<&'static str>,
     pub spec_constants: Option<SpecHandling>,
+    /// WGSL: the WebGPU limits the module needs above the defaults ([`crate::cross::webgpu_limits`]).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub webgpu_limits: BTreeMap<String, u64>,
     #[serde(skip)]
     pub diagnostics: Vec<Diagnostic>,
     #[serde(skip)]
@@ -1072,6 +1075,7 @@ fn target_report(target: Target, verdict: &Verdict, base: &str, writing: bool) -
         requires: Vec::new(),
         host_uniforms: Vec::new(),
         spec_constants: None,
+        webgpu_limits: BTreeMap::new(),
         diagnostics: Vec::new(),
         text: None,
     };
@@ -1082,6 +1086,7 @@ fn target_report(target: Target, verdict: &Verdict, base: &str, writing: bool) -
             r.requires = t.requires.clone();
             r.host_uniforms = t.host_uniforms.clone();
             r.spec_constants = Some(t.spec_constants.clone());
+            r.webgpu_limits = t.webgpu_limits.clone();
             r.text = writing.then(|| t.text.clone());
         }
         Verdict::Failed(d) => r.diagnostics = d.clone(),

@@ -30,7 +30,7 @@ use std::sync::Arc;
 use std::time::{Instant, SystemTime};
 
 /// Bumped when the record's layout or what a pass reports changes.
-const RECORD_VERSION: &str = "pass record 1";
+const RECORD_VERSION: &str = "pass record 2";
 
 /// Where a pass's record lives and what its files are checked against.
 pub(super) struct Recording<'a> {
@@ -295,6 +295,7 @@ struct RecordedTarget {
     requires: Vec<String>,
     host_uniforms: Vec<String>,
     spec_constants: Option<CachedSpec>,
+    webgpu_limits: std::collections::BTreeMap<String, u64>,
 }
 
 impl Recorded {
@@ -323,6 +324,7 @@ impl Recorded {
                             requires: t.requires.clone(),
                             host_uniforms: t.host_uniforms.iter().map(|h| h.to_string()).collect(),
                             spec_constants: t.spec_constants.as_ref().map(CachedSpec::from),
+                            webgpu_limits: t.webgpu_limits.clone(),
                         })
                         .collect(),
                 }
@@ -371,6 +373,7 @@ impl Recorded {
                                 Some(s) => Some(s.handling()?),
                                 None => None,
                             },
+                            webgpu_limits: t.webgpu_limits,
                             diagnostics: Vec::new(),
                             text: None,
                         })

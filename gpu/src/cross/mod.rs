@@ -38,7 +38,7 @@ mod wgsl;
 pub use gl::gl_class_name;
 pub use portable::{Portable, unsupported_everywhere};
 pub use shader_info::{Target, TargetMap};
-pub use wgsl::immediates;
+pub use wgsl::{immediates, webgpu_limits};
 
 use crate::compiler::Profile;
 use crate::flow::Flow;
@@ -67,6 +67,10 @@ pub struct Translation {
     /// Uniforms the translator added that the host sets itself (OpenGL, ES): `naga_vs_first_instance`, the draw's
     /// first instance, which OpenGL does not add to `gl_InstanceID` as Vulkan does to `gl_InstanceIndex`.
     pub host_uniforms: Vec<&'static str>,
+    /// WGSL: the WebGPU limits the module needs above the defaults every device gets, by name
+    /// ([`webgpu_limits`]); empty on the other targets and where the defaults suffice.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub webgpu_limits: std::collections::BTreeMap<String, u64>,
 }
 
 fn stage_name<S: serde::Serializer>(stage: &Stage, s: S) -> Result<S::Ok, S::Error> {
@@ -439,8 +443,13 @@ impl Portable {
             .entry_points
             .first()
             .map_or_else(|| "main".to_string(), |e| e.name.clone());
+        let mut webgpu_limits = std::collections::BTreeMap::new();
         let (text, entry_point) = match target {
-            Target::Wgsl => (wgsl::write(self)?, entry),
+            Target::Wgsl => {
+                let (text, limits) = wgsl::write(self)?;
+                webgpu_limits = limits;
+                (text, entry)
+            }
             Target::Msl => msl::write(self, &baked, &used, &entry)?,
             Target::Hlsl => hlsl::write(self, &baked)?,
             Target::Gl | Target::Gles => {
@@ -459,6 +468,7 @@ impl Portable {
                 .collect(),
             text,
             entry_point,
+            webgpu_limits,
         })
     }
 }

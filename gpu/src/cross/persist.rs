@@ -21,6 +21,7 @@ enum Cached {
         requires: Vec<String>,
         host_uniforms: Vec<String>,
         spec: CachedSpec,
+        webgpu_limits: std::collections::BTreeMap<String, u64>,
     },
     Unsupported(Vec<String>),
 }
@@ -76,8 +77,8 @@ pub(crate) fn host_uniforms_back(names: &[String]) -> Option<Vec<&'static str>> 
 /// Bumped whenever this library changes what it writes for the same module (the crate's version does not move
 /// between commits): a translation kept by an older writer is then never served. 2: blocks carry their declared
 /// names instead of `unnamed`, `unnamed_1`. 3: WGSL reads a push-constant block over 64 bytes from the storage
-/// buffer (`cross::immediates`).
-const OUTPUT_REVISION: u32 = 3;
+/// buffer (`cross::immediates`). 4: a WGSL translation carries the WebGPU limits it needs (`webgpu_limits`).
+const OUTPUT_REVISION: u32 = 4;
 
 /// The part of a verdict's key shared by every target of one module. It is made of what the translation reads
 /// (the generated text, the portable SPIR-V, the binding map and the options), not of the info's name: variants
@@ -130,6 +131,7 @@ pub(super) fn load(
             requires,
             host_uniforms,
             spec,
+            webgpu_limits,
         } => Verdict::Translated(Translation {
             target,
             key: key.to_string(),
@@ -139,6 +141,7 @@ pub(super) fn load(
             requires,
             spec_constants: spec.handling()?,
             host_uniforms: host_uniforms_back(&host_uniforms)?,
+            webgpu_limits,
         }),
     })
 }
@@ -153,6 +156,7 @@ pub(super) fn store(disk: &DiskCache, module: u128, target: Target, verdict: &Ve
             requires: t.requires.clone(),
             host_uniforms: t.host_uniforms.iter().map(|h| h.to_string()).collect(),
             spec: CachedSpec::from(&t.spec_constants),
+            webgpu_limits: t.webgpu_limits.clone(),
         },
         Verdict::Skipped(_) | Verdict::Failed(_) | Verdict::Twin { .. } => return,
     };

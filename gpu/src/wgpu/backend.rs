@@ -712,6 +712,7 @@ mod tests {
                 requires: Vec::new(),
                 spec_constants: crate::cross::spec::SpecHandling::None,
                 host_uniforms: Vec::new(),
+                webgpu_limits: Default::default(),
             },
             used: Vec::new(),
             reads_immediates: true,
