@@ -77,3 +77,25 @@ pub fn write_atomic(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
     tmp.write_all(bytes)?;
     tmp.persist(file).map(drop).map_err(|e| e.error)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_write_makes_missing_directories_and_replaces_the_file() {
+        let root = tempfile::tempdir().unwrap();
+        let file = root.path().join("a/b/entry");
+        write_atomic(&file, b"one").unwrap();
+        write_atomic(&file, b"two").unwrap();
+        assert_eq!(std::fs::read(&file).unwrap(), b"two");
+        // Nothing but the entry: no temporary file left beside it.
+        assert_eq!(
+            std::fs::read_dir(root.path().join("a/b")).unwrap().count(),
+            1
+        );
+        // A directory that cannot be made is an error, not a panic.
+        std::fs::write(root.path().join("plain"), b"").unwrap();
+        assert!(write_atomic(&root.path().join("plain/entry"), b"x").is_err());
+    }
+}
