@@ -139,6 +139,10 @@ pub struct FlowMemos {
     clock: PhaseClock,
 }
 
+/// One variant as the static pass expands it: validated, with its builtins found and each stage as the builtin
+/// scan generated it (`None` where a stage must be generated again), or its diagnostics.
+pub(crate) type Expansion = Result<(ValidatedInfo, Vec<Option<GeneratedStage>>), Vec<Diagnostic>>;
+
 /// The steps of the flow over one registry, one source tree and one compiler.
 pub struct Flow<'a> {
     pub registry: &'a Registry,
@@ -397,33 +401,36 @@ impl<'a> Flow<'a> {
             return Ok(None);
         }
         let set = self.variants(info)?;
+        let variants = self
+            .expand_set(info, &set)
+            .into_iter()
+            .map(|r| r.map(|(v, _)| v))
+            .collect();
+        Ok(Some((set, variants)))
+    }
+
+    /// Every variant of `set` (the variants of `info`) in index order, each as [`Flow::expand_group`] gives it;
+    /// the groups of state twins are expanded in parallel.
+    pub(crate) fn expand_set(&self, info: &ValidatedInfo, set: &VariantSet) -> Vec<Expansion> {
         let mut variants: Vec<_> = set
             .state_twins()
             .par_iter()
-            .flat_map_iter(|group| self.expand_group(info, &set, group))
+            .flat_map_iter(|group| self.expand_group(info, set, group))
             .collect();
         variants.sort_by_key(|(i, _)| *i);
-        let variants = variants
-            .into_iter()
-            .map(|(_, r)| r.map(|(v, _)| v))
-            .collect();
-        Ok(Some((set, variants)))
+        variants.into_iter().map(|(_, r)| r).collect()
     }
 
     /// The variants of `group` (indices into `set`, the variants of `info`, that differ only in render state:
     /// [`VariantSet::state_twins`]), each as [`Flow::expand_variant`] gives it and with its index. The first is
     /// validated and generated; the others are derived from it, their render state checked
     /// ([`ValidatedInfo::state_twin`]), and share its generated stages.
-    #[allow(clippy::type_complexity)]
     pub(crate) fn expand_group(
         &self,
         info: &ValidatedInfo,
         set: &VariantSet,
         group: &[usize],
-    ) -> Vec<(
-        usize,
-        Result<(ValidatedInfo, Vec<Option<GeneratedStage>>), Vec<Diagnostic>>,
-    )> {
+    ) -> Vec<(usize, Expansion)> {
         let Some((&first, twins)) = group.split_first() else {
             return Vec::new();
         };
@@ -468,13 +475,12 @@ impl<'a> Flow<'a> {
     /// Variant `index` of `set` (the variants of `info`), validated, with its builtins found and each stage as the
     /// builtin scan generated it (`None` where a stage must be generated again), in [`ValidatedInfo::stages`]
     /// order.
-    #[allow(clippy::type_complexity)]
     pub(crate) fn expand_variant(
         &self,
         info: &ValidatedInfo,
         set: &VariantSet,
         index: usize,
-    ) -> Result<(ValidatedInfo, Vec<Option<GeneratedStage>>), Vec<Diagnostic>> {
+    ) -> Expansion {
         info.variant(set, index, self.registry)
             .map(|v| self.with_found_builtins_generated(v))
     }

@@ -13,39 +13,59 @@ use shader_info::{
     Code, Frequency, Pad, Qualifier, Registry, ShaderCreateInfo, ShaderInfo, ShaderStruct, Type,
 };
 
+/// A one-invocation compute info that writes four floats to `result`, from `source`, with `pushes` as its first
+/// push constants.
+fn dispatch_info(name: &str, source: &str, pushes: &[(Type, &str)]) -> ShaderCreateInfo {
+    pushes
+        .iter()
+        .fold(
+            ShaderCreateInfo::new(name).storage_buf(
+                0,
+                Qualifier::Write,
+                "float",
+                "result[]",
+                Frequency::Pass,
+            ),
+            |info, (ty, member)| info.push_constant(*ty, *member),
+        )
+        .local_group_size(1)
+        .compute_source(source)
+}
+
 /// The builder info: the block is 20 bytes, its twin 24.
 fn builder_info() -> ShaderCreateInfo {
-    ShaderCreateInfo::new("test_push_twin")
-        .storage_buf(0, Qualifier::Write, "float", "result[]", Frequency::Pass)
-        .push_constant(Type::Float, "dt")
-        .push_constant(Type::Vec2, "gravity")
-        .push_constant(Type::Uint, "count")
-        .local_group_size(1)
-        .compute_source("twin.comp.glsl")
+    dispatch_info(
+        "test_push_twin",
+        "twin.comp.glsl",
+        &[
+            (Type::Float, "dt"),
+            (Type::Vec2, "gravity"),
+            (Type::Uint, "count"),
+        ],
+    )
 }
 
 /// A block with an array member: WebGPU's immediates take no arrays, so its WGSL reads it from a storage buffer on
 /// both wgpu paths (36 bytes used, 48 with padding).
 fn array_info() -> ShaderCreateInfo {
-    ShaderCreateInfo::new("test_push_array")
-        .storage_buf(0, Qualifier::Write, "float", "result[]", Frequency::Pass)
+    dispatch_info("test_push_array", "array.comp.glsl", &[])
         .push_constant_array(Type::Vec4, "planes", 2)
         .push_constant(Type::Uint, "n")
-        .local_group_size(1)
-        .compute_source("array.comp.glsl")
 }
 
 /// A block over the 64 bytes every WebGPU implementation's immediates take (mat4 + vec4 + uint: 84 bytes, 96 in
 /// WGSL): its WGSL file reads it from the storage buffer, and the wgpu backend moves it back into immediates on a
 /// device that takes them (Vulkan: 128 bytes or more).
 fn wide_info() -> ShaderCreateInfo {
-    ShaderCreateInfo::new("test_push_wide")
-        .storage_buf(0, Qualifier::Write, "float", "result[]", Frequency::Pass)
-        .push_constant(Type::Mat4, "model")
-        .push_constant(Type::Vec4, "tint")
-        .push_constant(Type::Uint, "count")
-        .local_group_size(1)
-        .compute_source("wide.comp.glsl")
+    dispatch_info(
+        "test_push_wide",
+        "wide.comp.glsl",
+        &[
+            (Type::Mat4, "model"),
+            (Type::Vec4, "tint"),
+            (Type::Uint, "count"),
+        ],
+    )
 }
 
 const WIDE_COMP: &str = "void main() {\n  result[0] = model[0].x;\n  result[1] = model[3].w;\n  result[2] = tint.z;\n  result[3] = float(count);\n}\n";
@@ -63,14 +83,16 @@ fn wide_bytes() -> Vec<u8> {
 /// declared storage buffer at the same place as the buffer path's: it stays a buffer on every path, even on a device
 /// whose immediates would hold it.
 fn spilled_info() -> ShaderCreateInfo {
-    ShaderCreateInfo::new("test_push_spilled")
-        .storage_buf(0, Qualifier::Write, "float", "result[]", Frequency::Pass)
-        .push_constant(Type::Mat4, "a")
-        .push_constant(Type::Mat4, "b")
-        .push_constant(Type::Mat4, "c")
-        .push_constant(Type::Uint, "n")
-        .local_group_size(1)
-        .compute_source("spilled.comp.glsl")
+    dispatch_info(
+        "test_push_spilled",
+        "spilled.comp.glsl",
+        &[
+            (Type::Mat4, "a"),
+            (Type::Mat4, "b"),
+            (Type::Mat4, "c"),
+            (Type::Uint, "n"),
+        ],
+    )
 }
 
 const SPILLED_COMP: &str = "void main() {\n  result[0] = a[0].x;\n  result[1] = b[1].y;\n  result[2] = c[3].w;\n  result[3] = float(n);\n}\n";

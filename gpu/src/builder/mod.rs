@@ -6,7 +6,7 @@ use crate::compiler::Profile;
 use crate::cross::{
     CrossOptions, Target, Verdict, VerdictKind, spec::SpecHandling, translate_module,
 };
-use crate::flow::{Flow, StageCompiler};
+use crate::flow::{Expansion, Flow, StageCompiler};
 use crate::reflect::ModuleReflection;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -677,12 +677,12 @@ fn expand_jobs(
                 return Ok(None);
             }
             let set = variant_set(flow, info, v)?;
-            let mut variants: Vec<_> = set
-                .state_twins()
-                .into_par_iter()
-                .flat_map_iter(|group| variant_jobs(flow, info, v, &set, &group))
+            let variants: Vec<_> = flow
+                .expand_set(v, &set)
+                .into_iter()
+                .enumerate()
+                .map(|(i, r)| jobs_of(info, i, r))
                 .collect();
-            variants.sort_by_key(|(i, _)| *i);
             Ok(Some((set, variants)))
         })
         .collect();
@@ -690,7 +690,7 @@ fn expand_jobs(
         match expansion {
             Ok(None) => jobs.extend(Job::per_stage((*v).clone(), Vec::new())),
             Ok(Some((set, variants))) => {
-                for (_, variant) in variants {
+                for variant in variants {
                     match variant {
                         Ok(more) => jobs.extend(more),
                         Err(f) => failed.push(f),
@@ -715,8 +715,7 @@ fn variant_set(
 }
 
 /// For each variant of `group` (variants of `set` that differ only in render state, see [`Flow::expand_group`]),
-/// its index and one job per stage, or the variant's failure, named by its index.
-#[allow(clippy::type_complexity)]
+/// its index and its jobs ([`jobs_of`]).
 fn variant_jobs(
     flow: &Flow,
     info: &ShaderCreateInfo,
@@ -726,13 +725,15 @@ fn variant_jobs(
 ) -> Vec<(usize, Result<Vec<Job>, Failure>)> {
     flow.expand_group(v, set, group)
         .into_iter()
-        .map(|(i, r)| {
-            let jobs = r
-                .map(|(vinfo, generated)| Job::per_stage(vinfo, generated))
-                .map_err(|d| Failure::new(&info.name, Some(format!("variant {i}")), d));
-            (i, jobs)
-        })
+        .map(|(i, r)| (i, jobs_of(info, i, r)))
         .collect()
+}
+
+/// One job per stage of expanded variant `i` of `info`, or the variant's failure, named by its index.
+fn jobs_of(info: &ShaderCreateInfo, i: usize, expanded: Expansion) -> Result<Vec<Job>, Failure> {
+    expanded
+        .map(|(vinfo, generated)| Job::per_stage(vinfo, generated))
+        .map_err(|d| Failure::new(&info.name, Some(format!("variant {i}")), d))
 }
 
 /// The jobs of one part of a sharded build.
@@ -1193,11 +1194,11 @@ fn declared_json(plan: &shader_info::PipelinePlan) -> serde_json::Value {
             "spilled_to": pc.spill.map(|s| serde_json::json!({ "set": s.set, "binding": s.binding })),
             // Where the WGSL file reads the block: immediates, or a storage buffer where not every WebGPU
             // implementation's immediates hold it (`cross::immediates`).
-            "wgsl_reads_from": if crate::cross::immediates::wgsl_reads_from_buffer(pc) {
+            "wgsl_reads_from": if pc.spill.is_some() {
+                serde_json::json!("spilled_to")
+            } else if crate::cross::immediates::wgsl_reads_from_buffer(pc) {
                 let (group, binding) = crate::cross::immediates::WGSL_BUFFER_PLACE;
                 serde_json::json!({ "storage_buffer": { "group": group, "binding": binding } })
-            } else if pc.spill.is_some() {
-                serde_json::json!("spilled_to")
             } else {
                 serde_json::json!("immediates")
             },

@@ -22,15 +22,14 @@ pub enum PushConstants {
     /// The info declares none.
     None,
     /// wgpu immediates (`set_immediates(0, bytes)`), where the device has [`w::Features::IMMEDIATES`] and they hold
-    /// the block (no array member, `size` within the device's `max_immediate_size`). `size` is
-    /// what the layout reserves: the block's WGSL size (its std430 end rounded up to its alignment, as WGSL
-    /// sizes a struct and WebGPU implementations count immediates), so every pushed block is padded to it.
+    /// the block (no array member, `size` within the device's `max_immediate_size`). `size` is what the layout
+    /// reserves: the block's WGSL size (its std430 end rounded up to its alignment, as WGSL sizes a struct and
+    /// WebGPU implementations count immediates), so every pushed block is padded to it.
     Immediates { size: u32 },
     /// A read-only storage buffer with the block's bytes (std430, as declared; `size` rounded up to 16 as WGSL
-    /// rounds the struct) at
-    /// `@group(PUSH_CONSTANT_FALLBACK_GROUP) @binding(0)`, on devices without immediates or whose immediates do not
-    /// hold the block. Storage rather than
-    /// uniform: the block's std430 offsets are valid there unchanged, and uniform layout rules would reject them.
+    /// rounds the struct) at `@group(PUSH_CONSTANT_FALLBACK_GROUP) @binding(0)`, on devices without immediates or
+    /// whose immediates do not hold the block. Storage rather than uniform: the block's std430 offsets are valid
+    /// there unchanged, and uniform layout rules would reject them.
     Buffer { size: u32 },
 }
 
