@@ -2,6 +2,7 @@
 // null backend, which compiles and validates WGSL with no GPU. Started once per pass by `gpu::cross::check`.
 //
 // Usage: node gpu/src/cross/check/tint-check.mjs <dir holding node_modules/webgpu>
+//    or: node --input-type=module --eval "$(cat tint-check.mjs)" -- <dir> (as `tint.rs` runs it: no file to leave)
 // Input (stdin): one JSON object a line, `{"id": <any>, "code": "<WGSL>"}`.
 // Output (stdout): one JSON object a line per input, in order,
 //   `{"id": <same>, "ok": <no error>, "messages": [{"type", "line", "column", "message"}]}`.
@@ -11,7 +12,8 @@ import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const dir = process.argv[2] ?? '.tools/webgpu';
+// The folder is the last argument either way (`--eval` puts no script path in argv).
+const dir = process.argv.length > (process.argv[1]?.endsWith('.mjs') ? 2 : 1) ? process.argv.at(-1) : '.tools/webgpu';
 const say = (o) => process.stdout.write(JSON.stringify(o) + '\n');
 
 let device;

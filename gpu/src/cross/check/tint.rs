@@ -37,8 +37,6 @@ struct Server {
     next_id: u64,
     /// The immediate bytes Dawn's device takes (`maxImmediateSize`).
     max_immediate_size: u32,
-    /// Kept until the process ends: the script node was started on.
-    _script: tempfile::TempPath,
 }
 
 impl Drop for Server {
@@ -78,17 +76,10 @@ fn start() -> Result<Server, String> {
             "the npm package `webgpu` is not installed (bash scripts/install-deps.sh puts it in .tools/webgpu; or set {TINT_ENV})"
         )
     })?;
-    let mut script = tempfile::Builder::new()
-        .prefix("tint-check")
-        .suffix(".mjs")
-        .tempfile()
-        .map_err(|e| format!("cannot write the Tint script: {e}"))?;
-    script
-        .write_all(SCRIPT.as_bytes())
-        .map_err(|e| format!("cannot write the Tint script: {e}"))?;
-    let script = script.into_temp_path();
+    // The script goes on the command line, not in a file: the server lives in a static that is never dropped, so a
+    // temporary script file was left behind by every process that checked WGSL (thousands in a test run's /tmp).
     let mut cmd = Command::new("node");
-    cmd.arg(&script)
+    cmd.args(["--input-type=module", "--eval", SCRIPT, "--"])
         .arg(&dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -136,7 +127,6 @@ fn start() -> Result<Server, String> {
             .as_u64()
             .and_then(|n| u32::try_from(n).ok())
             .unwrap_or(0),
-        _script: script,
     })
 }
 
@@ -292,6 +282,32 @@ mod tests {
             rejected.contains("arrays cannot be used in the <immediate> address space"),
             "{rejected}"
         );
+    }
+
+    #[test]
+    fn a_tint_process_leaves_no_file_behind() {
+        if !installed() {
+            assert!(
+                !required(),
+                "{REQUIRE_TINT_ENV}=1 but Tint is not installed"
+            );
+            return;
+        }
+        let scripts = || -> std::collections::BTreeSet<PathBuf> {
+            std::fs::read_dir(std::env::temp_dir())
+                .unwrap()
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "mjs"))
+                .collect()
+        };
+        let before = scripts();
+        let mut server = start().expect("Tint starts");
+        assert_eq!(
+            exchange(&mut server, "@compute @workgroup_size(1) fn main() {}"),
+            Ok(Ok(()))
+        );
+        assert_eq!(scripts(), before, "a running Tint process wrote a file");
+        drop(server);
     }
 
     #[test]
