@@ -63,6 +63,20 @@ pub fn unwrap(bytes: &[u8]) -> Result<&[u8], String> {
     Ok(payload)
 }
 
+/// This process's user id, where the system tells it (`/proc/self` on Linux): files handed to a driver or a
+/// runtime folder are used only when they are this user's own.
+pub(crate) fn own_uid() -> Option<u32> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata("/proc/self").ok().map(|m| m.uid())
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}
+
 /// Writes `bytes` to `file` (creating its directory) through a temporary file in the same directory and a rename:
 /// readers see the old file or the new one, never a mix. The temporary file's name is unique (`.tmp` and random
 /// letters), so writers of the same file, in any number of threads and processes, never share one.

@@ -457,30 +457,38 @@ impl DiskCache {
 
     /// Evicts the least recently used entries until the cache is under 90 % of its limit (when it is over the
     /// limit), and removes temporary files left by writers that died more than an hour ago.
+    ///
+    /// Only the cache's own files are counted or removed: entries (hex names) and its writers' temporary files
+    /// (`.tmp…`) under its format folders (`v1`; another `v<N>` is another format, evicted first). The folder may
+    /// be shared (`--cache .`, `--cache ~/.cache`), and nothing else in it is ever touched.
     pub fn trim(&self) -> std::io::Result<TrimReport> {
         let mut entries: Vec<(SystemTime, u64, PathBuf)> = Vec::new();
         let mut report = TrimReport::default();
         let now = SystemTime::now();
-        let mut stack = vec![self.dir.join(FORMAT_DIR)];
-        // Older formats are dead weight: evicted first.
+        let mut stack = Vec::new();
         for e in std::fs::read_dir(&self.dir)?.flatten() {
-            if e.file_name() != FORMAT_DIR && e.file_type().is_ok_and(|t| t.is_dir()) {
+            if is_format_dir(&e.file_name().to_string_lossy())
+                && e.file_type().is_ok_and(|t| t.is_dir())
+            {
                 stack.push(e.path());
             }
         }
+        let current = self.dir.join(FORMAT_DIR);
         while let Some(dir) = stack.pop() {
             let Ok(rd) = std::fs::read_dir(&dir) else {
                 continue;
             };
             for e in rd.flatten() {
+                // Not followed through links: `DirEntry::metadata` does not traverse them.
                 let Ok(meta) = e.metadata() else { continue };
                 if meta.is_dir() {
                     stack.push(e.path());
                     continue;
                 }
+                let name = e.file_name();
+                let name = name.to_string_lossy();
                 let mtime = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
-                let is_tmp = e.file_name().to_string_lossy().contains(".tmp");
-                if is_tmp {
+                if name.starts_with(".tmp") {
                     if now
                         .duration_since(mtime)
                         .is_ok_and(|a| a > Duration::from_secs(3600))
@@ -491,11 +499,15 @@ impl DiskCache {
                     }
                     continue;
                 }
-                let old_format = !e.path().starts_with(self.dir.join(FORMAT_DIR));
+                if !is_entry_name(&name) {
+                    continue;
+                }
                 report.files += 1;
                 report.bytes += meta.len();
+                // Older formats are dead weight: evicted first.
+                let other_format = !e.path().starts_with(&current);
                 entries.push((
-                    if old_format {
+                    if other_format {
                         SystemTime::UNIX_EPOCH
                     } else {
                         mtime
@@ -523,6 +535,17 @@ impl DiskCache {
         }
         Ok(report)
     }
+}
+
+/// A top-level folder of one of the cache's formats: `v` and digits.
+fn is_format_dir(name: &str) -> bool {
+    name.strip_prefix('v')
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// An entry's file name: the hex digits of its key after the two of its folder.
+fn is_entry_name(name: &str) -> bool {
+    name.len() >= 16 && name.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 /// An entry file: the container around the kind, the key and the data, so that a file copied under another name

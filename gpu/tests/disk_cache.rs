@@ -374,6 +374,58 @@ fn trimming_evicts_the_least_recently_used_entries_past_the_limit() {
     );
 }
 
+#[test]
+fn trimming_a_cache_in_a_shared_folder_touches_only_its_own_files() {
+    // `--cache .` or `--cache ~/.cache`: the folder holds other programs' files, old `.tmp` files among them,
+    // and a folder that could pass for an old format of the cache.
+    let shared = tempfile::tempdir().unwrap();
+    let old = SystemTime::now() - Duration::from_secs(7 * 24 * 3600);
+    let foreign = [
+        "target/debug/app",
+        "target/debug/deps/0123456789abcdef0123456789abcdef",
+        "notes.tmp",
+        "editor/.tmp-swap",
+        "version2/data",
+    ];
+    for rel in foreign {
+        let path = shared.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, vec![7u8; 4096]).unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+    }
+    let cache = DiskCache::open(shared.path(), 1).unwrap();
+    for key in 0..4u128 {
+        cache.put(Kind::Reflection, key << 100 | key, &[1u8; 512]);
+    }
+    // A writer's temporary file, left by a crash an hour and more ago, is the cache's to remove.
+    let stale = cache
+        .entry_path(Kind::Reflection, 0)
+        .with_file_name(".tmpAbC123");
+    std::fs::write(&stale, [0u8; 16]).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&stale)
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
+    let report = cache.trim().unwrap();
+    assert_eq!(
+        report.files, 4,
+        "only the cache's entries count: {report:?}"
+    );
+    assert_eq!(report.removed_files, 5, "{report:?}");
+    for rel in foreign {
+        assert!(shared.path().join(rel).is_file(), "trim removed `{rel}`");
+    }
+    assert!(!stale.exists());
+    assert!(cache.get(Kind::Reflection, 1 << 100 | 1).is_none());
+}
+
 fn size(p: &Path) -> u64 {
     std::fs::metadata(p).map_or(0, |m| m.len())
 }

@@ -106,6 +106,14 @@ fn a_saved_cache_loads_warm_and_every_damaged_file_is_refused() {
     // The good file still loads after all that (nothing was merged from the refused ones).
     std::fs::write(&file, &good).unwrap();
     assert!(matches!(load(&next, &file), Loaded::Warm { .. }));
+    // The same good bytes in another user's file (a shared temporary folder) are never handed to the driver.
+    // Giving a file away takes root (as CI runs); elsewhere the ownership cannot be staged.
+    if std::os::unix::fs::chown(&file, Some(12345), None).is_ok() {
+        match load(&next, &file) {
+            Loaded::Refused(why) => assert!(why.contains("another user"), "{why}"),
+            other => panic!("another user's cache was read: {other:?}"),
+        }
+    }
     assert_no_validation_messages(&ctx);
     assert_no_validation_messages(&next);
 }

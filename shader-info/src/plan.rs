@@ -209,20 +209,55 @@ impl PushConstantPlan {
         info: &str,
         bytes: &'a [u8],
     ) -> Result<&'a [u8], Vec<Diagnostic>> {
-        push_block_bytes(info, self.size, self.twin_size(), bytes)
+        block_of(info, self.size, self.twin_size(), bytes)
     }
 }
 
-/// [`PushConstantPlan::block_bytes`] for a backend that keeps only the two sizes (a Vulkan layout's range): the
-/// one rule both backends apply to pushed bytes.
+/// What a backend pushes of the bytes the host hands over, given the layout's block as its two sizes (`None`: the
+/// info declares none) — the one rule both backends apply: empty bytes push nothing (values pushed before stay);
+/// bytes for an info without a block, or of any length but the block's or its twin's, are an error naming the
+/// info — never bytes past the range handed to a device (a dropped draw on wgpu, undefined behaviour on Vulkan).
+///
+/// ```
+/// use shader_info::push_block_bytes;
+/// assert_eq!(push_block_bytes("p", Some((20, 24)), &[0u8; 24]).unwrap().unwrap().len(), 20);
+/// assert_eq!(push_block_bytes("p", Some((20, 24)), &[]).unwrap(), None);
+/// assert!(push_block_bytes("p", None, &[0u8; 4]).unwrap_err()[0].message.contains("declares no push constants"));
+/// ```
 pub fn push_block_bytes<'a>(
+    info: &str,
+    block: Option<(u32, u32)>,
+    bytes: &'a [u8],
+) -> Result<Option<&'a [u8]>, Vec<Diagnostic>> {
+    if bytes.is_empty() {
+        return Ok(None);
+    }
+    let Some((size, twin_size)) = block else {
+        return Err(vec![
+            Diagnostic::error(
+                Code::HostMismatch,
+                info,
+                format!(
+                    "{} bytes were pushed, but `{info}` declares no push constants",
+                    bytes.len()
+                ),
+            )
+            .item("push_constant")
+            .hint("declare the block with push_constant, or push nothing"),
+        ]);
+    };
+    block_of(info, size, twin_size, bytes).map(Some)
+}
+
+fn block_of<'a>(
     info: &str,
     size: u32,
     twin_size: u32,
     bytes: &'a [u8],
 ) -> Result<&'a [u8], Vec<Diagnostic>> {
     let (size, twin) = (size as usize, twin_size as usize);
-    if bytes.len() == size || bytes.len() == twin {
+    // A twin is the block and its tail padding, never shorter (sizes from a hand-made layout are not trusted).
+    if bytes.len() == size || (bytes.len() == twin && twin >= size) {
         return Ok(&bytes[..size]);
     }
     let sizes = if size == twin {

@@ -290,7 +290,7 @@ fn run_compute_map(
 ) {
     let input = Buffer::with_data(ctx, src, raw::BufferUsageFlags::STORAGE_BUFFER).unwrap();
     let output = Buffer::new(ctx, 4 * 128, raw::BufferUsageFlags::STORAGE_BUFFER).unwrap();
-    output.write_slice(&[-7.0f32; 128]);
+    output.write_slice(&[-7.0f32; 128]).unwrap();
     let pool = DescriptorPool::for_layout(ctx, p.layout(), 1).unwrap();
     let set = pool.allocate(&p.layout().set_layouts()[0]).unwrap();
     pool.write_buffer(set, 0, raw::DescriptorType::STORAGE_BUFFER, &input);

@@ -57,12 +57,11 @@ pub struct PipelineLog {
 impl PipelineLog {
     const VERSION: u32 = 1;
 
-    /// Writes the log as JSON (through a temporary file and a rename, so a crash leaves the old one).
+    /// Writes the log as JSON, through a temporary file of its own and a rename: a crash leaves the old log, and
+    /// two processes saving at once leave one whole log (a fixed temporary name let them write into one file).
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
         let text = serde_json::json!({ "version": Self::VERSION, "entries": self.entries });
-        let tmp = path.with_extension("tmp");
-        std::fs::write(&tmp, serde_json::to_vec_pretty(&text)?)?;
-        std::fs::rename(tmp, path)
+        crate::cache_file::write_atomic(path, &serde_json::to_vec_pretty(&text)?)
     }
 
     /// Reads a log written by [`Self::save`]; another version or a damaged file is an error saying so (start
@@ -262,4 +261,36 @@ pub(super) struct Late {
     pub usage: std::collections::HashMap<String, [u64; 3]>,
     /// Keys whose graphics parts were prepared ([`Library::warm_up_parts`]): their first use only links.
     pub prepared: std::collections::HashSet<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn logs_saved_at_once_to_one_path_leave_one_whole_log() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("usage.json");
+        let logs: Vec<PipelineLog> = (0..8u64)
+            .map(|i| PipelineLog {
+                entries: (0..200)
+                    .map(|k| (PipelineKind::Compute, format!("info_{i}_{k}"), k))
+                    .collect(),
+            })
+            .collect();
+        std::thread::scope(|s| {
+            for log in &logs {
+                let path = &path;
+                s.spawn(move || {
+                    for _ in 0..20 {
+                        log.save(path).unwrap();
+                    }
+                });
+            }
+        });
+        let saved = PipelineLog::load(&path).unwrap();
+        assert!(logs.contains(&saved), "a torn log");
+        let files: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(files.len(), 1, "temporary files left: {files:?}");
+    }
 }

@@ -354,7 +354,8 @@ impl PipelineLayout {
     }
 
     /// Records `vkCmdPushConstants` of a block from offset 0 with the stages of the layout's range; nothing when
-    /// the layout has no push constants or `bytes` is empty.
+    /// `bytes` is empty (values pushed before stay), an error when the layout has no push constants and `bytes`
+    /// is not empty (the same rule as wgpu's, [`shader_info::push_block_bytes`]).
     ///
     /// A block spilled to a storage buffer (over 128 bytes, [`shader_info::PushConstantSpill`]) is written to
     /// memory the layout keeps, and that range is bound at the spill set: the
@@ -369,14 +370,19 @@ impl PipelineLayout {
     /// `cmd` must be recording, created from the same device, with this layout's pipeline bound (for a spilled
     /// block). The bytes cannot break the range: their length is checked.
     pub unsafe fn push(&self, cmd: vk::CommandBuffer, bytes: &[u8]) -> VkResult<()> {
-        let Some(pc) = &self.desc.push_constants else {
+        let pc = self.desc.push_constants.as_ref();
+        let Some(bytes) = shader_info::push_block_bytes(
+            &self.desc.info,
+            pc.map(|pc| (pc.size, pc.twin_size)),
+            bytes,
+        )
+        .map_err(VkError::Diagnostics)?
+        else {
             return Ok(());
         };
-        if bytes.is_empty() {
+        let Some(pc) = pc else {
             return Ok(());
-        }
-        let bytes = shader_info::push_block_bytes(&self.desc.info, pc.size, pc.twin_size, bytes)
-            .map_err(VkError::Diagnostics)?;
+        };
         let Some(set_index) = pc.spill_set else {
             // SAFETY: guaranteed by the caller.
             unsafe {
@@ -425,8 +431,14 @@ impl PipelineLayout {
         let current = arena.current;
         let chunk = &mut arena.chunks[current];
         let offset = chunk.used;
-        chunk.buffer.write_at(offset, bytes);
-        let set = chunk.pool.allocate(&self.sets[set_index as usize])?;
+        chunk.buffer.write_at(offset, bytes)?;
+        let spill_layout = self.sets.get(set_index as usize).ok_or_else(|| {
+            VkError::Other(format!(
+                "the layout of `{}` spills its push constants to set {set_index}, which it does not have",
+                self.desc.info
+            ))
+        })?;
+        let set = chunk.pool.allocate(spill_layout)?;
         chunk.pool.write_buffer_range(
             set,
             0,
@@ -487,20 +499,35 @@ impl DescriptorPool {
         layout: &PipelineLayout,
         copies: u32,
     ) -> VkResult<DescriptorPool> {
+        let too_many = || {
+            VkError::Other(format!(
+                "a descriptor pool for {copies} copies of the sets of `{}` would hold more than 2^32 descriptors: \
+                 make fewer copies per pool",
+                layout.desc().info
+            ))
+        };
         let mut sizes: Vec<vk::DescriptorPoolSize> = Vec::new();
         for set in layout.set_layouts() {
             for b in set.bindings() {
+                let more = b.count.checked_mul(copies).ok_or_else(too_many)?;
                 match sizes.iter_mut().find(|s| s.ty == b.descriptor_type) {
-                    Some(s) => s.descriptor_count += b.count * copies,
+                    Some(s) => {
+                        s.descriptor_count =
+                            s.descriptor_count.checked_add(more).ok_or_else(too_many)?
+                    }
                     None => sizes.push(
                         vk::DescriptorPoolSize::default()
                             .ty(b.descriptor_type)
-                            .descriptor_count(b.count * copies),
+                            .descriptor_count(more),
                     ),
                 }
             }
         }
-        let max_sets = (layout.set_layouts().len() as u32 * copies).max(1);
+        let max_sets = u32::try_from(layout.set_layouts().len())
+            .ok()
+            .and_then(|n| n.checked_mul(copies))
+            .ok_or_else(too_many)?
+            .max(1);
         DescriptorPool::new(ctx, max_sets, &sizes)
     }
 

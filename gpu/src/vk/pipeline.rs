@@ -1087,7 +1087,7 @@ impl RayTracingPipeline {
                 group += 1;
             }
         }
-        buffer.write(&bytes);
+        buffer.write(&bytes)?;
         let base = address + start as u64;
         let region = |i: usize| {
             if counts[i] == 0 {

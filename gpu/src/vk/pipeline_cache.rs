@@ -38,15 +38,18 @@ pub enum Loaded {
     Refused(String),
 }
 
-/// A cache directory for applications: `$XDG_CACHE_HOME/shader-info`, else `$HOME/.cache/shader-info`, else the
-/// system's temporary directory.
+/// A cache directory for applications: `$XDG_CACHE_HOME/shader-info`, else `$HOME/.cache/shader-info`, else
+/// `shader-info-<uid>` in the system's temporary directory (where [`load`] reads only this user's files).
 pub fn default_dir() -> PathBuf {
-    let base = std::env::var_os("XDG_CACHE_HOME")
+    std::env::var_os("XDG_CACHE_HOME")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
-        .unwrap_or_else(std::env::temp_dir);
-    base.join("shader-info")
+        .map(|base| base.join("shader-info"))
+        .unwrap_or_else(|| {
+            let user = crate::cache_file::own_uid().map_or(String::new(), |u| format!("-{u}"));
+            std::env::temp_dir().join(format!("shader-info{user}"))
+        })
 }
 
 /// The file of `ctx`'s device in `dir`: one per vendor, device and driver cache UUID, so two GPUs (or two
@@ -109,6 +112,18 @@ fn unwrap_file(ctx: &VkContext, bytes: &[u8]) -> Result<Vec<u8>, String> {
 /// Loads `file` into the device's pipeline cache (merged into it), after checking it (see the module
 /// documentation). A refusal is returned, never an error: the caller goes on cold and may report it once.
 pub fn load(ctx: &VkContext, file: &Path) -> Loaded {
+    // The data goes to the driver: a file another user could have written (a shared temporary folder) is not read.
+    #[cfg(unix)]
+    if let (Ok(meta), Some(uid)) = (std::fs::metadata(file), crate::cache_file::own_uid()) {
+        use std::os::unix::fs::MetadataExt;
+        if meta.uid() != uid {
+            return Loaded::Refused(format!(
+                "{}: it belongs to another user (uid {}): only this user's pipeline cache is handed to the driver",
+                file.display(),
+                meta.uid()
+            ));
+        }
+    }
     let bytes = match std::fs::read(file) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Loaded::Missing,

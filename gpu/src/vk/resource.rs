@@ -60,7 +60,8 @@ fn allocate(
 /// # let ctx = shader_info_gpu::vk::VkContext::new(&Default::default())?;
 /// use shader_info_gpu::vk::{Buffer, raw};
 /// let b = Buffer::new(&ctx, 16, raw::BufferUsageFlags::STORAGE_BUFFER)?;
-/// b.write_slice(&[1u32, 2, 3, 4]);
+/// b.write_slice(&[1u32, 2, 3, 4])?;
+/// assert!(b.write_slice(&[0u32; 5]).is_err()); // 20 bytes do not fit 16
 /// assert_eq!(b.read_vec::<u32>(), [1, 2, 3, 4]);
 /// # Ok::<(), shader_info_gpu::vk::VkError>(())
 /// ```
@@ -138,7 +139,7 @@ impl Buffer {
         usage: vk::BufferUsageFlags,
     ) -> VkResult<Buffer> {
         let b = Buffer::new(ctx, std::mem::size_of_val(data) as u64, usage)?;
-        b.write_slice(data);
+        b.write_slice(data)?;
         Ok(b)
     }
 
@@ -152,27 +153,37 @@ impl Buffer {
         self.size
     }
 
-    /// Copies `bytes` to the start of the buffer (truncated to its size). The caller makes sure the device is not
-    /// using the buffer at the same time.
-    pub fn write(&self, bytes: &[u8]) {
-        let n = bytes.len().min(self.size as usize);
-        // SAFETY: the mapping covers `size` bytes and stays valid while `self` lives; `n <= size`.
-        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), self.mapped as *mut u8, n) };
+    /// Copies `bytes` to the start of the buffer. The caller makes sure the device is not using the buffer at the
+    /// same time. More bytes than the buffer holds are an error and nothing is written (never a silent cut).
+    pub fn write(&self, bytes: &[u8]) -> VkResult<()> {
+        self.write_at(0, bytes)
     }
 
-    /// Writes `bytes` at `offset`, clipped to the buffer's end (the same caller duty as [`Self::write`]).
-    pub fn write_at(&self, offset: u64, bytes: &[u8]) {
-        let start = offset.min(self.size) as usize;
-        let n = bytes.len().min(self.size as usize - start);
-        // SAFETY: the mapping covers `size` bytes and stays valid while `self` lives; `start + n <= size`.
+    /// Writes `bytes` at `offset` (the same caller duty as [`Self::write`]); bytes past the buffer's end are an
+    /// error and nothing is written.
+    pub fn write_at(&self, offset: u64, bytes: &[u8]) -> VkResult<()> {
+        let end = offset.checked_add(bytes.len() as u64);
+        if end.is_none_or(|end| end > self.size) {
+            return Err(VkError::Other(format!(
+                "{} bytes at offset {offset} do not fit a buffer of {} bytes",
+                bytes.len(),
+                self.size
+            )));
+        }
+        // SAFETY: the mapping covers `size` bytes and stays valid while `self` lives; `offset + len <= size`.
         unsafe {
-            std::ptr::copy_nonoverlapping(bytes.as_ptr(), (self.mapped as *mut u8).add(start), n)
+            std::ptr::copy_nonoverlapping(
+                bytes.as_ptr(),
+                (self.mapped as *mut u8).add(offset as usize),
+                bytes.len(),
+            )
         };
+        Ok(())
     }
 
-    /// Writes a slice of plain values.
-    pub fn write_slice<T: bytemuck::Pod>(&self, data: &[T]) {
-        self.write(bytemuck::cast_slice(data));
+    /// Writes a slice of plain values at the start.
+    pub fn write_slice<T: bytemuck::Pod>(&self, data: &[T]) -> VkResult<()> {
+        self.write(bytemuck::cast_slice(data))
     }
 
     /// The whole contents.

@@ -135,25 +135,11 @@ impl Layouts {
     /// constants, is a [`shader_info::Code::HostMismatch`] error naming the info — never a draw that wgpu drops.
     /// Empty bytes push nothing.
     pub fn push(&self, ctx: &WgpuContext, bytes: &[u8]) -> WgpuResult<PushData> {
-        if bytes.is_empty() {
+        let Some(block) = shader_info::push_block_bytes(&self.info, self.push_block, bytes)
+            .map_err(WgpuError::Diagnostics)?
+        else {
             return Ok(PushData::None);
-        }
-        let Some((size, twin)) = self.push_block else {
-            return Err(WgpuError::Diagnostics(vec![
-                Diagnostic::error(
-                    Code::HostMismatch,
-                    &self.info,
-                    format!(
-                        "{} bytes were pushed, but `{}` declares no push constants",
-                        bytes.len(),
-                        self.info
-                    ),
-                )
-                .hint("declare the block with push_constant, or push nothing"),
-            ]));
         };
-        let block = shader_info::push_block_bytes(&self.info, size, twin, bytes)
-            .map_err(WgpuError::Diagnostics)?;
         Ok(match self.push_constants {
             PushConstants::None => PushData::None,
             PushConstants::Immediates { size } => {

@@ -85,9 +85,9 @@ fn start() -> Result<Server, String> {
         .stdout(Stdio::piped())
         .stderr(Stdio::null());
     // Dawn prints errors without a runtime folder.
-    if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
-        let runtime = std::env::temp_dir().join("shader-info-tint-runtime");
-        let _ = std::fs::create_dir_all(&runtime);
+    if std::env::var_os("XDG_RUNTIME_DIR").is_none()
+        && let Some(runtime) = private_runtime_dir()
+    {
         cmd.env("XDG_RUNTIME_DIR", runtime);
     }
     let mut child = cmd
@@ -104,19 +104,22 @@ fn start() -> Result<Server, String> {
             }
         }
     });
+    // Every way out but success ends the process and reaps it: a restart after a failed start leaves nothing.
+    let fail = |mut child: Child, why: String| {
+        let _ = child.kill();
+        let _ = child.wait();
+        Err(why)
+    };
     let first = match lines.recv_timeout(ANSWER_TIMEOUT) {
         Ok(l) => l,
-        Err(e) => {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(format!("Tint did not start: {e}"));
-        }
+        Err(e) => return fail(child, format!("Tint did not start: {e}")),
     };
-    let ready: serde_json::Value = serde_json::from_str(&first)
-        .map_err(|_| format!("Tint did not start: `{}`", first.trim()))?;
+    let ready: serde_json::Value = match serde_json::from_str(&first) {
+        Ok(v) => v,
+        Err(_) => return fail(child, format!("Tint did not start: `{}`", first.trim())),
+    };
     if ready["ready"] != serde_json::Value::Bool(true) {
-        let _ = child.kill();
-        return Err(format!("Tint did not start: {}", ready["error"]));
+        return fail(child, format!("Tint did not start: {}", ready["error"]));
     }
     Ok(Server {
         child,
@@ -128,6 +131,24 @@ fn start() -> Result<Server, String> {
             .and_then(|n| u32::try_from(n).ok())
             .unwrap_or(0),
     })
+}
+
+/// A runtime folder for Dawn when the session has none: this user's own (`shader-info-tint-<uid>`, mode 0700, as
+/// XDG asks), never one another user made first in the shared temporary folder.
+fn private_runtime_dir() -> Option<PathBuf> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{DirBuilderExt, MetadataExt};
+        let uid = crate::cache_file::own_uid()?;
+        let dir = std::env::temp_dir().join(format!("shader-info-tint-{uid}"));
+        let _ = std::fs::DirBuilder::new().mode(0o700).create(&dir);
+        let meta = std::fs::symlink_metadata(&dir).ok()?;
+        (meta.is_dir() && meta.uid() == uid && meta.mode() & 0o077 == 0).then_some(dir)
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
 }
 
 /// Whether the package is installed (without starting anything): then every WGSL check runs Tint or fails.
