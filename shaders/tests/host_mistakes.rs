@@ -57,6 +57,12 @@ fn registry() -> Registry {
     let mut reg = Registry::global().clone();
     reg.add_info(compute_info());
     reg.add_info(draw_info().vertex_out(&iface));
+    reg.add_info(
+        ShaderCreateInfo::new("hm_no_push")
+            .storage_buf(0, Qualifier::Write, "float", "result[]", Frequency::Pass)
+            .local_group_size(1)
+            .compute_source("hm_no_push.comp.glsl"),
+    );
     reg
 }
 
@@ -66,6 +72,7 @@ fn root() -> tempfile::TempDir {
         ("hm.comp.glsl", COMP),
         ("hm.vert.glsl", VERT),
         ("hm.frag.glsl", FRAG),
+        ("hm_no_push.comp.glsl", "void main() { result[0] = 1.0; }\n"),
     ] {
         std::fs::write(dir.path().join(f), text).unwrap();
     }
@@ -298,7 +305,21 @@ fn ash_refuses_each_host_mistake_naming_the_declared_item() {
         Code::HostMismatch,
         &["hm_compute", "8 bytes", "12 bytes were pushed"],
     );
-    drop((p, c, pool, buffer, image, sampler, lib));
+    // 15b. Bytes pushed to a pipeline whose info declares no block: refused as on wgpu, never dropped silently.
+    let n = lib.compute_pipeline("hm_no_push").unwrap();
+    let mut pushed = Ok(());
+    ctx.submit_and_wait(|_, cmd| {
+        // SAFETY: `cmd` is recording; nothing is recorded for a refused push.
+        pushed = unsafe { n.layout().push(cmd, &[0u8; 8]) };
+    })
+    .unwrap();
+    let d = pushed.unwrap_err().into_diagnostics("hm_no_push");
+    named(
+        &d,
+        Code::HostMismatch,
+        &["hm_no_push", "declares no push constants"],
+    );
+    drop((p, c, n, pool, buffer, image, sampler, lib));
     gpu::vk::testing::assert_no_validation_messages(&ctx);
 }
 
@@ -402,6 +423,17 @@ fn wgpu_refuses_each_host_mistake_naming_the_declared_item() {
         Code::HostMismatch,
         &["hm_compute", "12 bytes were pushed"],
     );
+    let n = lib.compute_pipeline("hm_no_push").unwrap();
+    let d = n
+        .push(&ctx, &[0u8; 8])
+        .unwrap_err()
+        .into_diagnostics("hm_no_push");
+    named(
+        &d,
+        Code::HostMismatch,
+        &["hm_no_push", "declares no push constants"],
+    );
+    drop(n);
     gpu::wgpu::testing::assert_quiet(&ctx);
 
     // 16. What wgpu raises later about the library's objects (here a dispatch without its bind group) is
