@@ -305,8 +305,29 @@ impl_value! {
     glam::IVec2 => IVec2, glam::IVec3 => IVec3, glam::IVec4 => IVec4,
     glam::UVec2 => UVec2, glam::UVec3 => UVec3, glam::UVec4 => UVec4,
     glam::DVec2 => DVec2, glam::DVec3 => DVec3, glam::DVec4 => DVec4,
-    glam::Mat3A => Mat3, glam::Mat4 => Mat4, glam::DMat2 => Mat2, glam::DMat4 => Mat4,
+    glam::Mat3A => Mat3, glam::Mat4 => Mat4,
 }
+
+/// Why a glam double matrix is no field of a shader struct: GLSL's `dmat2`/`dmat4` are not declarable types here,
+/// and as `mat2`/`mat4` the GPU would read the `f64` halves as floats (a `DMat2` is even the size of a std140
+/// `mat2`, so no size check would catch it).
+const DOUBLE_MATRIX_HINT: Message = Message::new().str(
+    "glam's double matrices have no GLSL type in a declaration (no dmat2/dmat4): use a float matrix \
+     (glam::Mat2, glam::Mat4), or its columns as DVec fields",
+);
+
+macro_rules! impl_refused_double_matrix {
+    ($($rust:ty => $glsl:ident),* $(,)?) => {$(
+        // SAFETY: both layouts are Err, so no derive accepts it.
+        unsafe impl ShaderType for $rust {
+            const GLSL: GlslType = GlslType::value(Type::$glsl);
+            const STD140: StdLayout = Err(DOUBLE_MATRIX_HINT);
+            const STD430: StdLayout = Err(DOUBLE_MATRIX_HINT);
+        }
+    )*};
+}
+
+impl_refused_double_matrix! { glam::DMat2 => Mat2, glam::DMat4 => Mat4 }
 
 // SAFETY: glam's Mat2 columns are 8 bytes apart, which is std430's mat2; std140 pads them to 16 (reported as Err).
 unsafe impl ShaderType for glam::Mat2 {
@@ -1014,9 +1035,12 @@ mod tests {
         check::<glam::Vec3A>();
         check::<glam::Mat3A>();
         check::<glam::Mat2>();
-        check::<glam::DMat2>();
-        check::<glam::DMat4>();
         check::<glam::DVec3>();
+        // A double matrix is refused in both rule sets: as a float matrix the GPU would read f64 halves.
+        for rules in [Rules::Std140, Rules::Std430] {
+            assert!(std_layout::<glam::DMat2>(rules).is_err());
+            assert!(std_layout::<glam::DMat4>(rules).is_err());
+        }
         assert_eq!(size_of::<glam::Mat3A>(), 48);
         assert_eq!(Type::Mat3.size(Rules::Std430), 48);
         assert_eq!(
