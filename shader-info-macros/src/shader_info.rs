@@ -587,7 +587,13 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
                     plan: &::shader_info::PipelinePlan,
                     _: &::shader_info::Registry,
                 ) -> ::std::vec::Vec<::shader_info::Diagnostic> {
-                    ::shader_info::derived_push_problems(plan, #name, #rust_name)
+                    ::shader_info::derived_push_problems(
+                        plan,
+                        #name,
+                        #rust_name,
+                        __FIELDS,
+                        ::core::mem::size_of::<#ident>(),
+                    )
                 }
             }
             __si::inventory::submit! {

@@ -489,3 +489,65 @@ fn conditional_resources_in_attributes() {
         assert_eq!(names, want, "SKINNING = {skinning}");
     }
 }
+
+/// A derived info whose push constants come from an `additional_info`: the struct is not the block.
+#[derive(Clone, Copy, ShaderInfo)]
+#[repr(C)]
+#[shader(
+    name = "derive_inherits_push",
+    additional_info("derive_common_push"),
+    local_group_size(1),
+    compute_source("inherits.comp.glsl")
+)]
+struct InheritsPush;
+
+/// The same with a field of its own beside the inherited ones.
+#[derive(Clone, Copy, ShaderInfo)]
+#[repr(C)]
+#[shader(
+    name = "derive_adds_push",
+    additional_info("derive_common_push"),
+    local_group_size(1),
+    compute_source("adds.comp.glsl")
+)]
+struct AddsPush {
+    scale: f32,
+}
+
+/// A derived info whose block is its struct, for contrast.
+#[derive(Clone, Copy, ShaderInfo)]
+#[repr(C)]
+#[shader(
+    name = "derive_own_push",
+    local_group_size(1),
+    compute_source("own.comp.glsl")
+)]
+struct OwnPush {
+    scale: f32,
+    count: u32,
+}
+
+#[test]
+fn a_derived_struct_is_refused_as_a_block_it_does_not_hold() {
+    let mut reg = Registry::global().clone();
+    reg.add_info(
+        ShaderCreateInfo::new("derive_common_push")
+            .push_constant(Type::Mat4, "mvp")
+            .local_group_size(1),
+    );
+    let plan = |name: &str| PipelinePlan::new(&reg.validated(name).unwrap(), &reg);
+    let d = InheritsPush::push_problems(&plan(InheritsPush::NAME), &reg);
+    assert!(
+        d.len() == 1 && d[0].message.contains("no push constant") && d[0].message.contains("`mvp`"),
+        "{d:?}"
+    );
+    let d = AddsPush::push_problems(&plan(AddsPush::NAME), &reg);
+    assert!(
+        d.len() == 1 && d[0].message.contains("`mvp` come from an additional info"),
+        "{d:?}"
+    );
+    assert!(OwnPush::push_problems(&plan(OwnPush::NAME), &reg).is_empty());
+    // Another info's plan is still refused by name.
+    let d = OwnPush::push_problems(&plan(AddsPush::NAME), &reg);
+    assert!(d[0].message.contains("not of `derive_adds_push`"), "{d:?}");
+}

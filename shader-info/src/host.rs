@@ -73,28 +73,87 @@ impl PushBlock for NoPush {
     }
 }
 
-/// Why `#[derive(ShaderInfo)]` struct `type_name`, the block of info `info`, is not `plan`'s block: empty when
-/// `plan` is that info or one of its variants. (The struct's layout was proven against its own declaration when
-/// it was compiled; only the info can differ.)
+/// Why `#[derive(ShaderInfo)]` struct `type_name` (its push-constant `fields`, `size` bytes), the block of info
+/// `info`, is not `plan`'s block: empty when `plan` is that info or one of its variants and its block is the
+/// struct's fields. (The struct's layout was proven against its own declaration when it was compiled; but push
+/// constants an `additional_info` adds are in the block and not in the struct — a struct without fields would push
+/// nothing — so the members are compared too.)
 #[doc(hidden)]
-pub fn derived_push_problems(plan: &PipelinePlan, info: &str, type_name: &str) -> Vec<Diagnostic> {
+pub fn derived_push_problems(
+    plan: &PipelinePlan,
+    info: &str,
+    type_name: &str,
+    fields: &[crate::shader_type::FieldInfo],
+    size: usize,
+) -> Vec<Diagnostic> {
     let planned = plan.key.split('#').next().unwrap_or_default();
-    if planned == info {
+    if planned != info {
+        return vec![
+            Diagnostic::error(
+                Code::HostMismatch,
+                &plan.key,
+                format!(
+                    "`{type_name}` is the push-constant block of `{info}`, not of `{}`",
+                    plan.key
+                ),
+            )
+            .item("push_constant")
+            .hint(format!(
+                "fetch `{info}` (`{type_name}::NAME`), or push the block of `{planned}`"
+            )),
+        ];
+    }
+    let own: Vec<&str> = fields
+        .iter()
+        .filter(|f| {
+            !matches!(
+                f.glsl.kind,
+                crate::shader_type::GlslKind::Padding | crate::shader_type::GlslKind::Struct(_)
+            )
+        })
+        .map(|f| f.name)
+        .collect();
+    let block: Vec<&str> = plan
+        .push_constants
+        .iter()
+        .flat_map(|pc| pc.layout.members.iter().map(|m| m.name.as_str()))
+        .collect();
+    let twin = plan.push_constants.as_ref().map_or(0, |pc| pc.twin_size());
+    if own == block && (block.is_empty() || size as u32 >= twin) {
         return Vec::new();
     }
+    let inherited: Vec<&str> = block.iter().filter(|m| !own.contains(m)).copied().collect();
     vec![
         Diagnostic::error(
             Code::HostMismatch,
             &plan.key,
             format!(
-                "`{type_name}` is the push-constant block of `{info}`, not of `{}`",
-                plan.key
+                "`{type_name}` holds {} but the push-constant block of `{info}` is {} ({twin} bytes){}",
+                if own.is_empty() {
+                    "no push constant".to_string()
+                } else {
+                    format!("`{}`", own.join("`, `"))
+                },
+                if block.is_empty() {
+                    "empty".to_string()
+                } else {
+                    format!("`{}`", block.join("`, `"))
+                },
+                if inherited.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        "; `{}` come from an additional info, not from the struct",
+                        inherited.join("`, `")
+                    )
+                }
             ),
         )
         .item("push_constant")
-        .hint(format!(
-            "fetch `{info}` (`{type_name}::NAME`), or push the block of `{planned}`"
-        )),
+        .hint(
+            "push a #[derive(ShaderStruct)] twin of the whole block, or declare every push constant as a field of \
+             the struct",
+        ),
     ]
 }
 
