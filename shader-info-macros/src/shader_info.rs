@@ -674,25 +674,48 @@ fn set_structs(
             let full = r.name.value();
             let base = full.split('[').next().unwrap_or_default().to_string();
             let field = field_ident(&base, r.name.span())?;
-            let (ty, bound) = match r.host {
-                HostKind::Buffer => (quote!(&'a H::Buffer), quote!(__b::Buffer(v))),
-                HostKind::Texture => (quote!(&'a H::Texture), quote!(__b::Texture(v))),
-                HostKind::Sampled => (
+            // A texture declared as an array (`shadow_maps[4]`) is that many descriptors: its field holds every
+            // element (an array of the declared length, or a slice when the length is not a number here).
+            let array = full
+                .split_once('[')
+                .map(|(_, rest)| rest.trim_end_matches(']').trim().parse::<usize>().ok());
+            let (ty, bound) = match (r.host, array) {
+                (HostKind::Texture, Some(Some(n))) => {
+                    (quote!(&'a [&'a H::Texture; #n]), quote!(__b::Textures(v)))
+                }
+                (HostKind::Texture, Some(None)) => {
+                    (quote!(&'a [&'a H::Texture]), quote!(__b::Textures(v)))
+                }
+                (HostKind::Sampled, Some(Some(n))) => (
+                    quote!(&'a [(&'a H::Texture, &'a H::Sampler); #n]),
+                    quote!(__b::SampledArray(v)),
+                ),
+                (HostKind::Sampled, Some(None)) => (
+                    quote!(&'a [(&'a H::Texture, &'a H::Sampler)]),
+                    quote!(__b::SampledArray(v)),
+                ),
+                (HostKind::Buffer, _) => (quote!(&'a H::Buffer), quote!(__b::Buffer(v))),
+                (HostKind::Texture, None) => (quote!(&'a H::Texture), quote!(__b::Texture(v))),
+                (HostKind::Sampled, None) => (
                     quote!((&'a H::Texture, &'a H::Sampler)),
                     quote!(__b::Sampled(v.0, v.1)),
                 ),
-                HostKind::AccelerationStructure => (
+                (HostKind::AccelerationStructure, _) => (
                     quote!(&'a H::AccelerationStructure),
                     quote!(__b::AccelerationStructure(v)),
                 ),
-                HostKind::Any => (quote!(::shader_info::Bound<'a, H>), quote!(v)),
+                (HostKind::Any, _) => (quote!(::shader_info::Bound<'a, H>), quote!(v)),
             };
-            let kind = match r.host {
-                HostKind::Buffer => "a buffer",
-                HostKind::Texture => "a texture",
-                HostKind::Sampled => "a texture and its sampler",
-                HostKind::AccelerationStructure => "an acceleration structure",
-                HostKind::Any => "the resource (its kind is checked at the call)",
+            let kind = match (r.host, array) {
+                (HostKind::Texture, Some(_)) => "every texture of the array, in order",
+                (HostKind::Sampled, Some(_)) => {
+                    "every texture of the array with its sampler, in order"
+                }
+                (HostKind::Buffer, _) => "a buffer",
+                (HostKind::Texture, None) => "a texture",
+                (HostKind::Sampled, None) => "a texture and its sampler",
+                (HostKind::AccelerationStructure, _) => "an acceleration structure",
+                (HostKind::Any, _) => "the resource (its kind is checked at the call)",
             };
             if r.conditional {
                 let doc = format!(

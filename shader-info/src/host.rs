@@ -210,52 +210,119 @@ impl VertexData for NoVertices {
 /// What the host binds to one declared resource, in the terms every backend shares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum HostResource {
-    /// A uniform, storage or texel buffer.
-    Buffer,
+    /// A uniform or storage buffer, and its size in bytes where the backend knows it (checked against the
+    /// smallest buffer the declared block fits in, [`BindingPlan::min_size`]).
+    Buffer { bytes: Option<u64> },
     /// A texture (image view) alone: a sampled texture, a storage image, an input attachment, or a combined
     /// sampler whose sampler the declaration fixes (`sampler_with_state`).
     Texture,
     /// A texture with its sampler, for a combined sampler.
     TextureAndSampler,
+    /// So many textures alone, for a declared array (`name[N]`): every element, in order.
+    Textures(u32),
+    /// So many textures with their samplers, for a declared array of combined samplers.
+    TexturesAndSamplers(u32),
     /// A ray-tracing acceleration structure.
     AccelerationStructure,
 }
 
 impl HostResource {
     /// What a resource of `binding`'s kind takes, for messages.
-    fn wanted(binding: &BindingPlan) -> &'static str {
+    fn wanted(binding: &BindingPlan) -> String {
+        let n = binding.count;
+        let fixed = has_fixed_sampler(binding);
         match binding.kind {
-            DescriptorKind::UniformBuffer
-            | DescriptorKind::StorageBuffer
-            | DescriptorKind::UniformTexelBuffer
-            | DescriptorKind::StorageTexelBuffer => "a buffer",
-            DescriptorKind::CombinedImageSampler if has_fixed_sampler(binding) => {
-                "a texture (its sampler is declared), or a texture and a sampler"
+            DescriptorKind::UniformBuffer | DescriptorKind::StorageBuffer => match binding.min_size
+            {
+                Some(m) => format!("a buffer of at least {m} bytes"),
+                None => "a buffer".into(),
+            },
+            DescriptorKind::UniformTexelBuffer | DescriptorKind::StorageTexelBuffer => {
+                "a buffer view (a buffer and its texels' format)".into()
             }
-            DescriptorKind::CombinedImageSampler => "a texture and a sampler",
-            DescriptorKind::SampledImage | DescriptorKind::StorageImage => "a texture",
-            DescriptorKind::InputAttachment => "a texture (the attachment's view)",
-            DescriptorKind::Sampler => "a sampler",
-            DescriptorKind::AccelerationStructure => "an acceleration structure",
+            DescriptorKind::CombinedImageSampler if n > 1 && fixed => {
+                format!("{n} textures (their sampler is declared)")
+            }
+            DescriptorKind::CombinedImageSampler if n > 1 => format!("{n} textures with samplers"),
+            DescriptorKind::CombinedImageSampler if fixed => {
+                "a texture alone (its sampler is declared)".into()
+            }
+            DescriptorKind::CombinedImageSampler => "a texture and a sampler".into(),
+            DescriptorKind::SampledImage | DescriptorKind::StorageImage if n > 1 => {
+                format!("{n} textures")
+            }
+            DescriptorKind::SampledImage | DescriptorKind::StorageImage => "a texture".into(),
+            DescriptorKind::InputAttachment => "a texture (the attachment's view)".into(),
+            DescriptorKind::Sampler => "a sampler".into(),
+            DescriptorKind::AccelerationStructure => "an acceleration structure".into(),
         }
     }
 
-    /// Whether this resource fits `binding`.
+    /// What was given, for messages.
+    fn given(self) -> String {
+        match self {
+            HostResource::Buffer { bytes: Some(b) } => format!("a buffer of {b} bytes"),
+            HostResource::Buffer { bytes: None } => "a buffer".into(),
+            HostResource::Texture => "a texture alone".into(),
+            HostResource::TextureAndSampler => "a texture and a sampler".into(),
+            HostResource::Textures(n) => format!("{n} textures"),
+            HostResource::TexturesAndSamplers(n) => format!("{n} textures with samplers"),
+            HostResource::AccelerationStructure => "an acceleration structure".into(),
+        }
+    }
+
+    /// Whether this resource fits `binding`: its kind, its count for an array, a buffer's size.
     fn fits(self, binding: &BindingPlan) -> bool {
+        let (n, fixed) = (binding.count, has_fixed_sampler(binding));
         match binding.kind {
-            DescriptorKind::UniformBuffer
-            | DescriptorKind::StorageBuffer
-            | DescriptorKind::UniformTexelBuffer
-            | DescriptorKind::StorageTexelBuffer => self == HostResource::Buffer,
-            DescriptorKind::CombinedImageSampler => {
-                self == HostResource::TextureAndSampler
-                    || (self == HostResource::Texture && has_fixed_sampler(binding))
+            DescriptorKind::UniformBuffer | DescriptorKind::StorageBuffer => match self {
+                HostResource::Buffer { bytes } => bytes
+                    .zip(binding.min_size)
+                    .is_none_or(|(b, m)| b >= u64::from(m)),
+                _ => false,
+            },
+            // A texel buffer is read through a buffer view whose format the declaration does not give: binding
+            // the buffer alone would leave the view null (undefined behaviour on Vulkan).
+            DescriptorKind::UniformTexelBuffer | DescriptorKind::StorageTexelBuffer => false,
+            DescriptorKind::CombinedImageSampler if n > 1 => {
+                self == if fixed {
+                    HostResource::Textures(n)
+                } else {
+                    HostResource::TexturesAndSamplers(n)
+                }
+            }
+            // A declared sampler is the one the shader samples with on every backend: a host sampler beside it
+            // would be ignored on Vulkan (immutable) and used on wgpu, two different frames.
+            DescriptorKind::CombinedImageSampler if fixed => self == HostResource::Texture,
+            DescriptorKind::CombinedImageSampler => self == HostResource::TextureAndSampler,
+            DescriptorKind::SampledImage | DescriptorKind::StorageImage if n > 1 => {
+                self == HostResource::Textures(n)
             }
             DescriptorKind::SampledImage
             | DescriptorKind::StorageImage
             | DescriptorKind::InputAttachment => self == HostResource::Texture,
             DescriptorKind::Sampler => false,
             DescriptorKind::AccelerationStructure => self == HostResource::AccelerationStructure,
+        }
+    }
+
+    /// What to do about a resource that does not fit `binding`.
+    fn remedy(binding: &BindingPlan) -> String {
+        let name = &binding.name;
+        match binding.kind {
+            DescriptorKind::UniformTexelBuffer | DescriptorKind::StorageTexelBuffer => format!(
+                "binding by name does not make buffer views: bind `{name}`'s set by hand, with a buffer view of the \
+                 texels' format (on Vulkan `DescriptorPool::write_texel_buffer`)"
+            ),
+            DescriptorKind::UniformBuffer | DescriptorKind::StorageBuffer
+                if binding.min_size.is_some() =>
+            {
+                format!(
+                    "bind `{name}` with {} (the declared block's size)",
+                    Self::wanted(binding)
+                )
+            }
+            _ => format!("bind `{name}` with {}", Self::wanted(binding)),
         }
     }
 }
@@ -301,12 +368,17 @@ impl PipelinePlan {
     /// reg.add_info(ShaderCreateInfo::new("m").sampler(0, ImageType::Float2D, "albedo", Frequency::Batch)
     ///     .uniform_buf(1, "vec4", "tint", Frequency::Batch).local_group_size(1).compute_source("m"));
     /// let plan = PipelinePlan::new(&reg.validated("m").unwrap(), &reg);
-    /// let set = plan.bind_set(&[("tint", HostResource::Buffer), ("albedo", HostResource::TextureAndSampler)]).unwrap();
+    /// let buffer = HostResource::Buffer { bytes: Some(16) };
+    /// let set = plan.bind_set(&[("tint", buffer), ("albedo", HostResource::TextureAndSampler)]).unwrap();
     /// assert_eq!((set.set, set.bindings[0].binding), (1, 1));
-    /// let e = plan.bind_set(&[("tint", HostResource::Buffer)]).unwrap_err();
+    /// let e = plan.bind_set(&[("tint", buffer)]).unwrap_err();
     /// assert!(e[0].message.contains("`albedo`") && e[0].message.contains("left out"));
     /// let e = plan.bind_set(&[("tint", HostResource::Texture), ("albedo", HostResource::TextureAndSampler)]).unwrap_err();
     /// assert!(e[0].message.contains("takes a buffer"));
+    /// // A vec4 block needs 16 bytes: 8 would be read past its end.
+    /// let small = HostResource::Buffer { bytes: Some(8) };
+    /// let e = plan.bind_set(&[("tint", small), ("albedo", HostResource::TextureAndSampler)]).unwrap_err();
+    /// assert!(e[0].message.contains("at least 16 bytes, but a buffer of 8 bytes was given"), "{}", e[0].message);
     /// let e = plan.bind_set(&[("albdo", HostResource::TextureAndSampler)]).unwrap_err();
     /// assert!(e[0].hint.as_deref().unwrap().contains("did you mean `albedo`"));
     /// ```
@@ -372,14 +444,9 @@ impl PipelinePlan {
                         "`{name}` (set {set}, binding {}) takes {}, but {} was given",
                         b.binding,
                         HostResource::wanted(b),
-                        match given {
-                            HostResource::Buffer => "a buffer",
-                            HostResource::Texture => "a texture alone",
-                            HostResource::TextureAndSampler => "a texture and a sampler",
-                            HostResource::AccelerationStructure => "an acceleration structure",
-                        }
+                        given.given()
                     ),
-                    format!("bind `{name}` with {}", HostResource::wanted(b)),
+                    HostResource::remedy(b),
                 ));
             }
             found.push((set, b, *given));

@@ -20,7 +20,7 @@ use crate::host::HostResource;
 /// }
 /// let bytes = vec![0u8; 16];
 /// let b: Bound<'_, Toy> = Bound::Buffer(&bytes);
-/// assert_eq!(b.host(), shader_info::HostResource::Buffer);
+/// assert_eq!(b.host(), shader_info::HostResource::Buffer { bytes: None });
 /// ```
 pub trait HostTypes: 'static {
     /// A uniform, storage or texel buffer.
@@ -31,6 +31,13 @@ pub trait HostTypes: 'static {
     type Sampler: ?Sized;
     /// A ray-tracing acceleration structure ([`Unsupported`] where the backend binds none by name).
     type AccelerationStructure: ?Sized;
+
+    /// The size of `buffer` in bytes, where the backend knows it: a buffer smaller than the declared block is
+    /// then refused where it is bound, not read past its end.
+    fn buffer_size(buffer: &Self::Buffer) -> Option<u64> {
+        let _ = buffer;
+        None
+    }
 }
 
 /// The type of a resource kind a backend cannot bind by name: it has no value, so a binding struct that needs
@@ -48,6 +55,11 @@ pub enum Bound<'a, H: HostTypes> {
     Texture(&'a H::Texture),
     /// A texture and its sampler, for a combined sampler.
     Sampled(&'a H::Texture, &'a H::Sampler),
+    /// Every texture of a declared array (`name[N]`), in order: sampled textures, storage images, or combined
+    /// samplers whose sampler the declaration fixes.
+    Textures(&'a [&'a H::Texture]),
+    /// Every texture of a declared array of combined samplers, with its sampler, in order.
+    SampledArray(&'a [(&'a H::Texture, &'a H::Sampler)]),
     /// An acceleration structure.
     AccelerationStructure(&'a H::AccelerationStructure),
 }
@@ -66,6 +78,8 @@ impl<H: HostTypes> std::fmt::Debug for Bound<'_, H> {
             Bound::Buffer(_) => "Buffer",
             Bound::Texture(_) => "Texture",
             Bound::Sampled(..) => "Sampled",
+            Bound::Textures(_) => "Textures",
+            Bound::SampledArray(_) => "SampledArray",
             Bound::AccelerationStructure(_) => "AccelerationStructure",
         })
     }
@@ -75,9 +89,17 @@ impl<H: HostTypes> Bound<'_, H> {
     /// What is handed over, in the terms the core checks against the plan.
     pub fn host(&self) -> HostResource {
         match self {
-            Bound::Buffer(_) => HostResource::Buffer,
+            Bound::Buffer(b) => HostResource::Buffer {
+                bytes: H::buffer_size(b),
+            },
             Bound::Texture(_) => HostResource::Texture,
             Bound::Sampled(..) => HostResource::TextureAndSampler,
+            Bound::Textures(t) => {
+                HostResource::Textures(u32::try_from(t.len()).unwrap_or(u32::MAX))
+            }
+            Bound::SampledArray(t) => {
+                HostResource::TexturesAndSamplers(u32::try_from(t.len()).unwrap_or(u32::MAX))
+            }
             Bound::AccelerationStructure(_) => HostResource::AccelerationStructure,
         }
     }
@@ -94,6 +116,7 @@ impl<H: HostTypes> Bound<'_, H> {
 /// #[shader(
 ///     name = "typed_sprite",
 ///     sampler(0, Float2D, "sprite", Batch),
+///     sampler(1, Float2D, "layers[2]", Batch),
 ///     uniform_buf(0, "vec4", "tint", Pass),
 ///     branch("GRAYSCALE"),
 ///     fragment_out(0, Vec4, "color"),
@@ -110,8 +133,10 @@ impl<H: HostTypes> Bound<'_, H> {
 ///     type AccelerationStructure = Unsupported;
 /// }
 /// let (tint, sampler) = ([0u8; 16], ());
-/// // Leaving out `sprite`, or giving a buffer for it, does not compile.
-/// let batch = TypedSpriteBatchSet::<Toy> { sprite: ("atlas", &sampler) };
+/// // Leaving out `sprite`, or giving a buffer for it, does not compile; nor does one layer for `layers[2]`.
+/// let layers = [("ground", &sampler), ("sky", &sampler)];
+/// let batch = TypedSpriteBatchSet::<Toy> { sprite: ("atlas", &sampler), layers: &layers };
+/// assert!(matches!(batch.resources()[1].1, Bound::SampledArray(l) if l.len() == 2));
 /// let pass = TypedSpritePassSet::<Toy> { tint: &tint };
 /// assert_eq!((TypedSpriteBatchSet::<Toy>::SET, TypedSpritePassSet::<Toy>::SET), (1, 0));
 /// assert_eq!(batch.resources()[0].0, "sprite");

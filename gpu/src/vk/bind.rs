@@ -7,7 +7,10 @@ use super::layout::{DescriptorPool, PipelineLayout};
 use super::map::descriptor_type;
 use super::resource::{Buffer, Image2D, Sampler};
 use ash::vk;
-use shader_info::{BindingSet, Bound, DescriptorKind, HostResource, HostTypes, Unsupported};
+use shader_info::{
+    BindingPlan, BindingSet, Bound, Code, DescriptorKind, Diagnostic, HostResource, HostTypes,
+    ImageType, ResourceKind, Unsupported,
+};
 
 /// Vulkan's resource types for the generated binding structs of `#[derive(ShaderInfo)]` infos
 /// ([`shader_info::BindingSet`]): buffers, [`Image2D`]s and [`Sampler`]s of this crate.
@@ -19,6 +22,39 @@ impl HostTypes for VkHost {
     type Sampler = Sampler;
     // Acceleration structures are bound through the ray-tracing pipeline's own descriptor writes.
     type AccelerationStructure = Unsupported;
+
+    fn buffer_size(buffer: &Buffer) -> Option<u64> {
+        Some(buffer.size())
+    }
+}
+
+/// Why an [`Image2D`] (always a single-layer 2D view) cannot be bound where `binding` is declared: a cube, 3D,
+/// array or multisampled declaration read through a 2D view is undefined behaviour on Vulkan.
+fn view_problem(plan_key: &str, binding: &BindingPlan) -> Option<Diagnostic> {
+    let image_type = match &binding.resource {
+        ResourceKind::Sampler { image_type, .. } | ResourceKind::Image { image_type, .. } => {
+            *image_type
+        }
+        _ => return None,
+    };
+    use ImageType::*;
+    let plain_2d = matches!(
+        image_type,
+        Float2D | Int2D | Uint2D | Shadow2D | Depth2D | AtomicUint2D | AtomicInt2D
+    );
+    (!plain_2d).then(|| {
+        Diagnostic::error(
+            Code::HostMismatch,
+            plan_key,
+            format!(
+                "`{}` is declared {image_type:?}, but an Image2D is a single-layer 2D view",
+                binding.name
+            ),
+        )
+        .item(format!("resource `{}`", binding.name))
+        .at(&binding.declared_in, binding.origin)
+        .hint("bind it by hand with a view of the declared type (DescriptorPool::write_image_view)")
+    })
 }
 
 /// A resource for a declared binding ([`PipelineLayout::descriptor_set`]): a buffer (the whole buffer), a texture
@@ -26,6 +62,17 @@ impl HostTypes for VkHost {
 /// `SHADER_READ_ONLY_OPTIMAL`; a storage image in `GENERAL`; an input attachment in
 /// `RENDERING_LOCAL_READ_KHR`), or a texture and its sampler (`Resource::Sampled`).
 pub type Resource<'a> = Bound<'a, VkHost>;
+
+/// The layout an image bound alone is in when the set is used: storage images `GENERAL`, input attachments
+/// `RENDERING_LOCAL_READ_KHR` (local read), the rest `SHADER_READ_ONLY_OPTIMAL` (a combined sampler's immutable
+/// sampler comes from the set layout).
+fn image_layout(kind: DescriptorKind) -> vk::ImageLayout {
+    match kind {
+        DescriptorKind::StorageImage => vk::ImageLayout::GENERAL,
+        DescriptorKind::InputAttachment => vk::ImageLayout::RENDERING_LOCAL_READ_KHR,
+        _ => vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+    }
+}
 
 impl PipelineLayout {
     /// Allocates from `pool` the descriptor set that `resources` are declared in and writes each one at its
@@ -65,38 +112,47 @@ impl PipelineLayout {
                     plan.key, resolved.set
                 ))
             })?;
+        let views: Vec<Diagnostic> = resources
+            .iter()
+            .zip(&resolved.bindings)
+            .filter(|((_, r), _)| !matches!(r, Resource::Buffer(_)))
+            .filter_map(|(_, b)| view_problem(&plan.key, b))
+            .collect();
+        if !views.is_empty() {
+            return Err(VkError::Diagnostics(views));
+        }
         let set = pool.allocate(layout)?;
         for ((_, resource), b) in resources.iter().zip(&resolved.bindings) {
+            let read = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
             match (*resource, b.kind) {
                 (Resource::Buffer(buffer), kind) => {
                     pool.write_buffer(set, b.binding, descriptor_type(kind), buffer)
                 }
-                (Resource::Sampled(image, sampler), _) => pool.write_sampled_image(
+                (Resource::Sampled(image, sampler), _) => {
+                    pool.write_sampled_image(set, b.binding, image, sampler, read)
+                }
+                (Resource::SampledArray(elements), _) => pool.write_images(
                     set,
                     b.binding,
-                    image,
-                    sampler,
-                    vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+                    vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+                    elements
+                        .iter()
+                        .map(|(image, sampler)| (*image, Some(*sampler))),
+                    read,
                 ),
-                (Resource::Texture(image), DescriptorKind::StorageImage) => {
-                    pool.write_storage_image(set, b.binding, image)
-                }
-                (Resource::Texture(image), DescriptorKind::InputAttachment) => {
-                    pool.write_input_attachment(set, b.binding, image)
-                }
-                (Resource::Texture(image), DescriptorKind::CombinedImageSampler) => pool
-                    .write_image_with_immutable_sampler(
-                        set,
-                        b.binding,
-                        image,
-                        vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
-                    ),
-                (Resource::Texture(image), kind) => pool.write_image(
+                (Resource::Texture(image), kind) => pool.write_images(
                     set,
                     b.binding,
                     descriptor_type(kind),
-                    image,
-                    vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+                    [(image, None)],
+                    image_layout(kind),
+                ),
+                (Resource::Textures(images), kind) => pool.write_images(
+                    set,
+                    b.binding,
+                    descriptor_type(kind),
+                    images.iter().map(|image| (*image, None)),
+                    image_layout(kind),
                 ),
                 (Resource::AccelerationStructure(never), _) => match *never {},
             }

@@ -694,6 +694,86 @@ impl DescriptorPool {
         );
     }
 
+    /// Points the elements `0..` of `binding` of `set` at `images` (each with its sampler for a combined image
+    /// sampler without an immutable one), of descriptor type `ty`, each image in `layout` when the set is used: a
+    /// declared array (`textures[4]`) in one write.
+    pub fn write_images<'i>(
+        &self,
+        set: vk::DescriptorSet,
+        binding: u32,
+        ty: vk::DescriptorType,
+        images: impl IntoIterator<Item = (&'i Image2D, Option<&'i Sampler>)>,
+        layout: vk::ImageLayout,
+    ) {
+        let infos: Vec<vk::DescriptorImageInfo> = images
+            .into_iter()
+            .map(|(image, sampler)| {
+                vk::DescriptorImageInfo::default()
+                    .sampler(sampler.map_or(vk::Sampler::null(), Sampler::handle))
+                    .image_view(image.view())
+                    .image_layout(layout)
+            })
+            .collect();
+        if infos.is_empty() {
+            return;
+        }
+        self.update(
+            vk::WriteDescriptorSet::default()
+                .dst_set(set)
+                .dst_binding(binding)
+                .descriptor_type(ty)
+                .image_info(&infos),
+        );
+    }
+
+    /// Points `binding` of `set` at an image view of the host's own making (a cube, 3D or array view, which
+    /// [`Image2D`] is not), of descriptor type `ty`, in `layout` when the set is used.
+    ///
+    /// # Safety
+    /// `view` must be a live view of this device whose type and format fit the declaration.
+    pub unsafe fn write_image_view(
+        &self,
+        set: vk::DescriptorSet,
+        binding: u32,
+        ty: vk::DescriptorType,
+        view: vk::ImageView,
+        sampler: Option<vk::Sampler>,
+        layout: vk::ImageLayout,
+    ) {
+        self.update_image(
+            set,
+            binding,
+            ty,
+            vk::DescriptorImageInfo::default()
+                .sampler(sampler.unwrap_or_default())
+                .image_view(view)
+                .image_layout(layout),
+        );
+    }
+
+    /// Points `binding` of `set` at a texel buffer through `view` (a buffer view: the buffer and its texels'
+    /// format, which the declaration of a `samplerBuffer`/`imageBuffer` does not give, so binding by name does
+    /// not make it). `ty` is `UNIFORM_TEXEL_BUFFER` or `STORAGE_TEXEL_BUFFER`.
+    ///
+    /// # Safety
+    /// `view` must be a live buffer view of this device, made with the usage `ty` needs.
+    pub unsafe fn write_texel_buffer(
+        &self,
+        set: vk::DescriptorSet,
+        binding: u32,
+        ty: vk::DescriptorType,
+        view: vk::BufferView,
+    ) {
+        let views = [view];
+        self.update(
+            vk::WriteDescriptorSet::default()
+                .dst_set(set)
+                .dst_binding(binding)
+                .descriptor_type(ty)
+                .texel_buffer_view(&views),
+        );
+    }
+
     /// Points `binding` of `set` at `image` with `sampler` (a combined image sampler, the descriptor of a GLSL
     /// `sampler2D`), the image being in `layout` when the set is used.
     pub fn write_sampled_image(

@@ -181,6 +181,10 @@ impl HostTypes for WgpuHost {
     type Sampler = w::Sampler;
     // The library declares acceleration structures for Vulkan ray tracing only.
     type AccelerationStructure = Unsupported;
+
+    fn buffer_size(buffer: &w::Buffer) -> Option<u64> {
+        Some(buffer.size())
+    }
 }
 
 /// A resource for a declared binding of [`GraphicsPipeline::bind_group`] / [`ComputePipeline::bind_group`]: a
@@ -269,6 +273,13 @@ fn bind_group(
                     w::BindingResource::TextureView(view)
                 }
                 (Bind::Buffer(buffer), _) => buffer.as_entire_binding(),
+                // The WGSL translation refuses arrays of textures, so no pipeline of this library has one.
+                (Bind::Textures(_) | Bind::SampledArray(_), _) => {
+                    return Err(fail(format!(
+                        "`{name}` is an array of textures, which the wgpu backend does not bind (no WGSL \
+                         translation has one)"
+                    )));
+                }
                 (Bind::AccelerationStructure(never), _) => match *never {},
             };
             entries.push(w::BindGroupEntry {
