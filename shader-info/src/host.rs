@@ -15,7 +15,7 @@ use crate::resource::DescriptorKind;
 use crate::shader_type::ShaderType;
 use crate::variants::VariantSet;
 use crate::vertex::ShaderVertex;
-use crate::{BindingPlan, PipelinePlan, PushConstantSpill};
+use crate::{BindingPlan, PipelinePlan, PushConstantSpill, VertexArrangement};
 
 /// A Rust type whose bytes are an info's push-constant block. Backends take typed pushes only of such types, and
 /// check the type against the pipeline's block once, when the typed pipeline is fetched.
@@ -164,6 +164,32 @@ pub fn derived_push_problems(
 pub trait VertexData: 'static {
     /// Why `Self` is not the vertex buffer of `plan`: empty when it is.
     fn vertex_problems(plan: &PipelinePlan) -> Vec<Diagnostic>;
+
+    /// [`Self::vertex_problems`] for a pipeline whose inputs are arranged as `arrangement`: one struct is one
+    /// interleaved buffer, so a pipeline reading each input from a buffer of its own
+    /// ([`VertexArrangement::PerInput`], with more than one input) reads other strides and offsets than the struct
+    /// has.
+    fn arranged_problems(plan: &PipelinePlan, arrangement: VertexArrangement) -> Vec<Diagnostic> {
+        let mut out = Self::vertex_problems(plan);
+        let buffers = plan.vertex_buffers(arrangement).len();
+        if out.is_empty() && buffers > 1 {
+            out.push(
+                Diagnostic::error(
+                    Code::HostMismatch,
+                    &plan.key,
+                    format!(
+                        "`{}` is one interleaved vertex buffer, but the pipeline of `{}` was asked for with \
+                         VertexArrangement::{arrangement:?} ({buffers} buffers)",
+                        std::any::type_name::<Self>().rsplit("::").next().unwrap_or_default(),
+                        plan.key
+                    ),
+                )
+                .item("vertex_in")
+                .hint("ask for VertexArrangement::Interleaved, or fetch the pipeline untyped and bind a buffer per input"),
+            );
+        }
+        out
+    }
 }
 
 impl<T: ShaderVertex> VertexData for T {
@@ -518,12 +544,25 @@ impl VariantSet {
     /// assert_eq!(set.permutation(&[("TINT", true)]).unwrap(), 0b10);
     /// let e = set.permutation(&[("GREYSCALE", true)]).unwrap_err();
     /// assert!(e[0].hint.as_deref().unwrap().contains("did you mean `GRAYSCALE`"));
+    /// let e = set.permutation(&[("TINT", true), ("TINT", false)]).unwrap_err();
+    /// assert!(e[0].message.contains("given twice"));
     /// ```
     pub fn permutation(&self, values: &[(&str, bool)]) -> Result<u64, Vec<Diagnostic>> {
         let mut bits = 0;
         let mut out = Vec::new();
-        for (name, v) in values {
+        for (at, (name, v)) in values.iter().enumerate() {
             match self.branches.iter().position(|b| b == name) {
+                Some(_) if values[..at].iter().any(|(n, _)| n == name) => {
+                    out.push(
+                        Diagnostic::error(
+                            Code::Branch,
+                            &self.info,
+                            format!("branch `{name}` of `{}` is given twice", self.info),
+                        )
+                        .item(format!("branch `{name}`"))
+                        .hint("give each branch once"),
+                    );
+                }
                 Some(i) => {
                     if *v {
                         bits |= 1 << i;

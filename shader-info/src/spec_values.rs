@@ -38,6 +38,19 @@ impl SpecValues {
     /// let values = SpecValues::default().set("N", 7u32).resolve(&plan.specialization_constants).unwrap();
     /// assert_eq!(values[0].1, ConstValue::Uint(7));
     /// assert!(SpecValues::default().set("M", 1u32).resolve(&plan.specialization_constants).is_err());
+    /// assert!(SpecValues::default().set("N", 1.5f32).resolve(&plan.specialization_constants).is_err());
+    /// ```
+    ///
+    /// A float that is not finite is refused as declared defaults are:
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// let mut reg = Registry::new();
+    /// reg.add_info(ShaderCreateInfo::new("y").specialization_constant(Type::Float, "SIGMA", 1.0f32)
+    ///     .local_group_size(1).compute_source("y.comp"));
+    /// let plan = PipelinePlan::new(&reg.validated("y").unwrap(), &reg);
+    /// let e = SpecValues::default().set("SIGMA", f32::NAN).resolve(&plan.specialization_constants).unwrap_err();
+    /// assert!(e.contains("`SIGMA`") && e.contains("NaN"), "{e}");
     /// ```
     pub fn resolve<'p>(
         &self,
@@ -60,6 +73,15 @@ impl SpecValues {
                     "specialization constant `{name}` is {}, the value given is {}",
                     d.ty,
                     v.ty()
+                ));
+            }
+            // As declared defaults are: a NaN or infinity is no GLSL constant (naga refuses it at pipeline creation
+            // without the name, Vulkan passes the bits on).
+            if let ConstValue::Float(f) = v
+                && !f.is_finite()
+            {
+                return Err(format!(
+                    "specialization constant `{name}` is given {f}, which is not a finite float"
                 ));
             }
         }

@@ -237,6 +237,21 @@ fn ash_refuses_each_host_mistake_naming_the_declared_item() {
     let dir = root();
     let mut lib = ShaderLibrary::new(&ctx, registry(), LibraryOptions::new(dir.path())).unwrap();
     refused_alike(&mut lib, &gpu::vk::GraphicsOptions::default());
+    // The vertex struct is one interleaved buffer: a pipeline reading a buffer per input would read other
+    // strides.
+    let per_input = gpu::vk::GraphicsOptions {
+        vertex_layout: shader_info::VertexArrangement::PerInput,
+        ..Default::default()
+    };
+    let d = diagnostics::<gpu::vk::VkBackend, _>(
+        lib.typed_graphics::<DrawVertex, DrawPush>("hm_draw", &per_input),
+        "hm_draw",
+    );
+    named(
+        &d,
+        Code::HostMismatch,
+        &["DrawVertex", "VertexArrangement::PerInput", "2 buffers"],
+    );
 
     let p = lib
         .typed_graphics::<DrawVertex, DrawPush>("hm_draw", &Default::default())
@@ -332,6 +347,21 @@ fn wgpu_refuses_each_host_mistake_naming_the_declared_item() {
     let dir = root();
     let mut lib = WgpuLibrary::new(&ctx, registry(), LibraryOptions::new(dir.path())).unwrap();
     refused_alike(&mut lib, &gpu::wgpu::GraphicsOptions::default());
+    // The vertex struct is one interleaved buffer: a pipeline reading a buffer per input would read other
+    // strides.
+    let per_input = gpu::wgpu::GraphicsOptions {
+        vertex_layout: shader_info::VertexArrangement::PerInput,
+        ..Default::default()
+    };
+    let d = diagnostics::<gpu::wgpu::WgpuBackend, _>(
+        lib.typed_graphics::<DrawVertex, DrawPush>("hm_draw", &per_input),
+        "hm_draw",
+    );
+    named(
+        &d,
+        Code::HostMismatch,
+        &["DrawVertex", "VertexArrangement::PerInput", "2 buffers"],
+    );
 
     let p = lib
         .typed_graphics::<DrawVertex, DrawPush>("hm_draw", &Default::default())

@@ -174,6 +174,9 @@ pub trait Backend: Sync + Sized {
     /// The render state `options` replace the declared one with, if any.
     fn state_override(options: &Self::GraphicsOptions) -> Option<&RenderState>;
 
+    /// How `options` arrange the vertex inputs in buffers (a typed vertex struct is checked against it).
+    fn vertex_arrangement(options: &Self::GraphicsOptions) -> shader_info::VertexArrangement;
+
     /// What this device cannot do for a graphics pipeline beyond the core's checks (optional features, formats it
     /// cannot read, …). Empty when it can.
     fn graphics_problems(

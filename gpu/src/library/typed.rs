@@ -45,8 +45,13 @@ impl<Pipeline, P> Deref for Typed<Pipeline, P> {
     }
 }
 
-/// The host types a key was checked with: (key, vertex type, push type).
-pub(super) type HostTypes = (String, TypeId, TypeId);
+/// The host types a key was checked with: (key, vertex type, push type, vertex arrangement of a graphics pipeline).
+pub(super) type HostTypes = (
+    String,
+    TypeId,
+    TypeId,
+    Option<shader_info::VertexArrangement>,
+);
 
 impl<B: Backend> Library<B> {
     /// The graphics pipeline of `key` whose vertex buffer is `V` and push-constant block `P` (`NoVertices`,
@@ -67,7 +72,7 @@ impl<B: Backend> Library<B> {
         options: &B::GraphicsOptions,
     ) -> Result<Typed<B::Graphics, P>, B::Error> {
         let key = key.as_ref();
-        self.check_host_types::<V, P>(key, true)?;
+        self.check_host_types::<V, P>(key, Some(B::vertex_arrangement(options)))?;
         Ok(Typed {
             pipeline: self.graphics_pipeline(key, options)?,
             push: PhantomData,
@@ -80,27 +85,34 @@ impl<B: Backend> Library<B> {
         key: impl AsRef<str>,
     ) -> Result<Typed<B::Compute, P>, B::Error> {
         let key = key.as_ref();
-        self.check_host_types::<shader_info::NoVertices, P>(key, false)?;
+        self.check_host_types::<shader_info::NoVertices, P>(key, None)?;
         Ok(Typed {
             pipeline: self.compute_pipeline(key)?,
             push: PhantomData,
         })
     }
 
+    /// Checks `V` (for a graphics pipeline whose vertex inputs are arranged so) and `P` against `key`'s plan, once
+    /// per key, types and arrangement.
     fn check_host_types<V: VertexData, P: PushBlock>(
         &mut self,
         key: &str,
-        vertices: bool,
+        arrangement: Option<shader_info::VertexArrangement>,
     ) -> Result<(), B::Error> {
-        let id = (key.to_string(), TypeId::of::<V>(), TypeId::of::<P>());
+        let id = (
+            key.to_string(),
+            TypeId::of::<V>(),
+            TypeId::of::<P>(),
+            arrangement,
+        );
         if self.host_types.contains(&id) {
             return Ok(());
         }
         let info = self.validated(key)?;
         let plan = self.flow().plan(&info);
         let mut problems = P::push_problems(&plan, self.registry());
-        if vertices {
-            problems.extend(V::vertex_problems(&plan));
+        if let Some(arrangement) = arrangement {
+            problems.extend(V::arranged_problems(&plan, arrangement));
         }
         if !problems.is_empty() {
             return Err(B::error(problems));

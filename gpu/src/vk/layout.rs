@@ -458,13 +458,17 @@ impl PipelineLayout {
         Ok(())
     }
 
-    /// Makes the memory of spilled push-constant blocks reusable. Call it once the device finished every command
-    /// buffer that pushed through this layout (after the frame's fence); nothing to do for a layout whose block is
+    /// Makes the memory of spilled push-constant blocks reusable; nothing to do for a layout whose block is
     /// pushed for real.
-    pub fn recycle_pushed(&self) -> VkResult<()> {
+    ///
+    /// # Safety
+    /// The device has finished every command buffer that pushed through this layout (wait for the frame's fence
+    /// first): their descriptor sets are freed and their memory is written again.
+    pub unsafe fn recycle_pushed(&self) -> VkResult<()> {
         let mut arena = self.spilled.lock().unwrap_or_else(|p| p.into_inner());
         for chunk in &mut arena.chunks {
-            chunk.pool.reset()?;
+            // SAFETY: the caller's guarantee: no pending command uses these sets.
+            unsafe { chunk.pool.reset()? };
             chunk.used = 0;
         }
         arena.current = 0;
@@ -610,8 +614,11 @@ impl DescriptorPool {
     }
 
     /// Returns every set of the pool to it.
-    pub fn reset(&self) -> VkResult<()> {
-        // SAFETY: the caller no longer uses sets of this pool in pending commands (as for any reset).
+    ///
+    /// # Safety
+    /// No pending command buffer uses a set of this pool.
+    pub unsafe fn reset(&self) -> VkResult<()> {
+        // SAFETY: the caller's guarantee.
         unsafe {
             self.ctx
                 .device()

@@ -200,6 +200,10 @@ impl Backend for VkBackend {
         options.state.as_ref()
     }
 
+    fn vertex_arrangement(options: &GraphicsOptions) -> shader_info::VertexArrangement {
+        options.vertex_layout
+    }
+
     fn graphics_problems(
         &self,
         plan: &PipelinePlan,

@@ -73,14 +73,18 @@ pub fn glslc(source: &str, stage: shader_info::Stage) -> Result<Vec<u32>, String
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| format!("cannot run glslc (apt-get install glslc): {e}"))?;
-    if let Some(mut stdin) = child.stdin.take() {
-        stdin
-            .write_all(source.as_bytes())
-            .map_err(|e| e.to_string())?;
-    }
+    // A write that fails (glslc exited early) still waits for the process: its stderr says why, and it is reaped.
+    let written = child
+        .stdin
+        .take()
+        .map_or(Ok(()), |mut stdin| stdin.write_all(source.as_bytes()));
     let out = child.wait_with_output().map_err(|e| e.to_string())?;
-    if !out.status.success() {
-        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+    if !out.status.success() || written.is_err() {
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        return Err(match written {
+            Err(e) if stderr.trim().is_empty() => format!("cannot write to glslc: {e}"),
+            _ => stderr,
+        });
     }
     super::spirv_from_bytes(&out.stdout).map_err(|e| e.to_string())
 }
@@ -271,7 +275,8 @@ pub fn draw_offscreen(
     })
     .unwrap();
     pushed.expect("push constants");
-    pipeline.layout().recycle_pushed().unwrap();
+    // SAFETY: `submit_and_wait` returned: the device finished the command buffer that pushed.
+    unsafe { pipeline.layout().recycle_pushed() }.unwrap();
     readback.read()
 }
 

@@ -402,6 +402,10 @@ impl Backend for WgpuBackend {
         options.state.as_ref()
     }
 
+    fn vertex_arrangement(options: &GraphicsOptions) -> shader_info::VertexArrangement {
+        options.vertex_layout
+    }
+
     /// What WebGPU or this device cannot draw: a topology WebGPU lacks, line or point polygons without their
     /// feature, an info without a vertex stage.
     fn graphics_problems(

@@ -265,7 +265,9 @@ pub fn render_frame(lib: &mut ShaderLibrary, width: u32, height: u32) -> VkResul
             .map(|d| d.pipeline.layout()),
     );
     for layout in layouts {
-        layout.recycle_pushed()?;
+        // SAFETY: `submit_and_wait` returned above: the frame's command buffer, the only one that pushed through
+        // these layouts, has completed.
+        unsafe { layout.recycle_pushed()? };
     }
     Ok(Frame {
         width,
