@@ -188,6 +188,20 @@ pub struct DiskCache {
     writes: AtomicU64,
     corrupt: AtomicU64,
     write_errors: AtomicU64,
+    /// `writes` when the cache was last trimmed: a process that wrote since trims again as it drops the cache,
+    /// and a long one (`watch`) every [`TRIM_EVERY_WRITES`] writes, so no command grows it past its limit.
+    trimmed_at: AtomicU64,
+}
+
+/// Writes between two trims of a long-lived cache (`watch`, a renderer rebuilding on edits).
+const TRIM_EVERY_WRITES: u64 = 4096;
+
+impl Drop for DiskCache {
+    fn drop(&mut self) {
+        if self.writes.load(Ordering::Relaxed) > self.trimmed_at.load(Ordering::Relaxed) {
+            let _ = self.trim();
+        }
+    }
 }
 
 impl std::fmt::Debug for DiskCache {
@@ -221,6 +235,7 @@ impl DiskCache {
             writes: AtomicU64::new(0),
             corrupt: AtomicU64::new(0),
             write_errors: AtomicU64::new(0),
+            trimmed_at: AtomicU64::new(0),
         })
     }
 
@@ -440,7 +455,10 @@ impl DiskCache {
     fn write_local(&self, path: &Path, bytes: &[u8]) {
         match cache_file::write_atomic(path, bytes) {
             Ok(()) => {
-                self.writes.fetch_add(1, Ordering::Relaxed);
+                let writes = self.writes.fetch_add(1, Ordering::Relaxed) + 1;
+                if writes.is_multiple_of(TRIM_EVERY_WRITES) {
+                    let _ = self.trim();
+                }
             }
             Err(e) => {
                 self.write_errors.fetch_add(1, Ordering::Relaxed);
@@ -462,6 +480,8 @@ impl DiskCache {
     /// (`.tmp…`) under its format folders (`v1`; another `v<N>` is another format, evicted first). The folder may
     /// be shared (`--cache .`, `--cache ~/.cache`), and nothing else in it is ever touched.
     pub fn trim(&self) -> std::io::Result<TrimReport> {
+        self.trimmed_at
+            .store(self.writes.load(Ordering::Relaxed), Ordering::Relaxed);
         let mut entries: Vec<(SystemTime, u64, PathBuf)> = Vec::new();
         let mut report = TrimReport::default();
         let now = SystemTime::now();

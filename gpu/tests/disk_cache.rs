@@ -445,3 +445,28 @@ fn an_unwritable_cache_directory_costs_the_cache_not_the_build() {
     assert!(disk.stats().write_errors > 0);
     assert_eq!(disk.warnings().len(), 1, "{:?}", disk.warnings());
 }
+
+#[test]
+fn a_cache_that_wrote_past_its_limit_is_trimmed_when_dropped() {
+    // `render` and `watch` write entries without calling trim: dropping the cache trims what they wrote.
+    let dir = tempfile::tempdir().unwrap();
+    let cache = DiskCache::open(dir.path(), 8 * 1024).unwrap();
+    for key in 0..64u128 {
+        cache.put(Kind::Reflection, key << 64 | key, &[3u8; 1024]);
+    }
+    let written: u64 = walk(dir.path()).iter().map(|p| size(p)).sum();
+    assert!(written > 64 * 1024, "{written}");
+    drop(cache);
+    let left: u64 = walk(dir.path()).iter().map(|p| size(p)).sum();
+    assert!(
+        left <= 8 * 1024 / 10 * 9,
+        "{left} bytes left of an 8 KiB limit"
+    );
+    // A cache that only read does not trim (its limit here would empty the folder).
+    let reader = DiskCache::open(dir.path(), 1).unwrap();
+    for key in 0..64u128 {
+        let _ = reader.get(Kind::Reflection, key << 64 | key);
+    }
+    drop(reader);
+    assert_eq!(walk(dir.path()).iter().map(|p| size(p)).sum::<u64>(), left);
+}
