@@ -16,7 +16,9 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
     for f in fields.iter().filter(|f| !attrs::is_pad(&f.ty)) {
         let Some(name) = &f.ident else { continue };
         let ty = &f.ty;
-        let format = match packed_format(f)? {
+        let packed = packed_format(f)?;
+        let explicit = packed.is_some();
+        let format = match packed {
             // A named format must take exactly the field's bytes (checked when the crate compiles).
             Some(format) => {
                 let Ok(variant) = syn::parse_str::<syn::Ident>(&format.value()) else {
@@ -42,12 +44,18 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
                 <#ty as ::shader_info::VertexAttribute>::FORMAT
             },
         };
+        let columns = if explicit {
+            quote!(1)
+        } else {
+            quote_spanned! {ty.span()=> <#ty as ::shader_info::VertexAttribute>::COLUMNS }
+        };
         let text = name.to_string();
         entries.push(quote! {
             ::shader_info::VertexField {
                 name: #text,
                 offset: ::core::mem::offset_of!(#ident, #name) as u32,
                 format: #format,
+                columns: #columns,
             }
         });
     }

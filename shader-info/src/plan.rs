@@ -686,19 +686,39 @@ impl PipelinePlan {
             None => (0, Vec::new()),
         };
         for (location, format, offset) in &attributes {
-            let name = self
+            let Some(a) = self
                 .vertex_attributes
                 .iter()
                 .find(|a| a.location == *location)
-                .map_or("", |a| a.name.as_str());
+            else {
+                continue;
+            };
+            let name = a.name.as_str();
+            // A matrix input is one attribute per column: its first column is checked for the whole field.
+            if a.offset_in_value > 0 {
+                continue;
+            }
+            let columns = self
+                .vertex_attributes
+                .iter()
+                .filter(|c| c.name == a.name)
+                .count() as u32;
             match T::FIELDS.iter().find(|f| f.name == name) {
                 None => out.push(problem(format!(
                     "vertex_in `{name}` (location {location}) has no field in the struct"
                 ))),
-                Some(f) if f.offset != *offset || f.format != *format => out.push(problem(format!(
-                    "field `{name}` is {:?} at byte {}, but the declaration reads {format:?} at byte {offset}",
-                    f.format, f.offset
-                ))),
+                Some(f) if f.offset != *offset || f.format != *format || f.columns != columns => {
+                    let shape = |format: &VertexFormat, columns: u32| match columns {
+                        1 => format!("{format:?}"),
+                        n => format!("{n} columns of {format:?}"),
+                    };
+                    out.push(problem(format!(
+                        "field `{name}` is {} at byte {}, but the declaration reads {} at byte {offset}",
+                        shape(&f.format, f.columns),
+                        f.offset,
+                        shape(format, columns)
+                    )))
+                }
                 Some(_) => {}
             }
         }

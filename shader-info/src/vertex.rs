@@ -20,6 +20,26 @@
 //! let plan = PipelinePlan::new(&reg.validated("v").unwrap(), &reg);
 //! assert!(plan.vertex_problems::<Vertex>().is_empty());
 //! ```
+//!
+//! A matrix input (an instance's transform) is one field whose columns fill consecutive locations:
+//!
+//! ```
+//! use shader_info::*;
+//! #[derive(Clone, Copy, ShaderVertex)]
+//! #[repr(C)]
+//! struct Instance { model: glam::Mat4, normal_matrix: glam::Mat3, pos: [f32; 3] }
+//! let mut reg = Registry::new();
+//! reg.add_info(ShaderCreateInfo::new("i")
+//!     .vertex_in(0, Type::Mat4, "model").vertex_in(4, Type::Mat3, "normal_matrix").vertex_in(7, Type::Vec3, "pos")
+//!     .vertex_source("v.glsl").fragment_source("f.glsl"));
+//! let plan = PipelinePlan::new(&reg.validated("i").unwrap(), &reg);
+//! assert!(plan.vertex_problems::<Instance>().is_empty(), "{:?}", plan.vertex_problems::<Instance>());
+//! #[derive(Clone, Copy, ShaderVertex)]
+//! #[repr(C)]
+//! struct Drifted { model: glam::Mat3, normal_matrix: glam::Mat4, pos: [f32; 3] }
+//! let d = plan.vertex_problems::<Drifted>();
+//! assert!(d[0].message.contains("3 columns of Float32x3") && d[0].message.contains("4 columns of Float32x4"), "{d:?}");
+//! ```
 
 use crate::types::{Scalar, Type};
 use serde::Serialize;
@@ -30,7 +50,10 @@ pub struct VertexField {
     pub name: &'static str,
     /// Byte offset in the struct.
     pub offset: u32,
+    /// The format of the field, or of each column of a matrix field.
     pub format: VertexFormat,
+    /// Attributes the field fills: a matrix's columns (tightly packed, one location each), else 1.
+    pub columns: u32,
 }
 
 /// A `#[repr(C)]` vertex struct (derive it: `#[derive(ShaderVertex)]`).
@@ -48,7 +71,25 @@ pub trait ShaderVertex: Copy + 'static {
     label = "name its format: `#[vertex(format = \"Unorm8x4\")]` (a shader_info::VertexFormat)"
 )]
 pub trait VertexAttribute {
+    /// The format of the value, or of each column of a matrix.
     const FORMAT: VertexFormat;
+    /// Columns of a matrix (one attribute each, tightly packed); 1 for scalars and vectors.
+    const COLUMNS: u32 = 1;
+}
+
+macro_rules! matrix_attribute {
+    ($($t:ty => $f:ident * $n:literal),* $(,)?) => {
+        $(impl VertexAttribute for $t {
+            const FORMAT: VertexFormat = VertexFormat::$f;
+            const COLUMNS: u32 = $n;
+        })*
+    };
+}
+
+// Tightly packed columns, as a mat input's attributes are read (`glam::Mat3A`'s padded columns are not).
+matrix_attribute! {
+    glam::Mat2 => Float32x2 * 2, glam::Mat3 => Float32x3 * 3, glam::Mat4 => Float32x4 * 4,
+    [[f32; 2]; 2] => Float32x2 * 2, [[f32; 3]; 3] => Float32x3 * 3, [[f32; 4]; 4] => Float32x4 * 4,
 }
 
 macro_rules! attribute {
