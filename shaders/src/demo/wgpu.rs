@@ -213,13 +213,16 @@ impl Targets {
         for set in sets {
             let mut named = Vec::new();
             for b in resources.iter().filter(|b| b.set == set) {
-                let name = plan
+                let declared = plan
                     .sets
                     .iter()
                     .find(|s| s.set == set)
-                    .and_then(|s| s.bindings.iter().find(|d| d.binding == b.binding))
-                    .map_or("", |d| d.name.as_str());
+                    .and_then(|s| s.bindings.iter().find(|d| d.binding == b.binding));
+                let name = declared.map_or("", |d| d.name.as_str());
+                // A sampler the declaration fixes is the one the shader samples with: the texture goes alone.
+                let fixed = declared.is_some_and(|d| d.resource.fixed_sampler().is_some());
                 let resource = match b.resource {
+                    Resource::Sampled(id, _) if fixed => Bind::Texture(&self.image(id).view),
                     Resource::Sampled(id, Filter::Linear) => {
                         Bind::Sampled(&self.image(id).view, &self.linear)
                     }
