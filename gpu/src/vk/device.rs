@@ -320,7 +320,10 @@ impl VkContext {
 
     /// Whether an optional feature a pipeline's state may need is enabled on this device, by its Vulkan name
     /// (`wideLines`, `fillModeNonSolid`, `depthBiasClamp`, `dualSrcBlend`, `independentBlend`, `geometryShader`,
-    /// `tessellationShader`, `multiViewport`, `shaderClipDistance`, `samplerAnisotropy`, for declared builtins
+    /// `tessellationShader`, `multiViewport`, `shaderClipDistance`, `samplerAnisotropy`, for code and resources
+    /// `fragmentStoresAndAtomics`, `vertexPipelineStoresAndAtomics`, `imageCubeArray`, `shaderFloat64`,
+    /// `shaderInt64`, `shaderInt16`, `shaderStorageImageMultisample`, `shaderStorageImageExtendedFormats`,
+    /// `sampleRateShading`, `shaderImageGatherExtended`, `shaderCullDistance`, for declared builtins
     /// `shaderOutputLayer`, `shaderOutputViewportIndex`, `fragmentShaderBarycentric`, `shaderDrawParameters` and
     /// `dynamicRenderingLocalRead`; any other name: false).
     pub fn feature_enabled(&self, name: &str) -> bool {
@@ -339,6 +342,17 @@ impl VkContext {
                 f.shader_tessellation_and_geometry_point_size
             }
             "samplerAnisotropy" => f.sampler_anisotropy,
+            "fragmentStoresAndAtomics" => f.fragment_stores_and_atomics,
+            "vertexPipelineStoresAndAtomics" => f.vertex_pipeline_stores_and_atomics,
+            "imageCubeArray" => f.image_cube_array,
+            "shaderFloat64" => f.shader_float64,
+            "shaderInt64" => f.shader_int64,
+            "shaderInt16" => f.shader_int16,
+            "shaderStorageImageMultisample" => f.shader_storage_image_multisample,
+            "shaderStorageImageExtendedFormats" => f.shader_storage_image_extended_formats,
+            "sampleRateShading" => f.sample_rate_shading,
+            "shaderImageGatherExtended" => f.shader_image_gather_extended,
+            "shaderCullDistance" => f.shader_cull_distance,
             other => vk::Bool32::from(self.inner.optional.contains(&other)),
         };
         v == vk::TRUE
@@ -637,7 +651,37 @@ impl Enabled {
             .shader_tessellation_and_geometry_point_size(on(
                 supported.shader_tessellation_and_geometry_point_size
             ))
-            .sampler_anisotropy(on(supported.sampler_anisotropy));
+            .sampler_anisotropy(on(supported.sampler_anisotropy))
+            // What declared resources and the code may need beyond that (each checked per module where the
+            // device lacks it, `vk::library`'s feature check): writes to storage buffers and images outside
+            // compute (order-independent transparency, picking, counters), cube-map arrays, doubles, 64- and
+            // 16-bit integers, multisampled and extended-format storage images, per-sample shading, gather
+            // offsets, dynamically indexed descriptor arrays, cull distances.
+            .fragment_stores_and_atomics(on(supported.fragment_stores_and_atomics))
+            .vertex_pipeline_stores_and_atomics(on(supported.vertex_pipeline_stores_and_atomics))
+            .image_cube_array(on(supported.image_cube_array))
+            .shader_float64(on(supported.shader_float64))
+            .shader_int64(on(supported.shader_int64))
+            .shader_int16(on(supported.shader_int16))
+            .shader_storage_image_multisample(on(supported.shader_storage_image_multisample))
+            .shader_storage_image_extended_formats(on(
+                supported.shader_storage_image_extended_formats
+            ))
+            .sample_rate_shading(on(supported.sample_rate_shading))
+            .shader_image_gather_extended(on(supported.shader_image_gather_extended))
+            .shader_cull_distance(on(supported.shader_cull_distance))
+            .shader_sampled_image_array_dynamic_indexing(on(
+                supported.shader_sampled_image_array_dynamic_indexing
+            ))
+            .shader_storage_image_array_dynamic_indexing(on(
+                supported.shader_storage_image_array_dynamic_indexing
+            ))
+            .shader_uniform_buffer_array_dynamic_indexing(on(
+                supported.shader_uniform_buffer_array_dynamic_indexing
+            ))
+            .shader_storage_buffer_array_dynamic_indexing(on(
+                supported.shader_storage_buffer_array_dynamic_indexing
+            ));
         // SAFETY: plain query on a physical device of this instance.
         let extensions = unsafe { instance.enumerate_device_extension_properties(chosen.physical) }
             .unwrap_or_default();

@@ -162,7 +162,17 @@ impl Backend for VkBackend {
         if current == Some(hash) {
             return Ok(None);
         }
-        flow.check(info, &generated, &compiled.spirv)?;
+        let reflection = flow.check(info, &generated, &compiled.spirv)?;
+        let problems = feature_problems(
+            &self.ctx,
+            flow,
+            info,
+            stage,
+            (&compiled.spirv, &reflection.capabilities),
+        );
+        if !problems.is_empty() {
+            return Err(problems);
+        }
         Ok(Some((hash, compiled)))
     }
 
@@ -303,4 +313,93 @@ impl VkError {
             other => vec![Diagnostic::error(Code::Device, key, other.to_string())],
         }
     }
+}
+
+/// SPIR-V capabilities a module may declare that Vulkan enables only with a device feature, and that feature.
+const CAPABILITY_FEATURES: &[(u32, &str, &str)] = &[
+    (2, "Geometry", "geometryShader"),
+    (3, "Tessellation", "tessellationShader"),
+    (10, "Float64", "shaderFloat64"),
+    (11, "Int64", "shaderInt64"),
+    (22, "Int16", "shaderInt16"),
+    (25, "ImageGatherExtended", "shaderImageGatherExtended"),
+    (
+        27,
+        "StorageImageMultisample",
+        "shaderStorageImageMultisample",
+    ),
+    (32, "ClipDistance", "shaderClipDistance"),
+    (33, "CullDistance", "shaderCullDistance"),
+    (34, "ImageCubeArray", "imageCubeArray"),
+    (35, "SampleRateShading", "sampleRateShading"),
+    (45, "SampledCubeArray", "imageCubeArray"),
+    (
+        49,
+        "StorageImageExtendedFormats",
+        "shaderStorageImageExtendedFormats",
+    ),
+];
+
+/// What the device lacks for the compiled `stage` of `info`: a capability its code declares whose feature is not
+/// enabled (`samplerCubeArray` on a device without `imageCubeArray`), or a storage buffer or image the stage
+/// writes outside compute without `fragmentStoresAndAtomics` / `vertexPipelineStoresAndAtomics`. Each would be a
+/// broken valid-usage rule at module or pipeline creation; here it is an error naming the stage and the feature.
+fn feature_problems(
+    ctx: &VkContext,
+    flow: &Flow<'_>,
+    info: &ValidatedInfo,
+    stage: Stage,
+    (spirv, capabilities): (&[u32], &[u32]),
+) -> Vec<Diagnostic> {
+    let missing = |feature: &str| !ctx.feature_enabled(feature);
+    let problem = |what: String, feature: &str| {
+        Diagnostic::error(
+            Code::Unsupported,
+            &info.name,
+            format!(
+                "the {stage} stage of `{}` {what}, which needs the device feature `{feature}`; {} does not enable it",
+                info.name,
+                ctx.device_name()
+            ),
+        )
+        .stage(stage)
+        .hint("run it on a device with that feature, or keep that code to a variant this device does not use")
+    };
+    let mut out = Vec::new();
+    for (cap, name, feature) in CAPABILITY_FEATURES {
+        if capabilities.contains(cap) && missing(feature) {
+            out.push(problem(
+                format!("uses {name} (SPIR-V capability {cap})"),
+                feature,
+            ));
+        }
+    }
+    let feature = match stage {
+        Stage::Fragment => "fragmentStoresAndAtomics",
+        Stage::Vertex | Stage::Geometry | Stage::TessControl | Stage::TessEvaluation => {
+            "vertexPipelineStoresAndAtomics"
+        }
+        _ => return out,
+    };
+    if !missing(feature) {
+        return out;
+    }
+    let used = crate::reflect::used_bindings(spirv).unwrap_or_default();
+    for (set, b) in flow.plan(info).bindings() {
+        let writable = match &b.resource {
+            shader_info::ResourceKind::Image { qualifier, .. }
+            | shader_info::ResourceKind::StorageBuffer { qualifier, .. } => {
+                *qualifier != shader_info::Qualifier::Read
+            }
+            _ => false,
+        };
+        if writable && used.contains(&(set, b.binding)) {
+            out.push(
+                problem(format!("writes `{}`", b.name), feature)
+                    .item(format!("resource `{}`", b.name))
+                    .at(&b.declared_in, b.origin),
+            );
+        }
+    }
+    out
 }
