@@ -355,11 +355,20 @@ impl<'a> Flow<'a> {
         require_complete: bool,
     ) -> Result<ValidatedInfo, Vec<Diagnostic>> {
         let resolved = self.registry.resolve(name)?;
+        // Buffers may take a struct a shared header defines (Blender's `typedef_source("draw_shader_shared.hh")`
+        // and `storage_buf(.., "ObjectMatrices", ..)`): the names come from the headers as they are now; a header
+        // that cannot be read is generation's error to report.
+        let typedef_types: Vec<String> = resolved
+            .typedef_sources
+            .iter()
+            .filter_map(|t| self.loader.load(&t.value).ok())
+            .flat_map(|text| shader_info::typedef_struct_names(&text))
+            .collect();
         ValidatedInfo::new(
             resolved,
             &ValidateOptions {
                 registry: self.registry,
-                extra_type_names: &[],
+                extra_type_names: &typedef_types,
                 require_complete,
             },
         )

@@ -1021,12 +1021,91 @@ fn normalize_path(path: &str) -> String {
 /// assert_eq!(c_dialect_problem(header).map(|p| p.0), Some(4));
 /// ```
 pub fn c_dialect_problem(text: &str) -> Option<(u32, &'static str)> {
+    glsl_visible_lines(text).find_map(|(i, t)| {
+        let word = t
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .next()
+            .unwrap_or("");
+        let what = match word {
+            "enum" => "declares a C enum",
+            "namespace" => "opens a C++ namespace",
+            "template" => "declares a C++ template",
+            "using" => "declares a C++ alias",
+            _ => return None,
+        };
+        Some((i as u32 + 1, what))
+    })
+}
+
+/// The structs a shared header defines for GLSL (`struct LightData { … }`, outside `#ifndef GPU_SHADER` blocks and
+/// comments): names a buffer may take as its type, though the core does not lay them out (the compiler and
+/// reflection check their use).
+///
+/// ```
+/// use shader_info::typedef_struct_names;
+/// let header = "// struct Commented {};\n#ifndef GPU_SHADER\nstruct HostOnly { int a; };\n#endif\n\
+///               struct LightData {\n  vec4 color;\n};\nstruct  ObjectMatrices { mat4 model; };\n";
+/// assert_eq!(typedef_struct_names(header), ["LightData", "ObjectMatrices"]);
+/// ```
+pub fn typedef_struct_names(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (_, line) in glsl_visible_lines(text) {
+        let mut words = line
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty());
+        while let Some(w) = words.next() {
+            if w == "struct"
+                && let Some(name) = words.next()
+                && !out.iter().any(|n| n == name)
+            {
+                out.push(name.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// The lines of a shared header GLSL reads, with their 0-based numbers and without comments: lines of
+/// `#ifndef GPU_SHADER` / `#if !defined(GPU_SHADER)` blocks and preprocessor lines are left out.
+fn glsl_visible_lines(text: &str) -> impl Iterator<Item = (usize, String)> + '_ {
     // Per open conditional: whether it hides its lines from GLSL.
     let mut hidden: Vec<bool> = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let t = line.trim_start();
+    let mut in_comment = false;
+    text.lines().enumerate().filter_map(move |(i, line)| {
+        let mut code = String::new();
+        let mut rest = line;
+        loop {
+            if in_comment {
+                match rest.find("*/") {
+                    Some(end) => {
+                        rest = &rest[end + 2..];
+                        in_comment = false;
+                    }
+                    None => break,
+                }
+            } else {
+                let block = rest.find("/*");
+                let line_comment = rest.find("//");
+                match (block, line_comment) {
+                    (Some(b), l) if l.is_none_or(|l| b < l) => {
+                        code.push_str(&rest[..b]);
+                        code.push(' ');
+                        rest = &rest[b + 2..];
+                        in_comment = true;
+                    }
+                    (_, Some(l)) => {
+                        code.push_str(&rest[..l]);
+                        break;
+                    }
+                    _ => {
+                        code.push_str(rest);
+                        break;
+                    }
+                }
+            }
+        }
+        let t = code.trim_start();
         if let Some(d) = t.strip_prefix('#') {
-            let d = d.trim_start();
             let cond = d.split_whitespace().collect::<Vec<_>>().join(" ");
             if cond.starts_with("ifndef GPU_SHADER") || cond.starts_with("if !defined(GPU_SHADER)")
             {
@@ -1040,25 +1119,10 @@ pub fn c_dialect_problem(text: &str) -> Option<(u32, &'static str)> {
             } else if cond.starts_with("endif") {
                 hidden.pop();
             }
-            continue;
+            return None;
         }
-        if hidden.iter().any(|h| *h) {
-            continue;
-        }
-        let word = t
-            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .next()
-            .unwrap_or("");
-        let what = match word {
-            "enum" => "declares a C enum",
-            "namespace" => "opens a C++ namespace",
-            "template" => "declares a C++ template",
-            "using" => "declares a C++ alias",
-            _ => continue,
-        };
-        return Some((i as u32 + 1, what));
-    }
-    None
+        (!hidden.iter().any(|h| *h)).then(|| (i, t.to_string()))
+    })
 }
 
 impl SubpassInput {

@@ -776,3 +776,46 @@ fn newer_sources_with_self_includes_and_lint_stubs_compile_under_the_prelude() {
         assert!(!frag.source.contains("compat_text_infos.hh"));
     });
 }
+
+#[test]
+fn a_buffer_of_a_struct_its_shared_header_defines_compiles() {
+    // `typedef_source` and a buffer typed by a struct of that header, as Blender's draw and EEVEE infos write
+    // them: the struct has no Rust twin, so its layout is the compiler's (and reflection's) to check.
+    let info = ShaderCreateInfo::new("compat_icon_styles_buffer")
+        .local_group_size(64)
+        .typedef_source("compat_shader_shared.h")
+        .storage_buf(
+            0,
+            Qualifier::Read,
+            "CompatIconStyle",
+            "styles[]",
+            Frequency::Pass,
+        )
+        .storage_buf(1, Qualifier::Write, "vec4", "tints[]", Frequency::Pass)
+        .compute_source("icon_styles_comp.glsl")
+        .blender_compat()
+        .do_static_compilation(true);
+    let port = Port::new(vec![info]);
+    port.compile("compat_icon_styles_buffer");
+    // A struct the header does not define is still refused, naming the type.
+    let typo = ShaderCreateInfo::new("compat_icon_styles_typo")
+        .local_group_size(64)
+        .typedef_source("compat_shader_shared.h")
+        .storage_buf(
+            0,
+            Qualifier::Read,
+            "CompatIconStyles",
+            "styles[]",
+            Frequency::Pass,
+        )
+        .compute_source("icon_styles_comp.glsl")
+        .blender_compat();
+    let port = Port::new(vec![typo]);
+    port.with(|flow| {
+        let e = flow.validated("compat_icon_styles_typo").unwrap_err();
+        assert!(
+            e.iter().any(|d| d.message.contains("CompatIconStyles")),
+            "{e:?}"
+        );
+    });
+}

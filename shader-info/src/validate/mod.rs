@@ -87,6 +87,9 @@ pub struct ValidatedInfo {
     warnings: Vec<Diagnostic>,
     /// `(index, description)` of the unique variant this is, for infos with static branches.
     variant: Option<(usize, String)>,
+    /// Struct names its typedef sources define ([`ValidateOptions::extra_type_names`]), kept for validating its
+    /// variants.
+    extra_type_names: Vec<String>,
 }
 
 impl ValidatedInfo {
@@ -103,6 +106,7 @@ impl ValidatedInfo {
                 info,
                 warnings,
                 variant: None,
+                extra_type_names: opts.extra_type_names.to_vec(),
             })
         } else {
             Err(errors)
@@ -117,6 +121,7 @@ impl ValidatedInfo {
             info: self.info.with_changes(|i| i.builtins |= found),
             warnings: self.warnings.clone(),
             variant: self.variant.clone(),
+            extra_type_names: self.extra_type_names.clone(),
         }
     }
 
@@ -145,7 +150,7 @@ impl ValidatedInfo {
         let label = set.label(index);
         let opts = ValidateOptions {
             registry,
-            extra_type_names: &[],
+            extra_type_names: &self.extra_type_names,
             require_complete: true,
         };
         let mut out =
@@ -221,6 +226,7 @@ impl ValidatedInfo {
             info,
             warnings: twin.warnings.clone(),
             variant: Some((index, label)),
+            extra_type_names: twin.extra_type_names.clone(),
         })
     }
 
