@@ -819,3 +819,28 @@ fn a_buffer_of_a_struct_its_shared_header_defines_compiles() {
         );
     });
 }
+
+#[test]
+fn a_vertex_input_and_a_fragment_output_may_share_a_name() {
+    // They live in different stages: `in vec4 color` in the vertex stage, `out vec4 color` in the fragment one.
+    let iface = StageInterfaceInfo::new("compat_same_name_iface", "").smooth(Type::Vec4, "v_color");
+    let info = ShaderCreateInfo::new("compat_same_name")
+        .vertex_in(0, Type::Vec2, "pos")
+        .vertex_in(1, Type::Vec4, "color")
+        .vertex_out(&iface)
+        .fragment_out(0, Type::Vec4, "color")
+        .vertex_source("same_name_vert.glsl")
+        .fragment_source("same_name_frag.glsl")
+        .do_static_compilation(true);
+    let port = Port::new(vec![info.clone()]);
+    port.compile("compat_same_name");
+    port.translates_everywhere("compat_same_name");
+    // In one stage it is still a collision: a push constant of that name is refused.
+    let mut clash = info.push_constant(Type::Vec4, "color");
+    clash.name = "compat_same_name_pc".into();
+    let port = Port::new(vec![clash]);
+    port.with(|flow| {
+        let e = flow.validated("compat_same_name_pc").unwrap_err();
+        assert!(e.iter().any(|d| d.message.contains("`color`")), "{e:?}");
+    });
+}

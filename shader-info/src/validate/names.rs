@@ -57,6 +57,16 @@ fn member_named<'a>(
     )
 }
 
+/// Whether two names are never declared in one stage: vertex inputs exist only in the vertex stage and fragment
+/// outputs only in the fragment stage (`vertex_in "color"` and `fragment_out "color"` is valid GLSL).
+fn in_different_stages(a: &What, b: &What) -> bool {
+    matches!(
+        (a, b),
+        (What::Item("vertex_in"), What::Item("fragment_out"))
+            | (What::Item("fragment_out"), What::Item("vertex_in"))
+    )
+}
+
 /// What a name is, said only when it collides.
 #[derive(Clone, Copy)]
 enum What<'a> {
@@ -310,6 +320,7 @@ pub(super) fn check_names(c: &mut Checker) {
     for (i, n) in names.iter().enumerate() {
         if let Some(&first) = globals.get(n.name.as_ref())
             && first != i
+            && !in_different_stages(&names[first].what, &n.what)
         {
             report_duplicate(c, &names[first], n);
         }
