@@ -218,13 +218,21 @@ fn states_that_cannot_work_are_refused_naming_the_sampler() {
                 "texels",
                 Frequency::Pass,
                 SamplerState::nearest(),
+            )
+            // Anisotropy with nearest filtering: Vulkan would apply it, WebGPU refuses it.
+            .sampler_with_state(
+                5,
+                ImageType::Float2D,
+                "aniso_nearest",
+                Frequency::Pass,
+                SamplerState::nearest().anisotropy(4),
             ),
     );
     let d = vk_support::problems(&reg, "bad_states");
     let text = shader_info::render_all(&d);
     assert_eq!(
         d.iter().filter(|d| d.code == Code::InvalidImage).count(),
-        5,
+        6,
         "{text}"
     );
     for what in [
@@ -233,6 +241,7 @@ fn states_that_cannot_work_are_refused_naming_the_sampler() {
         "sampler `ids`",
         "sampler `aniso`",
         "sampler `texels`",
+        "sampler `aniso_nearest`",
     ] {
         assert!(text.contains(what), "{what}: {text}");
     }

@@ -150,6 +150,20 @@ impl SamplerState {
                     .to_string(),
             ));
         }
+        // WebGPU filters anisotropically only with every filter linear, Vulkan with any: one rule for both, so a
+        // state never gives two pictures.
+        if self.anisotropy > 1
+            && (self.filter != TexelFilter::Linear || self.mipmap != Some(TexelFilter::Linear))
+        {
+            out.push((
+                format!(
+                    "anisotropy {} with a filter that is not linear (filter {:?}, mipmaps {:?})",
+                    self.anisotropy, self.filter, self.mipmap
+                ),
+                "filter linearly with linear mipmaps (`.mipmaps(TexelFilter::Linear)`), or drop the anisotropy"
+                    .to_string(),
+            ));
+        }
         if matches!(image_type.component_kind(), 'i' | 'u') && self.filter == TexelFilter::Linear {
             out.push((
                 format!("linear filtering of the integer texture {image_type:?}"),

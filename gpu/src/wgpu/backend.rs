@@ -210,7 +210,7 @@ impl Backend for WgpuBackend {
             .any(|(h, g)| g.space == naga::AddressSpace::Immediate && !uses[h].is_empty());
         let overrides = module.overrides.iter().filter_map(|(_, o)| o.id).collect();
         let label = format!("{key}.{}", stage.short_name());
-        let scope = self.ctx.device.push_error_scope(w::ErrorFilter::Validation);
+        let scope = super::context::ErrorScopes::push(&self.ctx.device);
         let created = self
             .ctx
             .device
@@ -218,7 +218,7 @@ impl Backend for WgpuBackend {
                 label: Some(&label),
                 source: w::ShaderSource::Naga(Cow::Owned(module)),
             });
-        if let Some(e) = pollster::block_on(scope.pop()) {
+        if let Some(e) = scope.pop() {
             return Err(refused(format!("was refused by wgpu: {e}")));
         }
         Ok(Module {
@@ -319,7 +319,7 @@ impl Backend for WgpuBackend {
             });
         }
         let device = &self.ctx.device;
-        let scope = device.push_error_scope(w::ErrorFilter::Validation);
+        let scope = super::context::ErrorScopes::push(device);
         let bind_group_layouts: Vec<w::BindGroupLayout> = groups
             .iter()
             .enumerate()
@@ -337,6 +337,21 @@ impl Backend for WgpuBackend {
             .zip(&groups)
             .map(|(layout, entries)| (!entries.is_empty()).then_some(layout))
             .collect();
+        // Made inside the scope, labelled with the key: an error about one names the info and the binding.
+        let declared_samplers: Vec<_> = plan
+            .bindings()
+            .filter_map(|(set, b)| {
+                let state = b.resource.fixed_sampler()?;
+                Some((
+                    set,
+                    b.name.clone(),
+                    device.create_sampler(&w::SamplerDescriptor {
+                        label: Some(&format!("{key} sampler of {}", b.name)),
+                        ..super::map::sampler_descriptor(state)
+                    }),
+                ))
+            })
+            .collect();
         let layout = device.create_pipeline_layout(&w::PipelineLayoutDescriptor {
             label: Some(key),
             bind_group_layouts: &refs,
@@ -345,7 +360,7 @@ impl Backend for WgpuBackend {
                 _ => 0,
             },
         });
-        if let Some(e) = pollster::block_on(scope.pop()) {
+        if let Some(e) = scope.pop() {
             return Err(diagnostic(
                 Code::Device,
                 key,
@@ -353,17 +368,6 @@ impl Backend for WgpuBackend {
                 "check the declaration's resources against the device's limits",
             ));
         }
-        let declared_samplers = plan
-            .bindings()
-            .filter_map(|(set, b)| {
-                let state = b.resource.fixed_sampler()?;
-                Some((
-                    set,
-                    b.name.clone(),
-                    device.create_sampler(&super::map::sampler_descriptor(state)),
-                ))
-            })
-            .collect();
         Ok(Layouts {
             bind_group_layouts,
             layout,
@@ -528,7 +532,7 @@ impl Backend for WgpuBackend {
         };
         let (vs_refs, fs_refs) = (constant_refs(&vs_constants), constant_refs(&fs_constants));
         let device = &self.ctx.device;
-        let scope = device.push_error_scope(w::ErrorFilter::Validation);
+        let scope = super::context::ErrorScopes::push(device);
         let pipeline = device.create_render_pipeline(&w::RenderPipelineDescriptor {
             label: Some(key),
             layout: Some(&layouts.layout),
@@ -560,7 +564,7 @@ impl Backend for WgpuBackend {
             multiview_mask: None,
             cache: self.ctx.pipeline_cache(),
         });
-        if let Some(e) = pollster::block_on(scope.pop()) {
+        if let Some(e) = scope.pop() {
             return Err(diagnostic(
                 Code::Device,
                 key,
@@ -591,7 +595,7 @@ impl Backend for WgpuBackend {
         let constants = Self::constants(plan, values, cs)?;
         let refs = constant_refs(&constants);
         let device = &self.ctx.device;
-        let scope = device.push_error_scope(w::ErrorFilter::Validation);
+        let scope = super::context::ErrorScopes::push(device);
         let pipeline = device.create_compute_pipeline(&w::ComputePipelineDescriptor {
             label: Some(key),
             layout: Some(&layouts.layout),
@@ -603,7 +607,7 @@ impl Backend for WgpuBackend {
             },
             cache: self.ctx.pipeline_cache(),
         });
-        if let Some(e) = pollster::block_on(scope.pop()) {
+        if let Some(e) = scope.pop() {
             return Err(diagnostic(
                 Code::Device,
                 key,

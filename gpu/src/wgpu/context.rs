@@ -59,7 +59,8 @@ fn wanted_features(immediates: bool) -> ::wgpu::Features {
         | F::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES
         | F::FLOAT32_FILTERABLE
         | F::VERTEX_WRITABLE_STORAGE
-        | F::CLIP_DISTANCES;
+        | F::CLIP_DISTANCES
+        | F::ADDRESS_MODE_CLAMP_TO_BORDER;
     if immediates {
         f |= F::IMMEDIATES;
     }
@@ -202,7 +203,8 @@ impl WgpuContext {
             .clone()
     }
 
-    /// Runs `f` inside a validation error scope: what wgpu refuses in it is an error naming `what`, not an
+    /// Runs `f` inside error scopes of every kind (validation, out of memory, internal): what wgpu refuses in it is
+    /// an error naming `what`, not an
     /// uncaptured error (wgpu reports validation errors asynchronously, so a renderer that wants them at the call
     /// site needs a scope).
     ///
@@ -212,11 +214,9 @@ impl WgpuContext {
     /// # Ok::<(), shader_info_gpu::wgpu::WgpuError>(())
     /// ```
     pub fn checked<T>(&self, what: &str, f: impl FnOnce() -> T) -> WgpuResult<T> {
-        let scope = self
-            .device
-            .push_error_scope(::wgpu::ErrorFilter::Validation);
+        let scope = ErrorScopes::push(&self.device);
         let out = f();
-        match pollster::block_on(scope.pop()) {
+        match scope.pop() {
             None => Ok(out),
             Some(e) => Err(WgpuError::Device(format!("{what} was refused: {e}"))),
         }
@@ -308,5 +308,36 @@ impl WgpuContext {
     /// Waits until the queue's work is done.
     pub fn wait_idle(&self) {
         let _ = self.device.poll(::wgpu::PollType::wait_indefinitely());
+    }
+}
+
+/// Error scopes of every kind wgpu reports: validation, out of memory and internal (a pipeline the backend below
+/// wgpu fails to link is an internal error, and one caught by a validation scope only would come back as a valid
+/// handle to an invalid pipeline — which a reload would put in place of a working one).
+pub(crate) struct ErrorScopes {
+    internal: ::wgpu::ErrorScopeGuard,
+    memory: ::wgpu::ErrorScopeGuard,
+    validation: ::wgpu::ErrorScopeGuard,
+}
+
+impl ErrorScopes {
+    /// Opens the three scopes on `device` (on this thread: wgpu's scopes are per thread).
+    pub(crate) fn push(device: &::wgpu::Device) -> ErrorScopes {
+        let internal = device.push_error_scope(::wgpu::ErrorFilter::Internal);
+        let memory = device.push_error_scope(::wgpu::ErrorFilter::OutOfMemory);
+        let validation = device.push_error_scope(::wgpu::ErrorFilter::Validation);
+        ErrorScopes {
+            internal,
+            memory,
+            validation,
+        }
+    }
+
+    /// Closes them, innermost first: the first error any of them caught.
+    pub(crate) fn pop(self) -> Option<::wgpu::Error> {
+        let validation = pollster::block_on(self.validation.pop());
+        let memory = pollster::block_on(self.memory.pop());
+        let internal = pollster::block_on(self.internal.pop());
+        validation.or(memory).or(internal)
     }
 }

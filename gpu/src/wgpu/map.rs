@@ -483,6 +483,7 @@ pub fn sampler_descriptor(s: &shader_info::SamplerState) -> w::SamplerDescriptor
         lod_min_clamp: 0.0,
         lod_max_clamp: if s.mipmap.is_some() { 32.0 } else { 0.0 },
         compare: s.compare.map(compare),
+        // Validation refuses anisotropy with a filter that is not linear (`SamplerState::problems`).
         anisotropy_clamp: if all_linear {
             u16::from(s.anisotropy.max(1))
         } else {
