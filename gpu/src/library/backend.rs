@@ -87,6 +87,32 @@ pub fn default_color_targets(plan: &PipelinePlan) -> Vec<Option<DefaultTarget>> 
     out
 }
 
+/// The color writes of `location`: the state's where a fragment output writes it, none at a location the
+/// pipeline has only to match its pass (`color_format_overrides` past or between the outputs): the shader leaves
+/// such an attachment undefined, and writing it would destroy what the pass keeps there.
+///
+/// ```
+/// use shader_info::*;
+/// use shader_info_gpu::library::color_writes;
+/// let mut reg = Registry::new();
+/// reg.add_info(ShaderCreateInfo::new("x").fragment_out(0, Type::Vec4, "c").vertex_source("v").fragment_source("f"));
+/// let plan = PipelinePlan::new(&reg.validated("x").unwrap(), &reg);
+/// let state = RenderState::default();
+/// assert_eq!(color_writes(&plan, &state, 0), ColorWrites::ALL);
+/// assert_eq!(color_writes(&plan, &state, 1), ColorWrites(0));
+/// ```
+pub fn color_writes(
+    plan: &PipelinePlan,
+    state: &shader_info::RenderState,
+    location: u32,
+) -> shader_info::ColorWrites {
+    if plan.color_targets.iter().any(|o| o.location == location) {
+        state.color_writes_at(location)
+    } else {
+        shader_info::ColorWrites(0)
+    }
+}
+
 /// A pass's attachments as the core checks them: the class of each color location's format (`None` where there
 /// is none), whether there is a depth aspect and a stencil aspect, and the sample count.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

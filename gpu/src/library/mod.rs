@@ -42,7 +42,8 @@ mod typed;
 mod warm_up;
 
 pub use backend::{
-    Attachments, Backend, DefaultTarget, DeviceLimits, FormatClass, default_color_targets,
+    Attachments, Backend, DefaultTarget, DeviceLimits, FormatClass, color_writes,
+    default_color_targets,
 };
 pub use key::Key;
 pub use pipeline_set::{PassPipelines, PipelineLog, PipelineStats, Variants};

@@ -180,7 +180,10 @@ fn part_key(
         _ => {
             let formats = color_formats(plan, opts);
             let blends: Vec<String> = (0..formats.len() as u32)
-                .map(|l| format!("{:?}/{:?}", state.blend_at(l), state.color_writes_at(l)))
+                .map(|l| {
+                    let writes = crate::library::color_writes(plan, state, l);
+                    format!("{:?}/{writes:?}", state.blend_at(l))
+                })
                 .collect();
             format!(
                 "fo {formats:?} {:?} {blends:?} {:?} {} {:?}",

@@ -416,10 +416,12 @@ pub fn color_formats(plan: &PipelinePlan, opts: &GraphicsOptions) -> Vec<vk::For
             }
         })
         .collect();
+    // An override past the outputs matches the pass's attachment there (a pipeline has as many as its pass).
     for (loc, f) in &opts.color_format_overrides {
-        if let Some(slot) = out.get_mut(*loc as usize) {
-            *slot = *f;
+        if *loc as usize >= out.len() {
+            out.resize(*loc as usize + 1, F::UNDEFINED);
         }
+        out[*loc as usize] = *f;
     }
     out
 }
@@ -586,13 +588,14 @@ pub(crate) fn create_handle(
         .map(|(location, f)| {
             let location = location as u32;
             // Blending into an integer attachment is refused before this (the core's attachment check); an
-            // unused location gets no blending.
-            let blend = if *f == vk::Format::UNDEFINED {
+            // unused location, or one no output writes, gets no blending.
+            let written = plan.color_targets.iter().any(|o| o.location == location);
+            let blend = if *f == vk::Format::UNDEFINED || !written {
                 Blend::Opaque
             } else {
                 state.blend_at(location)
             };
-            map::blend_attachment(blend, state.color_writes_at(location))
+            map::blend_attachment(blend, crate::library::color_writes(plan, state, location))
         })
         .collect();
     let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&attachments);

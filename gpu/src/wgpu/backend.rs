@@ -508,10 +508,14 @@ impl Backend for WgpuBackend {
                 .enumerate()
                 .map(|(loc, f)| {
                     let loc = loc as u32;
+                    let written = plan.color_targets.iter().any(|o| o.location == loc);
                     f.map(|format| w::ColorTargetState {
                         format,
-                        blend: map::blend(state.blend_at(loc)),
-                        write_mask: map::color_writes(state.color_writes_at(loc)),
+                        // A location no output writes (it matches the pass) neither blends nor writes.
+                        blend: map::blend(state.blend_at(loc)).filter(|_| written),
+                        write_mask: map::color_writes(crate::library::color_writes(
+                            plan, state, loc,
+                        )),
                     })
                 })
                 .collect();

@@ -263,10 +263,12 @@ pub fn color_formats(
             })
         })
         .collect();
+    // An override past the outputs matches the pass's attachment there (a pipeline has as many as its pass).
     for (loc, f) in overrides {
-        if let Some(slot) = out.get_mut(*loc as usize) {
-            *slot = Some(*f);
+        if *loc as usize >= out.len() {
+            out.resize(*loc as usize + 1, None);
         }
+        out[*loc as usize] = Some(*f);
     }
     out
 }
