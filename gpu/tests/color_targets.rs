@@ -134,3 +134,47 @@ fn wgpu_draws_into_the_written_attachment_and_keeps_the_other() {
     drop((p, lib));
     shader_info_gpu::wgpu::testing::assert_quiet(&ctx);
 }
+
+#[test]
+fn a_read_back_wgpu_would_refuse_is_an_error_not_zeros() {
+    use shader_info_gpu::wgpu::raw as w;
+    let Some(ctx) = shader_info_gpu::wgpu::testing::test_context(true) else {
+        return;
+    };
+    let buffer = |usage, size| {
+        ctx.device.create_buffer(&w::BufferDescriptor {
+            label: None,
+            size,
+            usage,
+            mapped_at_creation: false,
+        })
+    };
+    let e = ctx
+        .read_buffer(&buffer(w::BufferUsages::STORAGE, 16))
+        .unwrap_err();
+    assert!(e.to_string().contains("COPY_SRC"), "{e}");
+    let e = ctx
+        .read_buffer(&buffer(
+            w::BufferUsages::COPY_SRC | w::BufferUsages::COPY_DST,
+            6,
+        ))
+        .unwrap_err();
+    assert!(e.to_string().contains("multiple of 4"), "{e}");
+    let texture = ctx.device.create_texture(&w::TextureDescriptor {
+        label: None,
+        size: w::Extent3d {
+            width: 4,
+            height: 4,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: w::TextureDimension::D2,
+        format: w::TextureFormat::Rgba8Unorm,
+        usage: w::TextureUsages::TEXTURE_BINDING,
+        view_formats: &[],
+    });
+    let e = ctx.read_texture(&texture).unwrap_err();
+    assert!(e.to_string().contains("COPY_SRC"), "{e}");
+    shader_info_gpu::wgpu::testing::assert_quiet(&ctx);
+}

@@ -230,10 +230,24 @@ impl WgpuContext {
     /// # Ok(()) }
     /// ```
     pub fn read_buffer(&self, buffer: &::wgpu::Buffer) -> WgpuResult<Vec<u8>> {
+        // A copy wgpu refuses would leave the staging buffer zeroed: a read-back of zeros, never an error.
+        if !buffer.usage().contains(::wgpu::BufferUsages::COPY_SRC)
+            || !buffer.size().is_multiple_of(::wgpu::COPY_BUFFER_ALIGNMENT)
+        {
+            return Err(WgpuError::Device(format!(
+                "cannot read back a buffer of {} bytes with usage {:?}: it needs COPY_SRC and a size that is a \
+                 multiple of {}",
+                buffer.size(),
+                buffer.usage(),
+                ::wgpu::COPY_BUFFER_ALIGNMENT
+            )));
+        }
         let staging = self.staging(buffer.size());
-        let mut enc = self.device.create_command_encoder(&Default::default());
-        enc.copy_buffer_to_buffer(buffer, 0, &staging, 0, buffer.size());
-        self.queue.submit([enc.finish()]);
+        self.checked("reading back a buffer", || {
+            let mut enc = self.device.create_command_encoder(&Default::default());
+            enc.copy_buffer_to_buffer(buffer, 0, &staging, 0, buffer.size());
+            self.queue.submit([enc.finish()]);
+        })?;
         self.map(&staging)
     }
 
@@ -245,6 +259,18 @@ impl WgpuContext {
             .block_copy_size(None)
             .filter(|_| format.block_dimensions() == (1, 1))
             .ok_or_else(|| WgpuError::Device(format!("cannot read back a {format:?} texture")))?;
+        if !texture.usage().contains(::wgpu::TextureUsages::COPY_SRC)
+            || texture.sample_count() != 1
+            || texture.dimension() != ::wgpu::TextureDimension::D2
+        {
+            return Err(WgpuError::Device(format!(
+                "cannot read back a {:?} texture of {} samples with usage {:?}: it needs COPY_SRC, one sample and two \
+                 dimensions",
+                texture.dimension(),
+                texture.sample_count(),
+                texture.usage()
+            )));
+        }
         let size = texture.size();
         let row = size.width * texel;
         // Rows of a texture-to-buffer copy are 256-byte aligned.
@@ -264,8 +290,10 @@ impl WgpuContext {
             depth_or_array_layers: 1,
             ..size
         };
-        enc.copy_texture_to_buffer(texture.as_image_copy(), destination, extent);
-        self.queue.submit([enc.finish()]);
+        self.checked("reading back a texture", || {
+            enc.copy_texture_to_buffer(texture.as_image_copy(), destination, extent);
+            self.queue.submit([enc.finish()]);
+        })?;
         let bytes = self.map(&staging)?;
         Ok(bytes
             .chunks_exact(padded as usize)
