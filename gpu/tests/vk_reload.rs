@@ -204,6 +204,65 @@ fn an_undeclared_binding_keeps_the_previous_pipeline() {
     assert_no_validation_messages(&ctx);
 }
 
+/// A vertex stage that starts reading a uniform only the fragment stage read: the rebuilt pipeline's layout makes
+/// the binding visible to both, so descriptor sets made for the old one do not fit it — the report says so,
+/// naming the binding; an edit that changes no binding's use says nothing.
+#[test]
+fn a_reload_that_changes_a_bindings_stages_reports_the_new_layout() {
+    let Some(ctx) = test_context() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut reg = setup(dir.path());
+    std::fs::write(
+        dir.path().join("tint.frag.glsl"),
+        "void main() { frag_color = tint; }\n",
+    )
+    .unwrap();
+    reg.add_info(
+        ShaderCreateInfo::new("test_reload_tint")
+            .vertex_in(0, Type::Vec2, "pos")
+            .uniform_buf(0, "vec4", "tint", Frequency::Pass)
+            .fragment_out(0, Type::Vec4, "frag_color")
+            .vertex_source("quad.vert.glsl")
+            .fragment_source("tint.frag.glsl"),
+    );
+    let mut lib = ShaderLibrary::new(&ctx, reg, LibraryOptions::new(dir.path())).unwrap();
+    lib.graphics_pipeline("test_reload_tint", &GraphicsOptions::default())
+        .unwrap();
+    std::fs::write(
+        dir.path().join("tint.frag.glsl"),
+        "void main() { frag_color = tint * 0.5; }\n",
+    )
+    .unwrap();
+    let r = lib.reload().unwrap();
+    assert_eq!(
+        r.outcome("test_reload_tint"),
+        Some(&PipelineOutcome::Rebuilt)
+    );
+    assert!(r.layouts_changed.is_empty(), "{r}");
+    std::fs::write(
+        dir.path().join("quad.vert.glsl"),
+        "void main() { gl_Position = vec4(pos, 0.0, 1.0) * tint.w; }\n",
+    )
+    .unwrap();
+    let r = lib.reload().unwrap();
+    assert_eq!(
+        r.outcome("test_reload_tint"),
+        Some(&PipelineOutcome::Rebuilt)
+    );
+    let [d] = &r.layouts_changed[..] else {
+        panic!("one layout change expected: {r}")
+    };
+    assert_eq!(d.info, "test_reload_tint");
+    assert!(
+        d.message
+            .contains("set 0 binding 0: [vert, frag] (was [frag])"),
+        "{}",
+        d.message
+    );
+    drop(lib);
+    assert_no_validation_messages(&ctx);
+}
+
 /// Waits for the library's watcher to report and reload; retries briefly so a slow machine does not flake.
 fn next_reload(lib: &mut ShaderLibrary) -> shader_info_gpu::vk::ReloadReport {
     lib.wait_reload(Duration::from_secs(10))

@@ -146,6 +146,10 @@ pub struct Library<B: Backend> {
     retired: Vec<Retired<B>>,
     /// Builds and reloads running on workers, and what they finished.
     background: background::Background<B>,
+    /// Per key, the stages each binding of its pipelines' layouts is visible to (narrowed to the modules' use):
+    /// a reload that changes them is reported (`ReloadReport::layouts_changed`), since bind groups and descriptor
+    /// sets made for the old layout do not fit the new pipeline.
+    layout_stages: HashMap<String, Vec<(u32, u32, shader_info::StageMask)>>,
 }
 
 impl<B: Backend> Library<B> {
@@ -173,6 +177,7 @@ impl<B: Backend> Library<B> {
             late: Default::default(),
             retired: Vec::new(),
             background: background::Background::new(),
+            layout_stages: HashMap::new(),
         })
     }
 
@@ -295,6 +300,19 @@ impl<B: Backend> Library<B> {
         Ok(PipelineKind::of(&self.validated(key)?.stages()))
     }
 
+    /// The stages each binding of `key`'s layout is visible to, from its current modules (empty when the plan
+    /// cannot be made).
+    fn binding_stages(&mut self, key: &str) -> Vec<(u32, u32, shader_info::StageMask)> {
+        self.plan(key).map_or_else(
+            |_| Vec::new(),
+            |plan| {
+                plan.bindings()
+                    .map(|(set, b)| (set, b.binding, b.stages))
+                    .collect()
+            },
+        )
+    }
+
     /// The pipeline plan of a key, its bindings' stages narrowed to the stages whose modules use them (the modules
     /// are made if they are not yet).
     pub fn plan(&mut self, key: impl AsRef<str>) -> Result<PipelinePlan, B::Error> {
@@ -406,6 +424,10 @@ impl<B: Backend> Library<B> {
         built_from: BuiltFrom,
         how: Store,
     ) {
+        if !self.layout_stages.contains_key(want.key()) {
+            let stages = self.binding_stages(want.key());
+            self.layout_stages.insert(want.key().to_string(), stages);
+        }
         let replaced = match (want, made) {
             (Want::Graphics(key, options), Made::Graphics(p)) => {
                 let k = (key.clone(), options.clone());
@@ -594,6 +616,16 @@ impl<B: Backend> Library<B> {
         for (want, outcome, _) in out.rebuilt {
             let outcome = match outcome {
                 Ok((made, built_from)) => {
+                    let key = want.key();
+                    let now = self.binding_stages(key);
+                    if let Some(before) = self.layout_stages.insert(key.to_string(), now.clone())
+                        && before != now
+                        && !report.layouts_changed.iter().any(|d| d.info == key)
+                    {
+                        report
+                            .layouts_changed
+                            .push(reload::layout_change(key, &before, &now));
+                    }
                     self.store_made(&want, made, built_from, Store::Replacing);
                     PipelineOutcome::Rebuilt
                 }

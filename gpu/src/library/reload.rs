@@ -31,6 +31,11 @@ pub struct ReloadReport {
     pub modules_failed: Vec<(String, Stage, Vec<Diagnostic>)>,
     /// Files the watcher reported, when the reload came from it.
     pub changed_files: Vec<PathBuf>,
+    /// Keys whose rebuilt pipelines have another layout than before (a stage started or stopped using a binding,
+    /// so the binding's visibility changed): one warning each, naming the bindings. Bind groups and descriptor sets
+    /// made for the previous pipeline do not fit the new one — make them again (on wgpu a draw with an old group
+    /// is dropped, and reported at the next fetch).
+    pub layouts_changed: Vec<Diagnostic>,
     pub duration: Duration,
 }
 
@@ -70,6 +75,9 @@ impl std::fmt::Display for ReloadReport {
                 }
                 PipelineOutcome::Unchanged => {}
             }
+        }
+        for d in &self.layouts_changed {
+            write!(f, "; {}", d.message)?;
         }
         Ok(())
     }
@@ -206,4 +214,36 @@ impl<B: Backend> ReloadJob<B> {
             rebuilt,
         }
     }
+}
+
+/// The warning for a key whose layout a reload changed: each binding whose stages differ, before and after.
+pub(crate) fn layout_change(
+    key: &str,
+    before: &[(u32, u32, shader_info::StageMask)],
+    now: &[(u32, u32, shader_info::StageMask)],
+) -> Diagnostic {
+    let changed: Vec<String> = now
+        .iter()
+        .filter_map(|(set, binding, stages)| {
+            let was = before
+                .iter()
+                .find(|(s, b, _)| s == set && b == binding)
+                .map(|(_, _, st)| *st);
+            (was != Some(*stages)).then(|| {
+                format!(
+                    "set {set} binding {binding}: {stages:?} (was {})",
+                    was.map_or("absent".to_string(), |w| format!("{w:?}"))
+                )
+            })
+        })
+        .collect();
+    Diagnostic::warning(
+        shader_info::Code::Device,
+        key,
+        format!(
+            "the rebuilt pipelines of `{key}` have another layout: {}",
+            changed.join("; ")
+        ),
+    )
+    .hint("make its bind groups and descriptor sets again: those made for the previous pipeline do not fit it")
 }
