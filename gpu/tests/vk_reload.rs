@@ -263,6 +263,42 @@ fn a_reload_that_changes_a_bindings_stages_reports_the_new_layout() {
     assert_no_validation_messages(&ctx);
 }
 
+/// An edit that starts writing `gl_ClipDistance` (a builtin found in the code, not declared): the reload validates
+/// again against the sources as they are, so the clip distance is in the plan and the pipeline is rebuilt — as a
+/// restart would build it — instead of a reflection error for an undeclared builtin.
+#[test]
+fn a_builtin_the_edited_code_starts_to_use_is_found_again_on_reload() {
+    let Some(ctx) = test_context() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut lib =
+        ShaderLibrary::new(&ctx, setup(dir.path()), LibraryOptions::new(dir.path())).unwrap();
+    lib.graphics_pipeline("test_reload_quad", &GraphicsOptions::default())
+        .unwrap();
+    std::fs::write(
+        dir.path().join("quad.vert.glsl"),
+        "void main() {\n  gl_Position = vec4(pos, 0.0, 1.0);\n  gl_ClipDistance[0] = pos.x + 0.5;\n}\n",
+    )
+    .unwrap();
+    let r = lib.reload().unwrap();
+    assert_eq!(
+        r.outcome("test_reload_quad"),
+        Some(&PipelineOutcome::Rebuilt),
+        "{r}"
+    );
+    let p = lib
+        .graphics_pipeline("test_reload_quad", &GraphicsOptions::default())
+        .unwrap();
+    // A fresh library over the same tree builds the same: the reload saw what a restart sees.
+    // (`setup` writes its sources into another folder: the registry is the same, the tree read is the edited one.)
+    let registry = setup(tempfile::tempdir().unwrap().path());
+    let mut fresh = ShaderLibrary::new(&ctx, registry, LibraryOptions::new(dir.path())).unwrap();
+    fresh
+        .graphics_pipeline("test_reload_quad", &GraphicsOptions::default())
+        .unwrap();
+    drop((p, lib, fresh));
+    assert_no_validation_messages(&ctx);
+}
+
 /// Waits for the library's watcher to report and reload; retries briefly so a slow machine does not flake.
 fn next_reload(lib: &mut ShaderLibrary) -> shader_info_gpu::vk::ReloadReport {
     lib.wait_reload(Duration::from_secs(10))

@@ -500,9 +500,72 @@ pub enum TextureFormat {
     R32i,
     R11fG11fB10f,
     Rgb10A2,
+    Rg16,
+    R16,
+    Rgba16Snorm,
+    Rg16Snorm,
+    Rg8Snorm,
+    R16Snorm,
+    R8Snorm,
+    Rg32i,
+    Rg16i,
+    Rg8i,
+    R16i,
+    R8i,
+    Rgb10A2ui,
+    Rg16ui,
+    Rg8ui,
+    R16ui,
+    R8ui,
 }
 
 impl TextureFormat {
+    /// Every format: the image formats of Vulkan GLSL (64-bit ones aside).
+    pub const ALL: [TextureFormat; 39] = {
+        use TextureFormat::*;
+        [
+            Rgba8,
+            Rgba8Snorm,
+            Rgba8ui,
+            Rgba8i,
+            Rgba16f,
+            Rgba16,
+            Rgba16ui,
+            Rgba16i,
+            Rgba32f,
+            Rgba32ui,
+            Rgba32i,
+            Rg8,
+            Rg16f,
+            Rg32f,
+            Rg32ui,
+            R8,
+            R16f,
+            R32f,
+            R32ui,
+            R32i,
+            R11fG11fB10f,
+            Rgb10A2,
+            Rg16,
+            R16,
+            Rgba16Snorm,
+            Rg16Snorm,
+            Rg8Snorm,
+            R16Snorm,
+            R8Snorm,
+            Rg32i,
+            Rg16i,
+            Rg8i,
+            R16i,
+            R8i,
+            Rgb10A2ui,
+            Rg16ui,
+            Rg8ui,
+            R16ui,
+            R8ui,
+        ]
+    };
+
     /// The GLSL layout-qualifier spelling.
     pub const fn glsl_name(self) -> &'static str {
         use TextureFormat::*;
@@ -529,6 +592,23 @@ impl TextureFormat {
             R32i => "r32i",
             R11fG11fB10f => "r11f_g11f_b10f",
             Rgb10A2 => "rgb10_a2",
+            Rg16 => "rg16",
+            R16 => "r16",
+            Rgba16Snorm => "rgba16_snorm",
+            Rg16Snorm => "rg16_snorm",
+            Rg8Snorm => "rg8_snorm",
+            R16Snorm => "r16_snorm",
+            R8Snorm => "r8_snorm",
+            Rg32i => "rg32i",
+            Rg16i => "rg16i",
+            Rg8i => "rg8i",
+            R16i => "r16i",
+            R8i => "r8i",
+            Rgb10A2ui => "rgb10_a2ui",
+            Rg16ui => "rg16ui",
+            Rg8ui => "rg8ui",
+            R16ui => "r16ui",
+            R8ui => "r8ui",
         }
     }
 
@@ -536,10 +616,12 @@ impl TextureFormat {
     pub const fn component_kind(self) -> char {
         use TextureFormat::*;
         match self {
-            Rgba8ui | Rgba16ui | Rgba32ui | Rg32ui | R32ui => 'u',
-            Rgba8i | Rgba16i | Rgba32i | R32i => 'i',
+            Rgba8ui | Rgba16ui | Rgba32ui | Rg32ui | R32ui | Rgb10A2ui | Rg16ui | Rg8ui | R16ui
+            | R8ui => 'u',
+            Rgba8i | Rgba16i | Rgba32i | R32i | Rg32i | Rg16i | Rg8i | R16i | R8i => 'i',
             Rgba8 | Rgba8Snorm | Rgba16f | Rgba16 | Rgba32f | Rg8 | Rg16f | Rg32f | R8 | R16f
-            | R32f | R11fG11fB10f | Rgb10A2 => 'f',
+            | R32f | R11fG11fB10f | Rgb10A2 | Rg16 | R16 | Rgba16Snorm | Rg16Snorm | Rg8Snorm
+            | R16Snorm | R8Snorm => 'f',
         }
     }
 }

@@ -22,14 +22,16 @@ struct Port {
 
 impl Port {
     fn new(infos: Vec<ShaderCreateInfo>) -> Port {
+        Port::at(fixtures(), infos)
+    }
+
+    /// The infos over sources under `root`.
+    fn at(root: PathBuf, infos: Vec<ShaderCreateInfo>) -> Port {
         let mut registry = Registry::shared_types_from_inventory();
         for info in infos {
             registry.add_info(info);
         }
-        Port {
-            root: fixtures(),
-            registry,
-        }
+        Port { root, registry }
     }
 
     fn with<T>(&self, f: impl FnOnce(&Flow) -> T) -> T {
@@ -843,4 +845,38 @@ fn a_vertex_input_and_a_fragment_output_may_share_a_name() {
         let e = flow.validated("compat_same_name_pc").unwrap_err();
         assert!(e.iter().any(|d| d.message.contains("`color`")), "{e:?}");
     });
+}
+
+#[test]
+fn every_image_format_of_vulkan_glsl_compiles_as_a_storage_image() {
+    // Blender's infos use 16- and 8-bit integer and normalized formats (`r16ui`, `rg16`, `r8i`, …) besides the
+    // common ones: each is a declarable format whose image compiles and reflects as declared.
+    let dir = tempfile::tempdir().unwrap();
+    let infos: Vec<ShaderCreateInfo> = TextureFormat::ALL
+        .iter()
+        .map(|f| {
+            let (image_type, value) = match f.component_kind() {
+                'u' => (ImageType::Uint2D, "uvec4(1u)"),
+                'i' => (ImageType::Int2D, "ivec4(1)"),
+                _ => (ImageType::Float2D, "vec4(0.5)"),
+            };
+            let source = format!("compat_format_{}.comp.glsl", f.glsl_name());
+            std::fs::write(
+                dir.path().join(&source),
+                format!(
+                    "void main() {{ imageStore(img, ivec2(gl_GlobalInvocationID.xy), {value}); }}\n"
+                ),
+            )
+            .unwrap();
+            ShaderCreateInfo::new(format!("compat_format_{}", f.glsl_name()))
+                .local_group_size(1)
+                .image(0, *f, Qualifier::Write, image_type, "img", Frequency::Pass)
+                .compute_source(source)
+        })
+        .collect();
+    let names: Vec<String> = infos.iter().map(|i| i.name.clone()).collect();
+    let port = Port::at(dir.path().to_path_buf(), infos);
+    for name in names {
+        port.compile(&name);
+    }
 }

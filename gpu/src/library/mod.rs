@@ -556,6 +556,7 @@ impl<B: Backend> Library<B> {
 
     /// A reload of everything the library holds, as owned work.
     fn reload_job(&mut self) -> reload::ReloadJob<B> {
+        self.sources.forget_validated();
         let mut modules = Vec::new();
         let mut refused = Vec::new();
         let keys: Vec<ModuleKey> = self.modules.keys().cloned().collect();
@@ -603,6 +604,13 @@ impl<B: Backend> Library<B> {
     /// may use it).
     fn swap_in(&mut self, out: reload::ReloadOutput<B>) -> ReloadReport {
         let mut report = ReloadReport::default();
+        // The pipelines this reload decided about: any other one cached now was built meanwhile (`evict_stale`).
+        let decided: std::collections::HashSet<Want<B::GraphicsOptions>> = out
+            .decided
+            .iter()
+            .map(|(w, _)| w.clone())
+            .chain(out.rebuilt.iter().map(|(w, _, _)| w.clone()))
+            .collect();
         for (mkey, entry) in out.changed {
             report.modules_changed.push(mkey.clone());
             self.modules.insert(mkey, entry);
@@ -633,8 +641,50 @@ impl<B: Backend> Library<B> {
             };
             report.pipelines.push((want.key().to_string(), outcome));
         }
+        self.evict_stale(&decided);
         report.pipelines.sort_by(|a, b| a.0.cmp(&b.0));
         report
+    }
+
+    /// Retires every cached pipeline the reload did not decide about (`decided`) that was built from a module that
+    /// is no longer its key's: one a fetch built from the old modules while a background reload ran. The next fetch
+    /// builds it from the current modules, so no draw keeps running code the report says was replaced. (A pipeline
+    /// the reload kept, because its rebuild failed, stays.)
+    fn evict_stale(&mut self, decided: &std::collections::HashSet<Want<B::GraphicsOptions>>) {
+        let modules = &self.modules;
+        let current = |key: &str, built_from: &BuiltFrom| {
+            built_from.iter().all(|(stage, id)| {
+                modules
+                    .get(&(key.to_string(), *stage))
+                    .is_some_and(|e| e.id == *id)
+            })
+        };
+        let mut retired = Vec::new();
+        self.graphics.retain(|(key, options), c| {
+            let keep = current(key, &c.built_from)
+                || decided.contains(&Want::Graphics(key.clone(), options.clone()));
+            if !keep {
+                retired.push(Retired::Graphics(c.pipeline.clone()));
+            }
+            keep
+        });
+        self.compute.retain(|(key, spec), c| {
+            let keep = current(key, &c.built_from)
+                || decided.contains(&Want::Compute(key.clone(), spec.clone()));
+            if !keep {
+                retired.push(Retired::Compute(c.pipeline.clone()));
+            }
+            keep
+        });
+        self.ray_tracing.retain(|key, c| {
+            let keep =
+                current(key, &c.built_from) || decided.contains(&Want::RayTracing(key.clone()));
+            if !keep {
+                retired.push(Retired::RayTracing(c.pipeline.clone()));
+            }
+            keep
+        });
+        self.retired.extend(retired);
     }
 
     /// Starts watching the shader root (recursively); [`Self::poll_reload`] then reloads after changes settle.

@@ -54,9 +54,9 @@ pub(crate) struct Sources {
     /// How the library's pipelines read subpass inputs.
     pub subpass: SubpassMode,
     variant_sets: HashMap<String, Arc<VariantSet>>,
-    /// Validated infos by key (info name or variant key), as declared (subpass inputs emulated). The registry
-    /// never changes under a library and validation reads only declarations, never sources, so an entry stays
-    /// valid across reloads.
+    /// Validated infos by key (info name or variant key), as declared (subpass inputs emulated). Validation reads
+    /// sources too (the builtins the code uses, the structs of typedef headers), so a reload forgets them
+    /// ([`Sources::forget_validated`]).
     validated: HashMap<String, Arc<ValidatedInfo>>,
     /// The same in the library's subpass mode, when that is not the declared one.
     in_mode: HashMap<String, Arc<ValidatedInfo>>,
@@ -139,6 +139,13 @@ impl Sources {
         let info = Arc::new(info);
         self.validated.insert(key.to_string(), info.clone());
         Ok(info)
+    }
+
+    /// Forgets the validated infos: a reload validates again against the sources as they are now (a builtin the
+    /// edited code starts to use, a struct a header gains). Variant tables stay: they read only declarations.
+    pub fn forget_validated(&mut self) {
+        self.validated.clear();
+        self.in_mode.clear();
     }
 
     /// The variant table of an info with static branches. Computed once per info.

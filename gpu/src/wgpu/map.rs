@@ -190,6 +190,23 @@ pub fn storage_format(f: TextureFormat) -> w::TextureFormat {
         R32i => T::R32Sint,
         R11fG11fB10f => T::Rg11b10Ufloat,
         Rgb10A2 => T::Rgb10a2Unorm,
+        Rg16 => T::Rg16Unorm,
+        R16 => T::R16Unorm,
+        Rgba16Snorm => T::Rgba16Snorm,
+        Rg16Snorm => T::Rg16Snorm,
+        Rg8Snorm => T::Rg8Snorm,
+        R16Snorm => T::R16Snorm,
+        R8Snorm => T::R8Snorm,
+        Rg32i => T::Rg32Sint,
+        Rg16i => T::Rg16Sint,
+        Rg8i => T::Rg8Sint,
+        R16i => T::R16Sint,
+        R8i => T::R8Sint,
+        Rgb10A2ui => T::Rgb10a2Uint,
+        Rg16ui => T::Rg16Uint,
+        Rg8ui => T::Rg8Uint,
+        R16ui => T::R16Uint,
+        R8ui => T::R8Uint,
     }
 }
 
