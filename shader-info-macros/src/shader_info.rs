@@ -252,6 +252,8 @@ struct Resource {
 #[derive(Clone, Copy, PartialEq)]
 enum HostKind {
     Buffer,
+    /// A texel buffer: the buffer and the format of its texels.
+    TexelBuffer,
     Texture,
     Sampled,
     AccelerationStructure,
@@ -275,7 +277,7 @@ fn host_kind(method: &str, spec: &[Arg], args: &[Expr]) -> HostKind {
         ("uniform_buf" | "storage_buf", _) => HostKind::Buffer,
         ("acceleration_structure", _) => HostKind::AccelerationStructure,
         (_, Some(None)) => HostKind::Any,
-        (_, Some(t)) if texel_buffer(&t) => HostKind::Buffer,
+        (_, Some(t)) if texel_buffer(&t) => HostKind::TexelBuffer,
         ("sampler", _) => HostKind::Sampled,
         _ => HostKind::Texture,
     }
@@ -695,6 +697,10 @@ fn set_structs(
                     quote!(__b::SampledArray(v)),
                 ),
                 (HostKind::Buffer, _) => (quote!(&'a H::Buffer), quote!(__b::Buffer(v))),
+                (HostKind::TexelBuffer, _) => (
+                    quote!((&'a H::Buffer, ::shader_info::TextureFormat)),
+                    quote!(__b::TexelBuffer(v.0, v.1)),
+                ),
                 (HostKind::Texture, None) => (quote!(&'a H::Texture), quote!(__b::Texture(v))),
                 (HostKind::Sampled, None) => (
                     quote!((&'a H::Texture, &'a H::Sampler)),
@@ -712,6 +718,7 @@ fn set_structs(
                     "every texture of the array with its sampler, in order"
                 }
                 (HostKind::Buffer, _) => "a buffer",
+                (HostKind::TexelBuffer, _) => "a buffer and the format of its texels",
                 (HostKind::Texture, None) => "a texture",
                 (HostKind::Sampled, None) => "a texture and its sampler",
                 (HostKind::AccelerationStructure, _) => "an acceleration structure",

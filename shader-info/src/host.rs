@@ -248,6 +248,8 @@ pub enum HostResource {
     Textures(u32),
     /// So many textures with their samplers, for a declared array of combined samplers.
     TexturesAndSamplers(u32),
+    /// A buffer read as texels of a format (a texel buffer's view).
+    TexelBuffer(crate::types::TextureFormat),
     /// A ray-tracing acceleration structure.
     AccelerationStructure,
 }
@@ -263,9 +265,19 @@ impl HostResource {
                 Some(m) => format!("a buffer of at least {m} bytes"),
                 None => "a buffer".into(),
             },
-            DescriptorKind::UniformTexelBuffer | DescriptorKind::StorageTexelBuffer => {
-                "a buffer view (a buffer and its texels' format)".into()
-            }
+            DescriptorKind::UniformTexelBuffer => match &binding.resource {
+                crate::ResourceKind::Sampler { image_type, .. } => format!(
+                    "a texel buffer (a buffer and its texels' format, of {} components)",
+                    kind_word(image_type.component_kind())
+                ),
+                _ => "a texel buffer (a buffer and its texels' format)".into(),
+            },
+            DescriptorKind::StorageTexelBuffer => match &binding.resource {
+                crate::ResourceKind::Image { format, .. } => {
+                    format!("a texel buffer of its declared format {format:?}")
+                }
+                _ => "a texel buffer (a buffer and its texels' format)".into(),
+            },
             DescriptorKind::CombinedImageSampler if n > 1 && fixed => {
                 format!("{n} textures (their sampler is declared)")
             }
@@ -293,6 +305,7 @@ impl HostResource {
             HostResource::TextureAndSampler => "a texture and a sampler".into(),
             HostResource::Textures(n) => format!("{n} textures"),
             HostResource::TexturesAndSamplers(n) => format!("{n} textures with samplers"),
+            HostResource::TexelBuffer(f) => format!("a texel buffer of {f:?}"),
             HostResource::AccelerationStructure => "an acceleration structure".into(),
         }
     }
@@ -307,9 +320,20 @@ impl HostResource {
                     .is_none_or(|(b, m)| b >= u64::from(m)),
                 _ => false,
             },
-            // A texel buffer is read through a buffer view whose format the declaration does not give: binding
-            // the buffer alone would leave the view null (undefined behaviour on Vulkan).
-            DescriptorKind::UniformTexelBuffer | DescriptorKind::StorageTexelBuffer => false,
+            // A texel buffer is read through a view of a format: a sampled one of the declared component kind (a
+            // float format for a FloatBuffer), a storage one of exactly the declared format.
+            DescriptorKind::UniformTexelBuffer => match (self, &binding.resource) {
+                (HostResource::TexelBuffer(f), crate::ResourceKind::Sampler { image_type, .. }) => {
+                    f.component_kind() == image_type.component_kind()
+                }
+                _ => false,
+            },
+            DescriptorKind::StorageTexelBuffer => match (self, &binding.resource) {
+                (HostResource::TexelBuffer(f), crate::ResourceKind::Image { format, .. }) => {
+                    f == *format
+                }
+                _ => false,
+            },
             DescriptorKind::CombinedImageSampler if n > 1 => {
                 self == if fixed {
                     HostResource::Textures(n)
@@ -337,8 +361,8 @@ impl HostResource {
         let name = &binding.name;
         match binding.kind {
             DescriptorKind::UniformTexelBuffer | DescriptorKind::StorageTexelBuffer => format!(
-                "binding by name does not make buffer views: bind `{name}`'s set by hand, with a buffer view of the \
-                 texels' format (on Vulkan `DescriptorPool::write_texel_buffer`)"
+                "bind `{name}` with {} (`Bound::TexelBuffer(buffer, format)`)",
+                Self::wanted(binding)
             ),
             DescriptorKind::UniformBuffer | DescriptorKind::StorageBuffer
                 if binding.min_size.is_some() =>
@@ -350,6 +374,14 @@ impl HostResource {
             }
             _ => format!("bind `{name}` with {}", Self::wanted(binding)),
         }
+    }
+}
+
+fn kind_word(kind: char) -> &'static str {
+    match kind {
+        'i' => "signed integer",
+        'u' => "unsigned integer",
+        _ => "float or normalized",
     }
 }
 

@@ -60,6 +60,9 @@ pub enum Bound<'a, H: HostTypes> {
     Textures(&'a [&'a H::Texture]),
     /// Every texture of a declared array of combined samplers, with its sampler, in order.
     SampledArray(&'a [(&'a H::Texture, &'a H::Sampler)]),
+    /// A texel buffer (`samplerBuffer`, `imageBuffer`): the buffer and the format its texels are read in (a
+    /// storage texel buffer's must be its declared format).
+    TexelBuffer(&'a H::Buffer, crate::types::TextureFormat),
     /// An acceleration structure.
     AccelerationStructure(&'a H::AccelerationStructure),
 }
@@ -80,6 +83,7 @@ impl<H: HostTypes> std::fmt::Debug for Bound<'_, H> {
             Bound::Sampled(..) => "Sampled",
             Bound::Textures(_) => "Textures",
             Bound::SampledArray(_) => "SampledArray",
+            Bound::TexelBuffer(..) => "TexelBuffer",
             Bound::AccelerationStructure(_) => "AccelerationStructure",
         })
     }
@@ -100,6 +104,7 @@ impl<H: HostTypes> Bound<'_, H> {
             Bound::SampledArray(t) => {
                 HostResource::TexturesAndSamplers(u32::try_from(t.len()).unwrap_or(u32::MAX))
             }
+            Bound::TexelBuffer(_, format) => HostResource::TexelBuffer(*format),
             Bound::AccelerationStructure(_) => HostResource::AccelerationStructure,
         }
     }

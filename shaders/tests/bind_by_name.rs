@@ -1,13 +1,15 @@
 //! Binding by declared name beyond one resource per binding, on ash (lavapipe, validation on): a declared array of
 //! textures takes every element and reads each; what cannot be bound right is refused before any descriptor is
-//! written — an array given one element or the wrong count, a buffer smaller than its block, a texel buffer (whose
-//! view the declaration cannot make), a cube declaration given a 2D view, a host sampler beside a declared one.
+//! written — an array given one element or the wrong count, a buffer smaller than its block or without the usage
+//! its descriptor needs, a texel buffer without a format of its kind, a cube declaration given a 2D view, a host
+//! sampler beside a declared one. A texel buffer with its format reads through a view the pool makes.
 
 use gpu::library::LibraryOptions;
 use gpu::vk::resource::Sampler;
 use gpu::vk::{Buffer, DescriptorPool, Image2D, Resource, ShaderLibrary, VkContext, raw};
 use shader_info::{
     Diagnostic, Frequency, ImageType, Qualifier, Registry, SamplerState, ShaderCreateInfo,
+    TextureFormat,
 };
 
 fn registry() -> Registry {
@@ -66,6 +68,32 @@ fn root() -> tempfile::TempDir {
 
 fn texel(ctx: &VkContext, rgba: [u8; 4]) -> Image2D {
     Image2D::texture(ctx, 1, 1, raw::Format::R8G8B8A8_UNORM, &rgba).unwrap()
+}
+
+/// Runs `p` once with `handle` bound at `set`, and waits.
+fn dispatch(ctx: &VkContext, p: &gpu::vk::ComputePipeline, set: u32, handle: raw::DescriptorSet) {
+    ctx.submit_and_wait(|d, cmd| {
+        // SAFETY: `cmd` is recording; pipeline, set and what it points at live until the wait returns.
+        unsafe {
+            d.cmd_bind_pipeline(cmd, raw::PipelineBindPoint::COMPUTE, p.handle());
+            d.cmd_bind_descriptor_sets(
+                cmd,
+                raw::PipelineBindPoint::COMPUTE,
+                p.layout().handle(),
+                set,
+                &[handle],
+                &[],
+            );
+            d.cmd_dispatch(cmd, 1, 1, 1);
+            gpu::vk::resource::host_read_barrier(
+                d,
+                cmd,
+                raw::PipelineStageFlags2::COMPUTE_SHADER,
+                raw::AccessFlags2::SHADER_WRITE,
+            );
+        }
+    })
+    .unwrap();
 }
 
 /// The one error of a refused bind, with `words` in its message.
@@ -133,47 +161,59 @@ fn ash_binds_a_texture_array_by_name_and_refuses_what_does_not_fit() {
         ("result", Resource::Buffer(&result)),
     ])
     .unwrap();
-    ctx.submit_and_wait(|d, cmd| {
-        // SAFETY: `cmd` is recording; pipeline, set, images and buffer live until the wait returns.
-        unsafe {
-            d.cmd_bind_pipeline(cmd, raw::PipelineBindPoint::COMPUTE, p.handle());
-            d.cmd_bind_descriptor_sets(
-                cmd,
-                raw::PipelineBindPoint::COMPUTE,
-                p.layout().handle(),
-                set,
-                &[handle],
-                &[],
-            );
-            d.cmd_dispatch(cmd, 1, 1, 1);
-            gpu::vk::resource::host_read_barrier(
-                d,
-                cmd,
-                raw::PipelineStageFlags2::COMPUTE_SHADER,
-                raw::AccessFlags2::SHADER_WRITE,
-            );
-        }
-    })
-    .unwrap();
+    dispatch(&ctx, &p, set, handle);
     assert_eq!(
         result.read_vec::<f32>(),
         [1.0, 0.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0]
     );
 
-    // A texel buffer reads through a view of a format the declaration does not give: never a null view.
+    // A texel buffer is read through a view of a format: a buffer alone, a format of the other component kind,
+    // a buffer without the texel usage are refused; a float format reads the texel.
     let t = lib.compute_pipeline("bn_texel").unwrap();
-    let tpool = DescriptorPool::for_layout(&ctx, t.layout(), 1).unwrap();
-    let d = refused(
+    let tpool = DescriptorPool::for_layout(&ctx, t.layout(), 2).unwrap();
+    let usage = raw::BufferUsageFlags::UNIFORM_TEXEL_BUFFER;
+    let lut = Buffer::with_data(&ctx, &[0.25f32, 0.5, 0.75, 1.0], usage).unwrap();
+    let plain =
+        Buffer::with_data(&ctx, &[0.25f32; 4], raw::BufferUsageFlags::STORAGE_BUFFER).unwrap();
+    let texel_set = |lut: Resource<'_>, result: &Buffer| {
         t.layout().descriptor_set(
             &tpool,
-            &[
-                ("lut", Resource::Buffer(&result)),
-                ("result", Resource::Buffer(&result)),
-            ],
-        ),
-        &["`lut`", "a buffer view"],
+            &[("lut", lut), ("result", Resource::Buffer(result))],
+        )
+    };
+    let d = refused(
+        texel_set(Resource::Buffer(&lut), &result),
+        &["`lut`", "a texel buffer"],
     );
-    assert!(d.hint.unwrap().contains("write_texel_buffer"));
+    assert!(d.hint.unwrap().contains("TexelBuffer"));
+    refused(
+        texel_set(
+            Resource::TexelBuffer(&lut, TextureFormat::Rgba32ui),
+            &result,
+        ),
+        &["`lut`", "float or normalized", "Rgba32ui"],
+    );
+    refused(
+        texel_set(
+            Resource::TexelBuffer(&plain, TextureFormat::Rgba32f),
+            &result,
+        ),
+        &["`lut`", "UNIFORM_TEXEL_BUFFER"],
+    );
+    // A storage buffer made for uniforms: refused before it reaches a descriptor.
+    let uniform = Buffer::new(&ctx, 32, raw::BufferUsageFlags::UNIFORM_BUFFER).unwrap();
+    refused(
+        texel_set(
+            Resource::TexelBuffer(&lut, TextureFormat::Rgba32f),
+            &uniform,
+        ),
+        &["`result`", "STORAGE_BUFFER"],
+    );
+    result.write_slice(&[0.0f32; 8]).unwrap();
+    let (set, handle) =
+        texel_set(Resource::TexelBuffer(&lut, TextureFormat::Rgba32f), &result).unwrap();
+    dispatch(&ctx, &t, set, handle);
+    assert_eq!(result.read_vec::<f32>()[..4], [0.25, 0.5, 0.75, 1.0]);
 
     // A cube declaration given a 2D view; a host sampler beside a declared one (ignored on Vulkan, used on
     // wgpu: two different frames).

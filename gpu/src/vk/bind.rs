@@ -28,6 +28,30 @@ impl HostTypes for VkHost {
     }
 }
 
+/// Why `buffer` cannot back `binding`: made without the usage its descriptor needs (undefined behaviour to bind).
+fn usage_problem(plan_key: &str, binding: &BindingPlan, buffer: &Buffer) -> Option<Diagnostic> {
+    let needed = match binding.kind {
+        DescriptorKind::UniformBuffer => vk::BufferUsageFlags::UNIFORM_BUFFER,
+        DescriptorKind::StorageBuffer => vk::BufferUsageFlags::STORAGE_BUFFER,
+        _ => return None,
+    };
+    (!buffer.usage().contains(needed)).then(|| {
+        Diagnostic::error(
+            Code::HostMismatch,
+            plan_key,
+            format!(
+                "`{}` is a {:?}, but the buffer bound was made with the usage {:?}, without {needed:?}",
+                binding.name,
+                binding.kind,
+                buffer.usage()
+            ),
+        )
+        .item(format!("resource `{}`", binding.name))
+        .at(&binding.declared_in, binding.origin)
+        .hint(format!("make the buffer with {needed:?}"))
+    })
+}
+
 /// Why an [`Image2D`] (always a single-layer 2D view) cannot be bound where `binding` is declared: a cube, 3D,
 /// array or multisampled declaration read through a 2D view is undefined behaviour on Vulkan.
 fn view_problem(plan_key: &str, binding: &BindingPlan) -> Option<Diagnostic> {
@@ -112,14 +136,17 @@ impl PipelineLayout {
                     plan.key, resolved.set
                 ))
             })?;
-        let views: Vec<Diagnostic> = resources
+        let problems: Vec<Diagnostic> = resources
             .iter()
             .zip(&resolved.bindings)
-            .filter(|((_, r), _)| !matches!(r, Resource::Buffer(_)))
-            .filter_map(|(_, b)| view_problem(&plan.key, b))
+            .filter_map(|((_, r), b)| match r {
+                Resource::Buffer(buffer) => usage_problem(&plan.key, b, buffer),
+                Resource::TexelBuffer(..) => None,
+                _ => view_problem(&plan.key, b),
+            })
             .collect();
-        if !views.is_empty() {
-            return Err(VkError::Diagnostics(views));
+        if !problems.is_empty() {
+            return Err(VkError::Diagnostics(problems));
         }
         let set = pool.allocate(layout)?;
         for ((_, resource), b) in resources.iter().zip(&resolved.bindings) {
@@ -154,6 +181,19 @@ impl PipelineLayout {
                     images.iter().map(|image| (*image, None)),
                     image_layout(kind),
                 ),
+                (Resource::TexelBuffer(buffer, format), kind) => pool
+                    .write_texel_buffer_of(set, b.binding, descriptor_type(kind), buffer, format)
+                    .map_err(|e| {
+                        VkError::Diagnostics(vec![
+                            Diagnostic::error(
+                                Code::HostMismatch,
+                                &plan.key,
+                                format!("`{}`: {e}", b.name),
+                            )
+                            .item(format!("resource `{}`", b.name))
+                            .at(&b.declared_in, b.origin),
+                        ])
+                    })?,
                 (Resource::AccelerationStructure(never), _) => match *never {},
             }
         }

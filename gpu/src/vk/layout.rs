@@ -487,6 +487,9 @@ impl Drop for PipelineLayout {
 pub struct DescriptorPool {
     ctx: VkContext,
     handle: vk::DescriptorPool,
+    /// The buffer views of texel buffers bound by name ([`Self::write_texel_buffer_of`]): they live as long as
+    /// the sets that use them, so with the pool.
+    views: std::sync::Mutex<Vec<vk::BufferView>>,
 }
 
 impl DescriptorPool {
@@ -550,6 +553,7 @@ impl DescriptorPool {
         Ok(DescriptorPool {
             ctx: ctx.clone(),
             handle,
+            views: Default::default(),
         })
     }
 
@@ -758,6 +762,71 @@ impl DescriptorPool {
         );
     }
 
+    /// Points `binding` of `set` (descriptor type `ty`, a uniform or storage texel buffer) at the whole of `buffer`
+    /// read as texels of `format`, through a buffer view the pool makes and keeps. The format must be one the
+    /// device reads (or stores) texel buffers in, and the buffer must have the usage `ty` needs: either missing is
+    /// an error, nothing written.
+    pub fn write_texel_buffer_of(
+        &self,
+        set: vk::DescriptorSet,
+        binding: u32,
+        ty: vk::DescriptorType,
+        buffer: &Buffer,
+        format: shader_info::TextureFormat,
+    ) -> VkResult<()> {
+        let (usage, feature) = if ty == vk::DescriptorType::STORAGE_TEXEL_BUFFER {
+            (
+                vk::BufferUsageFlags::STORAGE_TEXEL_BUFFER,
+                vk::FormatFeatureFlags::STORAGE_TEXEL_BUFFER,
+            )
+        } else {
+            (
+                vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER,
+                vk::FormatFeatureFlags::UNIFORM_TEXEL_BUFFER,
+            )
+        };
+        let vk_format = super::map::texture_format(format);
+        // SAFETY: plain query on the context's physical device.
+        let props = unsafe {
+            self.ctx
+                .instance()
+                .get_physical_device_format_properties(self.ctx.physical_device(), vk_format)
+        };
+        if !props.buffer_features.contains(feature) {
+            return Err(VkError::Other(format!(
+                "{} cannot read texel buffers of {format:?} ({vk_format:?}) as {ty:?}",
+                self.ctx.device_name()
+            )));
+        }
+        if !buffer.usage().contains(usage) {
+            return Err(VkError::Other(format!(
+                "the buffer bound as a {ty:?} was made without the usage {usage:?} (it has {:?})",
+                buffer.usage()
+            )));
+        }
+        let info = vk::BufferViewCreateInfo::default()
+            .buffer(buffer.handle())
+            .format(vk_format)
+            .offset(0)
+            .range(vk::WHOLE_SIZE);
+        // SAFETY: the buffer is live, has the usage and the format supports the feature (checked above).
+        let view = unsafe { self.ctx.device().create_buffer_view(&info, None) }
+            .map_err(VkError::call("vkCreateBufferView"))?;
+        self.views
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(view);
+        let views = [view];
+        self.update(
+            vk::WriteDescriptorSet::default()
+                .dst_set(set)
+                .dst_binding(binding)
+                .descriptor_type(ty)
+                .texel_buffer_view(&views),
+        );
+        Ok(())
+    }
+
     /// Points `binding` of `set` at a texel buffer through `view` (a buffer view: the buffer and its texels'
     /// format, which the declaration of a `samplerBuffer`/`imageBuffer` does not give, so binding by name does
     /// not make it). `ty` is `UNIFORM_TEXEL_BUFFER` or `STORAGE_TEXEL_BUFFER`.
@@ -805,7 +874,17 @@ impl DescriptorPool {
 
 impl Drop for DescriptorPool {
     fn drop(&mut self) {
-        // SAFETY: we own the pool; destroying it frees its sets.
-        unsafe { self.ctx.device().destroy_descriptor_pool(self.handle, None) };
+        // SAFETY: we own the pool and the views; destroying the pool frees its sets, the only users of the views.
+        unsafe {
+            self.ctx.device().destroy_descriptor_pool(self.handle, None);
+            for view in self
+                .views
+                .get_mut()
+                .unwrap_or_else(|p| p.into_inner())
+                .drain(..)
+            {
+                self.ctx.device().destroy_buffer_view(view, None);
+            }
+        }
     }
 }

@@ -334,3 +334,55 @@ pub fn sampler_info(s: &shader_info::SamplerState) -> vk::SamplerCreateInfo<'sta
     }
     info
 }
+
+/// The Vulkan format of a declared image format (storage images, texel buffers).
+///
+/// ```
+/// use shader_info_gpu::vk::{map::texture_format, raw};
+/// assert_eq!(texture_format(shader_info::TextureFormat::R16ui), raw::Format::R16_UINT);
+/// ```
+pub fn texture_format(f: shader_info::TextureFormat) -> vk::Format {
+    use shader_info::TextureFormat::*;
+    use vk::Format as F;
+    match f {
+        Rgba8 => F::R8G8B8A8_UNORM,
+        Rgba8Snorm => F::R8G8B8A8_SNORM,
+        Rgba8ui => F::R8G8B8A8_UINT,
+        Rgba8i => F::R8G8B8A8_SINT,
+        Rgba16f => F::R16G16B16A16_SFLOAT,
+        Rgba16 => F::R16G16B16A16_UNORM,
+        Rgba16ui => F::R16G16B16A16_UINT,
+        Rgba16i => F::R16G16B16A16_SINT,
+        Rgba32f => F::R32G32B32A32_SFLOAT,
+        Rgba32ui => F::R32G32B32A32_UINT,
+        Rgba32i => F::R32G32B32A32_SINT,
+        Rg8 => F::R8G8_UNORM,
+        Rg16f => F::R16G16_SFLOAT,
+        Rg32f => F::R32G32_SFLOAT,
+        Rg32ui => F::R32G32_UINT,
+        R8 => F::R8_UNORM,
+        R16f => F::R16_SFLOAT,
+        R32f => F::R32_SFLOAT,
+        R32ui => F::R32_UINT,
+        R32i => F::R32_SINT,
+        R11fG11fB10f => F::B10G11R11_UFLOAT_PACK32,
+        Rgb10A2 => F::A2B10G10R10_UNORM_PACK32,
+        Rg16 => F::R16G16_UNORM,
+        R16 => F::R16_UNORM,
+        Rgba16Snorm => F::R16G16B16A16_SNORM,
+        Rg16Snorm => F::R16G16_SNORM,
+        Rg8Snorm => F::R8G8_SNORM,
+        R16Snorm => F::R16_SNORM,
+        R8Snorm => F::R8_SNORM,
+        Rg32i => F::R32G32_SINT,
+        Rg16i => F::R16G16_SINT,
+        Rg8i => F::R8G8_SINT,
+        R16i => F::R16_SINT,
+        R8i => F::R8_SINT,
+        Rgb10A2ui => F::A2B10G10R10_UINT_PACK32,
+        Rg16ui => F::R16G16_UINT,
+        Rg8ui => F::R8G8_UINT,
+        R16ui => F::R16_UINT,
+        R8ui => F::R8_UINT,
+    }
+}

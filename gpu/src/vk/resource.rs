@@ -73,6 +73,7 @@ pub struct Buffer {
     // The mapping, as an address: a raw pointer would make the buffer neither `Send` nor `Sync`.
     mapped: usize,
     device_address: bool,
+    usage: vk::BufferUsageFlags,
 }
 
 impl Buffer {
@@ -128,8 +129,14 @@ impl Buffer {
                 size,
                 mapped,
                 device_address,
+                usage,
             })
         }
+    }
+
+    /// The usage it was created with (a descriptor of a kind it lacks is refused where it is bound).
+    pub fn usage(&self) -> vk::BufferUsageFlags {
+        self.usage
     }
 
     /// A buffer holding `data`.

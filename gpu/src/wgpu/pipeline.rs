@@ -273,11 +273,17 @@ fn bind_group(
                     w::BindingResource::TextureView(view)
                 }
                 (Bind::Buffer(buffer), _) => buffer.as_entire_binding(),
-                // The WGSL translation refuses arrays of textures, so no pipeline of this library has one.
+                // The WGSL translation refuses arrays of textures and texel buffers, so no pipeline of this
+                // library has one.
                 (Bind::Textures(_) | Bind::SampledArray(_), _) => {
                     return Err(fail(format!(
                         "`{name}` is an array of textures, which the wgpu backend does not bind (no WGSL \
                          translation has one)"
+                    )));
+                }
+                (Bind::TexelBuffer(..), _) => {
+                    return Err(fail(format!(
+                        "`{name}` is a texel buffer, which WebGPU does not have (no WGSL translation has one)"
                     )));
                 }
                 (Bind::AccelerationStructure(never), _) => match *never {},
