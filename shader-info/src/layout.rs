@@ -230,6 +230,12 @@ impl StructDef {
 /// Something that finds struct definitions by GLSL name.
 pub trait StructLookup {
     fn find_struct(&self, name: &str) -> Option<&StructDef>;
+
+    /// Whether `name` is a shared enum (`#[derive(ShaderEnum)]`): GLSL reads it as a `uint`.
+    fn is_enum(&self, name: &str) -> bool {
+        let _ = name;
+        false
+    }
 }
 
 /// A plain map of struct definitions.

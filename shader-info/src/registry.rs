@@ -533,6 +533,10 @@ impl StructLookup for Registry {
     fn find_struct(&self, name: &str) -> Option<&StructDef> {
         self.structs.find_struct(name)
     }
+
+    fn is_enum(&self, name: &str) -> bool {
+        self.enums.contains_key(name)
+    }
 }
 
 /// Registers a builder function `fn() -> ShaderCreateInfo` with `inventory`.

@@ -450,6 +450,8 @@ impl Resource {
             None if structs.find_struct(type_name).is_some() => {
                 FieldType::Struct(type_name.clone())
             }
+            // A shared enum is `#define <name> uint` in the generated text.
+            None if structs.is_enum(type_name) => FieldType::Value(Type::Uint),
             None => return None,
         };
         let (base, size) = self.split_name().ok()?;

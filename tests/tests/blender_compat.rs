@@ -880,3 +880,37 @@ fn every_image_format_of_vulkan_glsl_compiles_as_a_storage_image() {
         port.compile(&name);
     }
 }
+
+/// A shared enum as a buffer's element type: `#define CompatLightKind uint` in the text.
+#[derive(Clone, Copy, Debug, PartialEq, ShaderEnum)]
+#[repr(u32)]
+enum CompatLightKind {
+    Point = 0,
+    Sun = 1,
+}
+
+#[test]
+fn a_buffer_of_a_shared_enum_compiles_and_is_laid_out_as_uint() {
+    let _ = (CompatLightKind::Point, CompatLightKind::Sun);
+    let info = ShaderCreateInfo::new("compat_light_kinds")
+        .local_group_size(64)
+        .storage_buf(
+            0,
+            Qualifier::Read,
+            "CompatLightKind",
+            "kinds[]",
+            Frequency::Pass,
+        )
+        .storage_buf(1, Qualifier::Write, "uint", "suns[]", Frequency::Pass)
+        .compute_source("light_kinds_comp.glsl")
+        .do_static_compilation(true);
+    let port = Port::new(vec![info]);
+    port.compile("compat_light_kinds");
+    port.translates_everywhere("compat_light_kinds");
+    port.with(|flow| {
+        let plan = flow.plan(&flow.validated("compat_light_kinds").unwrap());
+        let kinds = plan.bindings().find(|(_, b)| b.name == "kinds").unwrap().1;
+        // One element of the runtime array: a uint.
+        assert_eq!(kinds.min_size, Some(4));
+    });
+}

@@ -55,6 +55,7 @@ impl Checker<'_> {
     pub(super) fn known_type(&self, name: &str) -> bool {
         Type::from_glsl_name(name).is_some()
             || self.opts.registry.find_struct(name).is_some()
+            || self.opts.registry.enum_def(name).is_some()
             || self.opts.extra_type_names.iter().any(|n| n == name)
     }
 }
