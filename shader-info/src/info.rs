@@ -142,7 +142,7 @@ impl SharedVariable {
     /// Bytes of work-group memory it takes, counting each element at its std430 array stride (a `vec3` as 16
     /// bytes): what drivers allocate at most. `None` while its array size is not a number.
     pub fn bytes(&self) -> Option<u64> {
-        let count = match crate::resource::split_array_name(&self.name).ok()?.1 {
+        let count = match crate::resource::split_shared_name(&self.name).ok()?.1 {
             crate::resource::ArraySize::Single => 1,
             crate::resource::ArraySize::Fixed(n) => u64::from(n),
             crate::resource::ArraySize::Runtime => return None,

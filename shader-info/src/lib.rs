@@ -118,6 +118,7 @@ pub use render_state::{
 pub use resolve::{ResolvedInfo, resolve};
 pub use resource::{
     ArraySize, DescriptorKind, Resource, ResourceKind, SlotSpace, split_array_name,
+    split_shared_name,
 };
 pub use rust_twin::rust_twin_problems;
 pub use sampler_state::{BorderColor, SamplerState, TexelFilter, WrapMode};

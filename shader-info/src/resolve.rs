@@ -223,25 +223,58 @@ pub(crate) fn apply_conditions(info: &mut ShaderCreateInfo) {
     info.resources.extend(present);
 }
 
-/// Resolves array sizes that name a shared constant (`views[VIEW_COUNT]` → `views[4]`): every later step (layouts,
-/// descriptor counts, generation) then sees a number. A name that is no positive integer constant of the info is
-/// left as written, for validation to report.
+/// Resolves array sizes that name a value the info knows (`views[VIEW_COUNT]` → `views[4]`): a shared constant, an
+/// integer `define_value`, or `gl_WorkGroupSize.x`/`.y`/`.z` of the declared work group; every bracket of a
+/// multi-dimensional shared array (`tile[TILE][TILE]`). Every later step (layouts, descriptor counts, generation)
+/// then sees numbers. A push constant sized so (`params[N]`) gets its array size. A name that is no positive
+/// integer is left as written, for validation to report.
 fn size_by_constants(info: &mut ShaderCreateInfo) {
     let constants = info.constants.clone();
+    let defines: Vec<(String, u32)> = info
+        .defines
+        .iter()
+        .filter_map(|d| {
+            let n = d.value.value.as_deref()?.trim().parse::<u32>().ok()?;
+            (n > 0 && d.value.params().is_none()).then(|| (d.value.macro_name().to_string(), n))
+        })
+        .collect();
+    let group = info.local_group_size.as_ref().map(|g| g.value);
     let mut used: Vec<String> = Vec::new();
-    let mut sized = |name: &mut String| {
-        let Some(open) = name.find('[') else { return };
-        let inner = name[open + 1..].trim_end_matches(']').trim().to_string();
+    let mut value_of = |inner: &str| -> Option<u32> {
         if let Some(n) = constants
             .iter()
             .find(|c| c.value.name == inner)
             .and_then(|c| c.value.as_size())
         {
-            *name = format!("{}[{n}]", &name[..open]);
-            if !used.contains(&inner) {
-                used.push(inner);
+            if !used.iter().any(|u| u == inner) {
+                used.push(inner.to_string());
+            }
+            return Some(n);
+        }
+        if let Some((_, n)) = defines.iter().find(|(name, _)| name == inner) {
+            return Some(*n);
+        }
+        let axis = match inner.strip_prefix("gl_WorkGroupSize.")? {
+            "x" => 0,
+            "y" => 1,
+            "z" => 2,
+            _ => return None,
+        };
+        group.map(|g| g[axis]).filter(|n| *n > 0)
+    };
+    let mut sized = |name: &mut String| {
+        let Some(open) = name.find('[') else { return };
+        let mut out = name[..open].to_string();
+        for segment in name[open..].split_inclusive(']') {
+            let inner = segment.trim_start_matches('[').trim_end_matches(']').trim();
+            match inner.parse::<u32>().ok().or_else(|| value_of(inner)) {
+                Some(n) if segment.starts_with('[') && segment.ends_with(']') => {
+                    out.push_str(&format!("[{n}]"))
+                }
+                _ => return,
             }
         }
+        *name = out;
     };
     info.resources
         .iter_mut()
@@ -253,6 +286,17 @@ fn size_by_constants(info: &mut ShaderCreateInfo) {
     info.shared_variables
         .iter_mut()
         .for_each(|v| sized(&mut v.value.name));
+    for pc in info.push_constants.iter_mut().map(|p| &mut p.value) {
+        sized(&mut pc.name);
+        if pc.array_size.is_none()
+            && let Ok((base, crate::resource::ArraySize::Fixed(n))) =
+                crate::resource::split_array_name(&pc.name)
+        {
+            let base = base.to_string();
+            pc.name = base;
+            pc.array_size = Some(n);
+        }
+    }
     info.size_constants = used;
 }
 

@@ -244,6 +244,39 @@ pub fn split_array_name(name: &str) -> Result<(&str, ArraySize), String> {
     }
 }
 
+/// [`split_array_name`] for a shared variable, which may be an array of arrays (`tile[8][8]`, as GLSL writes
+/// work-group tiles): the base and the element count of all dimensions.
+///
+/// ```
+/// use shader_info::{ArraySize, split_shared_name};
+/// assert_eq!(split_shared_name("tile[8][4]"), Ok(("tile", ArraySize::Fixed(32))));
+/// assert_eq!(split_shared_name("sum[64]"), Ok(("sum", ArraySize::Fixed(64))));
+/// assert!(split_shared_name("tile[8][0]").is_err());
+/// ```
+pub fn split_shared_name(name: &str) -> Result<(&str, ArraySize), String> {
+    let Some(open) = name.find('[') else {
+        return Ok((name, ArraySize::Single));
+    };
+    let (base, rest) = name.split_at(open);
+    if rest.matches('[').count() < 2 {
+        return split_array_name(name);
+    }
+    let mut count: u32 = 1;
+    for segment in rest.split_inclusive(']') {
+        let (_, size) =
+            split_array_name(&format!("{base}{segment}")).map_err(|e| format!("`{name}`: {e}"))?;
+        let ArraySize::Fixed(n) = size else {
+            return Err(format!(
+                "`{name}`: every dimension of an array of arrays needs a size"
+            ));
+        };
+        count = count
+            .checked_mul(n)
+            .ok_or_else(|| format!("`{name}` has more than 2^32 elements"))?;
+    }
+    Ok((base, ArraySize::Fixed(count)))
+}
+
 /// The kind of descriptor a resource becomes: the backend-neutral fact every backend maps to its own type.
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize,

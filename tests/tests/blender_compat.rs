@@ -914,3 +914,34 @@ fn a_buffer_of_a_shared_enum_compiles_and_is_laid_out_as_uint() {
         assert_eq!(kinds.min_size, Some(4));
     });
 }
+
+#[test]
+fn array_sizes_may_name_a_define_the_work_group_or_a_constant_and_tiles_have_two_dimensions() {
+    let info = ShaderCreateInfo::new("compat_sized_by_names")
+        .local_group_size_2d(16, 16)
+        .define_value("TILE", "16")
+        .define_value("VIEW_LEN", "2")
+        .constant(SharedConstant::new("PARAM_COUNT", 3u32))
+        .shared_variable(Type::Float, "tile[TILE][TILE]")
+        .shared_variable(Type::Vec4, "row[gl_WorkGroupSize.x]")
+        .push_constant(Type::Vec4, "params[PARAM_COUNT]")
+        .uniform_buf(0, "vec4", "views[VIEW_LEN]", Frequency::Pass)
+        .storage_buf(
+            1,
+            Qualifier::Write,
+            "float",
+            "out_values[]",
+            Frequency::Pass,
+        )
+        .compute_source("sized_by_names_comp.glsl")
+        .do_static_compilation(true);
+    let port = Port::new(vec![info]);
+    port.compile("compat_sized_by_names");
+    port.with(|flow| {
+        let plan = flow.plan(&flow.validated("compat_sized_by_names").unwrap());
+        assert_eq!(plan.shared_memory, 16 * 16 * 4 + 16 * 16);
+        assert_eq!(plan.push_constants.as_ref().unwrap().size, 48);
+        let views = plan.bindings().find(|(_, b)| b.name == "views").unwrap().1;
+        assert_eq!(views.min_size, Some(32));
+    });
+}

@@ -7,7 +7,7 @@ use crate::limits::{
     GUARANTEED_SHARED_MEMORY, GUARANTEED_WORK_GROUP_INVOCATIONS, GUARANTEED_WORK_GROUP_SIZE,
     MAX_SHARED_MEMORY, MAX_WORK_GROUP_AXIS, MAX_WORK_GROUP_INVOCATIONS, MAX_WORK_GROUP_SIZE,
 };
-use crate::resource::{ArraySize, split_array_name};
+use crate::resource::{ArraySize, split_shared_name};
 use crate::types::*;
 
 /// Work-group sizes: an overflowing invocation count is an error; past the guaranteed minimums, a warning.
@@ -31,7 +31,7 @@ pub(super) fn check_shared_variables(c: &mut Checker) {
                 "declare it on the compute info, or on a building block only compute infos include",
             );
         }
-        match split_array_name(&v.name) {
+        match split_shared_name(&v.name) {
             Ok((base, size)) => {
                 c.ident("shared_variable", base, it);
                 if let ArraySize::Fixed(n) = size

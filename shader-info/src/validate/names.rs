@@ -6,7 +6,7 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::interfaces::interface_lists;
 use crate::layout::StructLookup;
 use crate::origin::Origin;
-use crate::resource::split_array_name;
+use crate::resource::split_shared_name;
 use crate::types::Stage;
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -244,7 +244,7 @@ pub(super) fn check_names(c: &mut Checker) {
         ));
     }
     for it in &info.shared_variables {
-        let base = split_array_name(&it.value.name).map_or(it.value.name.as_str(), |(b, _)| b);
+        let base = split_shared_name(&it.value.name).map_or(it.value.name.as_str(), |(b, _)| b);
         names.push(named(
             base,
             What::Item("shared_variable"),
