@@ -663,6 +663,100 @@ fn generated(reg: &Registry, root: &Path, name: &str, stage: Stage) -> shader_in
 }
 
 #[test]
+fn an_error_in_a_stage_file_or_its_include_shows_that_files_own_line() {
+    // A generated stage is named `<info>.<stage>.glsl`, often the name of the stage file itself, and reports the
+    // file's lines: the line shown must be the file's, not the generated text's line of that number (a `#define`
+    // of the preamble).
+    let dir = tree(&[
+        (
+            "in_lib.frag.glsl",
+            "#include \"fx/lib.glsl\"\nvoid main()\n{\n  frag_color = shade(1.0);\n}\n",
+        ),
+        (
+            "fx/lib.glsl",
+            "vec4 shade(float x)\n{\n  return vec4(x) *;\n}\n",
+        ),
+        (
+            "in_stage.frag.glsl",
+            "void main()\n{\n  frag_color = vec4(1.0) +;\n}\n",
+        ),
+    ]);
+    let mut reg = Registry::new();
+    for name in ["in_lib", "in_stage"] {
+        reg.add_info(
+            ShaderCreateInfo::new(name)
+                .fragment_out(0, Type::Vec4, "frag_color")
+                .fragment_source(format!("{name}.frag.glsl")),
+        );
+    }
+    let c = Compiler::new(dir.path()).unwrap();
+    let g = generated(&reg, dir.path(), "in_stage", Stage::Fragment);
+    assert_eq!(g.name, "in_stage.frag.glsl");
+    let e = err(c.compile_generated(&g, Profile::Debug));
+    let d = first_error(&e);
+    assert_eq!(
+        (d.file.as_deref(), d.line),
+        (Some("in_stage.frag.glsl"), Some(3)),
+        "{e}"
+    );
+    assert_eq!(
+        d.source_line.as_deref(),
+        Some("  frag_color = vec4(1.0) +;"),
+        "{e}"
+    );
+    let g = generated(&reg, dir.path(), "in_lib", Stage::Fragment);
+    let e = err(c.compile_generated(&g, Profile::Debug));
+    let d = first_error(&e);
+    assert_eq!(
+        (d.file.as_deref(), d.line),
+        (Some("fx/lib.glsl"), Some(3)),
+        "{e}"
+    );
+    assert_eq!(d.source_line.as_deref(), Some("  return vec4(x) *;"), "{e}");
+}
+
+#[test]
+fn files_saved_with_a_byte_order_mark_and_crlf_lines_compile() {
+    // What an editor on Windows writes: a UTF-8 byte-order mark, CRLF line ends. Inserted mid-text by generation,
+    // the mark was refused by the compiler ("invalid UTF-8 characters").
+    let dir = tree(&[
+        (
+            "bom.frag.glsl",
+            "\u{FEFF}#pragma once\r\n#include \"bom_lib.glsl\"\r\nvoid main()\r\n{\r\n  frag_color = tinted(vec4(1.0));\r\n}\r\n",
+        ),
+        (
+            "bom_lib.glsl",
+            "\u{FEFF}// saved by Notepad\r\nvec4 tinted(vec4 c) { return c * 0.5; }\r\n",
+        ),
+        (
+            "plain_bom.frag",
+            "\u{FEFF}#version 450\r\n#include \"bom_lib.glsl\"\r\nlayout(location = 0) out vec4 o;\r\nvoid main() { o = tinted(vec4(1.0)); }\r\n",
+        ),
+    ]);
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("bom")
+            .fragment_out(0, Type::Vec4, "frag_color")
+            .fragment_source("bom.frag.glsl"),
+    );
+    let c = Compiler::new(dir.path()).unwrap();
+    let g = generated(&reg, dir.path(), "bom", Stage::Fragment);
+    assert!(!g.source.contains('\u{FEFF}'));
+    c.compile_generated(&g, Profile::Debug).unwrap();
+    c.compile_from_file("plain_bom.frag", Stage::Fragment, Profile::Debug)
+        .unwrap();
+    // The files hash as their text: unchanged, they are hits (not edits seen on every check).
+    let before = c.stats();
+    c.compile_generated(&g, Profile::Debug).unwrap();
+    c.compile_from_file("plain_bom.frag", Stage::Fragment, Profile::Debug)
+        .unwrap();
+    assert_eq!(
+        (c.stats().hits, c.stats().misses),
+        (before.hits + 2, before.misses)
+    );
+}
+
+#[test]
 fn an_error_in_a_generated_declaration_names_the_info_and_the_item() {
     let dir = tree(&[
         (

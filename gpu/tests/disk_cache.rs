@@ -470,3 +470,45 @@ fn a_cache_that_wrote_past_its_limit_is_trimmed_when_dropped() {
     drop(reader);
     assert_eq!(walk(dir.path()).iter().map(|p| size(p)).sum::<u64>(), left);
 }
+
+#[test]
+fn a_file_with_a_byte_order_mark_is_served_from_the_cache_by_a_second_process() {
+    // The text compiled is read without the mark; the file's bytes must hash the same, or the next process sees
+    // an edit and compiles again every time.
+    let src = tempfile::tempdir().unwrap();
+    write(
+        src.path(),
+        "lib/bom.glsl",
+        "\u{FEFF}vec4 tint() { return vec4(0.5); }\r\n",
+    );
+    write(
+        src.path(),
+        "bom.frag",
+        &format!("\u{FEFF}{}", frag(&["lib/bom.glsl"], "tint()")),
+    );
+    let cache = tempfile::tempdir().unwrap();
+    let (c, _) = process(src.path(), cache.path());
+    let first = c
+        .compile_from_file("bom.frag", Stage::Fragment, Profile::Release)
+        .unwrap();
+    assert_eq!(compiled(&c), 1);
+    // Touched (a checkout, a save without changes): the metadata differs, so the content decides.
+    for f in ["lib/bom.glsl", "bom.frag"] {
+        std::fs::File::options()
+            .write(true)
+            .open(src.path().join(f))
+            .unwrap()
+            .set_modified(SystemTime::now() - Duration::from_secs(600))
+            .unwrap();
+    }
+    let (c, _) = process(src.path(), cache.path());
+    let again = c
+        .compile_from_file("bom.frag", Stage::Fragment, Profile::Release)
+        .unwrap();
+    assert_eq!(
+        compiled(&c),
+        0,
+        "the second process compiled the unchanged file"
+    );
+    assert_eq!(first.spirv, again.spirv);
+}

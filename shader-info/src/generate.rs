@@ -169,7 +169,7 @@ impl SourceLoader for DirLoader {
                 format!("cannot read `{}`: {e}", full.display())
             }
         })?;
-        String::from_utf8(bytes).map_err(|e| {
+        String::from_utf8(bytes).map(without_bom).map_err(|e| {
             let at = e.utf8_error().valid_up_to();
             let line = e.as_bytes()[..at].iter().filter(|b| **b == b'\n').count() + 1;
             format!(
@@ -177,6 +177,19 @@ impl SourceLoader for DirLoader {
                 full.display()
             )
         })
+    }
+}
+
+/// `text` without the byte-order mark editors on Windows start UTF-8 files with: inserted into a generated
+/// stage it would sit mid-text, where the compiler refuses it.
+///
+/// ```
+/// assert_eq!(shader_info::without_bom("\u{FEFF}void main() {}".into()), "void main() {}");
+/// ```
+pub fn without_bom(text: String) -> String {
+    match text.strip_prefix('\u{FEFF}') {
+        Some(rest) => rest.to_string(),
+        None => text,
     }
 }
 
@@ -197,6 +210,7 @@ impl SourceLoader for MemoryLoader {
         self.0
             .get(path)
             .cloned()
+            .map(without_bom)
             .ok_or_else(|| format!("no source named `{path}`"))
     }
 }

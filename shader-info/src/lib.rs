@@ -73,7 +73,7 @@ pub use diagnostic::{Code, Diagnostic, Related, Severity, render, render_all};
 pub use generate::{
     BLENDER_PRELUDE, BLENDER_PRELUDE_VERTEX, DirLoader, Flavor, GenerateOptions, GeneratedStage,
     LineOrigin, MappedLocation, MemoryLoader, SourceLoader, SourceMap, SourceMapEntry,
-    c_dialect_problem, generate, portable_spec_name, typedef_struct_names,
+    c_dialect_problem, generate, portable_spec_name, typedef_struct_names, without_bom,
 };
 pub use glsl_names::define_name_problem;
 pub use host::{

@@ -5,9 +5,11 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-/// 128-bit content hash.
+/// 128-bit content hash of a file's text: a leading UTF-8 byte-order mark is not part of it (the text compiled
+/// is read without it, and a file's bytes must hash as its text does, or the cache would see it changed on every
+/// check).
 pub(crate) fn content_hash(bytes: &[u8]) -> u128 {
-    xxhash_rust::xxh3::xxh3_128(bytes)
+    xxhash_rust::xxh3::xxh3_128(bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes))
 }
 
 /// A modification time closer than this to the moment it was checked is not trusted: a file system with coarse

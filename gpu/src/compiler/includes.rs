@@ -213,7 +213,7 @@ pub(crate) fn read_file(
     // Name the line, so that a damaged file is found where it is damaged.
     let line_of = |at: usize| (bytes[..at].iter().filter(|b| **b == b'\n').count() + 1) as u32;
     let text = match std::str::from_utf8(&bytes) {
-        Ok(t) => t.to_string(),
+        Ok(t) => shader_info::without_bom(t.to_string()),
         Err(e) => {
             let line = line_of(e.valid_up_to());
             return Err(fail(

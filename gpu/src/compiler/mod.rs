@@ -685,7 +685,10 @@ impl Compiler {
             }
             if d.source_line.is_none() {
                 let (file, line) = (d.file.clone().unwrap_or_default(), d.line.unwrap_or(line));
-                let text = if file == unit.name {
+                // A generated stage is named `<info>.<stage>.glsl`, often its stage file's own name, and its `#line`
+                // directives make the compiler report the files' lines: those are read from the file, never from the
+                // generated text (a line of generated text names its declaration, above).
+                let text = if file == unit.name && unit.generated.is_none() {
                     Some(unit.text.to_string())
                 } else {
                     text_of(&file)
@@ -718,7 +721,9 @@ impl Compiler {
     fn read_text(&self, name: &str) -> Option<String> {
         let rel = normalize("", name).ok()?;
         let (path, _) = includes::locate(&self.root, &rel).ok()?;
-        std::fs::read_to_string(path).ok()
+        std::fs::read_to_string(path)
+            .ok()
+            .map(shader_info::without_bom)
     }
 }
 
