@@ -85,20 +85,26 @@ fn a_declared_state_is_the_sampler_on_ash_whatever_the_host_binds() {
         for with_host_sampler in [false, true] {
             let set = pool.allocate(&p.layout().set_layouts()[1]).unwrap();
             if with_host_sampler {
-                pool.write_sampled_image(
-                    set,
-                    0,
-                    &texture,
-                    &host_sampler,
-                    raw::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
-                );
+                // SAFETY: the set was just allocated from `pool`; no command buffer uses it yet.
+                unsafe {
+                    pool.write_sampled_image(
+                        set,
+                        0,
+                        &texture,
+                        &host_sampler,
+                        raw::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+                    )
+                };
             } else {
-                pool.write_image_with_immutable_sampler(
-                    set,
-                    0,
-                    &texture,
-                    raw::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
-                );
+                // SAFETY: the set was just allocated from `pool`; no command buffer uses it yet.
+                unsafe {
+                    pool.write_image_with_immutable_sampler(
+                        set,
+                        0,
+                        &texture,
+                        raw::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+                    )
+                };
             }
             let pixels = draw_offscreen(
                 &ctx,

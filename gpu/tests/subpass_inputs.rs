@@ -79,12 +79,15 @@ fn the_declared_name_reads_the_attachment_texel_under_the_fragment() {
     let p = graphics_pipeline(&ctx, &reg, &loader, &info, &plan).unwrap();
     let pool = DescriptorPool::for_layout(&ctx, p.layout(), 1).unwrap();
     let set = pool.allocate(&p.layout().set_layouts()[0]).unwrap();
-    pool.write_image_with_immutable_sampler(
-        set,
-        0,
-        &texture,
-        raw::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
-    );
+    // SAFETY: the set was just allocated from `pool`; no command buffer uses it yet.
+    unsafe {
+        pool.write_image_with_immutable_sampler(
+            set,
+            0,
+            &texture,
+            raw::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+        )
+    };
     let vb = Buffer::with_data(&ctx, &QUAD, raw::BufferUsageFlags::VERTEX_BUFFER).unwrap();
     let pixels = draw_offscreen(
         &ctx,

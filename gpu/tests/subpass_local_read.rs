@@ -290,7 +290,8 @@ fn invert_in_place(ctx: &VkContext, root: &std::path::Path) {
     .unwrap();
     let pool = DescriptorPool::for_layout(ctx, invert.layout(), 1).unwrap();
     let set = pool.allocate(&invert.layout().set_layouts()[0]).unwrap();
-    pool.write_input_attachment(set, 0, &target);
+    // SAFETY: the set was just allocated from `pool`; no command buffer uses it yet.
+    unsafe { pool.write_input_attachment(set, 0, &target) };
     ctx.submit_and_wait(|_, cmd| {
         // SAFETY: `cmd` is recording on `ctx`'s device and the target outlives the wait.
         unsafe {

@@ -162,8 +162,10 @@ fn histogram_matches_the_cpu_exactly() {
     let bins = Buffer::new(&ctx, BINS as u64 * 4, usage).unwrap();
     let pool = shader_info_gpu::vk::DescriptorPool::for_layout(&ctx, p.layout(), 1).unwrap();
     let set = pool.allocate(&p.layout().set_layouts()[0]).unwrap();
-    pool.write_buffer(set, 0, raw::DescriptorType::STORAGE_BUFFER, &a);
-    pool.write_buffer(set, 1, raw::DescriptorType::STORAGE_BUFFER, &bins);
+    // SAFETY: the set was just allocated from `pool`; no command buffer uses it yet.
+    unsafe { pool.write_buffer(set, 0, raw::DescriptorType::STORAGE_BUFFER, &a) };
+    // SAFETY: the set was just allocated from `pool`; no command buffer uses it yet.
+    unsafe { pool.write_buffer(set, 1, raw::DescriptorType::STORAGE_BUFFER, &bins) };
     assert_eq!(p.layout().desc().push_constants.unwrap().size, 4);
     ctx.submit_and_wait(|d, cmd| {
         // SAFETY: `cmd` is recording; everything bound lives until the wait returns.
@@ -488,7 +490,8 @@ fn an_atomic_image_counts_exactly() {
     let readback = Buffer::new(&ctx, 16, raw::BufferUsageFlags::TRANSFER_DST).unwrap();
     let pool = shader_info_gpu::vk::DescriptorPool::for_layout(&ctx, p.layout(), 1).unwrap();
     let set = pool.allocate(&p.layout().set_layouts()[0]).unwrap();
-    pool.write_storage_image(set, 0, &image);
+    // SAFETY: the set was just allocated from `pool`; no command buffer uses it yet.
+    unsafe { pool.write_storage_image(set, 0, &image) };
     ctx.submit_and_wait(|d, cmd| {
         // SAFETY: `cmd` is recording; everything used lives until the wait returns.
         unsafe {

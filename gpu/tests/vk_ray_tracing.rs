@@ -98,7 +98,8 @@ fn ray_tracing_pipelines_are_created_where_supported_and_refused_clearly_elsewhe
     let out = Buffer::new(&ctx, N as u64 * 4, raw::BufferUsageFlags::STORAGE_BUFFER).unwrap();
     let pool = DescriptorPool::for_layout(&ctx, p.layout(), 1).unwrap();
     let set = pool.allocate(&p.layout().set_layouts()[0]).unwrap();
-    pool.write_buffer(set, 0, raw::DescriptorType::STORAGE_BUFFER, &out);
+    // SAFETY: the set was just allocated from `pool`; no command buffer uses it yet.
+    unsafe { pool.write_buffer(set, 0, raw::DescriptorType::STORAGE_BUFFER, &out) };
     let loader_rt = shader_info_gpu::vk::ash::khr::ray_tracing_pipeline::Device::new(
         ctx.instance(),
         ctx.device(),

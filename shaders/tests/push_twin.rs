@@ -226,7 +226,8 @@ fn vk_dispatch(lib: &mut ShaderLibrary, key: &str, push: &[u8]) -> gpu::vk::VkRe
     let out = Buffer::new(&ctx, 16, raw::BufferUsageFlags::STORAGE_BUFFER)?;
     let pool = DescriptorPool::for_layout(&ctx, p.layout(), 1)?;
     let set = pool.allocate(&p.layout().set_layouts()[0])?;
-    pool.write_buffer(set, 0, raw::DescriptorType::STORAGE_BUFFER, &out);
+    // SAFETY: the set was just allocated from `pool`; no command buffer uses it yet.
+    unsafe { pool.write_buffer(set, 0, raw::DescriptorType::STORAGE_BUFFER, &out) };
     let mut pushed = Ok(());
     ctx.submit_and_wait(|d, cmd| {
         // SAFETY: `cmd` is recording; the pipeline, its layout, the set and the buffer outlive the wait.

@@ -205,13 +205,16 @@ fn a_uniform_color_shape_and_a_sampled_image_render_at_known_pixels() {
     let pool = DescriptorPool::for_layout(&ctx, image.layout(), 1).unwrap();
     // The texture is at set 1 (batch frequency), binding 0.
     let set = pool.allocate(&image.layout().set_layouts()[1]).unwrap();
-    pool.write_sampled_image(
-        set,
-        0,
-        &texture,
-        &sampler,
-        raw::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
-    );
+    // SAFETY: the set was just allocated from `pool`; no command buffer uses it yet.
+    unsafe {
+        pool.write_sampled_image(
+            set,
+            0,
+            &texture,
+            &sampler,
+            raw::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+        )
+    };
     let vb = Buffer::with_data(
         &ctx,
         &quad(-1.0, 1.0, true),
@@ -293,8 +296,10 @@ fn run_compute_map(
     output.write_slice(&[-7.0f32; 128]).unwrap();
     let pool = DescriptorPool::for_layout(ctx, p.layout(), 1).unwrap();
     let set = pool.allocate(&p.layout().set_layouts()[0]).unwrap();
-    pool.write_buffer(set, 0, raw::DescriptorType::STORAGE_BUFFER, &input);
-    pool.write_buffer(set, 1, raw::DescriptorType::STORAGE_BUFFER, &output);
+    // SAFETY: the set was just allocated from `pool`; no command buffer uses it yet.
+    unsafe { pool.write_buffer(set, 0, raw::DescriptorType::STORAGE_BUFFER, &input) };
+    // SAFETY: the set was just allocated from `pool`; no command buffer uses it yet.
+    unsafe { pool.write_buffer(set, 1, raw::DescriptorType::STORAGE_BUFFER, &output) };
     ctx.submit_and_wait(|d, cmd| {
         // SAFETY: `cmd` is recording; pipeline, set and buffers live until the wait returns.
         unsafe {

@@ -149,52 +149,61 @@ impl PipelineLayout {
             return Err(VkError::Diagnostics(problems));
         }
         let set = pool.allocate(layout)?;
-        for ((_, resource), b) in resources.iter().zip(&resolved.bindings) {
-            let read = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
-            match (*resource, b.kind) {
-                (Resource::Buffer(buffer), kind) => {
-                    pool.write_buffer(set, b.binding, descriptor_type(kind), buffer)
+        // SAFETY: the set was just allocated from `pool`; no command buffer uses it yet.
+        unsafe {
+            for ((_, resource), b) in resources.iter().zip(&resolved.bindings) {
+                let read = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
+                match (*resource, b.kind) {
+                    (Resource::Buffer(buffer), kind) => {
+                        pool.write_buffer(set, b.binding, descriptor_type(kind), buffer)
+                    }
+                    (Resource::Sampled(image, sampler), _) => {
+                        pool.write_sampled_image(set, b.binding, image, sampler, read)
+                    }
+                    (Resource::SampledArray(elements), _) => pool.write_images(
+                        set,
+                        b.binding,
+                        vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+                        elements
+                            .iter()
+                            .map(|(image, sampler)| (*image, Some(*sampler))),
+                        read,
+                    ),
+                    (Resource::Texture(image), kind) => pool.write_images(
+                        set,
+                        b.binding,
+                        descriptor_type(kind),
+                        [(image, None)],
+                        image_layout(kind),
+                    ),
+                    (Resource::Textures(images), kind) => pool.write_images(
+                        set,
+                        b.binding,
+                        descriptor_type(kind),
+                        images.iter().map(|image| (*image, None)),
+                        image_layout(kind),
+                    ),
+                    (Resource::TexelBuffer(buffer, format), kind) => pool
+                        .write_texel_buffer_of(
+                            set,
+                            b.binding,
+                            descriptor_type(kind),
+                            buffer,
+                            format,
+                        )
+                        .map_err(|e| {
+                            VkError::Diagnostics(vec![
+                                Diagnostic::error(
+                                    Code::HostMismatch,
+                                    &plan.key,
+                                    format!("`{}`: {e}", b.name),
+                                )
+                                .item(format!("resource `{}`", b.name))
+                                .at(&b.declared_in, b.origin),
+                            ])
+                        })?,
+                    (Resource::AccelerationStructure(never), _) => match *never {},
                 }
-                (Resource::Sampled(image, sampler), _) => {
-                    pool.write_sampled_image(set, b.binding, image, sampler, read)
-                }
-                (Resource::SampledArray(elements), _) => pool.write_images(
-                    set,
-                    b.binding,
-                    vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
-                    elements
-                        .iter()
-                        .map(|(image, sampler)| (*image, Some(*sampler))),
-                    read,
-                ),
-                (Resource::Texture(image), kind) => pool.write_images(
-                    set,
-                    b.binding,
-                    descriptor_type(kind),
-                    [(image, None)],
-                    image_layout(kind),
-                ),
-                (Resource::Textures(images), kind) => pool.write_images(
-                    set,
-                    b.binding,
-                    descriptor_type(kind),
-                    images.iter().map(|image| (*image, None)),
-                    image_layout(kind),
-                ),
-                (Resource::TexelBuffer(buffer, format), kind) => pool
-                    .write_texel_buffer_of(set, b.binding, descriptor_type(kind), buffer, format)
-                    .map_err(|e| {
-                        VkError::Diagnostics(vec![
-                            Diagnostic::error(
-                                Code::HostMismatch,
-                                &plan.key,
-                                format!("`{}`: {e}", b.name),
-                            )
-                            .item(format!("resource `{}`", b.name))
-                            .at(&b.declared_in, b.origin),
-                        ])
-                    })?,
-                (Resource::AccelerationStructure(never), _) => match *never {},
             }
         }
         Ok((resolved.set, set))

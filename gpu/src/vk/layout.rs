@@ -439,14 +439,17 @@ impl PipelineLayout {
             ))
         })?;
         let set = chunk.pool.allocate(spill_layout)?;
-        chunk.pool.write_buffer_range(
-            set,
-            0,
-            vk::DescriptorType::STORAGE_BUFFER,
-            &chunk.buffer,
-            offset,
-            size,
-        );
+        // SAFETY: the set was just allocated from this pool; no command uses it yet.
+        unsafe {
+            chunk.pool.write_buffer_range(
+                set,
+                0,
+                vk::DescriptorType::STORAGE_BUFFER,
+                &chunk.buffer,
+                offset,
+                size,
+            )
+        };
         chunk.used += slot;
         let point = if pc.stages.contains(vk::ShaderStageFlags::COMPUTE) {
             vk::PipelineBindPoint::COMPUTE
@@ -570,7 +573,10 @@ impl DescriptorPool {
     }
 
     /// Points `binding` of `set` at `range` bytes of `buffer` from `offset`.
-    pub fn write_buffer_range(
+    ///
+    /// # Safety
+    /// `set` was allocated from this pool and no pending command buffer uses it (as for any descriptor update).
+    pub unsafe fn write_buffer_range(
         &self,
         set: vk::DescriptorSet,
         binding: u32,
@@ -632,19 +638,26 @@ impl DescriptorPool {
     }
 
     /// Points `binding` of `set` at the whole of `buffer` (uniform or storage buffer).
-    pub fn write_buffer(
+    ///
+    /// # Safety
+    /// `set` was allocated from this pool and no pending command buffer uses it (as for any descriptor update).
+    pub unsafe fn write_buffer(
         &self,
         set: vk::DescriptorSet,
         binding: u32,
         ty: vk::DescriptorType,
         buffer: &Buffer,
     ) {
-        self.write_buffer_range(set, binding, ty, buffer, 0, vk::WHOLE_SIZE);
+        // SAFETY: the caller's guarantee.
+        unsafe { self.write_buffer_range(set, binding, ty, buffer, 0, vk::WHOLE_SIZE) };
     }
 
     /// Points `binding` of `set` at `image` in `layout` for a combined image sampler whose sampler is immutable
     /// (declared with `sampler_with_state`): the set layout supplies the sampler.
-    pub fn write_image_with_immutable_sampler(
+    ///
+    /// # Safety
+    /// `set` was allocated from this pool and no pending command buffer uses it (as for any descriptor update).
+    pub unsafe fn write_image_with_immutable_sampler(
         &self,
         set: vk::DescriptorSet,
         binding: u32,
@@ -652,31 +665,48 @@ impl DescriptorPool {
         layout: vk::ImageLayout,
     ) {
         // The set layout's immutable sampler fills the sampler half.
-        self.write_image(
-            set,
-            binding,
-            vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
-            image,
-            layout,
-        );
+        // SAFETY: the caller's guarantee.
+        unsafe {
+            self.write_image(
+                set,
+                binding,
+                vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+                image,
+                layout,
+            )
+        };
     }
 
     /// Points `binding` of `set` at `image` as an input attachment in `RENDERING_LOCAL_READ_KHR` layout: a subpass
     /// input read with [`shader_info::SubpassMode::LocalRead`] (the image is a color attachment of the rendering
     /// that reads it; see [`Image2D::local_read_barrier`]).
-    pub fn write_input_attachment(&self, set: vk::DescriptorSet, binding: u32, image: &Image2D) {
-        self.write_image(
-            set,
-            binding,
-            vk::DescriptorType::INPUT_ATTACHMENT,
-            image,
-            vk::ImageLayout::RENDERING_LOCAL_READ_KHR,
-        );
+    ///
+    /// # Safety
+    /// `set` was allocated from this pool and no pending command buffer uses it (as for any descriptor update).
+    pub unsafe fn write_input_attachment(
+        &self,
+        set: vk::DescriptorSet,
+        binding: u32,
+        image: &Image2D,
+    ) {
+        // SAFETY: the caller's guarantee.
+        unsafe {
+            self.write_image(
+                set,
+                binding,
+                vk::DescriptorType::INPUT_ATTACHMENT,
+                image,
+                vk::ImageLayout::RENDERING_LOCAL_READ_KHR,
+            )
+        };
     }
 
     /// Writes a sampled image (a texture without a sampler) or another image descriptor of type `ty`, the image
     /// being in `layout` when the set is used.
-    pub fn write_image(
+    ///
+    /// # Safety
+    /// `set` was allocated from this pool and no pending command buffer uses it (as for any descriptor update).
+    pub unsafe fn write_image(
         &self,
         set: vk::DescriptorSet,
         binding: u32,
@@ -695,20 +725,34 @@ impl DescriptorPool {
     }
 
     /// Points `binding` of `set` at `image` as a storage image in `GENERAL` layout.
-    pub fn write_storage_image(&self, set: vk::DescriptorSet, binding: u32, image: &Image2D) {
-        self.write_image(
-            set,
-            binding,
-            vk::DescriptorType::STORAGE_IMAGE,
-            image,
-            vk::ImageLayout::GENERAL,
-        );
+    ///
+    /// # Safety
+    /// `set` was allocated from this pool and no pending command buffer uses it (as for any descriptor update).
+    pub unsafe fn write_storage_image(
+        &self,
+        set: vk::DescriptorSet,
+        binding: u32,
+        image: &Image2D,
+    ) {
+        // SAFETY: the caller's guarantee.
+        unsafe {
+            self.write_image(
+                set,
+                binding,
+                vk::DescriptorType::STORAGE_IMAGE,
+                image,
+                vk::ImageLayout::GENERAL,
+            )
+        };
     }
 
     /// Points the elements `0..` of `binding` of `set` at `images` (each with its sampler for a combined image
     /// sampler without an immutable one), of descriptor type `ty`, each image in `layout` when the set is used: a
     /// declared array (`textures[4]`) in one write.
-    pub fn write_images<'i>(
+    ///
+    /// # Safety
+    /// `set` was allocated from this pool and no pending command buffer uses it (as for any descriptor update).
+    pub unsafe fn write_images<'i>(
         &self,
         set: vk::DescriptorSet,
         binding: u32,
@@ -766,7 +810,10 @@ impl DescriptorPool {
     /// read as texels of `format`, through a buffer view the pool makes and keeps. The format must be one the
     /// device reads (or stores) texel buffers in, and the buffer must have the usage `ty` needs: either missing is
     /// an error, nothing written.
-    pub fn write_texel_buffer_of(
+    ///
+    /// # Safety
+    /// `set` was allocated from this pool and no pending command buffer uses it (as for any descriptor update).
+    pub unsafe fn write_texel_buffer_of(
         &self,
         set: vk::DescriptorSet,
         binding: u32,
@@ -852,7 +899,10 @@ impl DescriptorPool {
 
     /// Points `binding` of `set` at `image` with `sampler` (a combined image sampler, the descriptor of a GLSL
     /// `sampler2D`), the image being in `layout` when the set is used.
-    pub fn write_sampled_image(
+    ///
+    /// # Safety
+    /// `set` was allocated from this pool and no pending command buffer uses it (as for any descriptor update).
+    pub unsafe fn write_sampled_image(
         &self,
         set: vk::DescriptorSet,
         binding: u32,

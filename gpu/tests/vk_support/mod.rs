@@ -134,7 +134,8 @@ pub fn dispatch_bound(
     let pool = DescriptorPool::for_layout(ctx, p.layout(), 1).unwrap();
     let set = pool.allocate(&p.layout().set_layouts()[0]).unwrap();
     for (binding, ty, b) in buffers {
-        pool.write_buffer(set, *binding, *ty, b);
+        // SAFETY: the set was just allocated from `pool`; no command buffer uses it yet.
+        unsafe { pool.write_buffer(set, *binding, *ty, b) };
     }
     ctx.submit_and_wait(|d, cmd| {
         // SAFETY: `cmd` is recording; pipeline, layout and set are alive until the wait returns.

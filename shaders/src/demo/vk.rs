@@ -148,29 +148,38 @@ impl Targets {
             let set = pool.allocate(set_layout)?;
             for b in resources.iter().filter(|b| b.set == index) {
                 let read_only = raw::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
-                match b.resource {
-                    Resource::StorageImage(id) => {
-                        pool.write_storage_image(set, b.binding, self.image(id))
+                // SAFETY: the set was just allocated from `pool`; no command buffer uses it yet.
+                unsafe {
+                    match b.resource {
+                        Resource::StorageImage(id) => {
+                            pool.write_storage_image(set, b.binding, self.image(id))
+                        }
+                        Resource::Sampled(id, filter) => {
+                            let sampler = match filter {
+                                Filter::Linear => &self.linear,
+                                Filter::Nearest => &self.nearest,
+                            };
+                            pool.write_sampled_image(
+                                set,
+                                b.binding,
+                                self.image(id),
+                                sampler,
+                                read_only,
+                            )
+                        }
+                        Resource::UniformBuffer(i) => pool.write_buffer(
+                            set,
+                            b.binding,
+                            raw::DescriptorType::UNIFORM_BUFFER,
+                            &self.buffers[i],
+                        ),
+                        Resource::StorageBuffer(i) => pool.write_buffer(
+                            set,
+                            b.binding,
+                            raw::DescriptorType::STORAGE_BUFFER,
+                            &self.buffers[i],
+                        ),
                     }
-                    Resource::Sampled(id, filter) => {
-                        let sampler = match filter {
-                            Filter::Linear => &self.linear,
-                            Filter::Nearest => &self.nearest,
-                        };
-                        pool.write_sampled_image(set, b.binding, self.image(id), sampler, read_only)
-                    }
-                    Resource::UniformBuffer(i) => pool.write_buffer(
-                        set,
-                        b.binding,
-                        raw::DescriptorType::UNIFORM_BUFFER,
-                        &self.buffers[i],
-                    ),
-                    Resource::StorageBuffer(i) => pool.write_buffer(
-                        set,
-                        b.binding,
-                        raw::DescriptorType::STORAGE_BUFFER,
-                        &self.buffers[i],
-                    ),
                 }
             }
             self.pools.push(pool);
