@@ -549,7 +549,7 @@ impl<'a> Flow<'a> {
             let diags = e
                 .diagnostics
                 .into_iter()
-                .map(|d| undeclared_builtin_hint(d.for_info(&info.name, Some(stage)), info, stage))
+                .map(|d| compile_error_hints(d.for_info(&info.name, Some(stage)), info, stage))
                 .collect();
             with_variant(diags, info)
         })?;
@@ -581,7 +581,7 @@ impl<'a> Flow<'a> {
             let diags = e
                 .diagnostics
                 .into_iter()
-                .map(|d| undeclared_builtin_hint(d.for_info(&info.name, Some(stage)), info, stage))
+                .map(|d| compile_error_hints(d.for_info(&info.name, Some(stage)), info, stage))
                 .collect();
             with_variant(diags, info)
         })?;
@@ -710,6 +710,68 @@ impl<'a> Flow<'a> {
 pub fn parse_variant_key(key: &str) -> Option<(&str, usize)> {
     let (base, index) = key.rsplit_once("#v")?;
     Some((base, index.parse().ok()?))
+}
+
+/// A compiler error with what the declaration knows about it: how to declare a builtin the code uses
+/// ([`undeclared_builtin_hint`]), or that a name the source declares again is the info's own
+/// ([`redeclared_item_hint`]).
+fn compile_error_hints(d: Diagnostic, info: &ValidatedInfo, stage: Stage) -> Diagnostic {
+    redeclared_item_hint(undeclared_builtin_hint(d, info, stage), info)
+}
+
+/// A `'frag_color' : redefinition` of a name the info declares (a source ported with its own
+/// `layout(location = 0) out vec4 frag_color;`) says which item declares it and to remove the source's line.
+fn redeclared_item_hint(d: Diagnostic, info: &ValidatedInfo) -> Diagnostic {
+    if d.hint.is_some() || !d.message.contains("redefinition") {
+        return d;
+    }
+    let Some(name) = d.message.split('\'').nth(1).map(|n| n.trim().to_string()) else {
+        return d;
+    };
+    let name = name.as_str();
+    let base = |n: &str| n.split('[').next().unwrap_or(n).trim().to_string();
+    let declared: Option<String> = info
+        .fragment_outputs
+        .iter()
+        .find(|o| o.value.name == name)
+        .map(|o| format!("fragment_out `{name}` (location {})", o.value.location))
+        .or_else(|| {
+            info.vertex_inputs
+                .iter()
+                .find(|v| v.value.name == name)
+                .map(|v| format!("vertex_in `{name}` (location {})", v.value.location))
+        })
+        .or_else(|| {
+            info.resources
+                .iter()
+                .find(|r| base(&r.value.name) == name)
+                .map(|r| format!("{} `{name}`", r.value.kind.word()))
+        })
+        .or_else(|| {
+            info.push_constants
+                .iter()
+                .any(|p| p.value.name == name)
+                .then(|| format!("push_constant `{name}`"))
+        })
+        .or_else(|| {
+            info.specialization_constants
+                .iter()
+                .any(|s| s.value.name == name)
+                .then(|| format!("specialization_constant `{name}`"))
+        })
+        .or_else(|| {
+            info.shared_variables
+                .iter()
+                .any(|v| base(&v.value.name) == name)
+                .then(|| format!("shared_variable `{name}`"))
+        });
+    match declared {
+        Some(item) => d.hint(format!(
+            "`{name}` is the info's {item}: the generated stage declares it, so remove the source's own \
+             declaration and use the name"
+        )),
+        None => d,
+    }
 }
 
 /// A compiler error about a builtin the info does not declare (`'gl_Layer' : undeclared identifier` in a vertex

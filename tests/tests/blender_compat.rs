@@ -945,3 +945,34 @@ fn array_sizes_may_name_a_define_the_work_group_or_a_constant_and_tiles_have_two
         assert_eq!(views.min_size, Some(32));
     });
 }
+
+#[test]
+fn a_source_that_declares_its_own_output_again_is_told_which_item_declares_it() {
+    // A port that kept its `layout(location = 0) out vec4 frag_color;`: the compiler's "redefinition" comes with
+    // the item of the info that declares the name, and the file's own line.
+    let info = ShaderCreateInfo::new("compat_redeclared")
+        .vertex_in(0, Type::Vec2, "pos")
+        .fragment_out(0, Type::Vec4, "frag_color")
+        .push_constant(Type::Mat4, "ModelViewProjectionMatrix")
+        .vertex_source("checker_vert.glsl")
+        .fragment_source("redeclared_frag.glsl")
+        .blender_compat();
+    let port = Port::new(vec![info]);
+    port.with(|flow| {
+        let info = flow.validated("compat_redeclared").unwrap();
+        let e = flow.compile(&info, Stage::Fragment).unwrap_err();
+        let d = e
+            .iter()
+            .find(|d| d.message.contains("redefinition"))
+            .expect("a redefinition");
+        assert_eq!(
+            d.source_line.as_deref(),
+            Some("layout(location = 0) out vec4 frag_color;")
+        );
+        let hint = d.hint.as_deref().unwrap_or_default();
+        assert!(
+            hint.contains("fragment_out `frag_color` (location 0)"),
+            "{hint}"
+        );
+    });
+}
