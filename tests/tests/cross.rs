@@ -874,3 +874,34 @@ fn blocks_named_like_target_keywords_still_translate_and_check() {
         assert!(!t.text.contains("unnamed"), "{target}: {}", t.text);
     }
 }
+
+/// Registers from 1000 up: the HLSL check tells register classes apart by the bindings glslang gives them, and a
+/// `b1000` beside a `u0` must stay a cbuffer (its member offsets compared), not read as the storage buffer.
+#[test]
+fn hlsl_registers_from_1000_up_keep_their_class() {
+    let mut s = Scratch::new(&[(
+        "far.comp",
+        "void main() { result[0] = view.camera_position.y; }\n",
+    )]);
+    let info = ShaderCreateInfo::new("scratch_far_registers")
+        .storage_buf(0, Qualifier::Write, "float", "result[]", Frequency::Pass)
+        .uniform_buf(1000, "ViewData", "view", Frequency::Pass)
+        .local_group_size(1)
+        .compute_source("far.comp")
+        .do_static_compilation(true);
+    let p = s.portable(info, Stage::Compute);
+    let hlsl = translate(&p, Target::Hlsl);
+    assert!(hlsl.text.contains("register(b1000)"), "{}", hlsl.text);
+    check::check(&p, &hlsl).unwrap_or_else(|d| panic!("{}", render_all(&d)));
+    // Its member offsets are compared: a cbuffer whose struct moved `camera_position` (a matrix one row short
+    // before it) is caught; read as `u0`, it was not compared at all.
+    check_fails(
+        &p,
+        &tampered(
+            &hlsl,
+            "row_major float4x4 inv_view_projection;",
+            "row_major float3x4 inv_view_projection;",
+        ),
+        &["camera_position"],
+    );
+}

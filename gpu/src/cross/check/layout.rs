@@ -154,7 +154,13 @@ pub(crate) fn reflected_offsets(
     prefix: &str,
     out: &mut Offsets,
 ) {
-    for (m, d) in members.iter().zip(declared) {
+    // Members are paired in order (translators rename them), leaving out the padding members a translator adds to
+    // keep the declared offsets (naga's HLSL `_pad1_0`, `_end_pad_0`): paired with declared members, they shifted
+    // every pair after them.
+    let members = members
+        .iter()
+        .filter(|m| !m.name.as_deref().is_some_and(is_padding));
+    for (m, d) in members.zip(declared) {
         let path = if prefix.is_empty() {
             d.name.clone()
         } else {
@@ -168,6 +174,38 @@ pub(crate) fn reflected_offsets(
                 format!("{path}[]")
             };
             reflected_offsets(&m.members, &nested.members, &p, out);
+        }
+    }
+}
+
+/// Whether a member name is one a translator wrote as padding: naga's `_pad<N>_<M>` and `_end_pad_<M>` (a declared
+/// member of such a name ends in `_` there, since naga suffixes names that end in a digit).
+fn is_padding(name: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if let Some(rest) = name.strip_prefix("_end_pad_") {
+        return digits(rest);
+    }
+    name.strip_prefix("_pad")
+        .and_then(|rest| rest.split_once('_'))
+        .is_some_and(|(a, b)| digits(a) && digits(b))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn only_nagas_padding_names_are_padding() {
+        for name in ["_pad1_0", "_pad12_3", "_end_pad_0"] {
+            assert!(super::is_padding(name), "{name}");
+        }
+        for name in [
+            "_pad0",
+            "_pad0_",
+            "_pad1_2_",
+            "_end_pad_",
+            "pad1_0",
+            "_padding",
+        ] {
+            assert!(!super::is_padding(name), "{name}");
         }
     }
 }

@@ -12,12 +12,18 @@ use crate::reflect::reflect;
 use shader_info::HlslRegister;
 use std::process::Command;
 
+/// How far apart the register classes' bindings are put: past every register a declaration can give (bindings
+/// up to [`shader_info::MAX_BINDING`]; with 1000, a `b1000` read as `u0`), and within glslang's bindings (below
+/// 0xFFFF: four classes of 8,192).
+const CLASS_SPACING: u32 = 1 << 13;
+const _: () = assert!(shader_info::MAX_BINDING < CLASS_SPACING && 5 * CLASS_SPACING <= 0xFFFF);
+
 /// Binding shifts given to glslang per HLSL register class, so a reflected binding names its class and register.
 const HLSL_SHIFTS: [(char, &str, u32); 4] = [
-    ('t', "--shift-texture-binding", 1000),
-    ('s', "--shift-sampler-binding", 2000),
-    ('b', "--shift-UBO-binding", 3000),
-    ('u', "--shift-uav-binding", 4000),
+    ('t', "--shift-texture-binding", CLASS_SPACING),
+    ('s', "--shift-sampler-binding", 2 * CLASS_SPACING),
+    ('b', "--shift-UBO-binding", 3 * CLASS_SPACING),
+    ('u', "--shift-uav-binding", 4 * CLASS_SPACING),
 ];
 
 pub(crate) fn check(p: &Portable, t: &Translation) -> Vec<String> {
@@ -61,7 +67,7 @@ pub(crate) fn check(p: &Portable, t: &Translation) -> Vec<String> {
     for d in &words.descriptors {
         let Some((class, _, shift)) = HLSL_SHIFTS
             .iter()
-            .find(|(_, _, s)| d.binding >= *s && d.binding < s + 1000)
+            .find(|(_, _, s)| d.binding >= *s && d.binding < s + CLASS_SPACING)
         else {
             out.push(format!(
                 "a resource at set {} binding {} is outside every register class (glslang binding shifts)",
@@ -108,13 +114,11 @@ pub(crate) fn check(p: &Portable, t: &Translation) -> Vec<String> {
                 .members
                 .first()
                 .map_or(&d.members[..0], |m| &m.members[..]);
+            // The cbuffer holds the block struct, whose members are the block's (the declared buffer member):
+            // both sides are keyed from there (`view`, `view.camera_position`). Keys stripped of their first
+            // part on one side only matched nothing, and no offset was compared.
             reflected_offsets(members, &layout.members, "", &mut actual);
-            // The cbuffer holds the block struct, whose one member is the declared buffer member.
-            let declared: Offsets = declared_offsets(layout)
-                .into_iter()
-                .filter_map(|(k, v)| k.split_once('.').map(|(_, rest)| (rest.to_string(), v)))
-                .collect();
-            compare_offsets(&describe(b), &declared, &actual, &mut out);
+            compare_offsets(&describe(b), &d3d_settled(layout), &actual, &mut out);
         }
     }
     // glslang drops what only dead code reads (a folded branch), so completeness is checked on the text: every
@@ -176,6 +180,67 @@ fn hlsl_with_commands(p: &Portable, t: &Translation, source: &str) -> Result<Vec
         .map_err(|e| e.to_string())
         .and_then(|b| crate::vk::spirv_from_bytes(&b).map_err(|e| e.to_string()))
         .map_err(|e| format!("cannot read glslang's SPIR-V of the HLSL: {e}"))
+}
+
+/// The declared offsets glslang's `--hlsl-offsets` and Direct3D's packing agree on, keyed as
+/// [`reflected_offsets`] keys them: every member up to and including the first whose last register can hold the
+/// next member (a matrix or array whose rows or elements are not whole 16-byte registers, a struct whose size is
+/// not). Direct3D packs the next member into that tail, and naga writes the padding that needs; glslang's model
+/// does not, so past such a member the two disagree about a correct translation. (Where they agree, every offset
+/// is compared; before this, none was.)
+fn d3d_settled(layout: &shader_info::BlockLayout) -> Offsets {
+    use shader_info::{FieldArray, FieldType};
+    /// Whether a value of `m`'s type ends on a register boundary (its last register full).
+    fn closed(m: &shader_info::MemberLayout) -> bool {
+        let element_closed = match &m.ty {
+            FieldType::Value(t) => {
+                let (_, rows) = t.shape();
+                // A vector's tail is packed alike by both; a matrix's rows (std140 columns) must be whole.
+                if t.is_matrix() {
+                    rows == 4
+                } else {
+                    m.array == FieldArray::None || rows == 4
+                }
+            }
+            FieldType::Struct(_) => m
+                .nested
+                .as_ref()
+                .is_some_and(|n| n.end.is_multiple_of(16) && n.members.iter().all(closed)),
+        };
+        element_closed
+            && (m.array == FieldArray::None || m.array_stride.is_some_and(|s| s.is_multiple_of(16)))
+    }
+    fn walk(members: &[shader_info::MemberLayout], prefix: &str, out: &mut Offsets) -> bool {
+        for m in members {
+            let path = if prefix.is_empty() {
+                m.name.clone()
+            } else {
+                format!("{prefix}.{}", m.name)
+            };
+            let whole = closed(m);
+            out.insert(
+                path.clone(),
+                (m.offset, m.array_stride.filter(|_| whole), m.matrix_stride),
+            );
+            if let Some(n) = &m.nested
+                && whole
+            {
+                let p = if m.array == FieldArray::None {
+                    path
+                } else {
+                    format!("{path}[]")
+                };
+                walk(&n.members, &p, out);
+            }
+            if !whole {
+                return false;
+            }
+        }
+        true
+    }
+    let mut out = Offsets::new();
+    walk(&layout.members, "", &mut out);
+    out
 }
 
 /// Every `register(<class><n>[, space<m>])` the HLSL declares.
