@@ -905,3 +905,24 @@ fn hlsl_registers_from_1000_up_keep_their_class() {
         &["camera_position"],
     );
 }
+
+/// A translation's cache key holds what decides its text beside the SPIR-V: the clip space it was read in (y
+/// flipped or not) gives another key.
+#[test]
+fn the_cache_key_of_a_translation_holds_its_clip_space() {
+    let root = shaders::glsl_root();
+    let (compiler, loader) = (compiler(&root), DirLoader::new(&root));
+    let key = |clip_space| {
+        let mut flow = Flow::new(Registry::global(), &loader, &compiler, Profile::Release);
+        flow.clip_space = clip_space;
+        let info = flow.validated("gpu_shader_2D_image").unwrap();
+        Portable::new(&flow, &info, Stage::Vertex)
+            .unwrap()
+            .cache_key(Target::Wgsl, &SpecValues::default())
+            .unwrap()
+    };
+    assert_ne!(
+        key(gpu::flow::ClipSpace::Vulkan),
+        key(gpu::flow::ClipSpace::Source)
+    );
+}

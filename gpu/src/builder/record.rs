@@ -65,6 +65,11 @@ impl<'a> Recording<'a> {
             opts.cross.check,
             opts.shard
         );
+        let checkers = if opts.cross.check {
+            crate::cross::check::checkers_key(&opts.cross.targets)
+        } else {
+            String::new()
+        };
         let key = key_of(&[
             RECORD_VERSION.as_bytes(),
             TOOL_VERSIONS.as_bytes(),
@@ -72,11 +77,7 @@ impl<'a> Recording<'a> {
             registry.identity().as_bytes(),
             options.as_bytes(),
             format!("{:?}", opts.cross.values).as_bytes(),
-            if opts.cross.check {
-                crate::cross::check::checkers_key(&opts.cross.targets).as_bytes()
-            } else {
-                b""
-            },
+            checkers.as_bytes(),
             &compiler_identity.to_le_bytes(),
         ]);
         Some(Recording { disk, key, root })

@@ -78,7 +78,7 @@ pub(crate) fn host_uniforms_back(names: &[String]) -> Option<Vec<&'static str>> 
 /// between commits): a translation kept by an older writer is then never served. 2: blocks carry their declared
 /// names instead of `unnamed`, `unnamed_1`. 3: WGSL reads a push-constant block over 64 bytes from the storage
 /// buffer (`cross::immediates`). 4: a WGSL translation carries the WebGPU limits it needs (`webgpu_limits`).
-const OUTPUT_REVISION: u32 = 4;
+pub(super) const OUTPUT_REVISION: u32 = 4;
 
 /// The part of a verdict's key shared by every target of one module. It is made of what the translation reads
 /// (the generated text, the portable SPIR-V, the binding map and the options), not of the info's name: variants
@@ -91,6 +91,11 @@ pub(super) fn module_key(
     opts: &CrossOptions,
     clip_space: crate::flow::ClipSpace,
 ) -> u128 {
+    let checkers = if opts.check {
+        super::check::checkers_key(&opts.targets)
+    } else {
+        String::new()
+    };
     key_of(&[
         b"translation",
         &OUTPUT_REVISION.to_le_bytes(),
@@ -102,11 +107,7 @@ pub(super) fn module_key(
         format!("{:?}", opts.values).as_bytes(),
         format!("{clip_space:?}").as_bytes(),
         &[u8::from(opts.check)],
-        if opts.check {
-            super::check::checkers_key(&opts.targets).as_bytes()
-        } else {
-            b""
-        },
+        checkers.as_bytes(),
     ])
 }
 

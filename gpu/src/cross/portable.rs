@@ -25,6 +25,8 @@ pub struct Portable {
     pub(super) blocks: Vec<(u32, u32, BlockLayout)>,
     pub(super) module: naga::Module,
     pub(super) module_info: ModuleInfo,
+    /// The clip space the module was read in (naga flips y for [`crate::flow::ClipSpace::Vulkan`]).
+    pub(super) clip_space: crate::flow::ClipSpace,
 }
 
 /// The reason, when naga refused the portable module for something valid in Vulkan that the portable targets
@@ -224,6 +226,7 @@ impl Portable {
             spirv: module.spirv.clone(),
             module: parsed,
             module_info,
+            clip_space: flow.clip_space,
         })
     }
 
@@ -449,7 +452,12 @@ impl Portable {
         let resolved = values.resolve(&self.plan.specialization_constants)?;
         let mut bytes: Vec<u8> = bytemuck::cast_slice::<u32, u8>(&self.spirv).to_vec();
         bytes.extend_from_slice(target.name().as_bytes());
-        bytes.extend_from_slice(env!("CARGO_PKG_VERSION").as_bytes());
+        // What else decides the text: the translator's and this library's versions, the clip space the module
+        // was read in, and the binding map (a declared sampler state is in it, not in the SPIR-V).
+        bytes.extend_from_slice(crate::disk_cache::TOOL_VERSIONS.as_bytes());
+        bytes.extend_from_slice(&super::persist::OUTPUT_REVISION.to_le_bytes());
+        bytes
+            .extend_from_slice(format!("{:?} {:?}", self.clip_space, self.plan.targets).as_bytes());
         if !spec::pipeline_time(target) {
             for c in self.used_spec_constants() {
                 if let Some((_, v)) = resolved.iter().find(|(d, _)| d.id == c.id) {

@@ -74,17 +74,23 @@ pub fn tools() -> Vec<(&'static str, bool)> {
     out
 }
 
-/// What the checkers are, for cache keys: a verdict made without Tint is not kept for a pass that has it, nor for
-/// one that requires it (and fails without it). Nothing is started (a warm build need not start node): where Tint
-/// is installed, every WGSL check runs it or fails.
-pub fn checkers_key(targets: &[Target]) -> &'static str {
-    if !targets.contains(&Target::Wgsl) {
-        "glslang spirv-val spirv-cross"
+/// Bumped whenever a check changes what it accepts (the translations' own changes bump `OUTPUT_REVISION`): a
+/// verdict an older check gave is then never served from a cache. 2: HLSL cbuffer offsets are compared (they were
+/// not: a key mismatch), register classes 8,192 bindings apart.
+const CHECK_REVISION: u32 = 2;
+
+/// What the checkers are, for cache keys: the checks' revision; a verdict made without Tint is not kept for a pass
+/// that has it, nor for one that requires it (and fails without it), nor for another version of it. Nothing is
+/// started (a warm build need not start node): where Tint is installed, every WGSL check runs it or fails.
+pub fn checkers_key(targets: &[Target]) -> String {
+    let tint = if !targets.contains(&Target::Wgsl) {
+        String::new()
     } else if tint::installed() {
-        "glslang spirv-val spirv-cross tint"
+        format!(" tint {}", tint::package_version().unwrap_or("unknown"))
     } else if tint::required() {
-        "glslang spirv-val spirv-cross tint-required-but-missing"
+        " tint-required-but-missing".to_string()
     } else {
-        "glslang spirv-val spirv-cross"
-    }
+        String::new()
+    };
+    format!("check {CHECK_REVISION}: glslang spirv-val spirv-cross{tint}")
 }

@@ -151,6 +151,21 @@ fn private_runtime_dir() -> Option<PathBuf> {
     }
 }
 
+/// The version of the installed `webgpu` package (its `package.json`), read once: part of the verdicts' cache key,
+/// so another Tint checks again.
+pub fn package_version() -> Option<&'static str> {
+    static VERSION: OnceLock<Option<String>> = OnceLock::new();
+    VERSION
+        .get_or_init(|| {
+            let text =
+                std::fs::read_to_string(package_dir()?.join("node_modules/webgpu/package.json"))
+                    .ok()?;
+            let json: serde_json::Value = serde_json::from_str(&text).ok()?;
+            json["version"].as_str().map(str::to_string)
+        })
+        .as_deref()
+}
+
 /// Whether the package is installed (without starting anything): then every WGSL check runs Tint or fails.
 pub fn installed() -> bool {
     static INSTALLED: OnceLock<bool> = OnceLock::new();

@@ -18,11 +18,19 @@ pub(super) fn write(
     entry: &str,
 ) -> Result<(String, String), String> {
     let map = &p.plan.targets;
+    // Metal's argument slots are bytes: a slot past 255 would wrap onto another resource's.
+    let slot_of = |n: u32, what: &str| {
+        u8::try_from(n).map_err(|_| {
+            format!(
+                "{what} would be at Metal slot {n}, past the 256 a Metal argument table numbers"
+            )
+        })
+    };
     let (module, info) = p.with_constants(baked)?;
     let mut resources = msl::BindingMap::new();
     let mut inline_samplers = Vec::new();
     for b in &map.bindings {
-        let slot = b.msl.index as u8;
+        let slot = slot_of(b.msl.index, &format!("`{}`", b.name))?;
         let mut t = msl::BindTarget::default();
         match b.msl.class {
             MslClass::Buffer => t.buffer = Some(slot),
@@ -41,8 +49,14 @@ pub(super) fn write(
         entry.to_string(),
         msl::EntryPointResources {
             resources,
-            immediates_buffer: map.push_constants.map(|p| p.msl_buffer as u8),
-            sizes_buffer: map.msl_sizes_buffer.map(|b| b as u8),
+            immediates_buffer: map
+                .push_constants
+                .map(|p| slot_of(p.msl_buffer, "the push-constant buffer"))
+                .transpose()?,
+            sizes_buffer: map
+                .msl_sizes_buffer
+                .map(|b| slot_of(b, "the buffer-sizes buffer"))
+                .transpose()?,
         },
     );
     let opts = msl::Options {
