@@ -88,9 +88,14 @@ fn native_checkers(dir: &Path) -> bool {
 
 /// Emits `SHADER_INFO_TOOL_VERSIONS`.
 fn tool_versions() {
-    let manifest_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
-    let lock = manifest_dir
+    // The lock of the build this crate is part of: found from OUT_DIR (inside the consumer's target directory)
+    // first, since a registry dependency's manifest directory is in cargo's registry, far from the consumer's lock;
+    // then from the manifest directory (a workspace member).
+    let from = |var: &str| PathBuf::from(std::env::var(var).unwrap_or_default());
+    let (out_dir, manifest_dir) = (from("OUT_DIR"), from("CARGO_MANIFEST_DIR"));
+    let lock = out_dir
         .ancestors()
+        .chain(manifest_dir.ancestors())
         .map(|d| d.join("Cargo.lock"))
         .find(|p| p.is_file());
     let versions = lock.as_deref().map(versions_in).unwrap_or_default();
@@ -99,7 +104,7 @@ fn tool_versions() {
     }
     let value = if versions.is_empty() {
         format!(
-            "gpu {}",
+            "shader-info-gpu {}",
             std::env::var("CARGO_PKG_VERSION").unwrap_or_default()
         )
     } else {
@@ -110,7 +115,7 @@ fn tool_versions() {
 
 /// `name version` of each tool crate in the lock file.
 fn versions_in(lock: &Path) -> Vec<String> {
-    const TOOLS: [&str; 5] = ["naga", "shaderc", "shaderc-sys", "spirq", "gpu"];
+    const TOOLS: [&str; 5] = ["naga", "shaderc", "shaderc-sys", "spirq", "shader-info-gpu"];
     let text = std::fs::read_to_string(lock).unwrap_or_default();
     let mut out = Vec::new();
     let mut name = None;
