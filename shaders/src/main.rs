@@ -48,11 +48,13 @@ struct Cli {
     /// An include directory, relative to the root, searched after it (repeatable, like glslc's `-I`).
     #[arg(short = 'I', long = "include-dir", global = true)]
     include_dirs: Vec<String>,
-    /// Seed 000's include rule: `"x"` only next to the including file, `<x>` only from the root.
-    #[arg(long, global = true)]
+    /// Seed 000's include rule: `"x"` only next to the including file, `<x>` only from the root (no include
+    /// directories: the rule searches none).
+    #[arg(long, global = true, conflicts_with = "include_dirs")]
     strict_includes: bool,
     /// The persistent shader cache (modules, reflection, translations); default `shader-cache` in cargo's target
-    /// directory when this binary was built there, else the platform cache directory (`~/.cache/shader-builder`).
+    /// directory when this binary was built there (or `$CARGO_TARGET_DIR/shader-cache`), else the platform cache
+    /// directory (`~/.cache/shader-builder/shaders`).
     #[arg(long, global = true, value_name = "DIR")]
     cache: Option<PathBuf>,
     /// Compile everything, reading and writing no persistent cache.
@@ -102,13 +104,17 @@ enum Command {
         #[arg(required = true)]
         shards: Vec<PathBuf>,
     },
-    /// Compare two PNGs pixel by pixel (max and mean absolute difference).
+    /// Compare two PNGs pixel by pixel (max and mean absolute difference); exits non-zero when more pixels differ
+    /// by more than the tolerance than `--max-differing` allows.
     Compare {
         a: PathBuf,
         b: PathBuf,
         /// Channel difference above which a pixel counts as differing.
         #[arg(long, default_value_t = 2)]
         tolerance: u8,
+        /// The share of pixels, in percent, that may differ by more than the tolerance.
+        #[arg(long, default_value_t = 0.0, value_parser = percent)]
+        max_differing: f64,
     },
 }
 
@@ -144,13 +150,29 @@ impl Default for RenderArgs {
     }
 }
 
+/// A percentage: 0 to 100.
+fn percent(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (0.0..=100.0).contains(&v) => Ok(v),
+        _ => Err(format!("`{s}` is not a percentage (0 to 100)")),
+    }
+}
+
+/// A number of seconds: finite and not negative.
+fn seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!("`{s}` is not a number of seconds (0 or more)")),
+    }
+}
+
 #[derive(clap::Args)]
 struct WatchArgs {
     /// Stop after the first reload.
     #[arg(long)]
     once: bool,
     /// Stop after this many seconds (default: run until Ctrl-C).
-    #[arg(long)]
+    #[arg(long, value_parser = seconds)]
     timeout: Option<f64>,
     /// Quiet time after the last file event before reloading, in milliseconds.
     #[arg(long, default_value_t = 150)]
@@ -228,7 +250,7 @@ fn main() -> ExitCode {
     let disk_cache = if cli.no_cache {
         None
     } else {
-        let dir = cli.cache.unwrap_or_else(default_cache_dir);
+        let dir = cli.cache.clone().unwrap_or_else(default_cache_dir);
         match DiskCache::open(&dir, cli.cache_limit_mib.saturating_mul(1 << 20)) {
             Ok(c) => match &cli.remote_cache {
                 None => Some(Arc::new(c)),
@@ -240,6 +262,19 @@ fn main() -> ExitCode {
                     }
                 },
             },
+            // A cache asked for by name is not replaced by none behind the user's back.
+            Err(e) if cli.cache.is_some() || cli.remote_cache.is_some() => {
+                eprintln!(
+                    "the shader cache `{}` cannot be used ({e}){}: fix the folder, or pass --no-cache",
+                    dir.display(),
+                    if cli.remote_cache.is_some() {
+                        ", and the remote cache works behind it"
+                    } else {
+                        ""
+                    }
+                );
+                return ExitCode::FAILURE;
+            }
             Err(e) => {
                 eprintln!(
                     "warning: the shader cache `{}` cannot be used ({e}); compiling without it",
@@ -257,7 +292,9 @@ fn main() -> ExitCode {
         disk_cache: disk_cache.clone(),
         ..CompilerOptions::default()
     };
-    match cli.command {
+    // `build` (and the main job, which builds) says the cache's warnings itself; the other commands say them last.
+    let says_cache_warnings = matches!(cli.command, Some(Command::Build(_)) | None);
+    let code = match cli.command {
         Some(Command::List) => list(registry),
         Some(Command::Show {
             name,
@@ -279,7 +316,12 @@ fn main() -> ExitCode {
             RenderStatus::NoVulkan | RenderStatus::Failed => ExitCode::FAILURE,
         },
         Some(Command::Watch(args)) => run_watch(registry, &root, &compiler_opts, &args),
-        Some(Command::Compare { a, b, tolerance }) => compare(&a, &b, tolerance),
+        Some(Command::Compare {
+            a,
+            b,
+            tolerance,
+            max_differing,
+        }) => compare(&a, &b, tolerance, max_differing),
         Some(Command::Merge { out, shards }) => match gpu::builder::merge_outputs(&shards, &out) {
             Ok(n) => {
                 println!(
@@ -295,7 +337,13 @@ fn main() -> ExitCode {
             }
         },
         None => main_job(registry, &root, &compiler_opts),
+    };
+    if !says_cache_warnings && let Some(cache) = &disk_cache {
+        for w in cache.warnings() {
+            eprintln!("warning: {w}");
+        }
     }
+    code
 }
 
 /// Where the persistent cache lives by default: beside cargo's outputs when this binary is one of them
@@ -402,6 +450,12 @@ fn run_render(
             RenderStatus::NoVulkan
         }
         Err(RenderError::Failed(reason)) => {
+            if args.json {
+                println!(
+                    "{}",
+                    serde_json::json!({ "rendered": false, "success": false, "reason": reason })
+                );
+            }
             eprintln!("render failed: {reason}");
             RenderStatus::Failed
         }
@@ -429,7 +483,12 @@ fn run_watch(
     }
 }
 
-fn compare(a: &std::path::Path, b: &std::path::Path, tolerance: u8) -> ExitCode {
+fn compare(
+    a: &std::path::Path,
+    b: &std::path::Path,
+    tolerance: u8,
+    max_differing: f64,
+) -> ExitCode {
     use shaders::demo::Frame;
     let result = Frame::read_png(a)
         .and_then(|fa| Frame::read_png(b).map(|fb| (fa, fb)))
@@ -443,6 +502,13 @@ fn compare(a: &std::path::Path, b: &std::path::Path, tolerance: u8) -> ExitCode 
                 (share * pixels as f64).round(),
                 share * 100.0
             );
+            if share * 100.0 > max_differing {
+                eprintln!(
+                    "compare: {:.4}% of the pixels differ by more than {tolerance}, past the {max_differing}% allowed",
+                    share * 100.0
+                );
+                return ExitCode::FAILURE;
+            }
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -652,8 +718,12 @@ fn run_build(
     let pipeline_set = shaders::pipelines::pipeline_set_report_after(&flow, Some(&report));
     if args.json {
         let mut json = serde_json::to_value(&report).unwrap_or_default();
-        if let (Some(map), Ok(set)) = (json.as_object_mut(), &pipeline_set) {
-            map.insert("pipeline_set".into(), set.clone());
+        if let Some(map) = json.as_object_mut() {
+            let set = match &pipeline_set {
+                Ok(set) => set.clone(),
+                Err(d) => serde_json::json!({ "error": shader_info::render_all(d) }),
+            };
+            map.insert("pipeline_set".into(), set);
         }
         println!(
             "{}",
@@ -679,7 +749,7 @@ fn run_build(
     if let Err(d) = &pipeline_set {
         eprintln!("pipeline set: {}", shader_info::render_all(d));
     }
-    if !report.success() {
+    if !report.success() || pipeline_set.is_err() {
         return ExitCode::FAILURE;
     }
     if args.pipelines {

@@ -9,7 +9,7 @@
 use crate::pipelines::create_all;
 use gpu::builder::{BuildOptions, BuildReport, build};
 use gpu::compiler::Compiler;
-use gpu::vk::{ContextOptions, LibraryOptions, ShaderLibrary, VkContext, VkError};
+use gpu::vk::{ContextOptions, LibraryOptions, PipelineOutcome, ShaderLibrary, VkContext, VkError};
 use gpu::watch::ShaderWatcher;
 use shader_info::{DirLoader, Registry};
 use std::io::Write;
@@ -50,11 +50,20 @@ fn io(e: std::io::Error) -> String {
     format!("cannot write the output: {e}")
 }
 
-/// The changed files, relative to the root, joined by commas.
+/// The changed files, relative to the root, joined by commas. The watcher reports absolute paths, so a relative
+/// root is also tried made absolute.
 fn describe_files(root: &Path, files: &[PathBuf]) -> String {
+    let absolute = std::fs::canonicalize(root).ok();
     let names: Vec<String> = files
         .iter()
-        .map(|f| f.strip_prefix(root).unwrap_or(f).display().to_string())
+        .map(|f| {
+            f.strip_prefix(root)
+                .ok()
+                .or_else(|| f.strip_prefix(absolute.as_deref()?).ok())
+                .unwrap_or(f)
+                .display()
+                .to_string()
+        })
         .collect();
     if names.is_empty() {
         "(no file)".into()
@@ -147,6 +156,13 @@ fn with_device(
         let Some(result) = lib.wait_reload(wait) else {
             continue;
         };
+        let failed = match &result {
+            Ok(r) => {
+                !r.modules_failed.is_empty()
+                    || r.count(|o| matches!(o, PipelineOutcome::KeptPrevious { .. })) > 0
+            }
+            Err(_) => true,
+        };
         match result {
             Ok(r) => writeln!(out, "{}: {r}", describe_files(root, &r.changed_files)),
             Err(e) => writeln!(out, "reload failed: {e}"),
@@ -154,10 +170,22 @@ fn with_device(
         .map_err(io)?;
         out.flush().map_err(io)?;
         if opts.once {
-            break;
+            return once_outcome(failed);
         }
     }
+    if opts.once {
+        return Err("no change was seen before the timeout".into());
+    }
     Ok(())
+}
+
+/// How `--once` ends: an error (so a non-zero exit) when its reload or build failed.
+fn once_outcome(failed: bool) -> Result<(), String> {
+    if failed {
+        Err("the change did not build (see the line above)".into())
+    } else {
+        Ok(())
+    }
 }
 
 /// One line summarizing a static pass.
@@ -203,17 +231,21 @@ fn compile_only(
         let Some(changed) = watcher.wait(wait) else {
             continue;
         };
+        let report = pass();
         writeln!(
             out,
             "{}: {}",
             describe_files(root, &changed),
-            build_line(&pass())
+            build_line(&report)
         )
         .map_err(io)?;
         out.flush().map_err(io)?;
         if opts.once {
-            break;
+            return once_outcome(!report.success());
         }
+    }
+    if opts.once {
+        return Err("no change was seen before the timeout".into());
     }
     Ok(())
 }

@@ -409,9 +409,11 @@ struct Rendered {
     frame: Frame,
 }
 
+/// The report of a frame, which is written to `out` when the render succeeded. A frame with failed pipelines or
+/// validation messages goes beside it (`frame.failed.png`), and `out` is removed: a later `compare` never takes
+/// it for a good one.
 fn report(backend: Backend, r: Rendered, out: &Path) -> Result<RenderReport, RenderError> {
-    r.frame.write_png(out).map_err(RenderError::Failed)?;
-    Ok(RenderReport {
+    let report = RenderReport {
         backend,
         device: r.device,
         validation: r.validation,
@@ -425,7 +427,16 @@ fn report(backend: Backend, r: Rendered, out: &Path) -> Result<RenderReport, Ren
         height: r.frame.height,
         output: out.to_path_buf(),
         distinct_colors: r.frame.distinct_colors(),
-    })
+    };
+    if report.success() {
+        r.frame.write_png(out).map_err(RenderError::Failed)?;
+    } else {
+        let _ = std::fs::remove_file(out);
+        r.frame
+            .write_png(&out.with_extension("failed.png"))
+            .map_err(RenderError::Failed)?;
+    }
+    Ok(report)
 }
 
 fn ms(since: Instant) -> f64 {
