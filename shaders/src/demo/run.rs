@@ -433,7 +433,7 @@ fn report(backend: Backend, r: Rendered, out: &Path) -> Result<RenderReport, Ren
     } else {
         let _ = std::fs::remove_file(out);
         r.frame
-            .write_png(&out.with_extension("failed.png"))
+            .write_png(out.with_extension("failed.png"))
             .map_err(RenderError::Failed)?;
     }
     Ok(report)
