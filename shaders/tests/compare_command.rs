@@ -31,9 +31,9 @@ fn compare(a: &std::path::Path, b: &std::path::Path, extra: &[&str]) -> bool {
 #[test]
 fn compare_fails_when_more_pixels_differ_than_allowed() {
     let dir = tempfile::tempdir().unwrap();
-    let black = png(dir.path(), "black.png", vec![0, 0, 0, 255].repeat(4));
-    let near = png(dir.path(), "near.png", vec![1, 1, 1, 255].repeat(4));
-    let mut one_white = vec![0, 0, 0, 255].repeat(4);
+    let black = png(dir.path(), "black.png", [0, 0, 0, 255].repeat(4));
+    let near = png(dir.path(), "near.png", [1, 1, 1, 255].repeat(4));
+    let mut one_white = [0, 0, 0, 255].repeat(4);
     one_white[..3].copy_from_slice(&[255, 255, 255]);
     let one = png(dir.path(), "one.png", one_white);
     assert!(compare(&black, &near, &[]), "within the tolerance of 2");
