@@ -29,6 +29,19 @@ fn registry() -> Registry {
             .compute_source("bn_texel.comp.glsl"),
     );
     reg.add_info(
+        ShaderCreateInfo::new("bn_storage")
+            .image(
+                0,
+                TextureFormat::Rgba8,
+                Qualifier::Write,
+                ImageType::Float2D,
+                "target",
+                Frequency::Pass,
+            )
+            .local_group_size(1)
+            .compute_source("bn_storage.comp.glsl"),
+    );
+    reg.add_info(
         ShaderCreateInfo::new("bn_cube")
             .sampler(0, ImageType::FloatCube, "sky", Frequency::Pass)
             .sampler_with_state(
@@ -55,6 +68,10 @@ fn root() -> tempfile::TempDir {
         (
             "bn_texel.comp.glsl",
             "void main() { result[0] = texelFetch(lut, 0); }\n",
+        ),
+        (
+            "bn_storage.comp.glsl",
+            "void main() { imageStore(target, ivec2(0), vec4(1.0)); }\n",
         ),
         (
             "bn_cube.comp.glsl",
@@ -245,8 +262,25 @@ fn ash_binds_a_texture_array_by_name_and_refuses_what_does_not_fit() {
             "a texture and a sampler was given",
         ],
     );
+    // A storage image of another format than the declared one: the shader would write texels of the wrong kind.
+    let s = lib.compute_pipeline("bn_storage").unwrap();
+    let spool = DescriptorPool::for_layout(&ctx, s.layout(), 2).unwrap();
+    let storage = |format| Image2D::new(&ctx, 1, 1, format, raw::ImageUsageFlags::STORAGE).unwrap();
+    let (ids, rgba) = (
+        storage(raw::Format::R32_UINT),
+        storage(raw::Format::R8G8B8A8_UNORM),
+    );
+    refused(
+        s.layout()
+            .descriptor_set(&spool, &[("target", Resource::Texture(&ids))]),
+        &["`target`", "Rgba8", "R32_UINT"],
+    );
+    s.layout()
+        .descriptor_set(&spool, &[("target", Resource::Texture(&rgba))])
+        .unwrap();
     drop((
-        p, t, c, pool, tpool, cpool, red, green, sampler, result, small, lib,
+        s, spool, ids, rgba, p, t, c, pool, tpool, cpool, red, green, sampler, result, small, lut,
+        plain, uniform, lib,
     ));
     gpu::vk::testing::assert_no_validation_messages(&ctx);
 }

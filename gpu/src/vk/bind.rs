@@ -54,30 +54,46 @@ fn usage_problem(plan_key: &str, binding: &BindingPlan, buffer: &Buffer) -> Opti
 
 /// Why an [`Image2D`] (always a single-layer 2D view) cannot be bound where `binding` is declared: a cube, 3D,
 /// array or multisampled declaration read through a 2D view is undefined behaviour on Vulkan.
-fn view_problem(plan_key: &str, binding: &BindingPlan) -> Option<Diagnostic> {
-    let image_type = match &binding.resource {
-        ResourceKind::Sampler { image_type, .. } | ResourceKind::Image { image_type, .. } => {
-            *image_type
-        }
+/// And a storage image must be of the declared format: the shader reads and writes texels of that format.
+fn view_problem(plan_key: &str, binding: &BindingPlan, images: &[&Image2D]) -> Option<Diagnostic> {
+    let (image_type, format) = match &binding.resource {
+        ResourceKind::Sampler { image_type, .. } => (*image_type, None),
+        ResourceKind::Image {
+            image_type, format, ..
+        } => (*image_type, Some(*format)),
         _ => return None,
+    };
+    let problem = |message: String, hint: &str| {
+        Diagnostic::error(Code::HostMismatch, plan_key, message)
+            .item(format!("resource `{}`", binding.name))
+            .at(&binding.declared_in, binding.origin)
+            .hint(hint.to_string())
     };
     use ImageType::*;
     let plain_2d = matches!(
         image_type,
         Float2D | Int2D | Uint2D | Shadow2D | Depth2D | AtomicUint2D | AtomicInt2D
     );
-    (!plain_2d).then(|| {
-        Diagnostic::error(
-            Code::HostMismatch,
-            plan_key,
+    if !plain_2d {
+        return Some(problem(
             format!(
                 "`{}` is declared {image_type:?}, but an Image2D is a single-layer 2D view",
                 binding.name
             ),
+            "bind it by hand with a view of the declared type (DescriptorPool::write_image_view)",
+        ));
+    }
+    let format = format?;
+    let wanted = super::map::texture_format(format);
+    images.iter().find(|i| i.format() != wanted).map(|i| {
+        problem(
+            format!(
+                "`{}` is a storage image of the declared format {format:?} ({wanted:?}), but the image bound is {:?}",
+                binding.name,
+                i.format()
+            ),
+            "bind an image of the declared format, or declare the format the image has",
         )
-        .item(format!("resource `{}`", binding.name))
-        .at(&binding.declared_in, binding.origin)
-        .hint("bind it by hand with a view of the declared type (DescriptorPool::write_image_view)")
     })
 }
 
@@ -141,8 +157,15 @@ impl PipelineLayout {
             .zip(&resolved.bindings)
             .filter_map(|((_, r), b)| match r {
                 Resource::Buffer(buffer) => usage_problem(&plan.key, b, buffer),
-                Resource::TexelBuffer(..) => None,
-                _ => view_problem(&plan.key, b),
+                Resource::TexelBuffer(..) | Resource::AccelerationStructure(_) => None,
+                Resource::Texture(image) | Resource::Sampled(image, _) => {
+                    view_problem(&plan.key, b, &[image])
+                }
+                Resource::Textures(images) => view_problem(&plan.key, b, images),
+                Resource::SampledArray(elements) => {
+                    let images: Vec<&Image2D> = elements.iter().map(|(i, _)| *i).collect();
+                    view_problem(&plan.key, b, &images)
+                }
             })
             .collect();
         if !problems.is_empty() {
