@@ -66,6 +66,18 @@ impl ResourceKind {
         }
     }
 
+    /// True for storage buffers and images the shader may write.
+    pub fn writable(&self) -> bool {
+        match self {
+            ResourceKind::Image { qualifier, .. }
+            | ResourceKind::StorageBuffer { qualifier, .. } => *qualifier != Qualifier::Read,
+            ResourceKind::Sampler { .. }
+            | ResourceKind::UniformBuffer { .. }
+            | ResourceKind::AccelerationStructure
+            | ResourceKind::InputAttachment { .. } => false,
+        }
+    }
+
     /// A short word for messages: `sampler`, `image`, `uniform_buf`, `storage_buf`.
     pub fn word(&self) -> &'static str {
         match self {
@@ -443,14 +455,7 @@ impl Resource {
 
     /// True for storage buffers and images the shader may write.
     pub fn writable(&self) -> bool {
-        match &self.kind {
-            ResourceKind::Image { qualifier, .. }
-            | ResourceKind::StorageBuffer { qualifier, .. } => *qualifier != Qualifier::Read,
-            ResourceKind::Sampler { .. }
-            | ResourceKind::UniformBuffer { .. }
-            | ResourceKind::AccelerationStructure
-            | ResourceKind::InputAttachment { .. } => false,
-        }
+        self.kind.writable()
     }
 
     /// The descriptor kind.

@@ -313,6 +313,33 @@ fn shards_merged_equal_one_full_run_byte_for_byte() {
         .unwrap();
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("I/N"));
+    // A set of parts with one missing, or into a folder that already holds files, is refused: either would
+    // give a merge that looks whole.
+    let parts: Vec<String> = (1..=3)
+        .map(|i| path(&format!("library-shard{i}")))
+        .collect();
+    let merge = |out: &str, parts: &[&String]| {
+        let m = builder()
+            .arg("merge")
+            .arg("--out")
+            .arg(out)
+            .args(parts)
+            .output()
+            .unwrap();
+        assert!(!m.status.success());
+        String::from_utf8_lossy(&m.stderr).into_owned()
+    };
+    let two = merge(&path("two-of-three"), &[&parts[0], &parts[2]]);
+    assert!(two.contains("parts 2/3 are missing"), "{two}");
+    let again = merge(&path("library-merged"), &[&parts[0], &parts[1], &parts[2]]);
+    assert!(again.contains("is not empty"), "{again}");
+    // A part that did not finish (no record) is refused, naming its folder.
+    std::fs::remove_file(Path::new(&parts[1]).join(".shard")).unwrap();
+    let unfinished = merge(&path("unfinished"), &[&parts[0], &parts[1], &parts[2]]);
+    assert!(
+        unfinished.contains("library-shard2") && unfinished.contains("finished"),
+        "{unfinished}"
+    );
     // Merging shards of different sources is refused, naming the file.
     let a = path("conflict-a");
     let b = path("conflict-b");
@@ -320,12 +347,10 @@ fn shards_merged_equal_one_full_run_byte_for_byte() {
     std::fs::create_dir_all(&b).unwrap();
     std::fs::write(Path::new(&a).join("x.spv"), b"one").unwrap();
     std::fs::write(Path::new(&b).join("x.spv"), b"two").unwrap();
-    let m = builder()
-        .args(["merge", "--out", &path("conflict"), &a, &b])
-        .output()
-        .unwrap();
-    assert!(!m.status.success());
-    assert!(String::from_utf8_lossy(&m.stderr).contains("x.spv"));
+    std::fs::write(Path::new(&a).join(".shard"), "1/2\n").unwrap();
+    std::fs::write(Path::new(&b).join(".shard"), "2/2\n").unwrap();
+    let conflict = merge(&path("conflict"), &[&a, &b]);
+    assert!(conflict.contains("x.spv"), "{conflict}");
 }
 
 /// The S3-compatible server of a test, stopped when dropped.

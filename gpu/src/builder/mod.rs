@@ -411,8 +411,31 @@ pub fn build(
         let loaded = once.files.into_inner().unwrap_or_else(|e| e.into_inner());
         r.store(&report, &loaded, loader);
     }
+    // A part that built completely says which part it is: `merge_outputs` takes only a whole set of parts.
+    if let (Some(dir), Some(shard)) = (&opts.out_dir, opts.shard)
+        && report.success()
+        && let Err(e) = std::fs::write(
+            dir.join(SHARD_RECORD),
+            format!("{}/{}\n", shard.index + 1, shard.count),
+        )
+    {
+        let mut report = report;
+        report.failed.push(Failure::new(
+            "",
+            None,
+            vec![Diagnostic::error(
+                Code::Io,
+                "",
+                format!("cannot write `{}`: {e}", dir.join(SHARD_RECORD).display()),
+            )],
+        ));
+        return report;
+    }
     report
 }
+
+/// The file a part's output directory names its part in (`I/N`), written when the part built completely.
+pub const SHARD_RECORD: &str = ".shard";
 
 /// A loader that reads each file once per pass: the pass is a snapshot of the tree, and hundreds of variants
 /// load the same stage sources.
@@ -1106,12 +1129,57 @@ fn target_report(target: Target, verdict: &Verdict, base: &str, writing: bool) -
 /// println!("{n} files");
 /// ```
 pub fn merge_outputs(shards: &[PathBuf], out: &std::path::Path) -> Result<usize, String> {
+    // Every part of one split, each built completely: a missing or failed part would give a partial set that
+    // looks whole.
+    let mut parts: Vec<Shard> = Vec::new();
+    for dir in shards {
+        let record = dir.join(SHARD_RECORD);
+        let shard: Shard = std::fs::read_to_string(&record)
+            .map_err(|_| {
+                format!(
+                    "`{}` has no `{SHARD_RECORD}`: it is not the output of a `build --shard I/N` that finished",
+                    dir.display()
+                )
+            })?
+            .trim()
+            .parse()?;
+        if parts.contains(&shard) {
+            return Err(format!(
+                "part {}/{} is given twice (again in `{}`)",
+                shard.index + 1,
+                shard.count,
+                dir.display()
+            ));
+        }
+        parts.push(shard);
+    }
+    if let Some(count) = parts.first().map(|s| s.count) {
+        if parts.iter().any(|s| s.count != count) {
+            return Err("the parts come from splits into different numbers of parts".into());
+        }
+        let missing: Vec<String> = (0..count)
+            .filter(|i| !parts.iter().any(|s| s.index == *i))
+            .map(|i| format!("{}/{count}", i + 1))
+            .collect();
+        if !missing.is_empty() {
+            return Err(format!("parts {} are missing", missing.join(", ")));
+        }
+    }
+    if std::fs::read_dir(out).is_ok_and(|mut d| d.next().is_some()) {
+        return Err(format!(
+            "`{}` is not empty: merge into a new or empty folder, so no earlier file stays among the merged ones",
+            out.display()
+        ));
+    }
     let mut seen: BTreeMap<std::ffi::OsString, (PathBuf, u128)> = BTreeMap::new();
     for dir in shards {
         let entries = std::fs::read_dir(dir)
             .map_err(|e| format!("cannot read the shard output `{}`: {e}", dir.display()))?;
         for e in entries {
             let e = e.map_err(|e| format!("cannot read `{}`: {e}", dir.display()))?;
+            if e.file_name() == SHARD_RECORD {
+                continue;
+            }
             let path = e.path();
             if !e.file_type().is_ok_and(|t| t.is_file()) {
                 return Err(format!(

@@ -386,14 +386,7 @@ fn feature_problems(
     }
     let used = crate::reflect::used_bindings(spirv).unwrap_or_default();
     for (set, b) in flow.plan(info).bindings() {
-        let writable = match &b.resource {
-            shader_info::ResourceKind::Image { qualifier, .. }
-            | shader_info::ResourceKind::StorageBuffer { qualifier, .. } => {
-                *qualifier != shader_info::Qualifier::Read
-            }
-            _ => false,
-        };
-        if writable && used.contains(&(set, b.binding)) {
+        if b.resource.writable() && used.contains(&(set, b.binding)) {
             out.push(
                 problem(format!("writes `{}`", b.name), feature)
                     .item(format!("resource `{}`", b.name))
