@@ -188,17 +188,15 @@ pub struct DiskCache {
     writes: AtomicU64,
     corrupt: AtomicU64,
     write_errors: AtomicU64,
-    /// `writes` when the cache was last trimmed: a process that wrote since trims again as it drops the cache,
-    /// and a long one (`watch`) every [`TRIM_EVERY_WRITES`] writes, so no command grows it past its limit.
-    trimmed_at: AtomicU64,
+    /// Bytes written since the last trim: a process that wrote trims again as it drops the cache, and a long one
+    /// (`watch`) once it has written a tenth of the limit, so no command grows the cache past its limit — while a
+    /// pass (tens of MiB against the default GiB) walks the folder at most at its end.
+    written_since_trim: AtomicU64,
 }
-
-/// Writes between two trims of a long-lived cache (`watch`, a renderer rebuilding on edits).
-const TRIM_EVERY_WRITES: u64 = 4096;
 
 impl Drop for DiskCache {
     fn drop(&mut self) {
-        if self.writes.load(Ordering::Relaxed) > self.trimmed_at.load(Ordering::Relaxed) {
+        if self.written_since_trim.load(Ordering::Relaxed) > 0 {
             let _ = self.trim();
         }
     }
@@ -235,7 +233,7 @@ impl DiskCache {
             writes: AtomicU64::new(0),
             corrupt: AtomicU64::new(0),
             write_errors: AtomicU64::new(0),
-            trimmed_at: AtomicU64::new(0),
+            written_since_trim: AtomicU64::new(0),
         })
     }
 
@@ -455,8 +453,12 @@ impl DiskCache {
     fn write_local(&self, path: &Path, bytes: &[u8]) {
         match cache_file::write_atomic(path, bytes) {
             Ok(()) => {
-                let writes = self.writes.fetch_add(1, Ordering::Relaxed) + 1;
-                if writes.is_multiple_of(TRIM_EVERY_WRITES) {
+                self.writes.fetch_add(1, Ordering::Relaxed);
+                let len = bytes.len() as u64;
+                let since = self.written_since_trim.fetch_add(len, Ordering::Relaxed) + len;
+                // Of the writers that crossed the mark, the one that takes the count back to 0 trims.
+                let mark = (self.limit / 10).max(1);
+                if since >= mark && self.written_since_trim.swap(0, Ordering::Relaxed) >= mark {
                     let _ = self.trim();
                 }
             }
@@ -480,8 +482,7 @@ impl DiskCache {
     /// (`.tmp…`) under its format folders (`v1`; another `v<N>` is another format, evicted first). The folder may
     /// be shared (`--cache .`, `--cache ~/.cache`), and nothing else in it is ever touched.
     pub fn trim(&self) -> std::io::Result<TrimReport> {
-        self.trimmed_at
-            .store(self.writes.load(Ordering::Relaxed), Ordering::Relaxed);
+        self.written_since_trim.store(0, Ordering::Relaxed);
         let mut entries: Vec<(SystemTime, u64, PathBuf)> = Vec::new();
         let mut report = TrimReport::default();
         let now = SystemTime::now();

@@ -70,20 +70,11 @@ fn wgpu_draws_into_the_written_attachment_and_keeps_the_other() {
     };
     let p = lib.graphics_pipeline("ct_one_output", &opts).unwrap();
     let target = |label| {
-        ctx.device.create_texture(&w::TextureDescriptor {
-            label: Some(label),
-            size: w::Extent3d {
-                width: 4,
-                height: 4,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: w::TextureDimension::D2,
-            format: w::TextureFormat::Rgba8Unorm,
-            usage: w::TextureUsages::RENDER_ATTACHMENT | w::TextureUsages::COPY_SRC,
-            view_formats: &[],
-        })
+        texture(
+            &ctx,
+            label,
+            w::TextureUsages::RENDER_ATTACHMENT | w::TextureUsages::COPY_SRC,
+        )
     };
     let (written, kept) = (target("written"), target("kept"));
     let views = [
@@ -160,8 +151,21 @@ fn a_read_back_wgpu_would_refuse_is_an_error_not_zeros() {
         ))
         .unwrap_err();
     assert!(e.to_string().contains("multiple of 4"), "{e}");
-    let texture = ctx.device.create_texture(&w::TextureDescriptor {
-        label: None,
+    let texture = texture(&ctx, "sampled only", w::TextureUsages::TEXTURE_BINDING);
+    let e = ctx.read_texture(&texture).unwrap_err();
+    assert!(e.to_string().contains("COPY_SRC"), "{e}");
+    shader_info_gpu::wgpu::testing::assert_quiet(&ctx);
+}
+
+/// A 4×4 RGBA8 texture of `usage`.
+fn texture(
+    ctx: &shader_info_gpu::wgpu::WgpuContext,
+    label: &str,
+    usage: shader_info_gpu::wgpu::raw::TextureUsages,
+) -> shader_info_gpu::wgpu::raw::Texture {
+    use shader_info_gpu::wgpu::raw as w;
+    ctx.device.create_texture(&w::TextureDescriptor {
+        label: Some(label),
         size: w::Extent3d {
             width: 4,
             height: 4,
@@ -171,10 +175,7 @@ fn a_read_back_wgpu_would_refuse_is_an_error_not_zeros() {
         sample_count: 1,
         dimension: w::TextureDimension::D2,
         format: w::TextureFormat::Rgba8Unorm,
-        usage: w::TextureUsages::TEXTURE_BINDING,
+        usage,
         view_formats: &[],
-    });
-    let e = ctx.read_texture(&texture).unwrap_err();
-    assert!(e.to_string().contains("COPY_SRC"), "{e}");
-    shader_info_gpu::wgpu::testing::assert_quiet(&ctx);
+    })
 }

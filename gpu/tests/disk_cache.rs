@@ -398,10 +398,13 @@ fn trimming_a_cache_in_a_shared_folder_touches_only_its_own_files() {
             .set_modified(old)
             .unwrap();
     }
-    let cache = DiskCache::open(shared.path(), 1).unwrap();
+    // Written under the default limit (no trim while writing), trimmed under one that evicts everything.
+    let writer = DiskCache::open(shared.path(), DiskCache::DEFAULT_LIMIT).unwrap();
     for key in 0..4u128 {
-        cache.put(Kind::Reflection, key << 100 | key, &[1u8; 512]);
+        writer.put(Kind::Reflection, key << 100 | key, &[1u8; 512]);
     }
+    drop(writer);
+    let cache = DiskCache::open(shared.path(), 1).unwrap();
     // A writer's temporary file, left by a crash an hour and more ago, is the cache's to remove.
     let stale = cache
         .entry_path(Kind::Reflection, 0)
@@ -431,6 +434,22 @@ fn size(p: &Path) -> u64 {
 }
 
 #[test]
+fn a_long_lived_cache_trims_once_it_has_written_a_tenth_of_its_limit() {
+    // `watch` runs until Ctrl-C (no drop): its cache trims as it writes. A pass's tens of MiB under the default GiB
+    // never do (the walk stays at the end).
+    let dir = tempfile::tempdir().unwrap();
+    let cache = DiskCache::open(dir.path(), 16 * 1024).unwrap();
+    for key in 0..64u128 {
+        cache.put(Kind::Reflection, key << 64 | key, &[3u8; 1024]);
+    }
+    let left: u64 = walk(dir.path()).iter().map(|p| size(p)).sum();
+    assert!(
+        left < 16 * 1024 + 2 * 1024,
+        "{left} bytes past a 16 KiB limit"
+    );
+}
+
+#[test]
 fn an_unwritable_cache_directory_costs_the_cache_not_the_build() {
     let src = tree();
     let cache = tempfile::tempdir().unwrap();
@@ -448,14 +467,18 @@ fn an_unwritable_cache_directory_costs_the_cache_not_the_build() {
 
 #[test]
 fn a_cache_that_wrote_past_its_limit_is_trimmed_when_dropped() {
-    // `render` and `watch` write entries without calling trim: dropping the cache trims what they wrote.
+    // `render` and `watch` write entries without calling trim: dropping the cache trims what they wrote. Another
+    // process (a larger limit, so no trim while writing) filled the folder past this one's limit.
     let dir = tempfile::tempdir().unwrap();
-    let cache = DiskCache::open(dir.path(), 8 * 1024).unwrap();
+    let other = DiskCache::open(dir.path(), DiskCache::DEFAULT_LIMIT).unwrap();
     for key in 0..64u128 {
-        cache.put(Kind::Reflection, key << 64 | key, &[3u8; 1024]);
+        other.put(Kind::Reflection, key << 64 | key, &[3u8; 1024]);
     }
+    drop(other);
     let written: u64 = walk(dir.path()).iter().map(|p| size(p)).sum();
     assert!(written > 64 * 1024, "{written}");
+    let cache = DiskCache::open(dir.path(), 8 * 1024).unwrap();
+    cache.put(Kind::Reflection, 1 << 120, &[3u8; 16]);
     drop(cache);
     let left: u64 = walk(dir.path()).iter().map(|p| size(p)).sum();
     assert!(

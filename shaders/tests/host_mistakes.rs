@@ -141,7 +141,12 @@ fn named(d: &[Diagnostic], code: Code, names: &[&str]) -> Diagnostic {
 }
 
 /// The mistakes every backend refuses the same way, through the core.
-fn refused_alike<B: Backend>(lib: &mut Library<B>, draw_options: &B::GraphicsOptions) {
+/// `per_input`: options whose vertex inputs are one buffer each.
+fn refused_alike<B: Backend>(
+    lib: &mut Library<B>,
+    draw_options: &B::GraphicsOptions,
+    per_input: &B::GraphicsOptions,
+) {
     // 1. A push struct that drifted from the block: at the fetch, naming the member.
     let d = diagnostics::<B, _>(lib.typed_compute::<DriftedPush>("hm_compute"), "hm_compute");
     named(&d, Code::HostMismatch, &["count"]);
@@ -157,6 +162,17 @@ fn refused_alike<B: Backend>(lib: &mut Library<B>, draw_options: &B::GraphicsOpt
         "hm_draw",
     );
     named(&d, Code::HostMismatch, &["pos", "color", "NoVertices"]);
+    // 3b. The vertex struct is one interleaved buffer: a pipeline reading a buffer per input would read other
+    //     strides.
+    let d = diagnostics::<B, _>(
+        lib.typed_graphics::<DrawVertex, DrawPush>("hm_draw", per_input),
+        "hm_draw",
+    );
+    named(
+        &d,
+        Code::HostMismatch,
+        &["DrawVertex", "VertexArrangement::PerInput", "2 buffers"],
+    );
     // 4. No push block for an info that declares one.
     let d = diagnostics::<B, _>(lib.typed_compute::<NoPush>("hm_compute"), "hm_compute");
     named(&d, Code::HostMismatch, &["push-constant block", "NoPush"]);
@@ -236,22 +252,11 @@ fn ash_refuses_each_host_mistake_naming_the_declared_item() {
     };
     let dir = root();
     let mut lib = ShaderLibrary::new(&ctx, registry(), LibraryOptions::new(dir.path())).unwrap();
-    refused_alike(&mut lib, &gpu::vk::GraphicsOptions::default());
-    // The vertex struct is one interleaved buffer: a pipeline reading a buffer per input would read other
-    // strides.
     let per_input = gpu::vk::GraphicsOptions {
         vertex_layout: shader_info::VertexArrangement::PerInput,
         ..Default::default()
     };
-    let d = diagnostics::<gpu::vk::VkBackend, _>(
-        lib.typed_graphics::<DrawVertex, DrawPush>("hm_draw", &per_input),
-        "hm_draw",
-    );
-    named(
-        &d,
-        Code::HostMismatch,
-        &["DrawVertex", "VertexArrangement::PerInput", "2 buffers"],
-    );
+    refused_alike(&mut lib, &gpu::vk::GraphicsOptions::default(), &per_input);
 
     let p = lib
         .typed_graphics::<DrawVertex, DrawPush>("hm_draw", &Default::default())
@@ -346,22 +351,11 @@ fn wgpu_refuses_each_host_mistake_naming_the_declared_item() {
     };
     let dir = root();
     let mut lib = WgpuLibrary::new(&ctx, registry(), LibraryOptions::new(dir.path())).unwrap();
-    refused_alike(&mut lib, &gpu::wgpu::GraphicsOptions::default());
-    // The vertex struct is one interleaved buffer: a pipeline reading a buffer per input would read other
-    // strides.
     let per_input = gpu::wgpu::GraphicsOptions {
         vertex_layout: shader_info::VertexArrangement::PerInput,
         ..Default::default()
     };
-    let d = diagnostics::<gpu::wgpu::WgpuBackend, _>(
-        lib.typed_graphics::<DrawVertex, DrawPush>("hm_draw", &per_input),
-        "hm_draw",
-    );
-    named(
-        &d,
-        Code::HostMismatch,
-        &["DrawVertex", "VertexArrangement::PerInput", "2 buffers"],
-    );
+    refused_alike(&mut lib, &gpu::wgpu::GraphicsOptions::default(), &per_input);
 
     let p = lib
         .typed_graphics::<DrawVertex, DrawPush>("hm_draw", &Default::default())

@@ -621,19 +621,19 @@ impl<B: Backend> Library<B> {
         for (want, outcome) in out.decided {
             report.pipelines.push((want.key().to_string(), outcome));
         }
+        // Once per key rebuilt: its layout now against the one its pipelines had.
+        let rebuilt: std::collections::BTreeSet<String> = out
+            .rebuilt
+            .iter()
+            .filter(|(_, outcome, _)| outcome.is_ok())
+            .map(|(w, _, _)| w.key().to_string())
+            .collect();
+        for key in &rebuilt {
+            self.note_layout_change(key, &mut report);
+        }
         for (want, outcome, _) in out.rebuilt {
             let outcome = match outcome {
                 Ok((made, built_from)) => {
-                    let key = want.key();
-                    let now = self.binding_stages(key);
-                    if let Some(before) = self.layout_stages.insert(key.to_string(), now.clone())
-                        && before != now
-                        && !report.layouts_changed.iter().any(|d| d.info == key)
-                    {
-                        report
-                            .layouts_changed
-                            .push(reload::layout_change(key, &before, &now));
-                    }
                     self.store_made(&want, made, built_from, Store::Replacing);
                     PipelineOutcome::Rebuilt
                 }
@@ -644,6 +644,18 @@ impl<B: Backend> Library<B> {
         self.evict_stale(&decided);
         report.pipelines.sort_by(|a, b| a.0.cmp(&b.0));
         report
+    }
+
+    /// Reports when `key`'s rebuilt pipelines have another layout than its earlier ones.
+    fn note_layout_change(&mut self, key: &str, report: &mut ReloadReport) {
+        let now = self.binding_stages(key);
+        if let Some(before) = self.layout_stages.insert(key.to_string(), now.clone())
+            && before != now
+        {
+            report
+                .layouts_changed
+                .push(reload::layout_change(key, &before, &now));
+        }
     }
 
     /// Retires every cached pipeline the reload did not decide about (`decided`) that was built from a module that
