@@ -120,6 +120,8 @@ pub struct CheckedModule {
     pub generated: GeneratedStage,
     pub module: Arc<CompiledModule>,
     pub reflection: Arc<ModuleReflection>,
+    /// [`spirv_key`] of the module's words, hashed once for the check and whoever counts identical modules.
+    pub spirv_key: u128,
 }
 
 /// The memo of a step after the flow: one cell per content key and result type.
@@ -129,7 +131,8 @@ type Memo = Mutex<HashMap<(std::any::TypeId, u128), Arc<dyn std::any::Any + Send
 /// across reloads and can outlive one flow.
 #[derive(Default)]
 pub struct FlowMemos {
-    /// Reflection of each distinct SPIR-V module: variants that compile to the same code are reflected once.
+    /// Reflection of each module as reflection reads it ([`crate::reflect::reflection_key`]): variants that compile
+    /// to the same code, debug information aside, are reflected once.
     reflections: RwLock<HashMap<u128, Arc<ModuleReflection>>>,
     /// Results of the steps after the flow, by content key ([`Flow::memo`]): the cross pass keeps its verdicts
     /// here, so variants whose modules are the same code with the same binding map are translated and checked
@@ -599,7 +602,9 @@ impl<'a> Flow<'a> {
         spirv: &[u32],
     ) -> Result<Arc<ModuleReflection>, Vec<Diagnostic>> {
         let stage = generated.stage;
-        let key = spirv_key(spirv);
+        // Modules that differ only in their debug instructions (a debug module carries its source text) share one
+        // reflection.
+        let key = crate::reflect::reflection_key(spirv);
         let cached = self
             .memos
             .reflections
@@ -644,7 +649,7 @@ impl<'a> Flow<'a> {
         }
     }
 
-    /// Reflects SPIR-V whose [`spirv_key`] is `key`, through the disk cache when there is one.
+    /// Reflects SPIR-V whose [`crate::reflect::reflection_key`] is `key`, through the disk cache when there is one.
     fn reflect(
         &self,
         spirv: &[u32],
@@ -654,7 +659,7 @@ impl<'a> Flow<'a> {
             return reflect(spirv);
         };
         let disk_key = key_of(&[
-            b"reflection-3",
+            b"reflection-4",
             TOOL_VERSIONS.as_bytes(),
             &key.to_le_bytes(),
         ]);
@@ -691,12 +696,14 @@ impl<'a> Flow<'a> {
         let stage = generated.stage;
         let (generated, module) = self.compile_unchecked_from(info, generated)?;
         let reflection = self.check(info, &generated, &module.spirv)?;
+        let spirv_key = spirv_key(&module.spirv);
         Ok(CheckedModule {
             key: info.key(),
             stage,
             generated,
             module,
             reflection,
+            spirv_key,
         })
     }
 

@@ -84,19 +84,15 @@ impl std::str::FromStr for Shard {
 const MODULE_COST: usize = 4096;
 
 /// The jobs of `shard`, out of all of them: weighed, dealt heaviest first to the lightest part.
-fn shard_jobs(flow: &Flow, jobs: Vec<Job>, shard: Shard) -> Vec<Job> {
-    let mut weighed: Vec<(usize, String, Job)> = jobs
+fn shard_jobs(jobs: Vec<(Order, Job)>, shard: Shard) -> Vec<(Order, Job)> {
+    let mut weighed: Vec<(usize, String, (Order, Job))> = jobs
         .into_par_iter()
-        .map(|job| {
-            let length = match &job.generated {
-                Some(g) => g.source.len(),
-                None => flow
-                    .generate(&job.info, job.stage)
-                    .map_or(0, |g| g.source.len()),
-            };
+        .map(|(order, job)| {
+            // A stage that could not be generated weighs its fixed part: its job only reports the error.
+            let length = job.generated.as_ref().map_or(0, |g| g.source.len());
             let cost = MODULE_COST + length;
             let key = format!("{}/{}", job.info.key(), job.stage.short_name());
-            (cost, key, job)
+            (cost, key, (order, job))
         })
         .collect();
     weighed.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
@@ -494,38 +490,33 @@ fn build_in_pool(
         clock: &clock,
         progress,
         units: Default::default(),
-        holding: Default::default(),
-        held: Default::default(),
     };
-    let (results, variant_sets) = match opts.shard {
-        // A part is dealt from every module: every info is expanded first.
-        Some(shard) => {
-            let Expanded { jobs, variant_sets } = expand_jobs(&flow, &compilable, &mut failed);
-            let jobs = select_shard(&flow, jobs, shard, &mut failed);
-            (compile_jobs(&runner, jobs), variant_sets)
-        }
-        None => {
-            // A process's first compile builds glslang's tables (0.10-0.13 s on the 16-core H200 machine) under a
-            // lock every compile takes: in a cold process all threads waited on it. They expand and generate
-            // meanwhile, and compile after.
-            let cold = compiler.cold(opts.profile);
-            runner.holding.store(cold, Ordering::Release);
-            let ((), (mut done, variant_sets)) = rayon::join(
-                || {
-                    if cold {
-                        compiler.warm_up(opts.profile)
-                    }
-                },
-                || compile_while_expanding(&flow, &runner, &compilable),
-            );
-            let held = runner.release();
-            done.par_extend(
-                held.into_par_iter()
-                    .flat_map_iter(|(order, job)| runner.submit(order, job)),
-            );
-            (in_order(done), variant_sets)
-        }
+    // Two phases: every module is expanded and generated, then every module compiles. Interleaved on one thread
+    // (each variant's modules compiling as soon as it was expanded), validation and generation between compiles
+    // made shaderc itself slower: on the 2-core VM at 2 jobs, shaderc summed over threads took 0.99 s against
+    // 0.93 s, the pass 1.19× plain shaderc against 1.10×. (Compiling the infos without branches while the branched
+    // ones expanded measured the same as this on 16 cores.) A process's first compile builds glslang's tables
+    // (0.10-0.13 s on the 16-core H200 machine) under a lock every compile takes: the expansion runs meanwhile.
+    let compilable: Vec<(usize, &ShaderCreateInfo, &ValidatedInfo)> = compilable
+        .into_iter()
+        .enumerate()
+        .map(|(at, (info, v))| (at, info, v))
+        .collect();
+    let cold = compiler.cold(opts.profile);
+    let ((), Expanded { jobs, variant_sets }) = rayon::join(
+        || {
+            if cold {
+                compiler.warm_up(opts.profile)
+            }
+        },
+        || expand_jobs(&flow, &compilable, &mut failed),
+    );
+    let jobs = match opts.shard {
+        // A part is dealt from every module.
+        Some(shard) => select_shard(jobs, shard, &mut failed),
+        None => jobs,
     };
+    let results = in_order(compile_jobs(&runner, jobs));
     let (modules, targets) = count_verdicts(results, &opts.cross.targets, &mut failed);
     let infos = info_reports(&validated, &modules, &failed, &variant_sets);
     let compilable: Vec<&InfoReport> = infos.iter().filter(|i| i.compilable).collect();
@@ -586,82 +577,6 @@ fn validate_selected<'r>(
     validated
 }
 
-/// Every module of `compilable` and its place. An info with branches is expanded variant by variant, and each
-/// variant's modules compile as soon as it is expanded (unless the runner holds them): the mesh's 808 variants
-/// took 28 ms of a 221 ms pass on 16 threads, with every compile of its modules waiting for the last of them.
-fn compile_while_expanding(
-    flow: &Flow,
-    runner: &Runner,
-    compilable: &[(&ShaderCreateInfo, &ValidatedInfo)],
-) -> (Vec<Placed>, Vec<(String, VariantSet)>) {
-    let (branched, plain): (Vec<_>, Vec<_>) = compilable
-        .iter()
-        .enumerate()
-        .partition(|(_, (_, v))| !v.branches.is_empty());
-    let plain_jobs: Vec<(Order, Job)> = plain
-        .iter()
-        .flat_map(|(at, (_, v))| {
-            Job::per_stage((*v).clone(), Vec::new())
-                .into_iter()
-                .map(move |j| ((*at, 0, Some(j.stage)), j))
-        })
-        .collect();
-    let (mut done, expanded) = rayon::join(
-        || {
-            plain_jobs
-                .into_par_iter()
-                .flat_map_iter(|(order, j)| runner.submit(order, j))
-                .collect::<Vec<_>>()
-        },
-        || {
-            branched
-                .par_iter()
-                .map(|(at, (info, v))| expand_and_compile(flow, runner, *at, info, v))
-                .collect::<Vec<_>>()
-        },
-    );
-    let mut variant_sets = Vec::new();
-    // Sized once: these moves run on one thread after the last compile.
-    done.reserve(expanded.iter().map(|(_, more)| more.len()).sum());
-    for (set, more) in expanded {
-        variant_sets.extend(set);
-        done.extend(more);
-    }
-    (done, variant_sets)
-}
-
-/// The variants of `v` (an info with branches, `at` in the pass's order), each compiled as soon as it is
-/// expanded; a variant that fails its validation is a failure of the info, named by its index.
-fn expand_and_compile(
-    flow: &Flow,
-    runner: &Runner,
-    at: usize,
-    info: &ShaderCreateInfo,
-    v: &ValidatedInfo,
-) -> (Option<(String, VariantSet)>, Vec<Placed>) {
-    let set = match variant_set(flow, info, v) {
-        Ok(set) => set,
-        Err(f) => return (None, vec![((at, 0, None), Err(f))]),
-    };
-    let done = set
-        .state_twins()
-        .into_par_iter()
-        .flat_map_iter(|group| {
-            variant_jobs(flow, info, v, &set, &group)
-                .into_iter()
-                .flat_map(|(i, jobs)| match jobs {
-                    Ok(jobs) => jobs
-                        .into_iter()
-                        .flat_map(|j| runner.submit((at, i, Some(j.stage)), j))
-                        .collect(),
-                    Err(f) => vec![((at, i, None), Err(f))],
-                })
-                .collect::<Vec<_>>()
-        })
-        .collect();
-    (Some((info.name.clone(), set)), done)
-}
-
 /// Where a module's outcome goes in the report: the info's place in the pass, the variant, the stage (`None` for
 /// a failure of the info or variant as a whole).
 type Order = (usize, usize, Option<Stage>);
@@ -678,52 +593,63 @@ fn in_order(mut done: Vec<Placed>) -> Vec<Outcome> {
 /// What became of one module.
 type Outcome = Result<ModuleReport, Failure>;
 
-/// The modules to compile and the variant sets they came from.
+/// The modules to compile, with their places, and the variant sets they came from.
 struct Expanded {
-    jobs: Vec<Job>,
+    jobs: Vec<(Order, Job)>,
     variant_sets: Vec<(String, VariantSet)>,
 }
 
-/// One job per stage of every valid compilable info, or of each of its unique variants (after specialize, each
-/// validated again).
+/// One job per stage of every valid compilable info (with its place in the pass), or of each of its unique variants
+/// (after specialize, each validated again), each stage generated: in parallel, infos and the groups of a branched
+/// info's variants alike. A stage whose text cannot be generated is left to its job, which reports the error.
 fn expand_jobs(
     flow: &Flow,
-    compilable: &[(&ShaderCreateInfo, &ValidatedInfo)],
+    compilable: &[(usize, &ShaderCreateInfo, &ValidatedInfo)],
     failed: &mut Vec<Failure>,
 ) -> Expanded {
-    let mut variant_sets: Vec<(String, VariantSet)> = Vec::new();
-    let mut jobs: Vec<Job> = Vec::new();
-    let expanded: Vec<_> = compilable
+    type Expansion = Result<(Option<VariantSet>, Vec<Result<Vec<Job>, Failure>>), Failure>;
+    let expanded: Vec<Expansion> = compilable
         .par_iter()
-        .map(|(info, v)| {
+        .map(|(_, info, v)| {
             if v.branches.is_empty() {
-                return Ok(None);
+                let generated = v.stages().into_iter().map(|s| flow.generate(v, s).ok());
+                return Ok((
+                    None,
+                    vec![Ok(Job::per_stage((*v).clone(), generated.collect()))],
+                ));
             }
             let set = variant_set(flow, info, v)?;
-            let variants: Vec<_> = flow
+            let variants = flow
                 .expand_set(v, &set)
                 .into_iter()
                 .enumerate()
                 .map(|(i, r)| jobs_of(info, i, r))
                 .collect();
-            Ok(Some((set, variants)))
+            Ok((Some(set), variants))
         })
         .collect();
-    for ((info, v), expansion) in compilable.iter().zip(expanded) {
+    let mut variant_sets: Vec<(String, VariantSet)> = Vec::new();
+    let mut jobs: Vec<(Order, Job)> = Vec::new();
+    for ((at, info, _), expansion) in compilable.iter().zip(expanded) {
         match expansion {
-            Ok(None) => jobs.extend(Job::per_stage((*v).clone(), Vec::new())),
-            Ok(Some((set, variants))) => {
-                for variant in variants {
+            Ok((set, variants)) => {
+                for (i, variant) in variants.into_iter().enumerate() {
                     match variant {
-                        Ok(more) => jobs.extend(more),
+                        Ok(more) => {
+                            jobs.extend(more.into_iter().map(|j| ((*at, i, Some(j.stage)), j)))
+                        }
                         Err(f) => failed.push(f),
                     }
                 }
-                variant_sets.push((info.name.clone(), set));
+                variant_sets.extend(set.map(|set| (info.name.clone(), set)));
             }
             Err(f) => failed.push(f),
         }
     }
+    // A variant's stage that its expansion did not generate (see [`Flow::expand_variant`]).
+    jobs.par_iter_mut()
+        .filter(|(_, j)| j.generated.is_none())
+        .for_each(|(_, j)| j.generated = flow.generate(&j.info, j.stage).ok());
     Expanded { jobs, variant_sets }
 }
 
@@ -737,21 +663,6 @@ fn variant_set(
         .map_err(|d| Failure::new(&info.name, None, d))
 }
 
-/// For each variant of `group` (variants of `set` that differ only in render state, see [`Flow::expand_group`]),
-/// its index and its jobs ([`jobs_of`]).
-fn variant_jobs(
-    flow: &Flow,
-    info: &ShaderCreateInfo,
-    v: &ValidatedInfo,
-    set: &VariantSet,
-    group: &[usize],
-) -> Vec<(usize, Result<Vec<Job>, Failure>)> {
-    flow.expand_group(v, set, group)
-        .into_iter()
-        .map(|(i, r)| (i, jobs_of(info, i, r)))
-        .collect()
-}
-
 /// One job per stage of expanded variant `i` of `info`, or the variant's failure, named by its index.
 fn jobs_of(info: &ShaderCreateInfo, i: usize, expanded: Expansion) -> Result<Vec<Job>, Failure> {
     expanded
@@ -760,7 +671,11 @@ fn jobs_of(info: &ShaderCreateInfo, i: usize, expanded: Expansion) -> Result<Vec
 }
 
 /// The jobs of one part of a sharded build.
-fn select_shard(flow: &Flow, jobs: Vec<Job>, shard: Shard, failed: &mut Vec<Failure>) -> Vec<Job> {
+fn select_shard(
+    jobs: Vec<(Order, Job)>,
+    shard: Shard,
+    failed: &mut Vec<Failure>,
+) -> Vec<(Order, Job)> {
     if shard.index >= shard.count {
         // Options built by hand, not parsed: a part that does not exist would silently build nothing.
         failed.push(Failure::new(
@@ -780,17 +695,14 @@ fn select_shard(flow: &Flow, jobs: Vec<Job>, shard: Shard, failed: &mut Vec<Fail
             ],
         ));
     }
-    shard_jobs(flow, jobs, shard)
+    shard_jobs(jobs, shard)
 }
 
-/// Every job through the flow and the cross pass, in parallel, outcomes in the jobs' order.
-fn compile_jobs(runner: &Runner, jobs: Vec<Job>) -> Vec<Outcome> {
-    let done = jobs
-        .into_par_iter()
-        .enumerate()
-        .flat_map_iter(|(i, j)| runner.submit((i, 0, None), j))
-        .collect();
-    in_order(done)
+/// Every job through the flow and the cross pass, in parallel, each outcome with its job's place.
+fn compile_jobs(runner: &Runner, jobs: Vec<(Order, Job)>) -> Vec<Placed> {
+    jobs.into_par_iter()
+        .flat_map_iter(|(order, j)| runner.submit(order, j))
+        .collect()
 }
 
 /// A compile unit (variants whose generated source is the same compile to one) in the pass.
@@ -811,30 +723,14 @@ struct Runner<'a> {
     progress: &'a (dyn Fn(&str) + Sync),
     /// The units met so far, by stage, name and text.
     units: std::sync::Mutex<HashMap<u128, Unit>>,
-    /// While set, jobs are generated and kept in `held`, not compiled.
-    holding: std::sync::atomic::AtomicBool,
-    held: std::sync::Mutex<Vec<(Order, Job)>>,
 }
 
 impl Runner<'_> {
-    /// Runs `job` (generated here unless variant expansion did, to find its builtins) if it is the first of its
-    /// unit or its unit is compiled, with the jobs of its unit that came while it compiled; nothing if its unit is
-    /// compiling on another thread, which then runs it. A job whose text cannot be generated runs, for its error.
-    /// While the runner holds jobs, `job` is only generated and kept ([`Runner::release`] hands it back).
+    /// Runs `job` (generated by [`expand_jobs`]) if it is the first of its unit or its unit is compiled, with the
+    /// jobs of its unit that came while it compiled; nothing if its unit is compiling on another thread, which then
+    /// runs it. A job whose text could not be generated runs, for its error.
     fn submit(&self, order: Order, mut job: Job) -> Vec<Placed> {
-        let generated = job
-            .generated
-            .take()
-            .or_else(|| self.flow.generate(&job.info, job.stage).ok());
-        // Holding ends only after every submit of the expansion returned (`release`).
-        if self.holding.load(Ordering::Acquire) {
-            job.generated = generated;
-            self.held
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push((order, job));
-            return Vec::new();
-        }
+        let generated = job.generated.take();
         let Some(g) = &generated else {
             return vec![(order, self.run(&job, generated))];
         };
@@ -867,12 +763,6 @@ impl Runner<'_> {
                 .map(|(order, job, generated)| (order, self.run(&job, generated))),
         );
         done
-    }
-
-    /// Stops holding jobs; the jobs held so far.
-    fn release(&self) -> Vec<(Order, Job)> {
-        self.holding.store(false, Ordering::Release);
-        std::mem::take(&mut *self.held.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
     fn run(&self, job: &Job, generated: Option<GeneratedStage>) -> Outcome {
@@ -1078,7 +968,7 @@ fn compile_one(
         info: info.name.clone(),
         stage: stage.short_name().to_string(),
         variant: info.variant_index(),
-        spirv_hash: crate::flow::spirv_key(&checked.module.spirv),
+        spirv_hash: checked.spirv_key,
         spirv_bytes: checked.module.spirv.len() * 4,
         seconds: t.elapsed().as_secs_f64(),
         reflection: checked.reflection,

@@ -19,6 +19,7 @@ mod builtins;
 mod spirv;
 
 pub use builtins::{SubgroupOps, undeclared_builtins, used_builtins};
+pub(crate) use spirv::reflection_key;
 
 /// The descriptor kind and count of a variable in a descriptor storage class (`None` for what is not a
 /// descriptor, or a kind no declaration produces).
@@ -117,66 +118,43 @@ pub struct ModuleReflection {
 #[error("cannot reflect SPIR-V: {0}")]
 pub struct ReflectError(pub String);
 
-/// The GLSL type of a scalar, vector or matrix type.
+/// The GLSL type of a scalar, vector or matrix type. Found by scalar and shape, not by a name built and parsed:
+/// every member of every block of a module asks.
 fn glsl_type(m: &Module, ty: u32) -> Option<Type> {
-    let scalar = |id: u32| match m.types.get(&id) {
-        Some(Ty::Scalar(s)) => Some(*s),
+    let scalar = |id: u32| match m.types.get(&id)? {
+        Ty::Scalar(s) => Some(*s),
         _ => None,
     };
-    let prefix = |s: Scalar| -> Option<&'static str> {
-        Some(match s {
-            Scalar::Float { bits: 32 } => "",
-            Scalar::Float { bits: 64 } => "d",
-            Scalar::Int {
-                bits: 32,
-                signed: true,
-            } => "i",
-            Scalar::Int {
-                bits: 32,
-                signed: false,
-            } => "u",
-            Scalar::Bool => "b",
-            _ => return None,
-        })
-    };
-    let name = match m.types.get(&ty)? {
-        Ty::Scalar(s) => match s {
-            Scalar::Float { bits: 32 } => "float".to_string(),
-            Scalar::Float { bits: 64 } => "double".to_string(),
-            Scalar::Int {
-                bits: 32,
-                signed: true,
-            } => "int".to_string(),
-            Scalar::Int {
-                bits: 32,
-                signed: false,
-            } => "uint".to_string(),
-            Scalar::Bool => "bool".to_string(),
-            _ => return None,
-        },
-        Ty::Vector { scalar: s, count } => format!("{}vec{count}", prefix(scalar(*s)?)?),
-        Ty::Matrix { column, columns } => {
-            let Some(Ty::Vector {
+    let (s, shape) = match m.types.get(&ty)? {
+        Ty::Scalar(s) => (*s, (1, 1)),
+        Ty::Vector { scalar: s, count } => (scalar(*s)?, (1, *count)),
+        Ty::Matrix { column, columns } => match m.types.get(column)? {
+            Ty::Vector {
                 scalar: s,
                 count: rows,
-            }) = m.types.get(column)
-            else {
-                return None;
-            };
-            let d = if scalar(*s)? == (Scalar::Float { bits: 64 }) {
-                "d"
-            } else {
-                ""
-            };
-            if columns == rows {
-                format!("{d}mat{columns}")
-            } else {
-                format!("{d}mat{columns}x{rows}")
-            }
-        }
+            } => (scalar(*s)?, (*columns, *rows)),
+            _ => return None,
+        },
         _ => return None,
     };
-    Type::from_glsl_name(&name)
+    let kind = match s {
+        Scalar::Float { bits: 32 } => shader_info::Scalar::Float,
+        Scalar::Float { bits: 64 } => shader_info::Scalar::Double,
+        Scalar::Int {
+            bits: 32,
+            signed: true,
+        } => shader_info::Scalar::Int,
+        Scalar::Int {
+            bits: 32,
+            signed: false,
+        } => shader_info::Scalar::Uint,
+        Scalar::Bool => shader_info::Scalar::Bool,
+        _ => return None,
+    };
+    Type::ALL
+        .iter()
+        .copied()
+        .find(|t| t.scalar() == kind && t.shape() == shape)
 }
 
 /// The members of a struct type (nothing for other types). Nesting is bounded by the module's own types: a

@@ -215,6 +215,48 @@ fn pointer_operands(op: u16, ops: &[u32]) -> impl Iterator<Item = u32> + '_ {
     ops.get(range).unwrap_or_default().iter().copied()
 }
 
+/// The identity of what [`Module::read`] reads of `words`: the words without the debug instructions it skips (the
+/// source text, file names, line numbers, processing notes) and without the header's generator and id bound. A
+/// debug module carries its source text, so the library's 931 debug units are 931 different modules, but only 122
+/// different ones to reflection: keyed by this, each of those is reflected once.
+pub(crate) fn reflection_key(words: &[u32]) -> u128 {
+    const OP_SOURCE_CONTINUED: u16 = 2;
+    const OP_SOURCE: u16 = 3;
+    const OP_SOURCE_EXTENSION: u16 = 4;
+    const OP_STRING: u16 = 7;
+    const OP_LINE: u16 = 8;
+    const OP_NO_LINE: u16 = 317;
+    const OP_MODULE_PROCESSED: u16 = 330;
+    thread_local! {
+        static KEPT: std::cell::RefCell<Vec<u32>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    if words.len() < 5 {
+        // No header: the reader refuses it; its own words are its identity.
+        return xxhash_rust::xxh3::xxh3_128(bytemuck::cast_slice(words));
+    }
+    KEPT.with_borrow_mut(|kept| {
+        kept.clear();
+        kept.extend([words[0], words[1], words[4]]);
+        let mut i = 5;
+        while i < words.len() {
+            let count = (words[i] >> 16) as usize;
+            if count == 0 || i + count > words.len() {
+                // Malformed: the rest as it is (the reader refuses it with its own message).
+                kept.extend(&words[i..]);
+                break;
+            }
+            match (words[i] & 0xffff) as u16 {
+                OP_SOURCE_CONTINUED | OP_SOURCE | OP_SOURCE_EXTENSION | OP_STRING | OP_LINE
+                | OP_NO_LINE | OP_MODULE_PROCESSED => {}
+                _ => kept.extend(&words[i..i + count]),
+            }
+            i += count;
+        }
+        // Three header words, not five: a module of three words cannot alias one, since it has no header.
+        xxhash_rust::xxh3::xxh3_128(bytemuck::cast_slice(kept))
+    })
+}
+
 /// How many words the literal string starting at `words[0]` takes, without decoding it.
 fn string_words(words: &[u32]) -> Result<usize, Malformed> {
     words
@@ -255,10 +297,14 @@ impl Module {
                 words[0]
             )));
         }
-        let mut m = Module::default();
+        let mut m = Module::sized_for(words);
         // The function being read, kept aside until its end: looked up by id for each of its instructions, it
         // was a hash lookup per instruction of a module.
         let mut current: Option<(u32, Function)> = None;
+        // The module's global variables, known once its first function starts (the logical layout puts every
+        // global before the functions): a function keeps only the ids it names that are one of them. A debug
+        // module's functions name a pointer in most instructions, nearly all of them locals.
+        let mut globals: foldhash::HashSet<u32> = foldhash::HashSet::default();
         // (target, member, word of the string): terminated, not yet decoded.
         let mut names: Vec<(u32, usize)> = Vec::new();
         let mut member_names: Vec<(u32, u32, usize)> = Vec::new();
@@ -431,6 +477,12 @@ impl Module {
                 }
                 OP_VARIABLE => {
                     need(3)?;
+                    if current.is_none() && !m.functions.is_empty() {
+                        return Err(Malformed(format!(
+                            "global variable %{} is declared after a function: globals come before functions",
+                            ops[1]
+                        )));
+                    }
                     if current.is_none() {
                         let pointee = match m.types.get(&ops[0]) {
                             Some(Ty::Pointer { pointee, .. }) => *pointee,
@@ -461,6 +513,9 @@ impl Module {
                 OP_FUNCTION => {
                     need(4)?;
                     m.end_function(current.take());
+                    if globals.is_empty() {
+                        globals.extend(m.variables.iter().map(|v| v.id));
+                    }
                     current = Some((ops[1], Function::default()));
                 }
                 OP_FUNCTION_END => m.end_function(current.take()),
@@ -472,7 +527,8 @@ impl Module {
                 if op == OP_FUNCTION_CALL && ops.len() >= 3 {
                     func.calls.push(ops[2]);
                 }
-                func.refs.extend(pointer_operands(op, ops));
+                func.refs
+                    .extend(pointer_operands(op, ops).filter(|id| globals.contains(id)));
             }
             i += count;
         }
@@ -480,12 +536,8 @@ impl Module {
         // Reflection names global variables, specialization constants and struct members. An empty name is no name
         // (an anonymous block's instance).
         // A debug module names every local: each name was checked against every global by a list scan.
-        let globals: foldhash::HashSet<u32> = m
-            .variables
-            .iter()
-            .map(|v| v.id)
-            .chain(m.spec_constants.iter().copied())
-            .collect();
+        globals.extend(m.variables.iter().map(|v| v.id));
+        globals.extend(m.spec_constants.iter().copied());
         for (id, at) in names {
             if globals.contains(&id) {
                 let name = string(&words[at..])?.0;
@@ -503,6 +555,38 @@ impl Module {
             }
         }
         Ok(m)
+    }
+
+    /// An empty module whose tables hold what `words` declares without growing: a pass over the instructions'
+    /// lengths and opcodes, against a rehash of each table as it grew (a third of reading a debug module).
+    fn sized_for(words: &[u32]) -> Module {
+        let (mut types, mut decorations, mut member_decorations, mut constants, mut functions) =
+            (0, 0, 0, 0, 0);
+        let mut i = 5;
+        while i < words.len() {
+            let count = (words[i] >> 16) as usize;
+            match (words[i] & 0xffff) as u16 {
+                OP_TYPE_BOOL..=OP_TYPE_POINTER | OP_TYPE_ACCELERATION_STRUCTURE => types += 1,
+                OP_DECORATE => decorations += 1,
+                OP_MEMBER_DECORATE => member_decorations += 1,
+                OP_CONSTANT | OP_SPEC_CONSTANT_TRUE..=OP_SPEC_CONSTANT => constants += 1,
+                OP_FUNCTION => functions += 1,
+                _ => {}
+            }
+            // A zero length is refused by `read`; here it only must not stop the scan.
+            i += count.max(1);
+        }
+        fn map<K, V>(n: usize) -> HashMap<K, V> {
+            HashMap::with_capacity_and_hasher(n, Default::default())
+        }
+        Module {
+            types: map(types),
+            decorations: map(decorations),
+            member_decorations: map(member_decorations),
+            constants: map(constants),
+            functions: map(functions),
+            ..Module::default()
+        }
     }
 
     /// Files a function read to its end (or to the next function or the module's end, in a malformed module)
@@ -702,5 +786,48 @@ mod tests {
         assert_eq!(m.names[&4], "color");
         assert_eq!(m.variables[0].storage, Storage::Output);
         assert_eq!(m.location(4), Some(2));
+    }
+
+    #[test]
+    fn a_global_after_a_function_is_refused() {
+        let mut w = header();
+        w.extend(inst(OP_TYPE_FLOAT, &[1, 32]));
+        w.extend(inst(OP_TYPE_POINTER, &[2, 3, 1]));
+        w.extend(inst(OP_FUNCTION, &[1, 5, 0, 1]));
+        w.extend(inst(OP_FUNCTION_END, &[]));
+        w.extend(inst(OP_VARIABLE, &[2, 6, 3]));
+        assert!(Module::read(&w).unwrap_err().0.contains("after a function"));
+    }
+
+    /// Debug modules of one code under two file names (their source text and names differ) share the key and the
+    /// reflection; a module whose declaration differs does not share the key.
+    #[test]
+    fn the_reflection_key_skips_debug_instructions_only() {
+        let compile = |text: &str, name: &str| {
+            let mut o = shaderc::CompileOptions::new().unwrap();
+            o.set_generate_debug_info();
+            o.set_target_env(
+                shaderc::TargetEnv::Vulkan,
+                shaderc::EnvVersion::Vulkan1_3 as u32,
+            );
+            shaderc::Compiler::new()
+                .unwrap()
+                .compile_into_spirv(text, shaderc::ShaderKind::Fragment, name, "main", Some(&o))
+                .unwrap()
+                .as_binary()
+                .to_vec()
+        };
+        let text = "#version 450\nlayout(set = 0, binding = 1) uniform sampler2D tex;\n\
+                    layout(location = 0) out vec4 color;\nvoid main() { color = texture(tex, vec2(0.5)); }\n";
+        let a = compile(text, "a.frag.glsl");
+        let b = compile(&format!("// another file\n{text}"), "another/b.frag.glsl");
+        let c = compile(&text.replace("binding = 1", "binding = 2"), "a.frag.glsl");
+        assert_ne!(a, b, "the debug modules differ in their source and names");
+        assert_eq!(reflection_key(&a), reflection_key(&b));
+        assert_eq!(
+            format!("{:?}", crate::reflect::reflect(&a).unwrap()),
+            format!("{:?}", crate::reflect::reflect(&b).unwrap())
+        );
+        assert_ne!(reflection_key(&a), reflection_key(&c));
     }
 }
