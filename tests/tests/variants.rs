@@ -398,3 +398,86 @@ fn a_state_twin_takes_the_builtins_found_in_the_shared_text() {
         assert_eq!(v, flow.validated_key(&format!("clipped#v{i}")).unwrap());
     }
 }
+
+/// `(info, stage, variant)` of each module of a pass, in report order.
+type Modules = Vec<(String, String, Option<usize>)>;
+
+/// What the pass gives, module by module and failure by failure: its modules, and each failure rendered.
+fn pass_outcome(
+    registry: &Registry,
+    root: &std::path::Path,
+    shard: Option<gpu::builder::Shard>,
+) -> (Modules, Vec<String>) {
+    use gpu::builder::{BuildOptions, build};
+    let compiler = gpu::compiler::Compiler::new(root).unwrap();
+    let opts = BuildOptions {
+        shard,
+        ..BuildOptions::default()
+    };
+    let report = build(registry, &compiler, &DirLoader::new(root), &opts, &|_| {});
+    let modules = report
+        .module_reports
+        .iter()
+        .map(|m| (m.info.clone(), m.stage.clone(), m.variant))
+        .collect();
+    let mut failures: Vec<String> = report
+        .failed
+        .iter()
+        .map(|f| format!("{} {:?}: {}", f.info, f.stage, render_all(&f.diagnostics)))
+        .collect();
+    failures.sort();
+    (modules, failures)
+}
+
+/// The pass compiles the infos without branches while those with branches expand; a sharded part expands every
+/// info first. One part of one is the whole pass: the same modules in the same order, the same failures (a
+/// variant that fails its validation included).
+#[test]
+fn the_pass_and_its_one_part_agree_module_by_module() {
+    let whole = Some(gpu::builder::Shard { index: 0, count: 1 });
+    let root = shaders::glsl_root();
+    let (modules, failures) = pass_outcome(Registry::global(), &root, None);
+    assert!(failures.is_empty(), "{failures:?}");
+    assert_eq!(modules.len(), 1675);
+    assert_eq!(
+        (modules, failures),
+        pass_outcome(Registry::global(), &root, whole)
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("a.vert"),
+        "void main() { gl_Position = vec4(0.0); }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("a.frag"),
+        "void main() { color = vec4(1.0); }\n",
+    )
+    .unwrap();
+    let mut reg = Registry::new();
+    let info = |name: &str| {
+        ShaderCreateInfo::new(name)
+            .fragment_out(0, Type::Vec4, "color")
+            .vertex_source("a.vert")
+            .fragment_source("a.frag")
+            .do_static_compilation(true)
+    };
+    reg.add_info(info("twins").branch("WRONG").specialize(wrong_state));
+    reg.add_info(info("plain"));
+    let (modules, failures) = pass_outcome(&reg, dir.path(), None);
+    assert_eq!(failures.len(), 1, "the wrong twin fails: {failures:?}");
+    assert!(failures[0].contains("variant 1"), "{failures:?}");
+    // In the registry's order (by name), whichever thread ran what.
+    assert_eq!(
+        modules,
+        [
+            ("plain", "vert", None),
+            ("plain", "frag", None),
+            ("twins", "vert", Some(0)),
+            ("twins", "frag", Some(0))
+        ]
+        .map(|(i, s, v)| (i.to_string(), s.to_string(), v))
+    );
+    assert_eq!((modules, failures), pass_outcome(&reg, dir.path(), whole));
+}

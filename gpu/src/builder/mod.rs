@@ -491,32 +491,53 @@ fn build_in_pool(
         progress,
         units: Default::default(),
     };
-    // Two phases: every module is expanded and generated, then every module compiles. Interleaved on one thread
-    // (each variant's modules compiling as soon as it was expanded), validation and generation between compiles
-    // made shaderc itself slower: on the 2-core VM at 2 jobs, shaderc summed over threads took 0.99 s against
-    // 0.93 s, the pass 1.19× plain shaderc against 1.10×. (Compiling the infos without branches while the branched
-    // ones expanded measured the same as this on 16 cores.) A process's first compile builds glslang's tables
-    // (0.10-0.13 s on the 16-core H200 machine) under a lock every compile takes: the expansion runs meanwhile.
+    // Modules are expanded and generated before they compile, not interleaved with compiles on one thread (each
+    // variant's modules compiling as soon as it was expanded): validation and generation between compiles made
+    // shaderc itself slower (on the 2-core VM at 2 jobs, shaderc summed over threads took 0.99 s against 0.93 s, the
+    // pass 1.19× plain shaderc against 1.10×).
     let compilable: Vec<(usize, &ShaderCreateInfo, &ValidatedInfo)> = compilable
         .into_iter()
         .enumerate()
         .map(|(at, (info, v))| (at, info, v))
         .collect();
     let cold = compiler.cold(opts.profile);
-    let ((), Expanded { jobs, variant_sets }) = rayon::join(
-        || {
-            if cold {
-                compiler.warm_up(opts.profile)
-            }
-        },
-        || expand_jobs(&flow, &compilable, &mut failed),
-    );
-    let jobs = match opts.shard {
+    let (results, variant_sets) = match opts.shard {
         // A part is dealt from every module.
-        Some(shard) => select_shard(jobs, shard, &mut failed),
-        None => jobs,
+        Some(shard) => {
+            let Expanded { jobs, variant_sets } = expand_jobs(&flow, &compilable, &mut failed);
+            let jobs = select_shard(jobs, shard, &mut failed);
+            (compile_jobs(&runner, jobs), variant_sets)
+        }
+        // A process's first compile builds glslang's tables (0.10-0.13 s on the 16-core H200 machine) under a lock
+        // every compile takes: every module is expanded meanwhile, instead of every thread waiting.
+        None if cold => {
+            let ((), Expanded { jobs, variant_sets }) = rayon::join(
+                || compiler.warm_up(opts.profile),
+                || expand_jobs(&flow, &compilable, &mut failed),
+            );
+            (compile_jobs(&runner, jobs), variant_sets)
+        }
+        // The infos without branches compile while those with branches expand: on 16 cores the mesh's expansion
+        // (its 8,192 permutations enumerated on one thread, 3 ms, then 436 groups validated and generated) took
+        // 11 ms, most threads idle, before its first module compiled. Overlapped, the pass was nearer plain shaderc
+        // in 9 of 12 alternating runs (H200 machine, `scaling --jobs 16 --runs 15 debug`: medians of the run-by-run
+        // overheads 1.10× against 1.125×); on the 2-core VM at 2 jobs it was 2 % further (1.11× against 1.09×).
+        None => {
+            let (plain, branched): (Vec<_>, Vec<_>) = compilable
+                .into_iter()
+                .partition(|(_, _, v)| v.branches.is_empty());
+            let mut branch_failures = Vec::new();
+            let (mut done, Expanded { jobs, variant_sets }) = rayon::join(
+                // Without branches, an info has no variant to fail.
+                || compile_jobs(&runner, expand_jobs(&flow, &plain, &mut Vec::new()).jobs),
+                || expand_jobs(&flow, &branched, &mut branch_failures),
+            );
+            failed.extend(branch_failures);
+            done.extend(compile_jobs(&runner, jobs));
+            (done, variant_sets)
+        }
     };
-    let results = in_order(compile_jobs(&runner, jobs));
+    let results = in_order(results);
     let (modules, targets) = count_verdicts(results, &opts.cross.targets, &mut failed);
     let infos = info_reports(&validated, &modules, &failed, &variant_sets);
     let compilable: Vec<&InfoReport> = infos.iter().filter(|i| i.compilable).collect();
