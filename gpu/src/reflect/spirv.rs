@@ -231,8 +231,9 @@ pub(crate) fn reflection_key(words: &[u32]) -> u128 {
         static KEPT: std::cell::RefCell<Vec<u32>> = const { std::cell::RefCell::new(Vec::new()) };
     }
     if words.len() < 5 {
-        // No header: the reader refuses it; its own words are its identity.
-        return xxhash_rust::xxh3::xxh3_128(bytemuck::cast_slice(words));
+        // No header: the reader refuses it. Its own words, under another seed, so that they cannot stand for the
+        // three header words a longer module keeps.
+        return xxhash_rust::xxh3::xxh3_128_with_seed(bytemuck::cast_slice(words), 1);
     }
     KEPT.with_borrow_mut(|kept| {
         kept.clear();
@@ -252,7 +253,6 @@ pub(crate) fn reflection_key(words: &[u32]) -> u128 {
             }
             i += count;
         }
-        // Three header words, not five: a module of three words cannot alias one, since it has no header.
         xxhash_rust::xxh3::xxh3_128(bytemuck::cast_slice(kept))
     })
 }
