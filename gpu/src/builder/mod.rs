@@ -667,9 +667,10 @@ fn expand_jobs(
             Err(f) => failed.push(f),
         }
     }
-    // A variant's stage that its expansion did not generate (see [`Flow::expand_variant`]).
+    // A variant's stage that its expansion did not generate (see [`Flow::expand_variant`]). An info without
+    // branches was generated above: a stage of it that failed is not tried again here, its job reports the error.
     jobs.par_iter_mut()
-        .filter(|(_, j)| j.generated.is_none())
+        .filter(|(_, j)| j.generated.is_none() && j.info.variant_index().is_some())
         .for_each(|(_, j)| j.generated = flow.generate(&j.info, j.stage).ok());
     Expanded { jobs, variant_sets }
 }
