@@ -1043,6 +1043,11 @@ fn target_report(target: Target, verdict: &Verdict, base: &str, writing: bool) -
 pub fn merge_outputs(shards: &[PathBuf], out: &std::path::Path) -> Result<usize, String> {
     // Every part of one split, each built completely: a missing or failed part would give a partial set that
     // looks whole.
+    if shards.is_empty() {
+        return Err(
+            "no part to merge: name the `--out` folders of every `build --shard I/N`".into(),
+        );
+    }
     let mut parts: Vec<Shard> = Vec::new();
     for dir in shards {
         let record = dir.join(SHARD_RECORD);
@@ -1196,6 +1201,14 @@ fn declared_json(plan: &shader_info::PipelinePlan) -> serde_json::Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn merging_no_part_is_an_error_not_an_empty_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("merged");
+        assert!(merge_outputs(&[], &out).unwrap_err().contains("no part"));
+        assert!(!out.exists());
+    }
 
     #[test]
     fn a_shard_past_the_count_is_a_failure_not_an_empty_build() {

@@ -65,11 +65,7 @@ impl<'a> Recording<'a> {
             opts.cross.check,
             opts.shard
         );
-        let checkers = if opts.cross.check {
-            crate::cross::check::checkers_key(&opts.cross.targets)
-        } else {
-            String::new()
-        };
+        let checkers = crate::cross::check::checkers_key(&opts.cross);
         let key = key_of(&[
             RECORD_VERSION.as_bytes(),
             TOOL_VERSIONS.as_bytes(),

@@ -91,11 +91,7 @@ pub(super) fn module_key(
     opts: &CrossOptions,
     clip_space: crate::flow::ClipSpace,
 ) -> u128 {
-    let checkers = if opts.check {
-        super::check::checkers_key(&opts.targets)
-    } else {
-        String::new()
-    };
+    let checkers = super::check::checkers_key(opts);
     key_of(&[
         b"translation",
         &OUTPUT_REVISION.to_le_bytes(),

@@ -79,11 +79,15 @@ pub fn tools() -> Vec<(&'static str, bool)> {
 /// not: a key mismatch), register classes 8,192 bindings apart.
 const CHECK_REVISION: u32 = 2;
 
-/// What the checkers are, for cache keys: the checks' revision; a verdict made without Tint is not kept for a pass
-/// that has it, nor for one that requires it (and fails without it), nor for another version of it. Nothing is
-/// started (a warm build need not start node): where Tint is installed, every WGSL check runs it or fails.
-pub fn checkers_key(targets: &[Target]) -> String {
-    let tint = if !targets.contains(&Target::Wgsl) {
+/// What the checkers of `opts` are, for cache keys (empty when nothing is checked): the checks' revision; a verdict
+/// made without Tint is not kept for a pass that has it, nor for one that requires it (and fails without it), nor
+/// for another version of it. Nothing is started (a warm build need not start node): where Tint is installed,
+/// every WGSL check runs it or fails.
+pub fn checkers_key(opts: &super::CrossOptions) -> String {
+    if !opts.check {
+        return String::new();
+    }
+    let tint = if !opts.targets.contains(&Target::Wgsl) {
         String::new()
     } else if tint::installed() {
         format!(" tint {}", tint::package_version().unwrap_or("unknown"))
