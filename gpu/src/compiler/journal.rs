@@ -41,6 +41,12 @@ impl ChangeJournal {
         false
     }
 
+    /// The generation as of the last [`ChangeJournal::poll`], without reading pending events: a lower bound of
+    /// the current one, which is all an entry needs before its files are read (see `Cache::fill`).
+    pub(crate) fn last_seen(&self) -> u64 {
+        self.generation.load(Ordering::Acquire)
+    }
+
     /// Reads pending events and returns the current generation.
     pub(crate) fn poll(&self) -> u64 {
         #[cfg(target_os = "linux")]
