@@ -1,6 +1,7 @@
 //! Where a push-constant block too big for push constants goes: [`PushConstantSpill`].
 
 use crate::info::ShaderCreateInfo;
+use crate::layout::BlockLayout;
 use crate::limits::MAX_PUSH_CONSTANT_BYTES;
 use crate::targets::PUSH_CONSTANT_SPACE;
 use serde::Serialize;
@@ -42,7 +43,20 @@ impl PushConstantSpill {
 
     /// The spill of `info`'s push constants, when their std430 block is over 128 bytes.
     pub fn of(info: &ShaderCreateInfo) -> Option<PushConstantSpill> {
-        let layout = info.push_constant_layout()?.ok()?;
+        Self::of_layout(&info.push_constant_layout()?.ok()?)
+    }
+
+    /// The spill of a push-constant block laid out as `layout` (for a caller that has the layout already).
+    ///
+    /// ```
+    /// use shader_info::{PushConstantSpill, ShaderCreateInfo, Type};
+    /// let info = ShaderCreateInfo::new("big").push_constant(Type::Mat4, "a").push_constant(Type::Mat4, "b")
+    ///     .push_constant(Type::Mat4, "c");
+    /// let layout = info.push_constant_layout().unwrap().unwrap();
+    /// assert_eq!(PushConstantSpill::of_layout(&layout), PushConstantSpill::of(&info));
+    /// assert!(PushConstantSpill::of_layout(&layout).is_some()); // 192 bytes
+    /// ```
+    pub fn of_layout(layout: &BlockLayout) -> Option<PushConstantSpill> {
         (layout.end > MAX_PUSH_CONSTANT_BYTES).then_some(PushConstantSpill {
             set: Self::PLACE.0,
             binding: Self::PLACE.1,

@@ -295,6 +295,39 @@ pub fn used_bindings(spirv: &[u32]) -> Result<Vec<(u32, u32)>, ReflectError> {
     Ok(out)
 }
 
+/// What a difference is about: written out only when there is one (a module that agrees with its declaration,
+/// nearly every module, formatted a label for each of its resources and members before).
+#[derive(Clone, Copy)]
+enum Subject<'a> {
+    Resource(&'a shader_info::Resource),
+    Spilled { set: u32, binding: u32 },
+    Named(&'a str),
+}
+
+impl fmt::Display for Subject<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Subject::Resource(r) => write!(f, "{} `{}`", r.kind.word(), r.name),
+            Subject::Spilled { set, binding } => {
+                write!(f, "push constants (spilled to set {set} binding {binding})")
+            }
+            Subject::Named(s) => f.write_str(s),
+        }
+    }
+}
+
+/// A member's path in its block, `a[].b`, from the names down to it (`[]` for an array of structs).
+fn member_path(path: &[&str]) -> String {
+    let mut out = String::new();
+    for segment in path {
+        if *segment != "[]" && !out.is_empty() {
+            out.push('.');
+        }
+        out.push_str(segment);
+    }
+    out
+}
+
 /// Collects the differences between a module and its declaration.
 struct Checker<'a> {
     info: &'a ResolvedInfo,
@@ -303,18 +336,19 @@ struct Checker<'a> {
 }
 
 impl Checker<'_> {
-    /// "`what` of `resource` (member `m`) is `actual` in the SPIR-V but the declaration says `expected`".
+    /// "`what` of `subject` (member `path`) is `actual` in the SPIR-V but the declaration says `expected`".
     fn mismatch(
         &mut self,
-        resource: &str,
-        member: Option<String>,
+        subject: Subject,
+        path: &[&str],
         what: &str,
         expected: impl fmt::Display,
         actual: impl fmt::Display,
     ) {
-        let item = match &member {
-            Some(m) => format!("{resource}, member `{m}`"),
-            None => resource.to_string(),
+        let item = if path.is_empty() {
+            subject.to_string()
+        } else {
+            format!("{subject}, member `{}`", member_path(path))
         };
         self.out.push(
             Diagnostic::error(
@@ -331,18 +365,17 @@ impl Checker<'_> {
         );
     }
 
-    fn compare_block(
+    fn compare_block<'e>(
         &mut self,
-        resource: &str,
-        path: &str,
-        expected: &BlockLayout,
+        subject: Subject,
+        path: &mut Vec<&'e str>,
+        expected: &'e BlockLayout,
         actual: &[ReflectedMember],
     ) {
         if expected.members.len() != actual.len() {
-            let p = (!path.is_empty()).then(|| path.to_string());
             self.mismatch(
-                resource,
-                p,
+                subject,
+                path,
                 "member count",
                 expected.members.len(),
                 actual.len(),
@@ -350,29 +383,26 @@ impl Checker<'_> {
             return;
         }
         for (e, a) in expected.members.iter().zip(actual) {
-            let p = if path.is_empty() {
-                e.name.clone()
-            } else {
-                format!("{path}.{}", e.name)
-            };
-            self.compare_member(resource, &p, e, a);
+            path.push(&e.name);
+            self.compare_member(subject, path, e, a);
+            path.pop();
         }
     }
 
-    fn compare_member(
+    fn compare_member<'e>(
         &mut self,
-        resource: &str,
-        path: &str,
-        e: &MemberLayout,
+        subject: Subject,
+        path: &mut Vec<&'e str>,
+        e: &'e MemberLayout,
         a: &ReflectedMember,
     ) {
         if e.offset != a.offset {
-            self.mismatch(resource, Some(path.into()), "offset", e.offset, a.offset);
+            self.mismatch(subject, path, "offset", e.offset, a.offset);
         }
         if e.array != FieldArray::None && e.array_stride != a.array_stride {
             self.mismatch(
-                resource,
-                Some(path.into()),
+                subject,
+                path,
                 "array stride",
                 fmt_opt(e.array_stride),
                 fmt_opt(a.array_stride),
@@ -380,8 +410,8 @@ impl Checker<'_> {
         }
         if e.matrix_stride.is_some() && e.matrix_stride != a.matrix_stride {
             self.mismatch(
-                resource,
-                Some(path.into()),
+                subject,
+                path,
                 "matrix stride",
                 fmt_opt(e.matrix_stride),
                 fmt_opt(a.matrix_stride),
@@ -391,15 +421,17 @@ impl Checker<'_> {
             && let Some(at) = &a.ty
             && block_type_name(*t) != at
         {
-            self.mismatch(resource, Some(path.into()), "type", t, at);
+            self.mismatch(subject, path, "type", t, at);
         }
         if let Some(nested) = &e.nested {
-            let p = if e.array == FieldArray::None {
-                path.to_string()
-            } else {
-                format!("{path}[]")
-            };
-            self.compare_block(resource, &p, nested, &a.members);
+            let array = e.array != FieldArray::None;
+            if array {
+                path.push("[]");
+            }
+            self.compare_block(subject, path, nested, &a.members);
+            if array {
+                path.pop();
+            }
         }
     }
 }
@@ -436,25 +468,29 @@ pub fn cross_check(
         stage,
         out: Vec::new(),
     };
-    let spill = shader_info::PushConstantSpill::of(info);
+    let push_layout = info.push_constant_layout();
+    let spill = match &push_layout {
+        Some(Ok(layout)) => shader_info::PushConstantSpill::of_layout(layout),
+        _ => None,
+    };
     for d in &reflection.descriptors {
         // A spilled push-constant block is a storage buffer holding the block's members.
         if let Some(s) = spill.filter(|s| (s.set, s.binding) == (d.set, d.binding)) {
-            let label = format!(
-                "push constants (spilled to set {} binding {})",
-                s.set, s.binding
-            );
+            let subject = Subject::Spilled {
+                set: s.set,
+                binding: s.binding,
+            };
             if d.kind != Some(shader_info::DescriptorKind::StorageBuffer) {
                 c.mismatch(
-                    &label,
-                    None,
+                    subject,
+                    &[],
                     "descriptor type",
                     "StorageBuffer",
                     format!("{:?}", d.kind),
                 );
             }
-            if let Some(Ok(layout)) = info.push_constant_layout() {
-                c.compare_block(&label, "", &layout, &d.members);
+            if let Some(Ok(layout)) = &push_layout {
+                c.compare_block(subject, &mut Vec::new(), layout, &d.members);
             }
             continue;
         }
@@ -465,8 +501,8 @@ pub fn cross_check(
         let Some(r) = declared else {
             let name = d.name.clone().unwrap_or_else(|| "?".into());
             c.mismatch(
-                &format!("binding `{name}`"),
-                None,
+                Subject::Named(&format!("binding `{name}`")),
+                &[],
                 "set/binding",
                 "no resource declared there",
                 format!("set {} binding {}", d.set, d.binding),
@@ -474,12 +510,12 @@ pub fn cross_check(
             continue;
         };
         let r = &r.value;
-        let label = format!("{} `{}`", r.kind.word(), r.name);
+        let subject = Subject::Resource(r);
         let want_kind = r.descriptor_kind();
         if Some(want_kind) != d.kind {
             c.mismatch(
-                &label,
-                None,
+                subject,
+                &[],
                 "descriptor type",
                 format!("{want_kind:?}"),
                 d.kind
@@ -490,8 +526,8 @@ pub fn cross_check(
             && d.input_attachment_index != Some(index)
         {
             c.mismatch(
-                &label,
-                None,
+                subject,
+                &[],
                 "input attachment index",
                 index,
                 d.input_attachment_index
@@ -500,21 +536,22 @@ pub fn cross_check(
         }
         let want_count = r.descriptor_count();
         if want_count != d.count {
-            c.mismatch(&label, None, "descriptor count", want_count, d.count);
+            c.mismatch(subject, &[], "descriptor count", want_count, d.count);
         }
         match r.block_layout(registry) {
-            Some(Ok(layout)) => c.compare_block(&label, "", &layout, &d.members),
-            Some(Err(e)) => c.mismatch(&label, None, "layout", "a computable layout", e),
+            Some(Ok(layout)) => c.compare_block(subject, &mut Vec::new(), &layout, &d.members),
+            Some(Err(e)) => c.mismatch(subject, &[], "layout", "a computable layout", e),
             None => {}
         }
     }
     if let Some(pc) = &reflection.push_constants {
-        match info.push_constant_layout() {
-            Some(Ok(layout)) => c.compare_block("push constants", "", &layout, pc),
-            Some(Err(e)) => c.mismatch("push constants", None, "layout", "a computable layout", e),
+        let subject = Subject::Named("push constants");
+        match &push_layout {
+            Some(Ok(layout)) => c.compare_block(subject, &mut Vec::new(), layout, pc),
+            Some(Err(e)) => c.mismatch(subject, &[], "layout", "a computable layout", e),
             None => c.mismatch(
-                "push constants",
-                None,
+                subject,
+                &[],
                 "block",
                 "no push constants",
                 "a push-constant block",
@@ -526,8 +563,8 @@ pub fn cross_check(
         if !declared_ids.contains(id) {
             let name = name.clone().unwrap_or_else(|| "?".into());
             c.mismatch(
-                &format!("specialization constant `{name}`"),
-                None,
+                Subject::Named(&format!("specialization constant `{name}`")),
+                &[],
                 "constant_id",
                 format!("one of {declared_ids:?}"),
                 id,
@@ -547,8 +584,8 @@ pub fn cross_check(
                             && t != v.value.ty.glsl_name()
                         {
                             c.mismatch(
-                                &format!("vertex_in `{}`", v.value.name),
-                                None,
+                                Subject::Named(&format!("vertex_in `{}`", v.value.name)),
+                                &[],
                                 "type",
                                 v.value.ty,
                                 t,
@@ -556,8 +593,8 @@ pub fn cross_check(
                         }
                     }
                     None => c.mismatch(
-                        "vertex inputs",
-                        None,
+                        Subject::Named("vertex inputs"),
+                        &[],
                         "location",
                         "no vertex_in there",
                         io.location,
@@ -580,8 +617,8 @@ pub fn cross_check(
                             && !at.iter().any(|f| t == f.value.ty.glsl_name())
                         {
                             c.mismatch(
-                                &format!("fragment_out `{}`", f.value.name),
-                                None,
+                                Subject::Named(&format!("fragment_out `{}`", f.value.name)),
+                                &[],
                                 "type",
                                 f.value.ty,
                                 t,
@@ -589,8 +626,8 @@ pub fn cross_check(
                         }
                     }
                     None => c.mismatch(
-                        "fragment outputs",
-                        None,
+                        Subject::Named("fragment outputs"),
+                        &[],
                         "location",
                         "no fragment_out there",
                         io.location,
@@ -602,8 +639,8 @@ pub fn cross_check(
             let want = info.local_group_size.as_ref().map(|g| g.value);
             if want != reflection.local_size {
                 c.mismatch(
-                    "local_group_size",
-                    None,
+                    Subject::Named("local_group_size"),
+                    &[],
                     "local size",
                     format!("{want:?}"),
                     format!("{:?}", reflection.local_size),
@@ -613,4 +650,117 @@ pub fn cross_check(
         _ => {}
     }
     c.out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shader_info::{Field, Frequency, Registry, ShaderCreateInfo, StructDef};
+
+    /// The reflection a module that agrees with `layout` would give.
+    fn mirror(layout: &BlockLayout) -> Vec<ReflectedMember> {
+        layout
+            .members
+            .iter()
+            .map(|m| ReflectedMember {
+                name: Some(m.name.clone()),
+                offset: m.offset,
+                array_stride: m.array_stride,
+                matrix_stride: m.matrix_stride,
+                ty: match m.ty {
+                    FieldType::Value(t) => Some(block_type_name(t).to_string()),
+                    _ => None,
+                },
+                members: m.nested.as_deref().map(mirror).unwrap_or_default(),
+            })
+            .collect()
+    }
+
+    fn registry() -> Registry {
+        let mut reg = Registry::new();
+        reg.add_struct(
+            StructDef::new("Light")
+                .field(Field::new(Type::Vec3, "position"))
+                .field(Field::new(Type::Vec4, "color")),
+        );
+        reg.add_struct(
+            StructDef::new("Scene")
+                .field(Field::new(Type::Mat4, "view"))
+                .field(Field::structure("Light", "lights").array(4)),
+        );
+        reg.add_info(
+            ShaderCreateInfo::new("lit")
+                .uniform_buf(0, "Scene", "scene", Frequency::Pass)
+                .push_constant(Type::Vec4, "tint")
+                .compute_source("lit.comp")
+                .local_group_size_2d(8, 8),
+        );
+        reg
+    }
+
+    /// Every difference names the resource and the member's path through arrays of structs, and a module that
+    /// agrees gives none: the names are written only for a difference, so this is what keeps them right.
+    #[test]
+    fn a_difference_names_the_resource_and_the_member_path() {
+        let reg = registry();
+        let info = reg.resolve("lit").unwrap();
+        let scene = &info.resources[0].value;
+        let layout = scene.block_layout(&reg).unwrap().unwrap();
+        let push = info.push_constant_layout().unwrap().unwrap();
+        let agreeing = ModuleReflection {
+            entry_point: "main".into(),
+            descriptors: vec![ReflectedDescriptor {
+                set: scene.set(),
+                binding: scene.binding,
+                name: Some("scene".into()),
+                kind: Some(scene.descriptor_kind()),
+                count: 1,
+                input_attachment_index: None,
+                members: mirror(&layout),
+            }],
+            push_constants: Some(mirror(&push)),
+            inputs: vec![],
+            outputs: vec![],
+            specialization_constants: vec![],
+            local_size: Some([8, 8, 1]),
+            capabilities: vec![],
+            builtins: vec![],
+        };
+        assert_eq!(cross_check(&agreeing, &info, Stage::Compute, &reg), vec![]);
+
+        let mut moved = agreeing.clone();
+        // `scene` block → its one member (the struct) → `lights` → an element's `color`.
+        let lights = &mut moved.descriptors[0].members[0].members[1];
+        lights.members[1].offset += 4;
+        moved.push_constants.as_mut().unwrap()[0].ty = Some("ivec4".into());
+        let found = cross_check(&moved, &info, Stage::Compute, &reg);
+        let items: Vec<&str> = found.iter().filter_map(|d| d.item.as_deref()).collect();
+        let member = format!("{}.lights[].color", layout.members[0].name);
+        assert_eq!(
+            items,
+            vec![
+                format!("uniform_buf `scene`, member `{member}`").as_str(),
+                "push constants, member `tint`",
+            ]
+        );
+        let offset = layout.members[0].nested.as_ref().unwrap().members[1]
+            .nested
+            .as_ref()
+            .unwrap()
+            .members[1]
+            .offset;
+        assert!(
+            found[0].message.contains(&format!(
+                "offset of uniform_buf `scene`, member `{member}` is {} in the SPIR-V but the declaration says {offset}",
+                offset + 4
+            )),
+            "{}",
+            found[0].message
+        );
+        assert!(
+            found[1]
+                .message
+                .starts_with("type of push constants, member `tint` is ivec4")
+        );
+    }
 }
