@@ -429,13 +429,21 @@ fn pass_outcome(
     (modules, failures)
 }
 
-/// The pass compiles the infos without branches while those with branches expand; a sharded part expands every
-/// info first. One part of one is the whole pass: the same modules in the same order, the same failures (a
-/// variant that fails its validation included).
+/// A warm process's pass schedules expansion and compiles on every thread at once (`builder::schedule`); a sharded
+/// part expands every info first. One part of one is the whole pass: the same modules in the same order, the same
+/// failures (a variant that fails its validation included).
 #[test]
 fn the_pass_and_its_one_part_agree_module_by_module() {
     let whole = Some(gpu::builder::Shard { index: 0, count: 1 });
     let root = shaders::glsl_root();
+    // Warm, whichever test of this process compiled first: a cold process's pass expands everything while glslang
+    // builds its tables, and would not run the schedule this is about.
+    gpu::compiler::Compiler::new(&root)
+        .unwrap()
+        .warm_up(gpu::compiler::Profile::Debug);
+    assert!(gpu::compiler::Compiler::tables_built(
+        gpu::compiler::Profile::Debug
+    ));
     let (modules, failures) = pass_outcome(Registry::global(), &root, None);
     assert!(failures.is_empty(), "{failures:?}");
     assert_eq!(modules.len(), 1675);
@@ -480,4 +488,28 @@ fn the_pass_and_its_one_part_agree_module_by_module() {
         .map(|(i, s, v)| (i.to_string(), s.to_string(), v))
     );
     assert_eq!((modules, failures), pass_outcome(&reg, dir.path(), whole));
+}
+
+/// Passes run at once in one thread pool, from threads of their own and from the pool's own threads (the schedule
+/// takes every thread of the pool it runs in), each finish with the whole pass.
+#[test]
+fn passes_at_once_in_one_pool_each_give_the_whole_pass() {
+    let root = shaders::glsl_root();
+    gpu::compiler::Compiler::new(&root)
+        .unwrap()
+        .warm_up(gpu::compiler::Profile::Debug);
+    let alone = pass_outcome(Registry::global(), &root, None);
+    let (a, b) = std::thread::scope(|s| {
+        let a = s.spawn(|| pass_outcome(Registry::global(), &root, None));
+        let b = s.spawn(|| pass_outcome(Registry::global(), &root, None));
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    assert_eq!(a, alone);
+    assert_eq!(b, alone);
+    let (c, d) = rayon::join(
+        || pass_outcome(Registry::global(), &root, None),
+        || pass_outcome(Registry::global(), &root, None),
+    );
+    assert_eq!(c, alone);
+    assert_eq!(d, alone);
 }
