@@ -429,15 +429,15 @@ fn pass_outcome(
     (modules, failures)
 }
 
-/// A warm process's pass schedules expansion and compiles on every thread at once (`builder::schedule`); a sharded
-/// part expands every info first. One part of one is the whole pass: the same modules in the same order, the same
+/// A warm process's pass compiles the infos without branches while those with branches expand; a sharded part
+/// expands every info first. One part of one is the whole pass: the same modules in the same order, the same
 /// failures (a variant that fails its validation included).
 #[test]
 fn the_pass_and_its_one_part_agree_module_by_module() {
     let whole = Some(gpu::builder::Shard { index: 0, count: 1 });
     let root = shaders::glsl_root();
     // Warm, whichever test of this process compiled first: a cold process's pass expands everything while glslang
-    // builds its tables, and would not run the schedule this is about.
+    // builds its tables, and would not take the path this is about.
     gpu::compiler::Compiler::new(&root)
         .unwrap()
         .warm_up(gpu::compiler::Profile::Debug);
@@ -490,8 +490,8 @@ fn the_pass_and_its_one_part_agree_module_by_module() {
     assert_eq!((modules, failures), pass_outcome(&reg, dir.path(), whole));
 }
 
-/// Passes run at once in one thread pool, from threads of their own and from the pool's own threads (the schedule
-/// takes every thread of the pool it runs in), each finish with the whole pass.
+/// Passes run at once in one thread pool, from threads of their own and from the pool's own threads, each give the
+/// whole pass.
 #[test]
 fn passes_at_once_in_one_pool_each_give_the_whole_pass() {
     let root = shaders::glsl_root();

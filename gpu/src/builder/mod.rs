@@ -21,7 +21,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 mod record;
-mod schedule;
 
 /// How to run the pass.
 #[derive(Clone, Debug)]
@@ -518,12 +517,25 @@ fn build_in_pool(
             );
             (compile_jobs(&runner, jobs), variant_sets)
         }
-        // Every thread expands while there is anything to expand, then compiles (see `schedule`). Against the
-        // infos without branches compiling while the mesh expanded beside them (on the few threads they left), the
-        // pass was nearer plain shaderc in 5 of 6 alternating runs, the sixth equal, on the H200 machine (`scaling --jobs 16
-        // --runs 21 debug`: medians of the run-by-run overheads 1.04–1.10× against 1.06–1.12×), and its threads
-        // were idle 1 % more than plain shaderc's instead of 3 %.
-        None => schedule::expand_and_compile(&flow, &runner, &compilable, &mut failed),
+        // The infos without branches compile while those with branches expand: on 16 cores the mesh's expansion
+        // (its 8,192 permutations enumerated on one thread, 3 ms, then 436 groups validated and generated) took
+        // 11 ms, most threads idle, before its first module compiled. Overlapped, the pass was nearer plain shaderc
+        // in 9 of 12 alternating runs (H200 machine, `scaling --jobs 16 --runs 15 debug`: medians of the run-by-run
+        // overheads 1.10× against 1.125×); on the 2-core VM at 2 jobs it was 2 % further (1.11× against 1.09×).
+        None => {
+            let (plain, branched): (Vec<_>, Vec<_>) = compilable
+                .into_iter()
+                .partition(|(_, _, v)| v.branches.is_empty());
+            let mut branch_failures = Vec::new();
+            let (mut done, Expanded { jobs, variant_sets }) = rayon::join(
+                // Without branches, an info has no variant to fail.
+                || compile_jobs(&runner, expand_jobs(&flow, &plain, &mut Vec::new()).jobs),
+                || expand_jobs(&flow, &branched, &mut branch_failures),
+            );
+            failed.extend(branch_failures);
+            done.extend(compile_jobs(&runner, jobs));
+            (done, variant_sets)
+        }
     };
     let results = in_order(results);
     let (modules, targets) = count_verdicts(results, &opts.cross.targets, &mut failed);
