@@ -339,7 +339,7 @@ impl Cache {
         // The entry is valid at a generation no later than the one its files were read at. The last one seen is
         // such a generation and costs no syscall: an event still pending now is read by a later lookup, which
         // then checks the entry's files by metadata (a needless check, never a stale hit). A poll here was a
-        // `read` under one lock for every compile: in a 16-thread pass, every thread queued on it.
+        // `read` syscall under one lock on every compile, from every thread of the pass.
         let generation = self.journal.last_seen();
         // Watch before compiling reads anything is done by the includer; here we only decide whether the journal
         // can vouch for every file afterwards.
