@@ -429,6 +429,14 @@ fn pass_outcome(
     (modules, failures)
 }
 
+/// Builds glslang's tables in this process, whichever test compiled first: a cold process's pass expands everything
+/// while they are built, and does not take the path a warm process (every pass after the first) takes.
+fn warm(root: &std::path::Path) {
+    use gpu::compiler::{Compiler, Profile};
+    Compiler::new(root).unwrap().warm_up(Profile::Debug);
+    assert!(Compiler::tables_built(Profile::Debug));
+}
+
 /// A warm process's pass compiles the infos without branches while those with branches expand; a sharded part
 /// expands every info first. One part of one is the whole pass: the same modules in the same order, the same
 /// failures (a variant that fails its validation included).
@@ -436,14 +444,7 @@ fn pass_outcome(
 fn the_pass_and_its_one_part_agree_module_by_module() {
     let whole = Some(gpu::builder::Shard { index: 0, count: 1 });
     let root = shaders::glsl_root();
-    // Warm, whichever test of this process compiled first: a cold process's pass expands everything while glslang
-    // builds its tables, and would not take the path this is about.
-    gpu::compiler::Compiler::new(&root)
-        .unwrap()
-        .warm_up(gpu::compiler::Profile::Debug);
-    assert!(gpu::compiler::Compiler::tables_built(
-        gpu::compiler::Profile::Debug
-    ));
+    warm(&root);
     let (modules, failures) = pass_outcome(Registry::global(), &root, None);
     assert!(failures.is_empty(), "{failures:?}");
     assert_eq!(modules.len(), 1675);
@@ -495,9 +496,7 @@ fn the_pass_and_its_one_part_agree_module_by_module() {
 #[test]
 fn passes_at_once_in_one_pool_each_give_the_whole_pass() {
     let root = shaders::glsl_root();
-    gpu::compiler::Compiler::new(&root)
-        .unwrap()
-        .warm_up(gpu::compiler::Profile::Debug);
+    warm(&root);
     let alone = pass_outcome(Registry::global(), &root, None);
     let (a, b) = std::thread::scope(|s| {
         let a = s.spawn(|| pass_outcome(Registry::global(), &root, None));
