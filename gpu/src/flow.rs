@@ -424,13 +424,38 @@ impl<'a> Flow<'a> {
     /// Every variant of `set` (the variants of `info`) in index order, each as [`Flow::expand_group`] gives it;
     /// the groups of state twins are expanded in parallel.
     pub(crate) fn expand_set(&self, info: &ValidatedInfo, set: &VariantSet) -> Vec<Expansion> {
-        let mut variants: Vec<_> = set
+        self.expand_set_with(info, set, |_, expansion| expansion)
+    }
+
+    /// [`Flow::expand_set`], each variant passed through `each` (with its index) on the thread that expanded it.
+    /// The results are put in index order one move each: sorting the expansions (1.2 KB each) took 0.6 ms on one
+    /// thread for the mesh's 808 variants, and making jobs of them serially 0.4 ms more, while the other threads
+    /// waited (2-core VM).
+    pub(crate) fn expand_set_with<T: Send>(
+        &self,
+        info: &ValidatedInfo,
+        set: &VariantSet,
+        each: impl Fn(usize, Expansion) -> T + Sync,
+    ) -> Vec<T> {
+        let done: Vec<(usize, T)> = set
             .state_twins()
             .par_iter()
-            .flat_map_iter(|group| self.expand_group(info, set, group))
+            .flat_map_iter(|group| {
+                self.expand_group(info, set, group)
+                    .into_iter()
+                    .map(|(i, expansion)| (i, each(i, expansion)))
+            })
             .collect();
-        variants.sort_by_key(|(i, _)| *i);
-        variants.into_iter().map(|(_, r)| r).collect()
+        // The groups partition the variants: every index comes once.
+        let mut in_order: Vec<Option<T>> = std::iter::repeat_with(|| None)
+            .take(set.variants.len())
+            .collect();
+        for (i, t) in done {
+            if let Some(slot) = in_order.get_mut(i) {
+                *slot = Some(t);
+            }
+        }
+        in_order.into_iter().flatten().collect()
     }
 
     /// The variants of `group` (indices into `set`, the variants of `info`, that differ only in render state:

@@ -607,7 +607,8 @@ type Placed = (Order, Outcome);
 
 /// The outcomes sorted by their place: the order one serial pass would have given, whichever thread ran what.
 fn in_order(mut done: Vec<Placed>) -> Vec<Outcome> {
-    done.sort_by_key(|(order, _)| *order);
+    // After the last module, on every thread of the pool: the other threads would only wait.
+    done.par_sort_by_key(|(order, _)| *order);
     done.into_iter().map(|(_, outcome)| outcome).collect()
 }
 
@@ -640,12 +641,7 @@ fn expand_jobs(
                 ));
             }
             let set = variant_set(flow, info, v)?;
-            let variants = flow
-                .expand_set(v, &set)
-                .into_iter()
-                .enumerate()
-                .map(|(i, r)| jobs_of(info, i, r))
-                .collect();
+            let variants = flow.expand_set_with(v, &set, |i, r| jobs_of(info, i, r));
             Ok((Some(set), variants))
         })
         .collect();
@@ -849,7 +845,7 @@ fn info_reports(
         .map(|(name, set)| (name.as_str(), set))
         .collect();
     validated
-        .iter()
+        .par_iter()
         .map(|(info, v)| {
             let stages: Vec<String> = v
                 .as_ref()
