@@ -641,7 +641,7 @@ fn expand_jobs(
                 ));
             }
             let set = variant_set(flow, info, v)?;
-            let variants = flow.expand_set_with(v, &set, |i, r| jobs_of(info, i, r));
+            let variants = flow.expand_set_with(v, &set, |i, r| jobs_of(flow, info, i, r));
             Ok((Some(set), variants))
         })
         .collect();
@@ -663,11 +663,6 @@ fn expand_jobs(
             Err(f) => failed.push(f),
         }
     }
-    // A variant's stage that its expansion did not generate (see [`Flow::expand_variant`]). An info without
-    // branches was generated above: a stage of it that failed is not tried again here, its job reports the error.
-    jobs.par_iter_mut()
-        .filter(|(_, j)| j.generated.is_none() && j.info.variant_index().is_some())
-        .for_each(|(_, j)| j.generated = flow.generate(&j.info, j.stage).ok());
     Expanded { jobs, variant_sets }
 }
 
@@ -681,11 +676,25 @@ fn variant_set(
         .map_err(|d| Failure::new(&info.name, None, d))
 }
 
-/// One job per stage of expanded variant `i` of `info`, or the variant's failure, named by its index.
-fn jobs_of(info: &ShaderCreateInfo, i: usize, expanded: Expansion) -> Result<Vec<Job>, Failure> {
-    expanded
+/// One job per stage of expanded variant `i` of `info`, each stage generated, or the variant's failure, named by its
+/// index.
+fn jobs_of(
+    flow: &Flow,
+    info: &ShaderCreateInfo,
+    i: usize,
+    expanded: Expansion,
+) -> Result<Vec<Job>, Failure> {
+    let mut jobs = expanded
         .map(|(vinfo, generated)| Job::per_stage(vinfo, generated))
-        .map_err(|d| Failure::new(&info.name, Some(format!("variant {i}")), d))
+        .map_err(|d| Failure::new(&info.name, Some(format!("variant {i}")), d))?;
+    // A stage its expansion did not generate ([`Flow::expand_variant`]), generated on the thread that expanded
+    // the variant, not in a parallel pass of its own over every job between the expansion and the compiles.
+    for job in &mut jobs {
+        if job.generated.is_none() {
+            job.generated = flow.generate(&job.info, job.stage).ok();
+        }
+    }
+    Ok(jobs)
 }
 
 /// The jobs of one part of a sharded build.
