@@ -446,7 +446,6 @@ impl<'a> Flow<'a> {
                     .map(|(i, expansion)| (i, each(i, expansion)))
             })
             .collect();
-        // The groups partition the variants: every index comes once.
         let mut in_order: Vec<Option<T>> = std::iter::repeat_with(|| None)
             .take(set.variants.len())
             .collect();
@@ -455,7 +454,13 @@ impl<'a> Flow<'a> {
                 *slot = Some(t);
             }
         }
-        in_order.into_iter().flatten().collect()
+        // The groups partition the variants, so every slot is filled; a slot left empty is expanded alone here
+        // rather than dropped, which would give every later variant its neighbour's index.
+        in_order
+            .into_iter()
+            .enumerate()
+            .map(|(i, t)| t.unwrap_or_else(|| each(i, self.expand_variant(info, set, i))))
+            .collect()
     }
 
     /// The variants of `group` (indices into `set`, the variants of `info`, that differ only in render state:
