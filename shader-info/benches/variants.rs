@@ -1,8 +1,10 @@
-//! Enumerate, specialize and deduplicate the 2^16 permutations of a 16-branch info; and the run-time lookup.
+//! Enumerate, specialize and deduplicate the 2^16 permutations of a 16-branch info, on one thread and in chunks on
+//! every thread of a rayon pool (as the static pass does); and the run-time lookup.
 //!
 //! `cargo bench -p shader-info --bench variants -- --warm-up-time 1 --measurement-time 3`
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use rayon::prelude::*;
 use shader_info::*;
 use std::hint::black_box;
 
@@ -23,6 +25,15 @@ fn fold(v: &mut VariantBuilder) {
     }
     if v.get("B11") {
         v.define("QUALITY", "2");
+    }
+    // Quality levels: the higher one implies the lower ones' code, so their bits fold away.
+    if v.get("B12") {
+        for b in ["B13", "B14", "B15"] {
+            v.set(b, false);
+        }
+    }
+    if v.get("B3") {
+        v.set("B4", false);
     }
 }
 
@@ -47,6 +58,19 @@ fn bench(c: &mut Criterion) {
     c.bench_function("enumerate_specialize_dedup_2^16", |b| {
         b.iter(|| enumerate_variants(black_box(&info), DEFAULT_BRANCH_LIMIT).unwrap())
     });
+    c.bench_function(
+        "enumerate_specialize_dedup_2^16_chunks_on_all_threads",
+        |b| {
+            b.iter(|| {
+                let e = Enumeration::new(black_box(&info), DEFAULT_BRANCH_LIMIT).unwrap();
+                let chunks = (0..e.chunks())
+                    .into_par_iter()
+                    .map(|i| e.chunk(i))
+                    .collect();
+                e.finish(chunks).unwrap()
+            })
+        },
+    );
     let mut bits = 0u64;
     c.bench_function("lookup", |b| {
         b.iter(|| {

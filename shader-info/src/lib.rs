@@ -145,8 +145,8 @@ pub use validate::{
     ValidateOptions, ValidatedInfo, identifier_problem, unsafe_text_problem, validate,
 };
 pub use variants::{
-    DEFAULT_BRANCH_LIMIT, MAX_BRANCH_LIMIT, MAX_UNIQUE_VARIANTS, Variant, VariantError, VariantSet,
-    enumerate_variants,
+    DEFAULT_BRANCH_LIMIT, Enumeration, MAX_BRANCH_LIMIT, MAX_UNIQUE_VARIANTS, PermutationChunk,
+    Variant, VariantError, VariantSet, enumerate_variants,
 };
 pub use vertex::{ShaderVertex, VertexAttribute, VertexField, VertexFormat, VertexInput};
 

@@ -207,7 +207,7 @@ impl fmt::Display for VariantError {
 impl std::error::Error for VariantError {}
 
 /// Every unique variant of an info and the table from permutation bits to variant index.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VariantSet {
     /// The info the variants belong to.
     pub info: String,
@@ -313,57 +313,226 @@ impl VariantSet {
 
     /// `{SKINNING, FOG}`-style description of a permutation.
     pub fn describe(&self, bits: u64) -> String {
-        let on: Vec<&str> = self
-            .branches
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| bits & (1 << i) != 0)
-            .map(|(_, n)| n.as_str())
-            .collect();
-        format!("{{{}}}", on.join(", "))
+        describe(&self.branches, bits)
     }
 }
 
 /// Enumerates the 2^N permutations of `info`'s branches, runs its specialize function on each, and keeps the
-/// distinct results. A panic in the specialize function is caught and reported with the permutation.
+/// distinct results. A panic in the specialize function is caught and reported with the permutation. On one thread;
+/// [`Enumeration`] is the same work in parts that threads can share.
 pub fn enumerate_variants(info: &ResolvedInfo, limit: u32) -> Result<VariantSet, Vec<Diagnostic>> {
-    let branches: Vec<String> = info.branches.iter().map(|b| b.value.clone()).collect();
-    let n = branches.len() as u32;
-    let limit = limit.min(MAX_BRANCH_LIMIT);
-    if n > limit {
-        return Err(vec![
-            Diagnostic::error(
-                Code::Branch,
-                &info.name,
-                format!("`{}` has {n} branches, over the enumeration limit of {limit} ({} permutations)", info.name, permutation_count(n)),
-            )
-            .item("branches")
-            .at(&info.name, info.origin)
-            .hint(format!("turn some branches into specialization constants (same GLSL, chosen at pipeline creation), or raise the limit (at most {MAX_BRANCH_LIMIT})")),
-        ]);
+    let e = Enumeration::new(info, limit)?;
+    let chunks = (0..e.chunks()).map(|i| e.chunk(i)).collect();
+    e.finish(chunks)
+}
+
+/// Permutations specialised per [`PermutationChunk`]: the mesh ubershader's 8,192 make 16, enough for a pool's
+/// threads to share, and the merge stays a small fraction of the work (it hashes each chunk's distinct variants
+/// once more).
+const PERMUTATIONS_PER_CHUNK: u64 = 512;
+
+/// [`enumerate_variants`] in parts that can run on many threads. The permutations are specialised in
+/// [`Enumeration::chunks`] ranges, each by [`Enumeration::chunk`] on whichever thread, and [`Enumeration::finish`]
+/// merges them into exactly the set one serial enumeration gives: the variants in the order they first appear, the
+/// error of the first permutation that fails. On 16 cores the mesh ubershader's enumeration, one thread's work,
+/// held back the static pass's start while the other threads waited.
+///
+/// ```
+/// use shader_info::*;
+/// let mut reg = Registry::new();
+/// reg.add_info(ShaderCreateInfo::new("m").branch("A").branch("B").branch("C"));
+/// let info = reg.resolve("m").unwrap();
+/// let e = Enumeration::new(&info, DEFAULT_BRANCH_LIMIT).unwrap();
+/// // With rayon: `(0..e.chunks()).into_par_iter().map(|i| e.chunk(i)).collect()`.
+/// let chunks = (0..e.chunks()).map(|i| e.chunk(i)).collect();
+/// let set = e.finish(chunks).unwrap();
+/// assert_eq!(set.variants.len(), 8);
+/// ```
+pub struct Enumeration<'a> {
+    info: &'a ResolvedInfo,
+    branches: Vec<String>,
+    declared: Vec<crate::constant::SharedConstant>,
+    count: u64,
+}
+
+/// The permutations of one range of an [`Enumeration`], specialised.
+pub struct PermutationChunk {
+    /// The range's first permutation.
+    start: u64,
+    /// The range's distinct variants, in the order they first appear in it.
+    variants: Vec<Variant>,
+    /// Per permutation of the range, up to the first that failed, the index of its variant in `variants`
+    /// (`u32::MAX`: never used).
+    local: Vec<u32>,
+    /// Why the range's first failing permutation failed.
+    error: Option<Vec<Diagnostic>>,
+}
+
+/// A map of variants to their index, hashed fast: a variant is a handful of short vectors, hashed once per
+/// permutation.
+type VariantIndex = HashMap<Variant, u32, foldhash::fast::RandomState>;
+
+/// The variants of `index`, in index order.
+fn in_index_order(index: VariantIndex) -> Vec<Variant> {
+    let mut variants: Vec<(Variant, u32)> = index.into_iter().collect();
+    variants.sort_unstable_by_key(|(_, id)| *id);
+    variants.into_iter().map(|(v, _)| v).collect()
+}
+
+impl<'a> Enumeration<'a> {
+    /// The enumeration of `info`'s permutations, or the error of an info with more than `limit` branches (at most
+    /// [`MAX_BRANCH_LIMIT`]).
+    pub fn new(info: &'a ResolvedInfo, limit: u32) -> Result<Enumeration<'a>, Vec<Diagnostic>> {
+        let branches: Vec<String> = info.branches.iter().map(|b| b.value.clone()).collect();
+        let n = branches.len() as u32;
+        let limit = limit.min(MAX_BRANCH_LIMIT);
+        if n > limit {
+            return Err(vec![
+                Diagnostic::error(
+                    Code::Branch,
+                    &info.name,
+                    format!("`{}` has {n} branches, over the enumeration limit of {limit} ({} permutations)", info.name, permutation_count(n)),
+                )
+                .item("branches")
+                .at(&info.name, info.origin)
+                .hint(format!("turn some branches into specialization constants (same GLSL, chosen at pipeline creation), or raise the limit (at most {MAX_BRANCH_LIMIT})")),
+            ]);
+        }
+        Ok(Enumeration {
+            info,
+            branches,
+            declared: info.constants.iter().map(|c| c.value.clone()).collect(),
+            count: 1 << n,
+        })
     }
-    let count = 1usize << n;
-    let declared: Vec<crate::constant::SharedConstant> =
-        info.constants.iter().map(|c| c.value.clone()).collect();
-    let mut table = vec![u32::MAX; count];
-    let mut variants: Vec<Variant> = Vec::new();
-    let mut index: HashMap<Variant, u32> = HashMap::new();
-    for bits in 0..count as u64 {
-        let mut vb = VariantBuilder::new(&branches, &declared, &info.size_constants, bits);
+
+    /// How many chunks the permutations are specialised in.
+    pub fn chunks(&self) -> usize {
+        self.count.div_ceil(PERMUTATIONS_PER_CHUNK) as usize
+    }
+
+    /// Chunk `i` (below [`Enumeration::chunks`]) specialised: its distinct variants, or the error of its first
+    /// failing permutation.
+    pub fn chunk(&self, i: usize) -> PermutationChunk {
+        let start = (i as u64 * PERMUTATIONS_PER_CHUNK).min(self.count);
+        let end = (start + PERMUTATIONS_PER_CHUNK).min(self.count);
+        let mut index = VariantIndex::default();
+        let mut local = Vec::with_capacity((end - start) as usize);
+        let mut error = None;
+        for bits in start..end {
+            match self.specialize(bits) {
+                Ok(None) => local.push(u32::MAX),
+                Ok(Some(v)) => {
+                    let next = index.len() as u32;
+                    local.push(*index.entry(v).or_insert(next));
+                    if index.len() > MAX_UNIQUE_VARIANTS {
+                        error = Some(self.too_many());
+                        break;
+                    }
+                }
+                Err(d) => {
+                    error = Some(d);
+                    break;
+                }
+            }
+        }
+        PermutationChunk {
+            start,
+            variants: in_index_order(index),
+            local,
+            error,
+        }
+    }
+
+    /// The unique variants of every chunk ([`Enumeration::chunk`] for each index below [`Enumeration::chunks`],
+    /// in any order), or the error of the first permutation that failed.
+    pub fn finish(self, mut chunks: Vec<PermutationChunk>) -> Result<VariantSet, Vec<Diagnostic>> {
+        let name = &self.info.name;
+        chunks.sort_unstable_by_key(|c| c.start);
+        // A chunk lost or given twice would leave permutations without a variant.
+        let tiled = chunks.len() == self.chunks()
+            && chunks
+                .iter()
+                .enumerate()
+                .all(|(i, c)| c.start == i as u64 * PERMUTATIONS_PER_CHUNK);
+        if !tiled {
+            return Err(vec![
+                Diagnostic::error(
+                    Code::Branch,
+                    name,
+                    format!(
+                        "the permutations of `{name}` were merged from {} chunks, not the {} they are specialised in",
+                        chunks.len(),
+                        self.chunks()
+                    ),
+                )
+                .item("branches")
+                .hint("pass `Enumeration::finish` each `Enumeration::chunk(i)` for i in 0..chunks(), once"),
+            ]);
+        }
+        let mut index = VariantIndex::default();
+        let mut table = vec![u32::MAX; self.count as usize];
+        for chunk in chunks {
+            // A chunk's variants first appear in its order, after every earlier chunk's: inserted so, they take the
+            // indices one serial enumeration gives them.
+            let mut global = Vec::with_capacity(chunk.variants.len());
+            for v in chunk.variants {
+                let next = index.len() as u32;
+                global.push(*index.entry(v).or_insert(next));
+                if index.len() > MAX_UNIQUE_VARIANTS {
+                    return Err(self.too_many());
+                }
+            }
+            let at = chunk.start as usize;
+            for (slot, &id) in table[at..].iter_mut().zip(&chunk.local) {
+                if let Some(&g) = global.get(id as usize) {
+                    *slot = g;
+                }
+            }
+            if let Some(error) = chunk.error {
+                return Err(error);
+            }
+        }
+        if index.is_empty() {
+            return Err(vec![
+                Diagnostic::error(
+                    Code::Branch,
+                    name,
+                    format!(
+                        "the specialize function of `{name}` marks every one of its {} permutations `never_used()`: the info has no variant to build",
+                        self.count
+                    ),
+                )
+                .item("specialize")
+                .at(
+                    self.info.specialize.as_ref().map_or(name.as_str(), |s| s.declared_in.as_str()),
+                    self.info.specialize.as_ref().map_or(self.info.origin, |s| s.origin),
+                )
+                .hint("leave at least one permutation in use, or remove the info"),
+            ]);
+        }
+        Ok(VariantSet {
+            info: name.clone(),
+            branches: self.branches,
+            variants: in_index_order(index),
+            table,
+        })
+    }
+
+    /// Permutation `bits` through the specialize function: its variant, `None` if it is never used, or why it
+    /// cannot be built.
+    fn specialize(&self, bits: u64) -> Result<Option<Variant>, Vec<Diagnostic>> {
+        let info = self.info;
+        let mut vb =
+            VariantBuilder::new(&self.branches, &self.declared, &info.size_constants, bits);
         if let Some(f) = &info.specialize
             && catch_unwind(AssertUnwindSafe(|| (f.value.0)(&mut vb))).is_err()
         {
-            let set = VariantSet {
-                info: info.name.clone(),
-                branches: branches.clone(),
-                variants: vec![],
-                table: vec![],
-            };
             return Err(vec![
                     Diagnostic::error(
                         Code::Branch,
                         &info.name,
-                        format!("the specialize function of `{}` panicked on permutation {} ({bits:#b})", info.name, set.describe(bits)),
+                        format!("the specialize function of `{}` panicked on permutation {} ({bits:#b})", info.name, describe(&self.branches, bits)),
                     )
                     .item("specialize")
                     .at(&info.name, info.origin)
@@ -371,95 +540,80 @@ pub fn enumerate_variants(info: &ResolvedInfo, limit: u32) -> Result<VariantSet,
                 ]);
         }
         let unknown = std::mem::take(vb.unknown_branches.get_mut());
-        vb.rejected.splice(0..0, unknown);
-        if !vb.rejected.is_empty() {
-            let set = VariantSet {
-                info: info.name.clone(),
-                branches: branches.clone(),
-                variants: vec![],
-                table: vec![],
+        if !unknown.is_empty() || !vb.rejected.is_empty() {
+            let problem = |r: &String, hint: &str| {
+                Diagnostic::error(
+                    Code::Branch,
+                    &info.name,
+                    format!(
+                        "the specialize function of `{}`, on permutation {}: {r}",
+                        info.name,
+                        describe(&self.branches, bits)
+                    ),
+                )
+                .item("specialize")
+                .at(&info.name, info.origin)
+                .hint(hint)
             };
-            return Err(vb
-                .rejected
-                .iter()
-                .map(|r| {
-                    Diagnostic::error(
-                        Code::Branch,
-                        &info.name,
-                        format!(
-                            "the specialize function of `{}`, on permutation {}: {r}",
-                            info.name,
-                            set.describe(bits)
-                        ),
-                    )
-                    .item("specialize")
-                    .at(&info.name, info.origin)
-                    .hint("set compilation constants the info declares, with values of their type")
-                })
-                .collect());
+            let unknown = unknown.iter().map(|r| {
+                problem(r, "read and fold only the branches the info declares (a branch of an `additional_info` counts)")
+            });
+            let rejected = vb.rejected.iter().map(|r| {
+                problem(
+                    r,
+                    "set compilation constants the info declares, with values of their type",
+                )
+            });
+            return Err(unknown.chain(rejected).collect());
         }
         if vb.never_used {
-            continue;
+            return Ok(None);
         }
         vb.defines.sort();
         vb.sources.sort();
         vb.state.sort_by_key(StateItem::slot);
         vb.vertex_inputs.sort();
         vb.constants.sort_by(|a, b| a.name.cmp(&b.name));
-        let v = Variant {
+        Ok(Some(Variant {
             bits: vb.bits,
             defines: vb.defines,
             sources: vb.sources,
             state: vb.state,
             vertex_inputs: vb.vertex_inputs,
             constants: vb.constants,
-        };
-        let id = *index.entry(v).or_insert_with_key(|v| {
-            variants.push(v.clone());
-            (variants.len() - 1) as u32
-        });
-        table[bits as usize] = id;
-        if variants.len() > MAX_UNIQUE_VARIANTS {
-            return Err(vec![
-                Diagnostic::error(
-                    Code::Branch,
-                    &info.name,
-                    format!(
-                        "`{}` has more than {MAX_UNIQUE_VARIANTS} unique variants ({n} branches, {} permutations): the static pass would compile every one",
-                        info.name,
-                        permutation_count(n)
-                    ),
-                )
-                .item("branches")
-                .at(&info.name, info.origin)
-                .hint("fold impossible combinations in the specialize function (`set`, `never_used`), or turn branches into specialization constants (same GLSL, chosen at pipeline creation)"),
-            ]);
-        }
+        }))
     }
-    if variants.is_empty() {
-        return Err(vec![
+
+    /// The error of an info with more than [`MAX_UNIQUE_VARIANTS`] unique variants.
+    fn too_many(&self) -> Vec<Diagnostic> {
+        let info = self.info;
+        vec![
             Diagnostic::error(
                 Code::Branch,
                 &info.name,
                 format!(
-                    "the specialize function of `{}` marks every one of its {count} permutations `never_used()`: the info has no variant to build",
-                    info.name
+                    "`{}` has more than {MAX_UNIQUE_VARIANTS} unique variants ({} branches, {} permutations): the static pass would compile every one",
+                    info.name,
+                    self.branches.len(),
+                    permutation_count(self.branches.len() as u32)
                 ),
             )
-            .item("specialize")
-            .at(
-                info.specialize.as_ref().map_or(info.name.as_str(), |s| s.declared_in.as_str()),
-                info.specialize.as_ref().map_or(info.origin, |s| s.origin),
-            )
-            .hint("leave at least one permutation in use, or remove the info"),
-        ]);
+            .item("branches")
+            .at(&info.name, info.origin)
+            .hint("fold impossible combinations in the specialize function (`set`, `never_used`), or turn branches into specialization constants (same GLSL, chosen at pipeline creation)"),
+        ]
     }
-    Ok(VariantSet {
-        info: info.name.clone(),
-        branches,
-        variants,
-        table,
-    })
+}
+
+/// `{SKINNING, FOG}`-style description of permutation `bits` over `branches`.
+fn describe(branches: &[String], bits: u64) -> String {
+    let on: Vec<&str> = branches
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| bits & (1 << i) != 0)
+        .map(|(_, n)| n.as_str())
+        .collect();
+    format!("{{{}}}", on.join(", "))
 }
 
 #[cfg(test)]
@@ -547,6 +701,164 @@ mod tests {
         std::panic::set_hook(prev);
         assert!(
             e[0].message.contains("panicked on permutation {A, B}"),
+            "{}",
+            e[0]
+        );
+    }
+
+    /// An info of `n` branches `B0`..`B{n-1}` folded by `f`.
+    fn wide(n: usize, f: fn(&mut VariantBuilder)) -> ResolvedInfo {
+        let mut info = ShaderCreateInfo::new("wide").specialize(f);
+        for i in 0..n {
+            info = info.branch(format!("B{i}"));
+        }
+        let mut reg = Registry::new();
+        reg.add_info(info);
+        reg.resolve("wide").unwrap()
+    }
+
+    /// The enumeration written the plainest way: every permutation in order, each variant looked up among those
+    /// found before it.
+    fn one_by_one(e: &Enumeration) -> Result<(Vec<Variant>, Vec<u32>), Vec<Diagnostic>> {
+        let mut variants: Vec<Variant> = Vec::new();
+        let mut table = Vec::new();
+        for bits in 0..e.count {
+            match e.specialize(bits)? {
+                None => table.push(u32::MAX),
+                Some(v) => match variants.iter().position(|known| *known == v) {
+                    Some(i) => table.push(i as u32),
+                    None => {
+                        variants.push(v);
+                        table.push(variants.len() as u32 - 1);
+                    }
+                },
+            }
+        }
+        Ok((variants, table))
+    }
+
+    /// Folds of the shapes renderers write, over branches `B0`..: a mode that turns features off, exclusive
+    /// features, impossible combinations, a source swap, defines and render state.
+    fn mesh_like(v: &mut VariantBuilder) {
+        if v.get("B0") {
+            for b in ["B3", "B4", "B5", "B9"] {
+                v.set(b, false);
+            }
+            v.source(Stage::Fragment, "depth.frag");
+            v.state(StateItem::ColorWrites(0, crate::ColorWrites::NONE));
+        }
+        if v.get("B1") && v.get("B2") {
+            v.never_used();
+        }
+        if v.get("B6") {
+            v.set("B7", false);
+            v.define("QUALITY", "2");
+        }
+        if v.get("B10") {
+            v.state(StateItem::Cull(crate::CullMode::None));
+            v.set("B10", false);
+        }
+    }
+
+    fn high_bits_unused(v: &mut VariantBuilder) {
+        // Every permutation after the first chunk is never used: the later chunks bring no variant.
+        if v.get("B9") || v.get("B10") {
+            v.never_used();
+        }
+    }
+
+    fn unfolded(_: &mut VariantBuilder) {}
+
+    #[test]
+    fn chunks_merged_in_any_order_give_the_serial_enumeration() {
+        for (f, n) in [
+            (mesh_like as fn(&mut VariantBuilder), 11),
+            (high_bits_unused, 11),
+            (unfolded, 10),
+            (unfolded, 3),
+        ] {
+            let info = wide(n, f);
+            let e = Enumeration::new(&info, DEFAULT_BRANCH_LIMIT).unwrap();
+            let (variants, table) = one_by_one(&e).unwrap();
+            let mut chunks: Vec<PermutationChunk> = (0..e.chunks()).map(|i| e.chunk(i)).collect();
+            // Threads finish in any order.
+            chunks.reverse();
+            if chunks.len() > 2 {
+                chunks.swap(0, 1);
+            }
+            let set = e.finish(chunks).unwrap();
+            assert_eq!(set.variants, variants, "{n} branches");
+            assert_eq!(set.table, table, "{n} branches");
+            assert_eq!(
+                set,
+                enumerate_variants(&info, DEFAULT_BRANCH_LIMIT).unwrap()
+            );
+        }
+        assert!(Enumeration::new(&wide(11, unfolded), 20).unwrap().chunks() > 1);
+    }
+
+    #[test]
+    fn the_first_failing_permutation_is_reported_whichever_chunk_finishes_first() {
+        fn late_panics(v: &mut VariantBuilder) {
+            // Permutation 700 is in the second chunk and 1800 in the fourth; also an unknown branch from 1500 on.
+            if v.get("B2")
+                && v.get("B3")
+                && v.get("B4")
+                && v.get("B5")
+                && v.get("B7")
+                && v.get("B9")
+            {
+                panic!("unsupported");
+            }
+            if v.get("B10") && v.get("B9") {
+                v.get("NOPE");
+            }
+        }
+        let info = wide(11, late_panics);
+        let e = Enumeration::new(&info, DEFAULT_BRANCH_LIMIT).unwrap();
+        let serial = one_by_one(&e);
+        let prev = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let mut chunks: Vec<PermutationChunk> = (0..e.chunks()).map(|i| e.chunk(i)).collect();
+        std::panic::set_hook(prev);
+        chunks.reverse();
+        let err = e.finish(chunks).unwrap_err();
+        // 0b01010111100 = 700: B2..B5, B7, B9.
+        assert!(
+            err[0]
+                .message
+                .contains("panicked on permutation {B2, B3, B4, B5, B7, B9}"),
+            "{}",
+            err[0]
+        );
+        assert_eq!(Err(err), serial.map(|_| ()));
+    }
+
+    #[test]
+    fn chunks_lost_or_repeated_are_an_error_not_a_set_with_holes() {
+        let info = wide(11, mesh_like);
+        let e = Enumeration::new(&info, DEFAULT_BRANCH_LIMIT).unwrap();
+        let mut chunks: Vec<PermutationChunk> = (0..e.chunks()).map(|i| e.chunk(i)).collect();
+        chunks.pop();
+        let err = e.finish(chunks).unwrap_err();
+        assert!(
+            err[0].message.contains("merged from 3 chunks, not the 4"),
+            "{}",
+            err[0]
+        );
+        let e = Enumeration::new(&info, DEFAULT_BRANCH_LIMIT).unwrap();
+        let chunks: Vec<PermutationChunk> = [0, 1, 1, 3].into_iter().map(|i| e.chunk(i)).collect();
+        assert!(e.finish(chunks).is_err());
+    }
+
+    #[test]
+    fn more_unique_variants_than_the_limit_is_an_error_across_chunks() {
+        // 2^15 unfolded permutations, each its own variant, in 64 chunks of which none alone passes the limit.
+        let info = wide(15, unfolded);
+        let e = enumerate_variants(&info, DEFAULT_BRANCH_LIMIT).unwrap_err();
+        assert!(
+            e[0].message
+                .contains(&format!("more than {MAX_UNIQUE_VARIANTS} unique variants")),
             "{}",
             e[0]
         );
