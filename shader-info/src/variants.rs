@@ -353,10 +353,14 @@ pub struct Enumeration<'a> {
     branches: Vec<String>,
     declared: Vec<crate::constant::SharedConstant>,
     count: u64,
+    /// Which enumeration this is, so that `finish` refuses another one's chunks.
+    id: u64,
 }
 
 /// The permutations of one range of an [`Enumeration`], specialised.
 pub struct PermutationChunk {
+    /// The [`Enumeration`] it was specialised by.
+    enumeration: u64,
     /// The range's first permutation.
     start: u64,
     /// The range's distinct variants, in the order they first appear in it.
@@ -398,11 +402,13 @@ impl<'a> Enumeration<'a> {
                 .hint(format!("turn some branches into specialization constants (same GLSL, chosen at pipeline creation), or raise the limit (at most {MAX_BRANCH_LIMIT})")),
             ]);
         }
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         Ok(Enumeration {
             info,
             branches,
             declared: info.constants.iter().map(|c| c.value.clone()).collect(),
             count: 1 << n,
+            id: NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         })
     }
 
@@ -437,6 +443,7 @@ impl<'a> Enumeration<'a> {
             }
         }
         PermutationChunk {
+            enumeration: self.id,
             start,
             variants: in_index_order(index),
             local,
@@ -449,25 +456,31 @@ impl<'a> Enumeration<'a> {
     pub fn finish(self, mut chunks: Vec<PermutationChunk>) -> Result<VariantSet, Vec<Diagnostic>> {
         let name = &self.info.name;
         chunks.sort_unstable_by_key(|c| c.start);
-        // A chunk lost or given twice would leave permutations without a variant.
+        // A chunk lost or given twice would leave permutations without a variant, and another enumeration's
+        // would give them another info's variants.
+        let foreign = chunks.iter().filter(|c| c.enumeration != self.id).count();
         let tiled = chunks.len() == self.chunks()
             && chunks
                 .iter()
                 .enumerate()
                 .all(|(i, c)| c.start == i as u64 * PERMUTATIONS_PER_CHUNK);
-        if !tiled {
+        if foreign > 0 || !tiled {
+            let what = if foreign > 0 {
+                format!("{foreign} of them specialised by another enumeration")
+            } else {
+                format!("not the {} they are specialised in", self.chunks())
+            };
             return Err(vec![
                 Diagnostic::error(
                     Code::Branch,
                     name,
                     format!(
-                        "the permutations of `{name}` were merged from {} chunks, not the {} they are specialised in",
-                        chunks.len(),
-                        self.chunks()
+                        "the permutations of `{name}` were merged from {} chunks, {what}",
+                        chunks.len()
                     ),
                 )
                 .item("branches")
-                .hint("pass `Enumeration::finish` each `Enumeration::chunk(i)` for i in 0..chunks(), once"),
+                .hint("pass `finish` each `chunk(i)` of the same `Enumeration`, for i in 0..chunks(), once"),
             ]);
         }
         let mut index = VariantIndex::default();
@@ -835,7 +848,7 @@ mod tests {
     }
 
     #[test]
-    fn chunks_lost_or_repeated_are_an_error_not_a_set_with_holes() {
+    fn chunks_lost_repeated_or_foreign_are_an_error_not_a_wrong_set() {
         let info = wide(11, mesh_like);
         let e = Enumeration::new(&info, DEFAULT_BRANCH_LIMIT).unwrap();
         let mut chunks: Vec<PermutationChunk> = (0..e.chunks()).map(|i| e.chunk(i)).collect();
@@ -849,6 +862,19 @@ mod tests {
         let e = Enumeration::new(&info, DEFAULT_BRANCH_LIMIT).unwrap();
         let chunks: Vec<PermutationChunk> = [0, 1, 1, 3].into_iter().map(|i| e.chunk(i)).collect();
         assert!(e.finish(chunks).is_err());
+        // Chunks of another enumeration, even of the same info, tile the permutations but are not its own.
+        let e = Enumeration::new(&info, DEFAULT_BRANCH_LIMIT).unwrap();
+        let other = Enumeration::new(&info, DEFAULT_BRANCH_LIMIT).unwrap();
+        let mut chunks: Vec<PermutationChunk> = (0..e.chunks()).map(|i| e.chunk(i)).collect();
+        chunks[2] = other.chunk(2);
+        let err = e.finish(chunks).unwrap_err();
+        assert!(
+            err[0]
+                .message
+                .contains("1 of them specialised by another enumeration"),
+            "{}",
+            err[0]
+        );
     }
 
     #[test]
