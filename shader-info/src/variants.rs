@@ -750,6 +750,16 @@ mod tests {
         Ok((variants, table))
     }
 
+    /// Every chunk of `e`, specialised in order.
+    fn all_chunks(e: &Enumeration) -> Vec<PermutationChunk> {
+        (0..e.chunks()).map(|i| e.chunk(i)).collect()
+    }
+
+    /// Asserts that the first diagnostic of `err` says `text`.
+    fn assert_says(err: &[Diagnostic], text: &str) {
+        assert!(err[0].message.contains(text), "{}", err[0]);
+    }
+
     /// Folds of the shapes renderers write, over branches `B0`..: a mode that turns features off, exclusive
     /// features, impossible combinations, a source swap, defines and render state.
     fn mesh_like(v: &mut VariantBuilder) {
@@ -793,7 +803,7 @@ mod tests {
             let info = wide(n, f);
             let e = Enumeration::new(&info, DEFAULT_BRANCH_LIMIT).unwrap();
             let (variants, table) = one_by_one(&e).unwrap();
-            let mut chunks: Vec<PermutationChunk> = (0..e.chunks()).map(|i| e.chunk(i)).collect();
+            let mut chunks = all_chunks(&e);
             // Threads finish in any order.
             chunks.reverse();
             if chunks.len() > 2 {
@@ -832,18 +842,12 @@ mod tests {
         let serial = one_by_one(&e);
         let prev = std::panic::take_hook();
         std::panic::set_hook(Box::new(|_| {}));
-        let mut chunks: Vec<PermutationChunk> = (0..e.chunks()).map(|i| e.chunk(i)).collect();
+        let mut chunks = all_chunks(&e);
         std::panic::set_hook(prev);
         chunks.reverse();
         let err = e.finish(chunks).unwrap_err();
         // 0b01010111100 = 700: B2..B5, B7, B9.
-        assert!(
-            err[0]
-                .message
-                .contains("panicked on permutation {B2, B3, B4, B5, B7, B9}"),
-            "{}",
-            err[0]
-        );
+        assert_says(&err, "panicked on permutation {B2, B3, B4, B5, B7, B9}");
         assert_eq!(Err(err), serial.map(|_| ()));
     }
 
@@ -851,30 +855,20 @@ mod tests {
     fn chunks_lost_repeated_or_foreign_are_an_error_not_a_wrong_set() {
         let info = wide(11, mesh_like);
         let e = Enumeration::new(&info, DEFAULT_BRANCH_LIMIT).unwrap();
-        let mut chunks: Vec<PermutationChunk> = (0..e.chunks()).map(|i| e.chunk(i)).collect();
+        let mut chunks = all_chunks(&e);
         chunks.pop();
         let err = e.finish(chunks).unwrap_err();
-        assert!(
-            err[0].message.contains("merged from 3 chunks, not the 4"),
-            "{}",
-            err[0]
-        );
+        assert_says(&err, "merged from 3 chunks, not the 4");
         let e = Enumeration::new(&info, DEFAULT_BRANCH_LIMIT).unwrap();
         let chunks: Vec<PermutationChunk> = [0, 1, 1, 3].into_iter().map(|i| e.chunk(i)).collect();
         assert!(e.finish(chunks).is_err());
         // Chunks of another enumeration, even of the same info, tile the permutations but are not its own.
         let e = Enumeration::new(&info, DEFAULT_BRANCH_LIMIT).unwrap();
         let other = Enumeration::new(&info, DEFAULT_BRANCH_LIMIT).unwrap();
-        let mut chunks: Vec<PermutationChunk> = (0..e.chunks()).map(|i| e.chunk(i)).collect();
+        let mut chunks = all_chunks(&e);
         chunks[2] = other.chunk(2);
         let err = e.finish(chunks).unwrap_err();
-        assert!(
-            err[0]
-                .message
-                .contains("1 of them specialised by another enumeration"),
-            "{}",
-            err[0]
-        );
+        assert_says(&err, "1 of them specialised by another enumeration");
     }
 
     #[test]

@@ -24,7 +24,7 @@ use shader_info::{DirLoader, GeneratedStage, Registry, Stage};
 use std::collections::HashMap;
 use std::path::Path;
 use std::time::Instant;
-use timed_pass::timed_pass;
+use timed_pass::{timed_pass, timed_pass_with};
 
 /// Every module the pass compiles, generated beforehand.
 fn generated_modules(flow: &Flow) -> Vec<GeneratedStage> {
@@ -286,18 +286,8 @@ fn hot_pass(
     runs: usize,
 ) -> f64 {
     let compiler = Compiler::new(root).expect("compiler");
-    let opts = gpu::builder::BuildOptions {
-        profile,
-        jobs,
-        ..gpu::builder::BuildOptions::default()
-    };
     let mut times: Vec<f64> = (0..=runs)
-        .map(|_| {
-            let t = Instant::now();
-            let report = gpu::builder::build(registry, &compiler, loader, &opts, &|_| {});
-            assert!(report.success(), "{}", report.render_failures());
-            t.elapsed().as_secs_f64()
-        })
+        .map(|_| timed_pass_with(registry, &compiler, loader, profile, jobs).0)
         .skip(1)
         .collect();
     median(&mut times)
