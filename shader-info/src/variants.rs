@@ -420,7 +420,10 @@ impl<'a> Enumeration<'a> {
     /// Chunk `i` (below [`Enumeration::chunks`]) specialised: its distinct variants, or the error of its first
     /// failing permutation.
     pub fn chunk(&self, i: usize) -> PermutationChunk {
-        let start = (i as u64 * PERMUTATIONS_PER_CHUNK).min(self.count);
+        // An index past the last chunk gives an empty chunk at the end, which `finish` refuses as a stray.
+        let start = (i as u64)
+            .saturating_mul(PERMUTATIONS_PER_CHUNK)
+            .min(self.count);
         let end = (start + PERMUTATIONS_PER_CHUNK).min(self.count);
         let mut index = VariantIndex::default();
         let mut local = Vec::with_capacity((end - start) as usize);
@@ -459,17 +462,39 @@ impl<'a> Enumeration<'a> {
         // A chunk lost or given twice would leave permutations without a variant, and another enumeration's
         // would give them another info's variants.
         let foreign = chunks.iter().filter(|c| c.enumeration != self.id).count();
-        let tiled = chunks.len() == self.chunks()
-            && chunks
-                .iter()
-                .enumerate()
-                .all(|(i, c)| c.start == i as u64 * PERMUTATIONS_PER_CHUNK);
-        if foreign > 0 || !tiled {
-            let what = if foreign > 0 {
-                format!("{foreign} of them specialised by another enumeration")
-            } else {
-                format!("not the {} they are specialised in", self.chunks())
-            };
+        let mut given = vec![0usize; self.chunks()];
+        let mut stray = 0;
+        for c in &chunks {
+            match given.get_mut((c.start / PERMUTATIONS_PER_CHUNK) as usize) {
+                Some(n) if c.start % PERMUTATIONS_PER_CHUNK == 0 => *n += 1,
+                _ => stray += 1,
+            }
+        }
+        let listed = |want: fn(usize) -> bool| -> Vec<String> {
+            let at = given.iter().enumerate().filter(|(_, n)| want(**n));
+            at.map(|(i, _)| i.to_string()).collect()
+        };
+        let (missing, repeated) = (listed(|n| n == 0), listed(|n| n > 1));
+        if foreign > 0 || stray > 0 || !missing.is_empty() || !repeated.is_empty() {
+            let mut what = Vec::new();
+            if foreign > 0 {
+                what.push(format!(
+                    "{foreign} of them specialised by another enumeration"
+                ));
+            }
+            if !missing.is_empty() {
+                what.push(format!("chunk {} missing", missing.join(", ")));
+            }
+            if !repeated.is_empty() {
+                what.push(format!(
+                    "chunk {} given more than once",
+                    repeated.join(", ")
+                ));
+            }
+            if stray > 0 {
+                what.push(format!("{stray} past the last chunk"));
+            }
+            let what = format!("of its {}: {}", self.chunks(), what.join("; "));
             return Err(vec![
                 Diagnostic::error(
                     Code::Branch,
@@ -858,10 +883,19 @@ mod tests {
         let mut chunks = all_chunks(&e);
         chunks.pop();
         let err = e.finish(chunks).unwrap_err();
-        assert_says(&err, "merged from 3 chunks, not the 4");
+        assert_says(&err, "merged from 3 chunks, of its 4: chunk 3 missing");
         let e = Enumeration::new(&info, DEFAULT_BRANCH_LIMIT).unwrap();
         let chunks: Vec<PermutationChunk> = [0, 1, 1, 3].into_iter().map(|i| e.chunk(i)).collect();
-        assert!(e.finish(chunks).is_err());
+        let err = e.finish(chunks).unwrap_err();
+        assert_says(&err, "chunk 2 missing; chunk 1 given more than once");
+        // An index past the last chunk (even one whose first permutation would overflow) is a stray, not a panic.
+        let e = Enumeration::new(&info, DEFAULT_BRANCH_LIMIT).unwrap();
+        let chunks: Vec<PermutationChunk> = [0, 1, 2, usize::MAX]
+            .into_iter()
+            .map(|i| e.chunk(i))
+            .collect();
+        let err = e.finish(chunks).unwrap_err();
+        assert_says(&err, "chunk 3 missing; 1 past the last chunk");
         // Chunks of another enumeration, even of the same info, tile the permutations but are not its own.
         let e = Enumeration::new(&info, DEFAULT_BRANCH_LIMIT).unwrap();
         let other = Enumeration::new(&info, DEFAULT_BRANCH_LIMIT).unwrap();
@@ -875,12 +909,10 @@ mod tests {
     fn more_unique_variants_than_the_limit_is_an_error_across_chunks() {
         // 2^15 unfolded permutations, each its own variant, in 64 chunks of which none alone passes the limit.
         let info = wide(15, unfolded);
-        let e = enumerate_variants(&info, DEFAULT_BRANCH_LIMIT).unwrap_err();
-        assert!(
-            e[0].message
-                .contains(&format!("more than {MAX_UNIQUE_VARIANTS} unique variants")),
-            "{}",
-            e[0]
+        let err = enumerate_variants(&info, DEFAULT_BRANCH_LIMIT).unwrap_err();
+        assert_says(
+            &err,
+            &format!("more than {MAX_UNIQUE_VARIANTS} unique variants"),
         );
     }
 
