@@ -143,8 +143,9 @@ pub struct FlowMemos {
 }
 
 /// One variant as the static pass expands it: validated, with its builtins found and each stage as the builtin
-/// scan generated it (`None` where a stage must be generated again), or its diagnostics.
-pub(crate) type Expansion = Result<(ValidatedInfo, Vec<Option<GeneratedStage>>), Vec<Diagnostic>>;
+/// scan generated it (`None` where a stage must be generated again), in [`ValidatedInfo::stages`] order; or its
+/// diagnostics.
+pub type Expansion = Result<(ValidatedInfo, Vec<Option<GeneratedStage>>), Vec<Diagnostic>>;
 
 /// The steps of the flow over one registry, one source tree and one compiler.
 pub struct Flow<'a> {
@@ -417,20 +418,28 @@ impl<'a> Flow<'a> {
         info: &ValidatedInfo,
     ) -> Result<Option<(VariantSet, Vec<Result<ValidatedInfo, Vec<Diagnostic>>>)>, Vec<Diagnostic>>
     {
+        Ok(self.expand_generated(info)?.map(|(set, variants)| {
+            let variants = variants.into_iter().map(|r| r.map(|(v, _)| v)).collect();
+            (set, variants)
+        }))
+    }
+
+    /// Every unique variant of `info` as the static pass expands it ([`Expansion`]: validated, with the text of
+    /// its stages); `None` for an info without branches. Each is what validating and generating it alone gives.
+    pub fn expand_generated(
+        &self,
+        info: &ValidatedInfo,
+    ) -> Result<Option<(VariantSet, Vec<Expansion>)>, Vec<Diagnostic>> {
         if info.branches.is_empty() {
             return Ok(None);
         }
         let set = self.variants(info)?;
-        let variants = self
-            .expand_set(info, &set)
-            .into_iter()
-            .map(|r| r.map(|(v, _)| v))
-            .collect();
+        let variants = self.expand_set(info, &set);
         Ok(Some((set, variants)))
     }
 
     /// Every variant of `set` (the variants of `info`) in index order, each as [`Flow::expand_group`] gives it;
-    /// the groups of state twins are expanded in parallel.
+    /// the groups of branch twins and the twins of a group are expanded in parallel.
     pub(crate) fn expand_set(&self, info: &ValidatedInfo, set: &VariantSet) -> Vec<Expansion> {
         self.expand_set_with(info, set, |_, expansion| expansion)
     }
@@ -446,13 +455,9 @@ impl<'a> Flow<'a> {
         each: impl Fn(usize, Expansion) -> T + Sync,
     ) -> Vec<T> {
         let done: Vec<(usize, T)> = set
-            .state_twins()
+            .branch_twins(info)
             .par_iter()
-            .flat_map_iter(|group| {
-                self.expand_group(info, set, group)
-                    .into_iter()
-                    .map(|(i, expansion)| (i, each(i, expansion)))
-            })
+            .flat_map(|group| self.expand_group(info, set, group, &each))
             .collect();
         let mut in_order: Vec<Option<T>> = std::iter::repeat_with(|| None)
             .take(set.variants.len())
@@ -471,55 +476,51 @@ impl<'a> Flow<'a> {
             .collect()
     }
 
-    /// The variants of `group` (indices into `set`, the variants of `info`, that differ only in render state:
-    /// [`VariantSet::state_twins`]), each as [`Flow::expand_variant`] gives it and with its index. The first is
-    /// validated and generated; the others are derived from it, their render state checked
-    /// ([`ValidatedInfo::state_twin`]), and share its generated stages.
-    pub(crate) fn expand_group(
+    /// The variants of `group` (indices into `set`, the variants of `info`, whose infos differ only in branch values
+    /// and render state: [`VariantSet::branch_twins`]), each as [`Flow::expand_variant`] gives it, passed through
+    /// `each` with its index. The first is validated and generated; the others, on the pool's threads, are derived
+    /// from it ([`ValidatedInfo::branch_twin`]) with its text, their branch section written again
+    /// ([`GeneratedStage::with_branches`]). The mesh ubershader's 808 variants are two such groups: validating and
+    /// generating each was most of the pass's own work.
+    pub(crate) fn expand_group<T: Send>(
         &self,
         info: &ValidatedInfo,
         set: &VariantSet,
         group: &[usize],
-    ) -> Vec<(usize, Expansion)> {
+        each: &(impl Fn(usize, Expansion) -> T + Sync),
+    ) -> Vec<(usize, T)> {
         let Some((&first, twins)) = group.split_first() else {
             return Vec::new();
         };
+        let alone = |i: usize| (i, each(i, self.expand_variant(info, set, i)));
         let lead = match info.variant(set, first, self.registry) {
             Ok(lead) => lead,
             // Each twin fails or passes on its own, validated in full (its errors name it).
             Err(d) => {
-                return std::iter::once((first, Err(d)))
-                    .chain(
-                        twins
-                            .iter()
-                            .map(|&i| (i, self.expand_variant(info, set, i))),
-                    )
-                    .collect();
+                let mut out = vec![(first, each(first, Err(d)))];
+                out.par_extend(twins.par_iter().map(|&i| alone(i)));
+                return out;
             }
         };
-        // Derived from the lead as validated (its builtins as declared), then given the builtins found in the text
-        // they share: what validating and scanning the twin would give.
-        let validated = (!twins.is_empty()).then(|| lead.clone());
+        // The twins are derived from the lead with the builtins found in its text: the text they share but for
+        // branch values, which spell no builtin.
         let (found, generated) = self.with_found_builtins_generated(lead);
-        let derived: Vec<_> = validated.map_or_else(Vec::new, |lead| {
-            twins
-                .iter()
-                .map(|&i| {
-                    let twin = info.state_twin(set, i, &lead, self.registry).map(|t| {
-                        let t = if t.builtins == found.builtins {
-                            t
-                        } else {
-                            t.with_found_builtins(found.builtins)
-                        };
-                        (t, generated.clone())
-                    });
-                    (i, twin)
-                })
-                .collect()
-        });
-        std::iter::once((first, Ok((found, generated))))
-            .chain(derived)
-            .collect()
+        let mut out: Vec<(usize, T)> = twins
+            .par_iter()
+            .map(|&i| match info.branch_twin(set, i, &found) {
+                Some(Ok(twin)) => {
+                    let stages = generated
+                        .iter()
+                        .map(|g| g.as_ref().and_then(|g| g.with_branches(&found, &twin)))
+                        .collect();
+                    (i, each(i, Ok((twin, stages))))
+                }
+                Some(Err(d)) => (i, each(i, Err(d))),
+                None => alone(i),
+            })
+            .collect();
+        out.push((first, each(first, Ok((found, generated)))));
+        out
     }
 
     /// Variant `index` of `set` (the variants of `info`), validated, with its builtins found and each stage as the

@@ -320,6 +320,56 @@ pub struct GeneratedStage {
     /// The entry point's name in the compiled module (`main` unless the info names it: GLSL's own function is
     /// always `main`, and the compiler renames the SPIR-V entry point).
     pub entry_point: String,
+    /// Where in `source` the branch section is ([`GeneratedStage::with_branches`]).
+    branches: std::ops::Range<usize>,
+}
+
+impl GeneratedStage {
+    /// This stage as generated for `to`, an info that differs from `from` (the info this was generated for) only in
+    /// branch values and render state: the branch section written again, everything else (and the line of every
+    /// declaration) as it is. `None` where `to` differs in more, or this text is not what `from` generates.
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// let mut reg = Registry::new();
+    /// reg.add_info(ShaderCreateInfo::new("s").branch("FOG").compute_source("s.comp").local_group_size(8));
+    /// let loader = MemoryLoader::default().with("s.comp", "void main() { if (FOG) {} }");
+    /// let opts = GenerateOptions::new(&loader, &reg);
+    /// let info = reg.validated("s").unwrap();
+    /// let set = enumerate_variants(&info, DEFAULT_BRANCH_LIMIT).unwrap();
+    /// let (off, on) = (info.variant(&set, 0, &reg).unwrap(), info.variant(&set, 1, &reg).unwrap());
+    /// let text = generate(&off, Stage::Compute, &opts).unwrap();
+    /// let twin = text.with_branches(&off, &on).unwrap();
+    /// assert_eq!(twin, generate(&on, Stage::Compute, &opts).unwrap());
+    /// assert!(twin.source.contains("const bool FOG = true;"));
+    /// ```
+    pub fn with_branches(
+        &self,
+        from: &ShaderCreateInfo,
+        to: &ShaderCreateInfo,
+    ) -> Option<GeneratedStage> {
+        if self.info != from.name || !from.same_but_branch_values_and_state(to) {
+            return None;
+        }
+        let (old, new) = (branch_section(from), branch_section(to));
+        if self.source.get(self.branches.clone()) != Some(old.as_str()) {
+            return None;
+        }
+        let mut source = String::with_capacity(self.source.len() - old.len() + new.len());
+        source.push_str(&self.source[..self.branches.start]);
+        source.push_str(&new);
+        source.push_str(&self.source[self.branches.end..]);
+        Some(GeneratedStage {
+            info: self.info.clone(),
+            stage: self.stage,
+            name: self.name.clone(),
+            source,
+            source_map: self.source_map.clone(),
+            files: self.files.clone(),
+            entry_point: self.entry_point.clone(),
+            branches: self.branches.start..self.branches.start + new.len(),
+        })
+    }
 }
 
 /// Which GLSL the generator writes.
@@ -499,7 +549,9 @@ pub fn generate(
     emit_resources(&mut e, info, stage, opts.flavor);
     emit_naga_coordinate_types(&mut e, info, opts.flavor);
     emit_subpass_values(&mut e, info, stage, opts.flavor);
+    let branches_start = e.out.len();
     emit_branches(&mut e, info);
+    let branches = branches_start..e.out.len();
     emit_specialization_constants(&mut e, info, opts.flavor);
     emit_push_constants(&mut e, info);
     emit_layouts(&mut e, info, stage);
@@ -528,6 +580,7 @@ pub fn generate(
         },
         files,
         entry_point: info.entry_point_of(stage).to_string(),
+        branches,
     })
 }
 
@@ -792,24 +845,41 @@ fn emit_subpass_values(e: &mut Emitter, info: &ResolvedInfo, stage: Stage, flavo
     }
 }
 
-/// Section 5: the static branches, where specialization constants are (see the variants module).
-fn emit_branches(e: &mut Emitter, info: &ResolvedInfo) {
+/// Section 5: the static branches, where specialization constants are (see the variants module). Two lines each,
+/// whatever the values, so that a variant that differs only in them keeps every other line where it was
+/// ([`GeneratedStage::with_branches`]).
+fn emit_branches(e: &mut Emitter, info: &ShaderCreateInfo) {
     for b in &info.branches {
-        let value = info.branch_values.iter().any(|(n, v)| *n == b.value && *v);
-        // The preprocessor symbol guards code that uses a conditional resource (`#if BRANCH_SKINNING`), which a
-        // folded `if` cannot: the pruned resource is not declared at all.
         e.decl(
-            &format!(
-                "const bool {} = {value};\n#define BRANCH_{} {}",
-                b.value,
-                b.value,
-                u8::from(value)
-            ),
+            &branch_decl(info, b),
             &b.declared_in,
             format!("branch `{}`", b.value),
             b.origin,
         );
     }
+}
+
+/// The declaration of branch `b` with its value in `info`.
+fn branch_decl(info: &ShaderCreateInfo, b: &Item<String>) -> String {
+    let value = info.branch_values.iter().any(|(n, v)| *n == b.value && *v);
+    // The preprocessor symbol guards code that uses a conditional resource (`#if BRANCH_SKINNING`), which a
+    // folded `if` cannot: the pruned resource is not declared at all.
+    format!(
+        "const bool {} = {value};\n#define BRANCH_{} {}",
+        b.value,
+        b.value,
+        u8::from(value)
+    )
+}
+
+/// The branch section's text, as [`emit_branches`] writes it.
+fn branch_section(info: &ShaderCreateInfo) -> String {
+    let mut out = String::new();
+    for b in &info.branches {
+        out.push_str(&branch_decl(info, b));
+        out.push('\n');
+    }
+    out
 }
 
 /// Section 5: the specialization constants.

@@ -401,6 +401,86 @@ impl ShaderCreateInfo {
         }
     }
 
+    /// Whether `other` is this info but for its branch values and render state: what no check but the render-state
+    /// one reads, and what generation writes in the branch section only. Every field is named, so a field added
+    /// later must be placed on one side or the other here.
+    pub(crate) fn same_but_branch_values_and_state(&self, other: &ShaderCreateInfo) -> bool {
+        let ShaderCreateInfo {
+            name,
+            origin,
+            vertex_inputs,
+            vertex_out,
+            geometry_layout,
+            geometry_out,
+            tessellation_layout,
+            tess_control_out,
+            tess_patch_out,
+            tess_evaluation_out,
+            fragment_outputs,
+            push_constants,
+            resources,
+            specialization_constants,
+            defines,
+            constants,
+            shared_variables,
+            typedef_sources,
+            additional_infos,
+            local_group_size,
+            builtins,
+            depth_write,
+            early_fragment_test,
+            do_static_compilation,
+            sources,
+            branches,
+            specialize,
+            branch_values: _,
+            skipped_targets,
+            conditional_resources,
+            size_constants,
+            subpass_inputs,
+            entry_points,
+            slot_space,
+            render_state: _,
+            blender_prelude,
+            twin,
+        } = self;
+        *name == other.name
+            && *origin == other.origin
+            && *vertex_inputs == other.vertex_inputs
+            && *vertex_out == other.vertex_out
+            && *geometry_layout == other.geometry_layout
+            && *geometry_out == other.geometry_out
+            && *tessellation_layout == other.tessellation_layout
+            && *tess_control_out == other.tess_control_out
+            && *tess_patch_out == other.tess_patch_out
+            && *tess_evaluation_out == other.tess_evaluation_out
+            && *fragment_outputs == other.fragment_outputs
+            && *push_constants == other.push_constants
+            && *resources == other.resources
+            && *specialization_constants == other.specialization_constants
+            && *defines == other.defines
+            && *constants == other.constants
+            && *shared_variables == other.shared_variables
+            && *typedef_sources == other.typedef_sources
+            && *additional_infos == other.additional_infos
+            && *local_group_size == other.local_group_size
+            && *builtins == other.builtins
+            && *depth_write == other.depth_write
+            && *early_fragment_test == other.early_fragment_test
+            && *do_static_compilation == other.do_static_compilation
+            && *sources == other.sources
+            && *branches == other.branches
+            && *specialize == other.specialize
+            && *skipped_targets == other.skipped_targets
+            && *conditional_resources == other.conditional_resources
+            && *size_constants == other.size_constants
+            && *subpass_inputs == other.subpass_inputs
+            && *entry_points == other.entry_points
+            && *slot_space == other.slot_space
+            && *blender_prelude == other.blender_prelude
+            && *twin == other.twin
+    }
+
     /// Names this info as the declarer of each of its own items. An info renamed after its builder calls
     /// (`info.name = …`) would otherwise keep the old name on its items, and everything keyed by it (the
     /// specialization-constant ids, "declared in" of diagnostics) would name an info that does not exist.

@@ -30,8 +30,9 @@
 //! assert!(!set.variants[i].value("FOG", &set.branches));
 //! ```
 
-use crate::constant::ConstOverride;
+use crate::constant::{ConstOverride, ConstValue};
 use crate::diagnostic::{Code, Diagnostic};
+use crate::info::ShaderCreateInfo;
 use crate::render_state::StateItem;
 use crate::resolve::ResolvedInfo;
 use crate::specialize::VariantBuilder;
@@ -59,6 +60,15 @@ fn permutation_count(n: u32) -> String {
 /// The most branches any limit allows: the permutation table holds 2^N entries (2^24 × 4 bytes = 64 MiB).
 pub const MAX_BRANCH_LIMIT: u32 = 24;
 
+/// What a variant changes in its info but for branch values and render state ([`Variant::changes`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Changes<'a> {
+    defines: &'a [(String, String)],
+    sources: &'a [(Stage, String)],
+    vertex_inputs: &'a [crate::vertex::VertexInput],
+    constants: &'a [ConstOverride],
+}
+
 /// One unique variant.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Variant {
@@ -85,18 +95,50 @@ impl Variant {
             .is_some_and(|i| self.bits & (1 << i) != 0)
     }
 
-    /// Whether `other` is this variant but for its render state: the two resolve to infos that differ only in
-    /// render state, which neither the generated text nor any check but the render-state one reads.
-    pub(crate) fn differs_only_in_state(&self, other: &Variant) -> bool {
-        self.without_state() == other.without_state()
+    /// What this variant changes in its info but for branch values and render state: two variants with the same
+    /// changes resolve to infos that differ only there, unless a conditional resource follows the branches
+    /// ([`crate::ValidatedInfo::branch_twin`] checks that).
+    pub(crate) fn changes(&self) -> Changes<'_> {
+        Changes {
+            defines: &self.defines,
+            sources: &self.sources,
+            vertex_inputs: &self.vertex_inputs,
+            constants: &self.constants,
+        }
     }
 
-    /// This variant with no render state of its own: what decides its code.
-    fn without_state(&self) -> Variant {
-        Variant {
-            state: Vec::new(),
-            ..self.clone()
+    /// The branch values of this variant, as its info lists them ([`ShaderCreateInfo::branch_values`]).
+    pub(crate) fn branch_values(&self, branches: &[String]) -> Vec<(String, bool)> {
+        branches
+            .iter()
+            .enumerate()
+            .map(|(b, n)| (n.clone(), self.bits & (1 << b) != 0))
+            .collect()
+    }
+
+    /// Which of `info`'s conditional resources this variant declares, as [`crate::resolve::apply_conditions`]
+    /// decides it for the applied info (a branch that is on, or a boolean constant that is true after this
+    /// variant's overrides).
+    fn conditions(&self, info: &ShaderCreateInfo, branches: &[String]) -> Vec<bool> {
+        if info.conditional_resources.is_empty() {
+            return Vec::new();
         }
+        let on = |name: &str| {
+            self.value(name, branches)
+                || info.constants.iter().any(|c| {
+                    c.value.name == name
+                        && self
+                            .constants
+                            .iter()
+                            .find(|o| o.name == name)
+                            .map_or(&c.value.value, |o| &o.value)
+                            == &ConstValue::Bool(true)
+                })
+        };
+        info.conditional_resources
+            .iter()
+            .map(|it| it.value.condition.eval(&on))
+            .collect()
     }
 
     /// `render_state` (an info's declared state) with this variant's state changes: each replaces the item of its
@@ -120,11 +162,7 @@ impl Variant {
     /// The resolved info of this variant: branch constants set, sources replaced, defines added.
     pub fn apply(&self, info: &ResolvedInfo, branches: &[String]) -> ResolvedInfo {
         info.with_changes(|i| {
-            i.branch_values = branches
-                .iter()
-                .enumerate()
-                .map(|(b, n)| (n.clone(), self.bits & (1 << b) != 0))
-                .collect();
+            i.branch_values = self.branch_values(branches);
             for c in &self.constants {
                 if let Some(it) = i.constants.iter_mut().find(|k| k.value.name == c.name) {
                     it.value.value = c.value;
@@ -264,11 +302,13 @@ impl VariantSet {
         Ok(bits)
     }
 
-    /// The variants grouped by what they compile: each group holds the indices of variants that differ only in
-    /// render state (a blended and an opaque surface sharing their code), in index order, and the groups are in
-    /// order of their first index. Such variants share their generated text, so the static pass validates and
-    /// generates the first of a group and derives the others from it
-    /// ([`crate::ValidatedInfo::state_twin`]).
+    /// The variants grouped by what their code is made of: each group holds the indices of variants whose infos
+    /// differ only in branch values and render state (the same defines, sources, vertex inputs, constants and
+    /// conditional resources: a blended and an opaque surface, or a fogged and an unfogged one), in index order,
+    /// and the groups are in order of their first index. `info` is the info the set was enumerated from. No check
+    /// but the render-state one reads either, and generation writes branch values in one section, so the static
+    /// pass validates and generates the first of a group and derives the others from it
+    /// ([`crate::ValidatedInfo::branch_twin`], [`crate::GeneratedStage::with_branches`]).
     ///
     /// ```
     /// use shader_info::*;
@@ -277,24 +317,30 @@ impl VariantSet {
     ///         v.state(StateItem::Blend(Blend::Alpha));
     ///         v.set("BLEND", false);
     ///     }
+    ///     if v.get("DEPTH") {
+    ///         v.source(Stage::Fragment, "depth.frag");
+    ///     }
     /// }
     /// let mut reg = Registry::new();
     /// reg.add_info(ShaderCreateInfo::new("surface")
     ///     .branch("BLEND")
     ///     .branch("FOG")
+    ///     .branch("DEPTH")
     ///     .specialize(fold)
     ///     .fragment_out(0, Type::Vec4, "color")
     ///     .vertex_source("s.vert")
     ///     .fragment_source("s.frag"));
-    /// let set = enumerate_variants(&reg.resolve("surface").unwrap(), DEFAULT_BRANCH_LIMIT).unwrap();
-    /// // {}, {BLEND} (opaque code, blended state), {FOG}, {BLEND, FOG}.
-    /// assert_eq!(set.state_twins(), vec![vec![0, 1], vec![2, 3]]);
+    /// let info = reg.resolve("surface").unwrap();
+    /// let set = enumerate_variants(&info, DEFAULT_BRANCH_LIMIT).unwrap();
+    /// // {}, {BLEND}, {FOG}, {BLEND, FOG} share their code but for FOG; the DEPTH ones read another source.
+    /// assert_eq!(set.branch_twins(&info), vec![vec![0, 1, 2, 3], vec![4, 5, 6, 7]]);
     /// ```
-    pub fn state_twins(&self) -> Vec<Vec<usize>> {
+    pub fn branch_twins(&self, info: &ShaderCreateInfo) -> Vec<Vec<usize>> {
         let mut groups: Vec<Vec<usize>> = Vec::new();
-        let mut group_of: HashMap<Variant, usize> = HashMap::with_capacity(self.variants.len());
+        let mut group_of: HashMap<(Changes, Vec<bool>), usize> =
+            HashMap::with_capacity(self.variants.len());
         for (i, v) in self.variants.iter().enumerate() {
-            match group_of.entry(v.without_state()) {
+            match group_of.entry((v.changes(), v.conditions(info, &self.branches))) {
                 std::collections::hash_map::Entry::Occupied(g) => groups[*g.get()].push(i),
                 std::collections::hash_map::Entry::Vacant(e) => {
                     e.insert(groups.len());

@@ -28,7 +28,7 @@ static COMPILED: AtomicUsize = AtomicUsize::new(0);
 static TRANSLATED: AtomicUsize = AtomicUsize::new(0);
 /// Accepted infos with a geometry or tessellation stage.
 static PRIMITIVE_STAGES: AtomicUsize = AtomicUsize::new(0);
-static STATE_TWINS: AtomicUsize = AtomicUsize::new(0);
+static BRANCH_TWINS: AtomicUsize = AtomicUsize::new(0);
 
 /// Names: ordinary ones that collide on purpose, and every kind of bad one.
 fn name() -> impl Strategy<Value = String> {
@@ -844,23 +844,40 @@ fn check_info(flow: &Flow, reg: &Registry, name: &str, graph: usize) -> Result<(
         PRIMITIVE_STAGES.fetch_add(1, Relaxed);
     }
     let mut infos = vec![info.clone()];
-    match flow.expand(&info) {
+    match flow.expand_generated(&info) {
         Err(d) => return rejected(d, "variants"),
         Ok(None) => {}
         Ok(Some((set, variants))) => {
-            // Expanded by groups of state twins, each variant is what validating it alone gives.
-            for g in set.state_twins() {
-                STATE_TWINS.fetch_add(g.len() - 1, Relaxed);
+            // Expanded by groups of branch twins, each variant is what validating and generating it alone gives.
+            for g in set.branch_twins(&info) {
+                BRANCH_TWINS.fetch_add(g.len() - 1, Relaxed);
             }
-            for (i, v) in variants.iter().enumerate() {
+            let mut kept = Vec::new();
+            for (i, v) in variants.into_iter().enumerate() {
                 let alone = flow.validated_key(&format!("{name}#v{i}"));
-                if *v != alone {
+                let expanded = v.as_ref().map(|(v, _)| v);
+                if expanded != alone.as_ref() {
                     return Err(format!(
-                        "variant {i} expanded with its state twins is not the variant validated alone:\n{v:?}\n{alone:?}"
+                        "variant {i} expanded with its branch twins is not the variant validated alone:\n{expanded:?}\n{alone:?}"
                     ));
                 }
+                if let (Ok((_, stages)), Ok(alone)) = (&v, &alone) {
+                    for (stage, text) in alone.stages().into_iter().zip(stages) {
+                        let Some(text) = text else { continue };
+                        let generated = flow.generate(alone, stage);
+                        if generated.as_ref() != Ok(text) {
+                            return Err(format!(
+                                "variant {i} {stage} as expanded is not its text generated alone:\n{}\n{generated:?}",
+                                text.source
+                            ));
+                        }
+                    }
+                }
+                if kept.len() < 4 {
+                    kept.push(v.map(|(v, _)| v));
+                }
             }
-            for v in variants.into_iter().take(4) {
+            for v in kept {
                 match v {
                     Ok(v) => infos.push(v),
                     Err(d) => rejected(d, "variant")?,
@@ -970,11 +987,11 @@ fn random_declarations_never_panic_and_every_outcome_is_explained() {
     });
     eprintln!(
         "fuzz_declarations: {} infos rejected with diagnostics, {} accepted ({} with geometry or tessellation \
-         stages), {} variants derived from a state twin, {} modules compiled and cross-checked, {} target verdicts",
+         stages), {} variants derived from a branch twin, {} modules compiled and cross-checked, {} target verdicts",
         REJECTED.load(Relaxed),
         ACCEPTED.load(Relaxed),
         PRIMITIVE_STAGES.load(Relaxed),
-        STATE_TWINS.load(Relaxed),
+        BRANCH_TWINS.load(Relaxed),
         COMPILED.load(Relaxed),
         TRANSLATED.load(Relaxed)
     );

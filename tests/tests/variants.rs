@@ -248,46 +248,37 @@ fn a_branch_can_become_a_specialization_constant_without_touching_the_source() {
 }
 
 #[test]
-fn state_twins_group_the_variants_that_share_their_modules() {
-    let (_, set) = mesh_set();
-    let groups = set.state_twins();
-    // One group per distinct set of modules (see `mesh_permutation_and_unique_counts`), every variant in one.
-    assert_eq!(groups.len(), 436);
+fn branch_twins_group_the_variants_that_differ_in_branch_values_and_state_only() {
+    let (info, set) = mesh_set();
+    let groups = set.branch_twins(&info);
+    // The depth-only variants read another fragment source; every other difference is a branch value or state.
+    assert_eq!(groups.len(), 2);
     let mut seen: Vec<usize> = groups.iter().flatten().copied().collect();
     seen.sort_unstable();
     assert_eq!(seen, (0..set.variants.len()).collect::<Vec<_>>());
     for g in &groups {
         assert!(g.windows(2).all(|w| w[0] < w[1]), "{g:?}");
         for &i in &g[1..] {
-            let (lead, twin) = (&set.variants[g[0]], &set.variants[i]);
-            assert_eq!(modules_of(lead), modules_of(twin));
-            assert_ne!(
-                lead.state, twin.state,
-                "unique variants that differ in render state"
-            );
+            assert_eq!(set.variants[g[0]].sources, set.variants[i].sources);
         }
     }
-    let firsts: std::collections::HashSet<_> = groups
-        .iter()
-        .map(|g| modules_of(&set.variants[g[0]]))
-        .collect();
-    assert_eq!(
-        firsts.len(),
-        groups.len(),
-        "two groups with the same modules"
+    assert_ne!(
+        set.variants[groups[0][0]].sources,
+        set.variants[groups[1][0]].sources
     );
 }
 
 #[test]
-fn a_state_twin_is_the_variant_validated_in_full() {
+fn a_branch_twin_is_the_variant_validated_in_full() {
     let registry = Registry::global();
     let info = registry.validated("gpu_shader_mesh").unwrap();
     let set = enumerate_variants(&info, DEFAULT_BRANCH_LIMIT).unwrap();
     let mut derived = 0;
-    for g in set.state_twins() {
+    let groups = set.branch_twins(&info);
+    for g in &groups {
         let lead = info.variant(&set, g[0], registry).unwrap();
         for &i in &g[1..] {
-            let twin = info.state_twin(&set, i, &lead, registry).unwrap();
+            let twin = info.branch_twin(&set, i, &lead).unwrap().unwrap();
             assert_eq!(
                 twin,
                 info.variant(&set, i, registry).unwrap(),
@@ -296,16 +287,47 @@ fn a_state_twin_is_the_variant_validated_in_full() {
             derived += 1;
         }
     }
-    assert_eq!(derived, 808 - 436);
-    // A variant that is not a twin of the one given is validated in full, not derived from it.
-    let (a, b) = (
-        info.variant(&set, 0, registry).unwrap(),
-        set.state_twins()[1][0],
+    assert_eq!(derived, 808 - 2);
+    // A variant of another group (another fragment source) is no twin: it is validated alone.
+    let a = info.variant(&set, 0, registry).unwrap();
+    assert_eq!(info.branch_twin(&set, groups[1][0], &a), None);
+}
+
+/// Variants whose branches pick other conditional resources are no twins: what they declare differs, and so does
+/// what validation checks.
+#[test]
+fn variants_with_other_conditional_resources_are_not_branch_twins() {
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("skinned")
+            .branch("SKINNING")
+            .branch("FOG")
+            .resources_if(Condition::branch("SKINNING"), |i| {
+                i.storage_buf(2, Qualifier::Read, "mat4", "bones[]", Frequency::Batch)
+            })
+            .fragment_out(0, Type::Vec4, "color")
+            .vertex_source("a.vert")
+            .fragment_source("a.frag"),
     );
-    assert_eq!(
-        info.state_twin(&set, b, &a, registry).unwrap(),
-        info.variant(&set, b, registry).unwrap()
-    );
+    let info = reg.validated("skinned").unwrap();
+    let set = enumerate_variants(&info, DEFAULT_BRANCH_LIMIT).unwrap();
+    let skinned = |i: usize| set.variants[i].value("SKINNING", &set.branches);
+    let groups = set.branch_twins(&info);
+    assert_eq!(groups.len(), 2, "{groups:?}");
+    for g in &groups {
+        assert!(g.iter().all(|&i| skinned(i) == skinned(g[0])), "{g:?}");
+        let lead = info.variant(&set, g[0], &reg).unwrap();
+        for &i in &g[1..] {
+            assert_eq!(
+                info.branch_twin(&set, i, &lead).unwrap(),
+                info.variant(&set, i, &reg)
+            );
+        }
+    }
+    // Across the groups the resources differ: derived from the other group's variant, none is a twin.
+    let (a, b) = (groups[0][0], groups[1][0]);
+    let lead = info.variant(&set, a, &reg).unwrap();
+    assert_eq!(info.branch_twin(&set, b, &lead), None);
 }
 
 fn wrong_state(v: &mut VariantBuilder) {
@@ -332,19 +354,19 @@ fn with_twins(name: &str, branch: &str, fold: fn(&mut VariantBuilder)) -> Regist
 }
 
 #[test]
-fn a_state_twin_with_wrong_state_fails_as_validated_in_full() {
+fn a_branch_twin_with_wrong_state_fails_as_validated_in_full() {
     let reg = with_twins("twins", "WRONG", wrong_state);
     let info = reg.validated("twins").unwrap();
     let set = enumerate_variants(&info, DEFAULT_BRANCH_LIMIT).unwrap();
-    assert_eq!(set.state_twins(), vec![vec![0, 1]]);
+    assert_eq!(set.branch_twins(&info), vec![vec![0, 1]]);
     let lead = info.variant(&set, 0, &reg).unwrap();
     let full = info.variant(&set, 1, &reg).unwrap_err();
     assert_eq!(full[0].code, Code::RenderState, "{}", render_all(&full));
-    assert_eq!(info.state_twin(&set, 1, &lead, &reg).unwrap_err(), full);
+    assert_eq!(info.branch_twin(&set, 1, &lead).unwrap().unwrap_err(), full);
 }
 
-/// The static pass's expansion (validated and generated per group of state twins) gives every variant as
-/// validating it alone does, builtins found in its text included.
+/// The static pass's expansion (validated and generated per group of branch twins) gives every variant as
+/// validating and generating it alone does, builtins found in its text included.
 #[test]
 fn the_flow_expands_every_variant_as_one_at_a_time() {
     use gpu::compiler::{Compiler, Profile};
@@ -353,14 +375,31 @@ fn the_flow_expands_every_variant_as_one_at_a_time() {
     let (compiler, loader) = (Compiler::new(&root).unwrap(), DirLoader::new(&root));
     let flow = Flow::new(Registry::global(), &loader, &compiler, Profile::Debug);
     let info = flow.validated("gpu_shader_mesh").unwrap();
-    let (set, variants) = flow.expand(&info).unwrap().expect("the mesh has branches");
+    let (set, variants) = flow
+        .expand_generated(&info)
+        .unwrap()
+        .expect("the mesh has branches");
     assert_eq!(variants.len(), set.variants.len());
+    let mut texts = 0;
     for (i, v) in variants.into_iter().enumerate() {
         let alone = flow
             .validated_key(&format!("gpu_shader_mesh#v{i}"))
             .unwrap();
-        assert_eq!(v.unwrap(), alone, "variant {i}");
+        let (v, stages) = v.unwrap();
+        assert_eq!(v, alone, "variant {i}");
+        assert_eq!(stages.len(), alone.stages().len());
+        for (stage, text) in alone.stages().into_iter().zip(stages) {
+            if let Some(text) = text {
+                assert_eq!(
+                    text,
+                    flow.generate(&alone, stage).unwrap(),
+                    "variant {i} {stage}"
+                );
+                texts += 1;
+            }
+        }
     }
+    assert_eq!(texts, 2 * 808, "every stage's text expanded");
 }
 
 fn blend_twin(v: &mut VariantBuilder) {
@@ -373,7 +412,7 @@ fn blend_twin(v: &mut VariantBuilder) {
 /// A twin takes the builtins found in the text it shares with its group's first variant (clip distances here,
 /// written by the vertex stage and not declared).
 #[test]
-fn a_state_twin_takes_the_builtins_found_in_the_shared_text() {
+fn a_branch_twin_takes_the_builtins_found_in_the_shared_text() {
     use gpu::compiler::{Compiler, Profile};
     use gpu::flow::Flow;
     let reg = with_twins("clipped", "BLEND", blend_twin);
@@ -388,7 +427,7 @@ fn a_state_twin_takes_the_builtins_found_in_the_shared_text() {
     let flow = Flow::new(&reg, &loader, &compiler, Profile::Debug);
     let info = flow.validated("clipped").unwrap();
     let (set, variants) = flow.expand(&info).unwrap().unwrap();
-    assert_eq!(set.state_twins(), vec![vec![0, 1]]);
+    assert_eq!(set.branch_twins(&info), vec![vec![0, 1]]);
     for (i, v) in variants.into_iter().enumerate() {
         let v = v.unwrap();
         assert!(

@@ -163,12 +163,13 @@ impl ValidatedInfo {
         Ok(out)
     }
 
-    /// Unique variant `index` of `set` (this info's variants), derived from `twin`, a validated variant that differs
-    /// from it only in render state ([`VariantSet::state_twins`]): the same as [`ValidatedInfo::variant`] (and
-    /// `twin`'s builtins found in the text they share), with only the render state checked again. Nothing else
-    /// reads the render state (not the generated text, not another check, which give `twin`'s warnings again), so
-    /// in an ubershader whose blended and opaque surfaces share their code, half the variants are not validated and
-    /// generated a second time. Where `twin` is not such a variant, `index` is validated in full.
+    /// Unique variant `index` of `set` (this info's variants), derived from `twin`, a validated variant of `set`
+    /// whose info differs from it only in branch values and render state ([`VariantSet::branch_twins`]): the same
+    /// as [`ValidatedInfo::variant`] (with the builtins `twin` found in the text they share), with only the render
+    /// state checked again. No other check reads branch values or render state (the generated text reads branch
+    /// values in one section: [`crate::GeneratedStage::with_branches`]), so in an ubershader whose variants differ
+    /// in their branches' values only, one variant is validated and generated instead of each. `None` where
+    /// `twin` is no such variant: validate `index` with [`ValidatedInfo::variant`].
     ///
     /// ```
     /// use shader_info::*;
@@ -181,53 +182,56 @@ impl ValidatedInfo {
     /// let mut reg = Registry::new();
     /// reg.add_info(ShaderCreateInfo::new("surface")
     ///     .branch("BLEND")
+    ///     .branch("FOG")
     ///     .specialize(fold)
     ///     .fragment_out(0, Type::Vec4, "color")
     ///     .vertex_source("s.vert")
     ///     .fragment_source("s.frag"));
     /// let info = reg.validated("surface").unwrap();
     /// let set = enumerate_variants(&info, DEFAULT_BRANCH_LIMIT).unwrap();
-    /// let opaque = info.variant(&set, 0, &reg).unwrap();
-    /// let blended = info.state_twin(&set, 1, &opaque, &reg).unwrap();
-    /// assert_eq!(blended, info.variant(&set, 1, &reg).unwrap());
+    /// let first = info.variant(&set, 0, &reg).unwrap();
+    /// for i in 1..set.variants.len() {
+    ///     let twin = info.branch_twin(&set, i, &first).unwrap();
+    ///     assert_eq!(twin, info.variant(&set, i, &reg));
+    /// }
     /// ```
-    pub fn state_twin(
+    pub fn branch_twin(
         &self,
         set: &VariantSet,
         index: usize,
         twin: &ValidatedInfo,
-        registry: &Registry,
-    ) -> Result<ValidatedInfo, Vec<Diagnostic>> {
-        let twins = match (set.variants.get(index), twin.variant_index()) {
-            (Some(v), Some(t)) => set
-                .variants
-                .get(t)
-                .filter(|t| t.differs_only_in_state(v))
-                .map(|_| v),
-            _ => None,
-        };
-        let Some(v) = twins else {
-            return self.variant(set, index, registry);
-        };
-        let label = set.label(index);
+    ) -> Option<Result<ValidatedInfo, Vec<Diagnostic>>> {
+        let v = set.variants.get(index)?;
+        let t = set.variants.get(twin.variant_index()?)?;
+        if v.changes() != t.changes() {
+            return None;
+        }
+        // `twin` applied the same changes; what follows the branches is redone as `Variant::apply` does it.
         let info = twin.info.with_changes(|i| {
+            i.branch_values = v.branch_values(&set.branches);
+            crate::resolve::apply_conditions(i);
             i.render_state = self.info.render_state.clone();
             v.apply_state(&mut i.render_state, &self.info.name, self.info.origin);
         });
+        // A conditional resource that follows the branches changes what everything else checks.
+        if !info.same_but_branch_values_and_state(&twin.info) {
+            return None;
+        }
+        let label = set.label(index);
         // Render state gives errors only: `twin`, valid, had none of its own to drop from its warnings.
         let errors = render_state::check_render_state(&info);
         if !errors.is_empty() {
-            return Err(errors
+            return Some(Err(errors
                 .into_iter()
                 .map(|d| d.variant(label.clone()))
-                .collect());
+                .collect()));
         }
-        Ok(ValidatedInfo {
+        Some(Ok(ValidatedInfo {
             info,
             warnings: twin.warnings.clone(),
             variant: Some((index, label)),
             extra_type_names: twin.extra_type_names.clone(),
-        })
+        }))
     }
 
     /// The resolved declaration.
