@@ -640,10 +640,34 @@ impl<'a> Flow<'a> {
         generated: &GeneratedStage,
         spirv: &[u32],
     ) -> Result<Arc<ModuleReflection>, Vec<Diagnostic>> {
+        self.check_keyed(
+            info,
+            generated,
+            spirv,
+            crate::reflect::reflection_key(spirv),
+        )
+    }
+
+    /// [`Flow::check`] of a compiled module, whose reflection key it hashed once.
+    pub(crate) fn check_module(
+        &self,
+        info: &ValidatedInfo,
+        generated: &GeneratedStage,
+        module: &CompiledModule,
+    ) -> Result<Arc<ModuleReflection>, Vec<Diagnostic>> {
+        self.check_keyed(info, generated, &module.spirv, module.reflection_key())
+    }
+
+    /// [`Flow::check`] of `spirv`, whose [`crate::reflect::reflection_key`] is `key`: modules that differ only in
+    /// their debug instructions (a debug module carries its source text) share one reflection.
+    fn check_keyed(
+        &self,
+        info: &ValidatedInfo,
+        generated: &GeneratedStage,
+        spirv: &[u32],
+        key: u128,
+    ) -> Result<Arc<ModuleReflection>, Vec<Diagnostic>> {
         let stage = generated.stage;
-        // Modules that differ only in their debug instructions (a debug module carries its source text) share one
-        // reflection.
-        let key = crate::reflect::reflection_key(spirv);
         let cached = self
             .memos
             .reflections
@@ -734,8 +758,8 @@ impl<'a> Flow<'a> {
     ) -> Result<CheckedModule, Vec<Diagnostic>> {
         let stage = generated.stage;
         let (generated, module) = self.compile_unchecked_from(info, generated)?;
-        let reflection = self.check(info, &generated, &module.spirv)?;
-        let spirv_key = spirv_key(&module.spirv);
+        let reflection = self.check_module(info, &generated, &module)?;
+        let spirv_key = module.spirv_key();
         Ok(CheckedModule {
             key: info.key(),
             stage,

@@ -314,7 +314,9 @@ pub struct GeneratedStage {
     /// The complete GLSL text.
     pub source: String,
     /// Generated lines back to declarations and files.
-    pub source_map: SourceMap,
+    /// Shared: variants that differ only in branch values keep every line where it was
+    /// ([`GeneratedStage::with_branches`]), and so their map.
+    pub source_map: std::sync::Arc<SourceMap>,
     /// Files inserted, in order (typedef sources, dependencies, the stage source).
     pub files: Vec<String>,
     /// The entry point's name in the compiled module (`main` unless the info names it: GLSL's own function is
@@ -574,10 +576,10 @@ pub fn generate(
         stage,
         name: name.clone(),
         source: e.out,
-        source_map: SourceMap {
+        source_map: std::sync::Arc::new(SourceMap {
             generated_name: name,
             entries: e.map,
-        },
+        }),
         files,
         entry_point: info.entry_point_of(stage).to_string(),
         branches,
@@ -849,9 +851,12 @@ fn emit_subpass_values(e: &mut Emitter, info: &ResolvedInfo, stage: Stage, flavo
 /// whatever the values, so that a variant that differs only in them keeps every other line where it was
 /// ([`GeneratedStage::with_branches`]).
 fn emit_branches(e: &mut Emitter, info: &ShaderCreateInfo) {
+    let mut text = String::new();
     for b in &info.branches {
+        text.clear();
+        write_branch_decl(&mut text, info, &b.value);
         e.decl(
-            &branch_decl(info, b),
+            &text,
             &b.declared_in,
             format!("branch `{}`", b.value),
             b.origin,
@@ -859,24 +864,29 @@ fn emit_branches(e: &mut Emitter, info: &ShaderCreateInfo) {
     }
 }
 
-/// The declaration of branch `b` with its value in `info`.
-fn branch_decl(info: &ShaderCreateInfo, b: &Item<String>) -> String {
-    let value = info.branch_values.iter().any(|(n, v)| *n == b.value && *v);
+/// The declaration of branch `name` with its value in `info`, written onto `out` (without `format!`: a derived
+/// variant writes its section anew, and the formatting machinery was most of that).
+fn write_branch_decl(out: &mut String, info: &ShaderCreateInfo, name: &str) {
+    let value = info.branch_values.iter().any(|(n, v)| n == name && *v);
     // The preprocessor symbol guards code that uses a conditional resource (`#if BRANCH_SKINNING`), which a
     // folded `if` cannot: the pruned resource is not declared at all.
-    format!(
-        "const bool {} = {value};\n#define BRANCH_{} {}",
-        b.value,
-        b.value,
-        u8::from(value)
-    )
+    for part in [
+        "const bool ",
+        name,
+        if value { " = true;" } else { " = false;" },
+        "\n#define BRANCH_",
+        name,
+        if value { " 1" } else { " 0" },
+    ] {
+        out.push_str(part);
+    }
 }
 
 /// The branch section's text, as [`emit_branches`] writes it.
 fn branch_section(info: &ShaderCreateInfo) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(info.branches.iter().map(|b| 2 * b.value.len() + 40).sum());
     for b in &info.branches {
-        out.push_str(&branch_decl(info, b));
+        write_branch_decl(&mut out, info, &b.value);
         out.push('\n');
     }
     out

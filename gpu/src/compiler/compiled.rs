@@ -56,4 +56,82 @@ pub struct CompiledModule {
     pub absent_includes: Vec<String>,
     /// Warnings, mapped like errors.
     pub warnings: Vec<Diagnostic>,
+    /// [`CompiledModule::spirv_key`] and [`CompiledModule::reflection_key`], hashed on first use.
+    pub(crate) keys: ModuleKeys,
+}
+
+impl CompiledModule {
+    /// [`crate::flow::spirv_key`] of the words, hashed once per module: every job of the static pass that shares
+    /// a unit (744 of the library's 1,675) and every pass that finds the module cached hashed it again. The words
+    /// are read as they are at the first call; a clone hashes its own.
+    pub fn spirv_key(&self) -> u128 {
+        self.keys().0
+    }
+
+    /// [`crate::reflect::reflection_key`] of the words (what reflection reads: the module without its debug
+    /// instructions), hashed once per module like [`CompiledModule::spirv_key`].
+    pub(crate) fn reflection_key(&self) -> u128 {
+        self.keys().1
+    }
+
+    fn keys(&self) -> (u128, u128) {
+        *self.keys.0.get_or_init(|| {
+            (
+                crate::flow::spirv_key(&self.spirv),
+                crate::reflect::reflection_key(&self.spirv),
+            )
+        })
+    }
+}
+
+/// Keys of a module's words: not part of its value (equal modules have equal keys), and not cloned, so that a
+/// clone whose words are changed hashes its own.
+#[derive(Default)]
+pub(crate) struct ModuleKeys(std::sync::OnceLock<(u128, u128)>);
+
+impl Clone for ModuleKeys {
+    fn clone(&self) -> ModuleKeys {
+        ModuleKeys::default()
+    }
+}
+
+impl PartialEq for ModuleKeys {
+    fn eq(&self, _: &ModuleKeys) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for ModuleKeys {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ModuleKeys")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_the_words_hashes_and_a_changed_clone_hashes_its_own() {
+        let module = CompiledModule {
+            name: "m".into(),
+            stage: Stage::Compute,
+            profile: Profile::Debug,
+            spirv: vec![0x0723_0203, 0x0001_0500, 0, 4, 0],
+            files: Vec::new(),
+            absent_includes: Vec::new(),
+            warnings: Vec::new(),
+            keys: ModuleKeys::default(),
+        };
+        assert_eq!(module.spirv_key(), crate::flow::spirv_key(&module.spirv));
+        assert_eq!(
+            module.reflection_key(),
+            crate::reflect::reflection_key(&module.spirv)
+        );
+        let mut changed = module.clone();
+        assert_eq!(changed, module);
+        changed.spirv[3] = 5;
+        assert_eq!(changed.spirv_key(), crate::flow::spirv_key(&changed.spirv));
+        assert_ne!(changed.spirv_key(), module.spirv_key());
+    }
 }

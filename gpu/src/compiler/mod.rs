@@ -594,6 +594,7 @@ impl Compiler {
                         .collect(),
                     absent_includes: absent.iter().map(|a| a.name.clone()).collect(),
                     warnings,
+                    keys: Default::default(),
                 };
                 Ok((
                     Arc::new(module),

@@ -305,6 +305,7 @@ fn decode_module(data: &[u8]) -> Option<(CompiledModule, String)> {
             files,
             absent_includes: Vec::new(),
             warnings: Vec::new(),
+            keys: Default::default(),
         },
         head.warnings,
     ))

@@ -11,7 +11,7 @@ use super::pipeline::{
     ComputePipeline, GraphicsOptions, GraphicsPipeline, RayTracingPipeline, SpecValues,
     attachments, device_graphics_problems,
 };
-use crate::flow::{Flow, spirv_key};
+use crate::flow::Flow;
 use crate::library::{Attachments, Backend, DeviceLimits, Library, LibraryOptions};
 use shader_info::{
     Code, Diagnostic, PipelinePlan, Registry, RenderState, Stage, SubpassMode, ValidatedInfo,
@@ -158,11 +158,11 @@ impl Backend for VkBackend {
         current: Option<u128>,
     ) -> Result<Option<(u128, Self::Source)>, Vec<Diagnostic>> {
         let (generated, compiled) = flow.compile_unchecked(info, stage)?;
-        let hash = spirv_key(&compiled.spirv);
+        let hash = compiled.spirv_key();
         if current == Some(hash) {
             return Ok(None);
         }
-        let reflection = flow.check(info, &generated, &compiled.spirv)?;
+        let reflection = flow.check_module(info, &generated, &compiled)?;
         let problems = feature_problems(
             &self.ctx,
             flow,
