@@ -143,8 +143,8 @@ pub struct FlowMemos {
 }
 
 /// One variant as the static pass expands it: validated, with its builtins found and each stage as the builtin
-/// scan generated it (`None` where a stage must be generated again), in [`ValidatedInfo::stages`] order; or its
-/// diagnostics.
+/// scan generated it (`None` where a stage must be generated again), in
+/// [`shader_info::ShaderCreateInfo::stages`] order; or its diagnostics.
 pub type Expansion = Result<(ValidatedInfo, Vec<Option<GeneratedStage>>), Vec<Diagnostic>>;
 
 /// The steps of the flow over one registry, one source tree and one compiler.
