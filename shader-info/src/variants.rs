@@ -123,18 +123,14 @@ impl Variant {
         if info.conditional_resources.is_empty() {
             return Vec::new();
         }
-        let on = |name: &str| {
-            self.value(name, branches)
-                || info.constants.iter().any(|c| {
-                    c.value.name == name
-                        && self
-                            .constants
-                            .iter()
-                            .find(|o| o.name == name)
-                            .map_or(&c.value.value, |o| &o.value)
-                            == &ConstValue::Bool(true)
-                })
+        let constant_true = |name: &str| {
+            let overridden = self.constants.iter().find(|o| o.name == name);
+            info.constants.iter().any(|c| {
+                c.value.name == name
+                    && overridden.map_or(&c.value.value, |o| &o.value) == &ConstValue::Bool(true)
+            })
         };
+        let on = |name: &str| self.value(name, branches) || constant_true(name);
         info.conditional_resources
             .iter()
             .map(|it| it.value.condition.eval(&on))

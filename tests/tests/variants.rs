@@ -551,3 +551,75 @@ fn passes_at_once_in_one_pool_each_give_the_whole_pass() {
     assert_eq!(c, alone);
     assert_eq!(d, alone);
 }
+
+fn clipped_by_constant(v: &mut VariantBuilder) {
+    // A boolean compilation constant that conditions a resource, turned on by a branch: its variants' resources
+    // follow the constant, not only the branches.
+    if v.get("CLIP") {
+        v.set_constant("USE_CLIP", true);
+        v.set("CLIP", false);
+    }
+}
+
+/// The pass's expansion of an info whose resources follow branches and a boolean constant gives every variant, and
+/// the text of each of its stages, as validating and generating it alone does: twins are derived only where the
+/// resources are the same.
+#[test]
+fn conditional_resources_expand_as_each_variant_alone() {
+    use gpu::compiler::{Compiler, Profile};
+    use gpu::flow::Flow;
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("conditioned")
+            .branch("SKINNING")
+            .branch("FOG")
+            .branch("CLIP")
+            .compilation_constant("USE_CLIP", false)
+            .specialize(clipped_by_constant)
+            .resources_if(Condition::branch("SKINNING"), |i| {
+                i.storage_buf(2, Qualifier::Read, "mat4", "bones[]", Frequency::Batch)
+            })
+            .resources_if(Condition::branch("USE_CLIP"), |i| {
+                i.uniform_buf(3, "vec4", "clip_plane", Frequency::Batch)
+            })
+            .fragment_out(0, Type::Vec4, "color")
+            .vertex_source("a.vert")
+            .fragment_source("a.frag"),
+    );
+    let loader = MemoryLoader::default()
+        .with(
+            "a.vert",
+            "void main() {\n#if BRANCH_SKINNING\n  gl_Position = bones[0][0];\n#else\n  gl_Position = vec4(0.0);\n#endif\n  if (FOG) { gl_Position.x += 1.0; }\n}",
+        )
+        .with(
+            "a.frag",
+            "void main() { color = USE_CLIP ? vec4(1.0) : vec4(0.0); }",
+        );
+    let dir = tempfile::tempdir().unwrap();
+    let compiler = Compiler::new(dir.path()).unwrap();
+    let flow = Flow::new(&reg, &loader, &compiler, Profile::Debug);
+    let info = flow.validated("conditioned").unwrap();
+    let (set, variants) = flow.expand_generated(&info).unwrap().unwrap();
+    assert_eq!(
+        set.variants.len(),
+        8,
+        "SKINNING × FOG × USE_CLIP (CLIP folded into it)"
+    );
+    // By skinning and clip plane: each group's variants differ in FOG only.
+    let groups = set.branch_twins(&info);
+    assert_eq!(groups.len(), 4, "{groups:?}");
+    assert!(groups.iter().all(|g| g.len() == 2), "{groups:?}");
+    for (i, v) in variants.into_iter().enumerate() {
+        let alone = flow.validated_key(&format!("conditioned#v{i}")).unwrap();
+        let (v, stages) = v.unwrap();
+        assert_eq!(v, alone, "variant {i}");
+        for (stage, text) in alone.stages().into_iter().zip(stages) {
+            let text = text.expect("every stage generated");
+            assert_eq!(
+                text,
+                flow.generate(&alone, stage).unwrap(),
+                "variant {i} {stage}"
+            );
+        }
+    }
+}

@@ -203,7 +203,7 @@ impl ValidatedInfo {
     ) -> Option<Result<ValidatedInfo, Vec<Diagnostic>>> {
         let v = set.variants.get(index)?;
         let t = set.variants.get(twin.variant_index()?)?;
-        if v.changes() != t.changes() {
+        if twin.name != self.name || v.changes() != t.changes() {
             return None;
         }
         // `twin` applied the same changes; what follows the branches is redone as `Variant::apply` does it.
