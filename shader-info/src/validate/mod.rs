@@ -90,6 +90,32 @@ pub struct ValidatedInfo {
     /// Struct names its typedef sources define ([`ValidateOptions::extra_type_names`]), kept for validating its
     /// variants.
     extra_type_names: Vec<String>,
+    /// [`ValidatedInfo::code_id`].
+    code: CodeId,
+}
+
+/// Which declaration a validated info is, but for branch values and render state ([`ValidatedInfo::code_id`]): not
+/// part of its value, so that a variant derived from a twin equals the variant validated alone.
+#[derive(Clone, Copy)]
+struct CodeId(u64);
+
+impl CodeId {
+    fn fresh() -> CodeId {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        CodeId(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+    }
+}
+
+impl PartialEq for CodeId {
+    fn eq(&self, _: &CodeId) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for CodeId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CodeId")
+    }
 }
 
 impl ValidatedInfo {
@@ -107,6 +133,7 @@ impl ValidatedInfo {
                 warnings,
                 variant: None,
                 extra_type_names: opts.extra_type_names.to_vec(),
+                code: CodeId::fresh(),
             })
         } else {
             Err(errors)
@@ -122,6 +149,7 @@ impl ValidatedInfo {
             warnings: self.warnings.clone(),
             variant: self.variant.clone(),
             extra_type_names: self.extra_type_names.clone(),
+            code: CodeId::fresh(),
         }
     }
 
@@ -231,6 +259,8 @@ impl ValidatedInfo {
             warnings: twin.warnings.clone(),
             variant: Some((index, label)),
             extra_type_names: twin.extra_type_names.clone(),
+            // What it declares is `twin`'s.
+            code: twin.code,
         }))
     }
 
@@ -241,12 +271,33 @@ impl ValidatedInfo {
 
     /// The declaration, for a transformation that keeps it valid (see [`ValidatedInfo::with_subpass_mode`]).
     pub(crate) fn resolved_mut(&mut self) -> &mut ResolvedInfo {
+        self.code = CodeId::fresh();
         &mut self.info
     }
 
     /// Warnings validation found.
     pub fn warnings(&self) -> &[Diagnostic] {
         &self.warnings
+    }
+
+    /// Which declaration this is, but for branch values and render state: two validated infos with the same id declare
+    /// the same resources, interfaces, constants, sources and everything else ([`ValidatedInfo::branch_twin`] gives a
+    /// variant its twin's id); two ids that differ say nothing. What reads neither branch values nor render state
+    /// (the check of a compiled module against its declaration) can be done once per id.
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// let mut reg = Registry::new();
+    /// reg.add_info(ShaderCreateInfo::new("s").branch("FOG").vertex_source("s.vert").fragment_source("s.frag"));
+    /// let info = reg.validated("s").unwrap();
+    /// let set = enumerate_variants(&info, DEFAULT_BRANCH_LIMIT).unwrap();
+    /// let off = info.variant(&set, 0, &reg).unwrap();
+    /// let on = info.branch_twin(&set, 1, &off).unwrap().unwrap();
+    /// assert_eq!(on.code_id(), off.code_id());
+    /// assert_ne!(info.variant(&set, 1, &reg).unwrap().code_id(), off.code_id());
+    /// ```
+    pub fn code_id(&self) -> u64 {
+        self.code.0
     }
 
     /// The unique variant index, for a variant.
