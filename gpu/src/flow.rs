@@ -160,7 +160,8 @@ pub struct Flow<'a> {
     memos: Arc<FlowMemos>,
     /// Each module's reflection checked against a declaration, by reflection key, declaration
     /// ([`ValidatedInfo::code_id`]: variants that differ only in branch values share it) and stage. The flow's own,
-    /// as the declarations are its registry's. The mesh's 1,616 jobs are a few hundred such checks; each took
+    /// as the declarations are its registry's. The mesh's 1,616 jobs (two declarations) share their checks wherever
+    /// their modules reflect alike (the library's 931 debug units are 122 modules to reflection); each check took
     /// 12 µs of 16 busy threads, most of it the layouts of its blocks (H200 machine).
     checks: RwLock<HashMap<(u128, u64, Stage), Vec<Diagnostic>>>,
     /// Builtins must be declared: a builtin with an effect that a compiled module uses and the info does not
