@@ -686,3 +686,116 @@ fn a_module_checked_against_one_variant_is_checked_again_against_another() {
         render_all(&errors)
     );
 }
+
+fn spec_keep(_: &mut VariantBuilder) {}
+fn spec_fold(v: &mut VariantBuilder) {
+    if v.get("B0") {
+        v.set("B1", false);
+    }
+}
+fn spec_constant(v: &mut VariantBuilder) {
+    if v.get("B0") {
+        v.set_constant("K", true);
+        v.set("B0", false);
+    }
+}
+fn spec_source(v: &mut VariantBuilder) {
+    if v.get("B1") {
+        v.source(Stage::Fragment, "alt.frag");
+    }
+}
+fn spec_state(v: &mut VariantBuilder) {
+    if v.get("B2") {
+        v.state(StateItem::Blend(Blend::Alpha));
+        v.set("B2", false);
+    }
+}
+fn spec_define(v: &mut VariantBuilder) {
+    if v.get("B3") {
+        v.define("EXTRA", "1");
+    }
+}
+const SPECIALIZERS: [fn(&mut VariantBuilder); 6] = [
+    spec_keep,
+    spec_fold,
+    spec_constant,
+    spec_source,
+    spec_state,
+    spec_define,
+];
+
+/// A condition over the four branches and the boolean constant `K`, from a seed of small numbers.
+fn condition_of(seed: &[u8]) -> Condition {
+    let name = |n: u8| Condition::branch(["B0", "B1", "B2", "B3", "K"][usize::from(n % 5)]);
+    match seed {
+        [] => name(0),
+        [a] => name(*a),
+        [a, b, ..] if a % 3 == 0 => name(*a).and(name(*b)),
+        [a, b, ..] if a % 3 == 1 => name(*a).or(name(*b).not()),
+        [a, ..] => name(*a).not(),
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+    /// Random ubershaders of four branches (conditional resources on branches and a boolean constant, folds,
+    /// constants a variant sets, swapped sources, render state, defines): the pass's expansion gives every
+    /// variant, and the text of each of its stages, as validating and generating it alone does.
+    #[test]
+    fn random_ubershaders_expand_as_each_variant_alone(
+        conditions in proptest::collection::vec(proptest::collection::vec(0u8..15, 0..3), 0..4),
+        specializers in proptest::collection::vec(0usize..SPECIALIZERS.len(), 1..3),
+    ) {
+        use gpu::compiler::{Compiler, Profile};
+        use gpu::flow::Flow;
+        fn combined(v: &mut VariantBuilder) {
+            let picks = PICKS.with(|p| p.borrow().clone());
+            for i in picks {
+                SPECIALIZERS[i](v);
+            }
+        }
+        thread_local! {
+            static PICKS: std::cell::RefCell<Vec<usize>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        PICKS.with(|p| *p.borrow_mut() = specializers.clone());
+        let mut info = ShaderCreateInfo::new("uber")
+            .branch("B0")
+            .branch("B1")
+            .branch("B2")
+            .branch("B3")
+            .compilation_constant("K", false)
+            .specialize(combined)
+            .fragment_out(0, Type::Vec4, "color")
+            .vertex_source("a.vert")
+            .fragment_source("a.frag");
+        for (i, seed) in conditions.iter().enumerate() {
+            let binding = 2 + i as u32;
+            info = info.resources_if(condition_of(seed), move |i| {
+                i.uniform_buf(binding, "vec4", &format!("params{binding}"), Frequency::Batch)
+            });
+        }
+        let mut reg = Registry::new();
+        reg.add_info(info);
+        let loader = MemoryLoader::default()
+            .with("a.vert", "void main() { gl_Position = vec4(B0 ? 1.0 : 0.0); }")
+            .with("a.frag", "void main() { color = vec4(K ? 1.0 : 0.0); }")
+            .with("alt.frag", "void main() { color = vec4(1.0); }");
+        let dir = tempfile::tempdir().unwrap();
+        let compiler = Compiler::new(dir.path()).unwrap();
+        let flow = Flow::new(&reg, &loader, &compiler, Profile::Debug);
+        let info = flow.validated("uber").unwrap();
+        let (set, variants) = flow.expand_generated(&info).unwrap().unwrap();
+        proptest::prop_assert_eq!(variants.len(), set.variants.len());
+        for (i, v) in variants.into_iter().enumerate() {
+            let alone = flow.validated_key(&format!("uber#v{i}"));
+            let expanded = v.as_ref().map(|(v, _)| v);
+            proptest::prop_assert_eq!(expanded, alone.as_ref(), "variant {}", i);
+            if let (Ok((_, stages)), Ok(alone)) = (&v, &alone) {
+                for (stage, text) in alone.stages().into_iter().zip(stages) {
+                    let text = text.as_ref().expect("every stage generated");
+                    proptest::prop_assert_eq!(text, &flow.generate(alone, stage).unwrap(), "variant {} {}", i, stage);
+                }
+            }
+        }
+    }
+}
