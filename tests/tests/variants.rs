@@ -771,7 +771,7 @@ proptest::proptest! {
         for (i, seed) in conditions.iter().enumerate() {
             let binding = 2 + i as u32;
             info = info.resources_if(condition_of(seed), move |i| {
-                i.uniform_buf(binding, "vec4", &format!("params{binding}"), Frequency::Batch)
+                i.uniform_buf(binding, "vec4", format!("params{binding}"), Frequency::Batch)
             });
         }
         let mut reg = Registry::new();
