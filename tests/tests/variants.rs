@@ -748,16 +748,15 @@ proptest::proptest! {
     ) {
         use gpu::compiler::{Compiler, Profile};
         use gpu::flow::Flow;
+        // The specialize function is a plain `fn`, run on the pool's threads: the picks are read from a static.
+        static PICKS: std::sync::Mutex<Vec<usize>> = std::sync::Mutex::new(Vec::new());
         fn combined(v: &mut VariantBuilder) {
-            let picks = PICKS.with(|p| p.borrow().clone());
+            let picks = PICKS.lock().unwrap_or_else(|e| e.into_inner()).clone();
             for i in picks {
                 SPECIALIZERS[i](v);
             }
         }
-        thread_local! {
-            static PICKS: std::cell::RefCell<Vec<usize>> = const { std::cell::RefCell::new(Vec::new()) };
-        }
-        PICKS.with(|p| *p.borrow_mut() = specializers.clone());
+        *PICKS.lock().unwrap_or_else(|e| e.into_inner()) = specializers.clone();
         let mut info = ShaderCreateInfo::new("uber")
             .branch("B0")
             .branch("B1")
@@ -786,6 +785,13 @@ proptest::proptest! {
         let info = flow.validated("uber").unwrap();
         let (set, variants) = flow.expand_generated(&info).unwrap().unwrap();
         proptest::prop_assert_eq!(variants.len(), set.variants.len());
+        // The picked folds ran (on whichever thread enumerated the permutations).
+        if specializers.first() == Some(&1) {
+            proptest::prop_assert!(set.variants.len() < 16);
+        }
+        if specializers.contains(&3) {
+            proptest::prop_assert!(set.variants.iter().any(|v| !v.sources.is_empty()));
+        }
         for (i, v) in variants.into_iter().enumerate() {
             let alone = flow.validated_key(&format!("uber#v{i}"));
             let expanded = v.as_ref().map(|(v, _)| v);
