@@ -8,7 +8,7 @@
 //! What follows from the flattened declaration alone is derived here too, once, before validation sees it: the
 //! bindings, the sampled images that emulate subpass inputs, and which conditional resources are present.
 
-use crate::constant::ConstValue;
+use crate::constant::{ConstValue, SharedConstant};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::info::ShaderCreateInfo;
 use crate::item::Item;
@@ -195,18 +195,17 @@ pub(crate) fn apply_conditions(info: &mut ShaderCreateInfo) {
     if info.conditional_resources.is_empty() {
         return;
     }
-    let value = |name: &str| {
-        info.branch_values.iter().any(|(n, v)| n == name && *v)
-            || info
-                .constants
-                .iter()
-                .any(|c| c.value.name == name && c.value.value == ConstValue::Bool(true))
-    };
+    let holds = conditions_holding(
+        info,
+        |name| info.branch_values.iter().any(|(n, v)| n == name && *v),
+        |c| c.value,
+    );
     let present: Vec<Item<Resource>> = info
         .conditional_resources
         .iter()
-        .filter(|it| it.value.condition.eval(&value))
-        .filter_map(|it| {
+        .zip(holds)
+        .filter(|(_, holds)| *holds)
+        .filter_map(|(it, _)| {
             Some(Item {
                 value: it.value.resource.clone().ok()?,
                 declared_in: it.declared_in.clone(),
@@ -221,6 +220,28 @@ pub(crate) fn apply_conditions(info: &mut ShaderCreateInfo) {
         .collect();
     info.resources.retain(|r| !conditional.contains(&r.value));
     info.resources.extend(present);
+}
+
+/// Whether the condition of each of `info`'s conditional resources holds: a name in a condition is true where
+/// `branch_on` says that branch is on, or where a shared constant of that name has the boolean value `true`
+/// (`value_of` gives a constant's value, a variant's override before it is applied). The one rule for resolution
+/// and for grouping variants ([`crate::VariantSet::branch_twins`]).
+pub(crate) fn conditions_holding(
+    info: &ShaderCreateInfo,
+    branch_on: impl Fn(&str) -> bool,
+    value_of: impl Fn(&SharedConstant) -> ConstValue,
+) -> Vec<bool> {
+    let on = |name: &str| {
+        branch_on(name)
+            || info
+                .constants
+                .iter()
+                .any(|c| c.value.name == name && value_of(&c.value) == ConstValue::Bool(true))
+    };
+    info.conditional_resources
+        .iter()
+        .map(|it| it.value.condition.eval(&on))
+        .collect()
 }
 
 /// Resolves array sizes that name a value the info knows (`views[VIEW_COUNT]` → `views[4]`): a shared constant, an

@@ -30,7 +30,7 @@
 //! assert!(!set.variants[i].value("FOG", &set.branches));
 //! ```
 
-use crate::constant::{ConstOverride, ConstValue};
+use crate::constant::ConstOverride;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::info::ShaderCreateInfo;
 use crate::render_state::StateItem;
@@ -120,21 +120,16 @@ impl Variant {
     /// decides it for the applied info (a branch that is on, or a boolean constant that is true after this
     /// variant's overrides).
     fn conditions(&self, info: &ShaderCreateInfo, branches: &[String]) -> Vec<bool> {
-        if info.conditional_resources.is_empty() {
-            return Vec::new();
-        }
-        let constant_true = |name: &str| {
-            let overridden = self.constants.iter().find(|o| o.name == name);
-            info.constants.iter().any(|c| {
-                c.value.name == name
-                    && overridden.map_or(&c.value.value, |o| &o.value) == &ConstValue::Bool(true)
-            })
-        };
-        let on = |name: &str| self.value(name, branches) || constant_true(name);
-        info.conditional_resources
-            .iter()
-            .map(|it| it.value.condition.eval(&on))
-            .collect()
+        crate::resolve::conditions_holding(
+            info,
+            |name| self.value(name, branches),
+            |c| {
+                self.constants
+                    .iter()
+                    .find(|o| o.name == c.name)
+                    .map_or(c.value, |o| o.value)
+            },
+        )
     }
 
     /// `render_state` (an info's declared state) with this variant's state changes: each replaces the item of its

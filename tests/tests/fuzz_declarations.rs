@@ -852,34 +852,10 @@ fn check_info(flow: &Flow, reg: &Registry, name: &str, graph: usize) -> Result<(
             for g in set.branch_twins(&info) {
                 BRANCH_TWINS.fetch_add(g.len() - 1, Relaxed);
             }
-            let mut kept = Vec::new();
-            for (i, v) in variants.into_iter().enumerate() {
-                let alone = flow.validated_key(&format!("{name}#v{i}"));
-                let expanded = v.as_ref().map(|(v, _)| v);
-                if expanded != alone.as_ref() {
-                    return Err(format!(
-                        "variant {i} expanded with its branch twins is not the variant validated alone:\n{expanded:?}\n{alone:?}"
-                    ));
-                }
-                if let (Ok((_, stages)), Ok(alone)) = (&v, &alone) {
-                    for (stage, text) in alone.stages().into_iter().zip(stages) {
-                        let Some(text) = text else { continue };
-                        let generated = flow.generate(alone, stage);
-                        if generated.as_ref() != Ok(text) {
-                            return Err(format!(
-                                "variant {i} {stage} as expanded is not its text generated alone:\n{}\n{generated:?}",
-                                text.source
-                            ));
-                        }
-                    }
-                }
-                if kept.len() < 4 {
-                    kept.push(v.map(|(v, _)| v));
-                }
-            }
-            for v in kept {
+            tests::expansion::matches_each_variant_alone(flow, name, &variants)?;
+            for v in variants.into_iter().take(4) {
                 match v {
-                    Ok(v) => infos.push(v),
+                    Ok((v, _)) => infos.push(v),
                     Err(d) => rejected(d, "variant")?,
                 }
             }

@@ -293,10 +293,9 @@ fn a_branch_twin_is_the_variant_validated_in_full() {
     assert_eq!(info.branch_twin(&set, groups[1][0], &a), None);
 }
 
-/// Variants whose branches pick other conditional resources are no twins: what they declare differs, and so does
-/// what validation checks.
-#[test]
-fn variants_with_other_conditional_resources_are_not_branch_twins() {
+/// A registry with one info `skinned`: branches `SKINNING` and `FOG`, the storage buffer `bones` (set 1, binding 2)
+/// declared only where `SKINNING` holds, stage sources `a.vert` and `a.frag`.
+fn skinned_registry() -> Registry {
     let mut reg = Registry::new();
     reg.add_info(
         ShaderCreateInfo::new("skinned")
@@ -309,6 +308,14 @@ fn variants_with_other_conditional_resources_are_not_branch_twins() {
             .vertex_source("a.vert")
             .fragment_source("a.frag"),
     );
+    reg
+}
+
+/// Variants whose branches pick other conditional resources are no twins: what they declare differs, and so does
+/// what validation checks.
+#[test]
+fn variants_with_other_conditional_resources_are_not_branch_twins() {
+    let reg = skinned_registry();
     let info = reg.validated("skinned").unwrap();
     let set = enumerate_variants(&info, DEFAULT_BRANCH_LIMIT).unwrap();
     let skinned = |i: usize| set.variants[i].value("SKINNING", &set.branches);
@@ -380,25 +387,8 @@ fn the_flow_expands_every_variant_as_one_at_a_time() {
         .unwrap()
         .expect("the mesh has branches");
     assert_eq!(variants.len(), set.variants.len());
-    let mut texts = 0;
-    for (i, v) in variants.into_iter().enumerate() {
-        let alone = flow
-            .validated_key(&format!("gpu_shader_mesh#v{i}"))
-            .unwrap();
-        let (v, stages) = v.unwrap();
-        assert_eq!(v, alone, "variant {i}");
-        assert_eq!(stages.len(), alone.stages().len());
-        for (stage, text) in alone.stages().into_iter().zip(stages) {
-            if let Some(text) = text {
-                assert_eq!(
-                    text,
-                    flow.generate(&alone, stage).unwrap(),
-                    "variant {i} {stage}"
-                );
-                texts += 1;
-            }
-        }
-    }
+    let texts = tests::expansion::matches_each_variant_alone(&flow, "gpu_shader_mesh", &variants)
+        .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(texts, 2 * 808, "every stage's text expanded");
 }
 
@@ -609,19 +599,9 @@ fn conditional_resources_expand_as_each_variant_alone() {
     let groups = set.branch_twins(&info);
     assert_eq!(groups.len(), 4, "{groups:?}");
     assert!(groups.iter().all(|g| g.len() == 2), "{groups:?}");
-    for (i, v) in variants.into_iter().enumerate() {
-        let alone = flow.validated_key(&format!("conditioned#v{i}")).unwrap();
-        let (v, stages) = v.unwrap();
-        assert_eq!(v, alone, "variant {i}");
-        for (stage, text) in alone.stages().into_iter().zip(stages) {
-            let text = text.expect("every stage generated");
-            assert_eq!(
-                text,
-                flow.generate(&alone, stage).unwrap(),
-                "variant {i} {stage}"
-            );
-        }
-    }
+    let texts = tests::expansion::matches_each_variant_alone(&flow, "conditioned", &variants)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(texts, 2 * 8, "every stage's text expanded");
 }
 
 /// A module's check against its declaration is done once per declaration (variants that differ only in branch
@@ -632,18 +612,7 @@ fn conditional_resources_expand_as_each_variant_alone() {
 fn a_module_checked_against_one_variant_is_checked_again_against_another() {
     use gpu::compiler::{Compiler, Profile};
     use gpu::flow::Flow;
-    let mut reg = Registry::new();
-    reg.add_info(
-        ShaderCreateInfo::new("skinned")
-            .branch("SKINNING")
-            .branch("FOG")
-            .resources_if(Condition::branch("SKINNING"), |i| {
-                i.storage_buf(2, Qualifier::Read, "mat4", "bones[]", Frequency::Batch)
-            })
-            .fragment_out(0, Type::Vec4, "color")
-            .vertex_source("a.vert")
-            .fragment_source("a.frag"),
-    );
+    let reg = skinned_registry();
     let loader = MemoryLoader::default()
         .with(
             "a.vert",
@@ -792,16 +761,10 @@ proptest::proptest! {
         if specializers.contains(&3) {
             proptest::prop_assert!(set.variants.iter().any(|v| !v.sources.is_empty()));
         }
-        for (i, v) in variants.into_iter().enumerate() {
-            let alone = flow.validated_key(&format!("uber#v{i}"));
-            let expanded = v.as_ref().map(|(v, _)| v);
-            proptest::prop_assert_eq!(expanded, alone.as_ref(), "variant {}", i);
-            if let (Ok((_, stages)), Ok(alone)) = (&v, &alone) {
-                for (stage, text) in alone.stages().into_iter().zip(stages) {
-                    let text = text.as_ref().expect("every stage generated");
-                    proptest::prop_assert_eq!(text, &flow.generate(alone, stage).unwrap(), "variant {} {}", i, stage);
-                }
-            }
-        }
+        let texts = tests::expansion::matches_each_variant_alone(&flow, "uber", &variants);
+        // Every stage of every valid variant compared (a variant the specialize function made invalid is refused
+        // alike both ways).
+        let valid = variants.iter().filter(|v| v.is_ok()).count();
+        proptest::prop_assert_eq!(texts, Ok(2 * valid));
     }
 }
