@@ -92,7 +92,7 @@ impl Variant {
         branches
             .iter()
             .position(|b| b == name)
-            .is_some_and(|i| self.bits & (1 << i) != 0)
+            .is_some_and(|i| bit(self.bits, i))
     }
 
     /// What this variant changes in its info but for branch values and render state: two variants with the same
@@ -112,7 +112,7 @@ impl Variant {
         branches
             .iter()
             .enumerate()
-            .map(|(b, n)| (n.clone(), self.bits & (1 << b) != 0))
+            .map(|(b, n)| (n.clone(), bit(self.bits, b)))
             .collect()
     }
 
@@ -287,7 +287,12 @@ impl VariantSet {
                     )
                 })?;
             if *v {
-                bits |= 1 << i;
+                bits |= 1u64.checked_shl(i as u32).filter(|_| i < 64).ok_or_else(|| {
+                    format!(
+                        "`{}`: branch `{name}` is bit {i} of a 64-bit permutation index (a set built by hand)",
+                        self.info
+                    )
+                })?;
             }
         }
         Ok(bits)
@@ -680,12 +685,18 @@ impl<'a> Enumeration<'a> {
     }
 }
 
+/// Bit `i` of permutation `bits`; a branch past the 64th (only in a set built by hand: enumeration stops at
+/// [`MAX_BRANCH_LIMIT`]) is never on, rather than a shift that overflows.
+fn bit(bits: u64, i: usize) -> bool {
+    i < 64 && (bits >> i) & 1 != 0
+}
+
 /// `{SKINNING, FOG}`-style description of permutation `bits` over `branches`.
 fn describe(branches: &[String], bits: u64) -> String {
     let on: Vec<&str> = branches
         .iter()
         .enumerate()
-        .filter(|(i, _)| bits & (1 << i) != 0)
+        .filter(|(i, _)| bit(bits, *i))
         .map(|(_, n)| n.as_str())
         .collect();
     format!("{{{}}}", on.join(", "))
@@ -940,6 +951,35 @@ mod tests {
         chunks[2] = other.chunk(2);
         let err = e.finish(chunks).unwrap_err();
         assert_says(&err, "1 of them specialised by another enumeration");
+    }
+
+    /// A set built by hand with more branches than a 64-bit index holds: the branches past it read as off and
+    /// setting one is an error naming it, never a shift that overflows.
+    #[test]
+    fn branches_past_the_64th_of_a_hand_built_set_are_off_not_a_panic() {
+        let branches: Vec<String> = (0..70).map(|i| format!("B{i}")).collect();
+        let variant = Variant {
+            bits: u64::MAX,
+            defines: Vec::new(),
+            sources: Vec::new(),
+            state: Vec::new(),
+            vertex_inputs: Vec::new(),
+            constants: Vec::new(),
+        };
+        assert!(variant.value("B63", &branches));
+        assert!(!variant.value("B69", &branches));
+        let values = variant.branch_values(&branches);
+        assert_eq!(values.iter().filter(|(_, on)| *on).count(), 64);
+        assert_eq!(describe(&branches, u64::MAX).matches('B').count(), 64);
+        let set = VariantSet {
+            info: "wide".into(),
+            branches,
+            variants: vec![variant],
+            table: vec![0],
+        };
+        assert_eq!(set.bits_of(&[("B63", true)]), Ok(1 << 63));
+        let err = set.bits_of(&[("B69", true)]).unwrap_err();
+        assert!(err.contains("branch `B69` is bit 69"), "{err}");
     }
 
     #[test]
