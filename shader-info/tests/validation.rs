@@ -195,6 +195,41 @@ fn vertex_inputs_overlap_when_a_matrix_spans_locations() {
 }
 
 #[test]
+fn a_vertex_input_shares_its_name_with_a_fragment_output_but_two_fragment_outputs_do_not() {
+    // Another stage's name: no collision.
+    let d = check(
+        graphics("v")
+            .vertex_in(0, Type::Float, "data")
+            .fragment_out(0, Type::Float, "data"),
+    );
+    assert!(d.is_empty(), "{}", render_all(&d));
+    // Two of one stage after the other stage's: compared with each other, not only with the first of the name.
+    for second_input in [false, true] {
+        let mut info = graphics("v")
+            .vertex_in(0, Type::Float, "data")
+            .fragment_out(1, Type::Float, "data")
+            .fragment_out(0, Type::Float, "data");
+        if second_input {
+            info = info.vertex_in(1, Type::Float, "data");
+        }
+        let d = check(info);
+        let expected = if second_input { 2 } else { 1 };
+        assert_eq!(
+            codes(&d),
+            vec![Code::DuplicateName; expected],
+            "{}",
+            render_all(&d)
+        );
+        assert!(
+            d.iter()
+                .all(|d| d.is_error() && d.message.contains("`data`")),
+            "{}",
+            render_all(&d)
+        );
+    }
+}
+
+#[test]
 fn vertex_inputs_out_of_range() {
     let d = check(graphics("v").vertex_in(14, Type::Mat3, "m"));
     assert_eq!(codes(&d), [Code::VertexInputOutOfRange]);

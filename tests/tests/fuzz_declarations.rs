@@ -993,6 +993,13 @@ fn fixed_failures_stay_fixed() {
     let cases = [
         // A vertex input named `gl_x` passed validation and failed in glslang.
         g(vec![Op::VertexIn(0, Type::Float, "gl_x".into())]),
+        // Two fragment outputs of one name after a vertex input of that name: each was compared with the vertex
+        // input only (another stage), and glslang refused the redefinition.
+        g(vec![
+            Op::VertexIn(0, Type::Float, "data".into()),
+            Op::FragmentOut(1, Type::Float, "data".into()),
+            Op::FragmentOut(0, Type::Float, "data".into()),
+        ]),
         // Binding 65,535 is past glslang's 16-bit binding field.
         g(vec![Op::Image(
             65_535,

@@ -317,13 +317,19 @@ pub(super) fn check_names(c: &mut Checker) {
             earlier.entry(n.name.as_ref()).or_insert(i);
         }
     }
+    // Each name against the first earlier one it collides with, not just the first of its name: a vertex input
+    // and a fragment output may share a name, so two fragment outputs after a vertex input of their name collide
+    // with each other only.
+    let mut earlier: HashMap<&str, Vec<usize>> = HashMap::with_capacity(names.len());
     for (i, n) in names.iter().enumerate() {
-        if let Some(&first) = globals.get(n.name.as_ref())
-            && first != i
-            && !in_different_stages(&names[first].what, &n.what)
+        let seen = earlier.entry(n.name.as_ref()).or_default();
+        if let Some(&first) = seen
+            .iter()
+            .find(|&&j| !in_different_stages(&names[j].what, &n.what))
         {
             report_duplicate(c, &names[first], n);
         }
+        seen.push(i);
     }
     // Each macro with where it is written: a member declared after it is rewritten in its declaration (glslang
     // refuses the stage: an error, or for the portable flavor a `translation` warning that refuses the
