@@ -429,6 +429,124 @@ pub const GLSL_BUILTIN_FUNCTIONS: &[&str] = &[
     "executeCallableEXT",
 ];
 
+/// The identifiers GLSL reads inside `layout(…)` (GLSL 4.60, `GL_KHR_vulkan_glsl` and the extensions the generator
+/// enables; image formats included). They are not keywords, so an item may take one as its name, but a macro or a
+/// type of that name rewrites every generated `layout(location = …)` that writes it, and glslang refuses it.
+pub const GLSL_LAYOUT_QUALIFIERS: &[&str] = &[
+    "align",
+    "binding",
+    "buffer_reference",
+    "buffer_reference_align",
+    "ccw",
+    "column_major",
+    "component",
+    "constant_id",
+    "cw",
+    "depth_any",
+    "depth_greater",
+    "depth_less",
+    "depth_unchanged",
+    "early_fragment_tests",
+    "equal_spacing",
+    "fractional_even_spacing",
+    "fractional_odd_spacing",
+    "index",
+    "input_attachment_index",
+    "invocations",
+    "isolines",
+    "line_strip",
+    "lines",
+    "lines_adjacency",
+    "local_size_x",
+    "local_size_x_id",
+    "local_size_y",
+    "local_size_y_id",
+    "local_size_z",
+    "local_size_z_id",
+    "location",
+    "max_primitives",
+    "max_vertices",
+    "offset",
+    "origin_upper_left",
+    "packed",
+    "pixel_center_integer",
+    "point_mode",
+    "points",
+    "post_depth_coverage",
+    "push_constant",
+    "quads",
+    "row_major",
+    "scalar",
+    "set",
+    "shaderRecordEXT",
+    "shaderRecordNV",
+    "shared",
+    "std140",
+    "std430",
+    "stream",
+    "triangle_strip",
+    "triangles",
+    "triangles_adjacency",
+    "vertices",
+    "xfb_buffer",
+    "xfb_offset",
+    "xfb_stride",
+    // Image formats.
+    "r11f_g11f_b10f",
+    "r16",
+    "r16_snorm",
+    "r16f",
+    "r16i",
+    "r16ui",
+    "r32f",
+    "r32i",
+    "r32ui",
+    "r64i",
+    "r64ui",
+    "r8",
+    "r8_snorm",
+    "r8i",
+    "r8ui",
+    "rg16",
+    "rg16_snorm",
+    "rg16f",
+    "rg16i",
+    "rg16ui",
+    "rg32f",
+    "rg32i",
+    "rg32ui",
+    "rg8",
+    "rg8_snorm",
+    "rg8i",
+    "rg8ui",
+    "rgb10_a2",
+    "rgb10_a2ui",
+    "rgba16",
+    "rgba16_snorm",
+    "rgba16f",
+    "rgba16i",
+    "rgba16ui",
+    "rgba32f",
+    "rgba32i",
+    "rgba32ui",
+    "rgba8",
+    "rgba8_snorm",
+    "rgba8i",
+    "rgba8ui",
+];
+
+/// Whether `name` is a layout qualifier ([`GLSL_LAYOUT_QUALIFIERS`]): a fine name for a variable, not for a macro or
+/// a type.
+///
+/// ```
+/// assert!(shader_info_glsl_names::is_layout_qualifier("location"));
+/// assert!(shader_info_glsl_names::is_layout_qualifier("rgba8"));
+/// assert!(!shader_info_glsl_names::is_layout_qualifier("LOCATION"));
+/// ```
+pub fn is_layout_qualifier(name: &str) -> bool {
+    GLSL_LAYOUT_QUALIFIERS.contains(&name)
+}
+
 /// Whether `name` is one of GLSL's built-in functions ([`GLSL_BUILTIN_FUNCTIONS`]).
 ///
 /// ```

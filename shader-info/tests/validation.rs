@@ -230,6 +230,175 @@ fn a_vertex_input_shares_its_name_with_a_fragment_output_but_two_fragment_output
 }
 
 #[test]
+fn a_name_the_portable_flavor_declares_does_not_hide_a_real_duplicate() {
+    // `gpu_inverse` is the portable flavor's polyfill: each output alone is a translation warning; two of them are
+    // an error, whichever came first.
+    let d = check(
+        graphics("v")
+            .fragment_out(0, Type::Vec4, "gpu_inverse")
+            .fragment_out(1, Type::Vec4, "gpu_inverse"),
+    );
+    assert!(
+        d.iter().any(|d| d.is_error()
+            && d.code == Code::DuplicateName
+            && d.message
+                .contains("as fragment_out (in `v`) and as fragment_out")),
+        "{}",
+        render_all(&d)
+    );
+    // A push constant and a member of a block without an instance name, global in the same stages.
+    let d = check(
+        graphics("v")
+            .push_constant(Type::Vec4, "gpu_inverse")
+            .vertex_out(&StageInterfaceInfo::new("VOut", "").smooth(Type::Vec4, "gpu_inverse")),
+    );
+    assert!(
+        d.iter()
+            .any(|d| d.is_error() && d.message.contains("as push_constant")),
+        "{}",
+        render_all(&d)
+    );
+}
+
+#[test]
+fn macros_and_types_named_like_layout_qualifiers_are_refused_variables_are_not() {
+    for (info, item) in [
+        (graphics("v").define("location"), "define `location`"),
+        (graphics("v").define_value("rgba8", "1"), "define `rgba8`"),
+        (
+            graphics("v")
+                .subpass_in(0, Type::Vec4, "binding")
+                .fragment_out(0, Type::Vec4, "o"),
+            "subpass input `binding`",
+        ),
+    ] {
+        let d = check(info.vertex_in(0, Type::Vec3, "pos"));
+        assert_eq!(codes(&d), [Code::InvalidIdentifier], "{}", render_all(&d));
+        assert_eq!(d[0].item.as_deref(), Some(item));
+        assert!(
+            d[0].message.contains("layout qualifier"),
+            "{}",
+            d[0].message
+        );
+    }
+    let mut reg = Registry::new();
+    reg.add_struct(StructDef::new("location").field(Field::new(Type::Vec4, "a")));
+    reg.add_info(graphics("v").uniform_buf(0, "location", "u", Frequency::Batch));
+    let d = check_with(&reg, "v", false);
+    assert_eq!(codes(&d), [Code::InvalidIdentifier], "{}", render_all(&d));
+    assert!(
+        d[0].message
+            .contains("is a type named like the layout qualifier `location`")
+    );
+    // A variable of such a name is fine: glslang reads `location` in `layout(…)` as the qualifier still.
+    let d = check(
+        graphics("v")
+            .vertex_in(0, Type::Vec3, "location")
+            .fragment_out(0, Type::Vec4, "binding"),
+    );
+    assert!(d.is_empty(), "{}", render_all(&d));
+}
+
+#[test]
+fn interface_blocks_of_one_stage_share_its_global_names_across_their_lists() {
+    // The geometry stage reads `vertex_out` through the instance `vert` and writes `GOut`'s member `vert`.
+    let d = check(
+        ShaderCreateInfo::new("g")
+            .vertex_out(&StageInterfaceInfo::new("VOut", "vert").smooth(Type::Vec4, "color"))
+            .geometry_out(&StageInterfaceInfo::new("GOut", "").smooth(Type::Vec4, "vert"))
+            .geometry_layout(PrimitiveIn::Triangles, PrimitiveOut::TriangleStrip, 3)
+            .vertex_source("v.glsl")
+            .geometry_source("g.glsl")
+            .fragment_source("f.glsl"),
+    );
+    assert_eq!(codes(&d), [Code::DuplicateName], "{}", render_all(&d));
+    assert!(
+        d[0].message.contains(
+            "the geom stage declares `vert` twice at global scope: as the instance name of vertex_out `VOut` \
+             and as the member `vert` of geometry_out `GOut`"
+        ),
+        "{}",
+        d[0].message
+    );
+    // Tessellation: the evaluation stage reads `PatchOut` and writes `TeOut`, both without instance names; one
+    // block name for the control stage's `out` and `patch out` is refused too ("Cannot reuse block name").
+    let tess = |patch_block: &str, patch_instance: &str| {
+        ShaderCreateInfo::new("t")
+            .vertex_out(&StageInterfaceInfo::new("VOut", "v").smooth(Type::Vec4, "p"))
+            .tess_control_out(&StageInterfaceInfo::new("TcOut", "tc").smooth(Type::Vec4, "p"))
+            .tess_patch_out(
+                &StageInterfaceInfo::new(patch_block, patch_instance).smooth(Type::Float, "level"),
+            )
+            .tess_evaluation_out(&StageInterfaceInfo::new("TeOut", "").smooth(Type::Float, "level"))
+            .tessellation_layout(
+                3,
+                TessDomain::Triangles,
+                TessSpacing::Equal,
+                FrontFace::CounterClockwise,
+            )
+            .vertex_source("v.glsl")
+            .tess_control_source("c.glsl")
+            .tess_evaluation_source("e.glsl")
+            .fragment_source("f.glsl")
+    };
+    let d = check(tess("PatchOut", ""));
+    assert_eq!(codes(&d), [Code::DuplicateName], "{}", render_all(&d));
+    assert!(
+        d[0].message
+            .contains("the tese stage declares `level` twice"),
+        "{}",
+        d[0].message
+    );
+    let d = check(tess("TcOut", "pd"));
+    assert_eq!(codes(&d), [Code::DuplicateName; 2], "{}", render_all(&d));
+    assert!(
+        d[0].message
+            .contains("the tesc stage declares two out blocks named `TcOut`")
+            && d[1]
+                .message
+                .contains("the tese stage declares two in blocks named `TcOut`"),
+        "{}",
+        render_all(&d)
+    );
+    // One block name read and written by the geometry stage: two interfaces, fine.
+    let d = check(
+        ShaderCreateInfo::new("g")
+            .vertex_out(&StageInterfaceInfo::new("Data", "v").smooth(Type::Vec4, "q"))
+            .geometry_out(&StageInterfaceInfo::new("Data", "g").smooth(Type::Vec4, "q"))
+            .geometry_layout(PrimitiveIn::Triangles, PrimitiveOut::TriangleStrip, 3)
+            .vertex_source("v.glsl")
+            .geometry_source("g.glsl")
+            .fragment_source("f.glsl"),
+    );
+    assert!(d.is_empty(), "{}", render_all(&d));
+}
+
+#[test]
+fn a_macro_is_checked_against_every_member_of_its_name() {
+    // The struct field `albedo` comes first (a warning: code reading it breaks); the interface member `albedo`,
+    // declared after the subpass input's macro, is rewritten in its declaration: an error.
+    let mut reg = Registry::new();
+    reg.add_struct(StructDef::new("Material").field(Field::new(Type::Vec4, "albedo")));
+    reg.add_info(
+        graphics("v")
+            .uniform_buf(0, "Material", "material", Frequency::Batch)
+            .subpass_in(0, Type::Vec4, "albedo")
+            .vertex_out(&StageInterfaceInfo::new("VOut", "v").smooth(Type::Vec4, "albedo"))
+            .fragment_out(0, Type::Vec4, "frag_color"),
+    );
+    let d = check_with(&reg, "v", false);
+    assert_eq!(codes(&d), [Code::DuplicateName], "{}", render_all(&d));
+    assert!(
+        d[0].is_error()
+            && d[0]
+                .message
+                .contains("would rewrite the member of interface `VOut` `albedo`"),
+        "{}",
+        d[0].message
+    );
+}
+
+#[test]
 fn vertex_inputs_out_of_range() {
     let d = check(graphics("v").vertex_in(14, Type::Mat3, "m"));
     assert_eq!(codes(&d), [Code::VertexInputOutOfRange]);

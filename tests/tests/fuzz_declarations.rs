@@ -45,6 +45,8 @@ fn name() -> impl Strategy<Value = String> {
             "VERTEX_SHADER_CREATE_INFO", "inverse", "gpu_inverse", "texture", "dot", "mix", "subpassLoad",
             "device", "kernel", "constant", "fn", "var", "let", "cbuffer", "register", "half", "metal", "thread",
             "SV_Position", "naga_vs_first_instance", "_group_0_binding_0_fs", "override", "discard_fragment",
+            // Layout qualifiers: fine for a variable, not for a macro or a type.
+            "location", "binding", "set", "std430", "rgba8", "triangles", "vertices", "index", "offset",
         ])
         .prop_map(String::from),
         2 => "[a-zA-Z_][a-zA-Z0-9_]{0,6}",
@@ -993,6 +995,67 @@ fn fixed_failures_stay_fixed() {
     let cases = [
         // A vertex input named `gl_x` passed validation and failed in glslang.
         g(vec![Op::VertexIn(0, Type::Float, "gl_x".into())]),
+        // Found in review of the family below, each passed validation and failed in glslang: two items after a
+        // name the portable flavor alone declares (compared with it only, a translation warning); a define and a
+        // subpass input named like layout qualifiers (macros that rewrite `layout(location = …)`); an instance
+        // name in one interface list and a member of another list's block without one, both global in one stage;
+        // members of two such blocks in one stage; one block name for a stage's `out` and `patch out`.
+        g(vec![
+            Op::FragmentOut(0, Type::Float, "gpu_inverse".into()),
+            Op::FragmentOut(1, Type::Float, "gpu_inverse".into()),
+        ]),
+        g(vec![
+            Op::Define("location".into()),
+            Op::VertexIn(0, Type::Float, "a".into()),
+        ]),
+        g(vec![
+            Op::SubpassIn(0, Type::Vec4, "location".into()),
+            Op::FragmentOut(0, Type::Vec4, "a".into()),
+        ]),
+        g(vec![
+            Op::Interface(0, "a".into(), "b".into(), vec![(Type::Vec4, "c".into(), 0)]),
+            Op::Interface(
+                1,
+                "d".into(),
+                String::new(),
+                vec![(Type::Vec4, "b".into(), 0)],
+            ),
+            Op::Geometry(3, 2, 3, 1, true),
+        ]),
+        g(vec![
+            Op::Tessellation(3, 0),
+            Op::Interface(0, "a".into(), "b".into(), vec![(Type::Vec4, "c".into(), 0)]),
+            Op::Interface(2, "d".into(), "e".into(), vec![(Type::Vec4, "c".into(), 0)]),
+            Op::Interface(
+                3,
+                "f".into(),
+                String::new(),
+                vec![(Type::Float, "x".into(), 0)],
+            ),
+            Op::Interface(
+                4,
+                "g".into(),
+                String::new(),
+                vec![(Type::Float, "x".into(), 0)],
+            ),
+        ]),
+        g(vec![
+            Op::Tessellation(3, 0),
+            Op::Interface(0, "a".into(), "b".into(), vec![(Type::Vec4, "c".into(), 0)]),
+            Op::Interface(2, "d".into(), "e".into(), vec![(Type::Vec4, "c".into(), 0)]),
+            Op::Interface(
+                3,
+                "d".into(),
+                "f".into(),
+                vec![(Type::Float, "x".into(), 0)],
+            ),
+            Op::Interface(
+                4,
+                "g".into(),
+                "h".into(),
+                vec![(Type::Float, "x".into(), 0)],
+            ),
+        ]),
         // Two fragment outputs of one name after a vertex input of that name: each was compared with the vertex
         // input only (another stage), and glslang refused the redefinition.
         g(vec![

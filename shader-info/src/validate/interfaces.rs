@@ -309,6 +309,7 @@ pub(super) fn check_stage_interfaces(c: &mut Checker, stages: &[Stage], origin: 
     }
     for &stage in stages {
         let blocks = stage_blocks(info, stage);
+        check_block_globals(c, stage, &blocks);
         for (i, b) in blocks.iter().enumerate() {
             if b.instance.is_empty() {
                 continue;
@@ -329,6 +330,81 @@ pub(super) fn check_stage_interfaces(c: &mut Checker, stages: &[Stage], origin: 
                     .hint("give one of the interfaces another instance name"),
                 );
             }
+        }
+    }
+}
+
+/// The names the interface blocks of one stage put at its global scope, across the lists they come from: each
+/// block's instance name, or the members of a block without one, must differ from every other block's (two
+/// instance names are reported by the caller); and one interface (`in` or `out`, patch or not) takes a block name
+/// once. Each list was checked on its own, so an instance name in `vertex_out` and a member named like it in
+/// `geometry_out`'s nameless block, both global in the geometry stage, passed validation and failed in glslang.
+fn check_block_globals(c: &mut Checker, stage: Stage, blocks: &[crate::interfaces::StageBlock]) {
+    let info = c.info;
+    let mut seen: HashMap<&str, (usize, String)> = HashMap::new();
+    for (i, b) in blocks.iter().enumerate() {
+        let iface = &b.item.value;
+        let globals: Vec<(&str, String, Origin)> = if b.instance.is_empty() {
+            iface
+                .members
+                .iter()
+                .map(|m| {
+                    (
+                        m.name.as_str(),
+                        format!("member `{}` of {} `{}`", m.name, b.list, iface.name),
+                        m.origin,
+                    )
+                })
+                .collect()
+        } else {
+            vec![(
+                b.instance.as_str(),
+                format!("instance name of {} `{}`", b.list, iface.name),
+                b.item.origin,
+            )]
+        };
+        for (name, what, origin) in globals {
+            match seen.get(name) {
+                // Two instance names have the caller's message; a block's own members are checked with its list.
+                Some((j, _)) if *j == i || !(b.instance.is_empty() || blocks[*j].instance.is_empty()) => {}
+                Some((j, first)) => c.diags.push(
+                    Diagnostic::error(
+                        Code::DuplicateName,
+                        &info.name,
+                        format!("the {stage} stage declares `{name}` twice at global scope: as the {first} and as the {what}"),
+                    )
+                    .item(format!("{} `{}`", b.list, iface.name))
+                    .at(&b.item.declared_in, origin)
+                    .related(format!("the {first}, declared in `{}`", blocks[*j].item.declared_in), blocks[*j].item.origin)
+                    .hint("rename one of them, or give the block without an instance name one"),
+                ),
+                None => {
+                    seen.insert(name, (i, what));
+                }
+            }
+        }
+    }
+    for (i, b) in blocks.iter().enumerate() {
+        let name = &b.item.value.name;
+        if let Some(first) = blocks[..i]
+            .iter()
+            .find(|f| f.direction == b.direction && &f.item.value.name == name)
+        {
+            c.diags.push(
+                Diagnostic::error(
+                    Code::DuplicateName,
+                    &info.name,
+                    format!(
+                        "the {stage} stage declares two {} blocks named `{name}`: from {} and from {}; one interface \
+                         takes a block name once",
+                        b.direction.glsl(), first.list, b.list
+                    ),
+                )
+                .item(format!("{} `{name}`", b.list))
+                .at(&b.item.declared_in, b.item.origin)
+                .related(format!("{} `{name}` declared in `{}`", first.list, first.item.declared_in), first.item.origin)
+                .hint("give one of the interfaces another block name"),
+            );
         }
     }
 }

@@ -273,7 +273,7 @@ pub(super) fn check_names(c: &mut Checker) {
             origin: it.origin,
         });
     }
-    let globals = first_of_each(&names);
+    let globals = all_of_each(&names);
     // The members of an instance-named block live in its scope, apart from the globals, but a macro rewrites them
     // all the same.
     for (_, list) in interface_lists(info) {
@@ -305,10 +305,10 @@ pub(super) fn check_names(c: &mut Checker) {
         // Each local name against the globals first, then against the earlier names of its list.
         let mut earlier: HashMap<&str, usize> = HashMap::new();
         for (i, n) in local.iter().enumerate() {
-            let first = match globals.get(n.name.as_ref()) {
-                Some(&g) => Some(&names[g]),
-                None => earlier.get(n.name.as_ref()).map(|&j| &local[j]),
-            };
+            let global = globals
+                .get(n.name.as_ref())
+                .and_then(|all| collision(all.iter().map(|&g| &names[g]), n));
+            let first = global.or_else(|| earlier.get(n.name.as_ref()).map(|&j| &local[j]));
             match first {
                 Some(first) if first.is_branch() => report_duplicate(c, n, first),
                 Some(first) => report_duplicate(c, first, n),
@@ -317,17 +317,12 @@ pub(super) fn check_names(c: &mut Checker) {
             earlier.entry(n.name.as_ref()).or_insert(i);
         }
     }
-    // Each name against the first earlier one it collides with, not just the first of its name: a vertex input
-    // and a fragment output may share a name, so two fragment outputs after a vertex input of their name collide
-    // with each other only.
+    // Each name against the earlier one it collides with ([`collision`]), not just the first of its name.
     let mut earlier: HashMap<&str, Vec<usize>> = HashMap::with_capacity(names.len());
     for (i, n) in names.iter().enumerate() {
         let seen = earlier.entry(n.name.as_ref()).or_default();
-        if let Some(&first) = seen
-            .iter()
-            .find(|&&j| !in_different_stages(&names[j].what, &n.what))
-        {
-            report_duplicate(c, &names[first], n);
+        if let Some(first) = collision(seen.iter().map(|&j| &names[j]), n) {
+            report_duplicate(c, first, n);
         }
         seen.push(i);
     }
@@ -358,19 +353,28 @@ pub(super) fn check_names(c: &mut Checker) {
         );
     let macros: Vec<_> = macros.collect();
     check_swizzle_macros(c, &macros);
+    check_layout_words(c, &macros, &names);
     check_prelude_names(c, &macros, &names, &members, &interfaces);
     check_builtin_function_names(c, &names, &interfaces);
     for &(name, kind, declared_in, origin, written) in &macros {
-        let Some(m) = members.iter().find(|m| m.name == name) else {
-            continue;
-        };
-        let (what, decl) = (m.what, m.decl);
         // Interface blocks come after every macro but the geometry alias; shared structs before all but defines.
-        let in_declaration = match written {
+        let in_declaration = |what: &What| match written {
             Written::First => true,
             Written::BeforeBlocks | Written::Portable => matches!(what, What::MemberOf(_)),
             Written::Last => false,
         };
+        // The member whose declaration the macro rewrites, if any, else the first it rewrites where code reads
+        // it: a struct field of the name came first and hid an interface member whose declaration breaks.
+        let mut of_name = members.iter().filter(|m| m.name == name);
+        let Some(m) = of_name
+            .clone()
+            .find(|m| in_declaration(&m.what))
+            .or_else(|| of_name.next())
+        else {
+            continue;
+        };
+        let (what, decl) = (m.what, m.decl);
+        let in_declaration = in_declaration(&what);
         let d = match (in_declaration, written) {
             (true, Written::Portable) => Diagnostic::warning(
                 Code::Translation,
@@ -797,6 +801,62 @@ fn is_swizzle(name: &str) -> bool {
 /// 0).xyz`: with subpass inputs, a macro `x`, `xy` or `xyz` breaks that generated code (an error; in the portable
 /// flavor only, a `translation` warning); a subpass input's own name is always its macro (an error: the stage's
 /// code reads vectors through swizzles); any other breaks only code that uses the swizzle (a warning).
+/// A macro or a shared type named like a layout qualifier (`location`, `binding`, `rgba8`, …): the macro rewrites
+/// the qualifier in every generated `layout(…)` after it, and glslang reads a type's name there as a type; either
+/// way the stage does not compile. A variable may take such a name; the geometry stage's alias macro is written
+/// after every declaration.
+fn check_layout_words(c: &mut Checker, macros: &[Macro], names: &[Named]) {
+    let info = c.info;
+    let types = names
+        .iter()
+        .filter(|n| matches!(n.what, What::Item("shared struct")))
+        .map(|n| {
+            (
+                n.name.as_ref(),
+                "shared struct",
+                n.decl,
+                n.origin,
+                Written::First,
+            )
+        });
+    for (name, kind, declared_in, origin, written) in macros.iter().copied().chain(types) {
+        if written == Written::Last || !crate::glsl_names::is_layout_qualifier(name) {
+            continue;
+        }
+        let what = if kind == "shared struct" {
+            "a type"
+        } else {
+            "a macro"
+        };
+        let d = if written == Written::Portable {
+            Diagnostic::warning(
+                Code::Translation,
+                &info.name,
+                format!(
+                    "{kind} `{name}` is {what} in the translations' GLSL named like the layout qualifier `{name}`, \
+                     which the generated `layout(…)` declarations write: every translation of `{}` fails on it, its \
+                     SPIR-V does not",
+                    info.name
+                ),
+            )
+        } else {
+            Diagnostic::error(
+                Code::InvalidIdentifier,
+                &info.name,
+                format!(
+                    "{kind} `{name}` is {what} named like the layout qualifier `{name}`, which the generated \
+                     `layout(…)` declarations write: glslang refuses them"
+                ),
+            )
+        };
+        c.diags.push(
+            d.item(format!("{kind} `{name}`"))
+                .at(declared_in, origin)
+                .hint("rename it (a variable may take a layout qualifier's name; a macro or a type may not)"),
+        );
+    }
+}
+
 fn check_swizzle_macros(c: &mut Checker, macros: &[Macro]) {
     let info = c.info;
     let subpass = !info.subpass_inputs.is_empty();
@@ -879,13 +939,36 @@ impl Named<'_> {
     }
 }
 
-/// The index of the first of each name in `names`.
-fn first_of_each<'n>(names: &'n [Named]) -> HashMap<&'n str, usize> {
-    let mut first = HashMap::with_capacity(names.len());
+/// The indices of each name in `names`, in order.
+fn all_of_each<'n>(names: &'n [Named]) -> HashMap<&'n str, Vec<usize>> {
+    let mut all: HashMap<&str, Vec<usize>> = HashMap::with_capacity(names.len());
     for (i, n) in names.iter().enumerate() {
-        first.entry(n.name.as_ref()).or_insert(i);
+        all.entry(n.name.as_ref()).or_default().push(i);
     }
-    first
+    all
+}
+
+/// Which of `earlier` (names equal to `n`'s, in order) `n` is reported against: the first in a stage `n` is in,
+/// and for a name every flavor declares, the first that is not declared by the portable flavor only. A vertex input
+/// and a fragment output may share a name, and a name the portable flavor alone declares is only a translation
+/// warning: compared with the first of its name alone, two fragment outputs after a vertex input of their name, or
+/// two items after the portable polyfill's `gpu_inverse`, were never compared with each other.
+fn collision<'n, 'a>(
+    earlier: impl Iterator<Item = &'n Named<'a>> + Clone,
+    n: &Named,
+) -> Option<&'n Named<'a>>
+where
+    'a: 'n,
+{
+    let portable = |m: &Named| matches!(m.what, What::Portable(..));
+    let mut colliding = earlier.filter(|m| !in_different_stages(&m.what, &n.what));
+    if portable(n) {
+        return colliding.next();
+    }
+    colliding
+        .clone()
+        .find(|m| !portable(m))
+        .or_else(|| colliding.next())
 }
 
 /// `again` declares the name `first` declared earlier. A branch (reported as `again`) says what it becomes.
