@@ -1692,7 +1692,7 @@ fn emit_layouts(e: &mut Emitter, info: &ResolvedInfo, stage: Stage) {
     }
 }
 
-fn interface_block(block: &StageBlock, member_locations: bool) -> String {
+fn interface_block(block: &StageBlock, portable: bool) -> String {
     let iface = &block.item.value;
     let patch = if block.patch { "patch " } else { "" };
     let mut s = format!(
@@ -1703,7 +1703,7 @@ fn interface_block(block: &StageBlock, member_locations: bool) -> String {
     );
     let mut loc = block.location;
     for m in &iface.members {
-        let at = if member_locations {
+        let at = if portable {
             format!("layout(location = {loc}) ")
         } else {
             String::new()
@@ -1711,6 +1711,11 @@ fn interface_block(block: &StageBlock, member_locations: bool) -> String {
         // Interpolation qualifiers belong to what the rasterizer interpolates; a per-patch member has none.
         let interpolation = if block.patch {
             String::new()
+        } else if portable && (m.ty.is_integer() || m.ty.is_double()) {
+            // Nothing interpolates an integer or a double, and WGSL wants `flat` on every such input and output of
+            // every stage, not only on the fragment stage's inputs (which validation holds to it): a smooth `int`
+            // vertex output read by a tessellation stage failed the vertex stage's WGSL.
+            "flat ".to_string()
         } else {
             format!("{} ", m.interpolation.glsl_name())
         };
@@ -1792,7 +1797,7 @@ fn emit_interfaces(
     e: &mut Emitter,
     info: &ResolvedInfo,
     stage: Stage,
-    member_locations: bool,
+    portable: bool,
 ) -> Option<String> {
     let mut wrapper = None;
     if stage == Stage::Vertex {
@@ -1807,13 +1812,13 @@ fn emit_interfaces(
         }
     }
     let blocks = stage_blocks(info, stage);
-    if stage == Stage::Fragment && member_locations {
+    if stage == Stage::Fragment && portable {
         let inputs: Vec<Item<StageInterfaceInfo>> = blocks.iter().map(|b| b.item.clone()).collect();
         wrapper = emit_flat_inputs(e, &inputs);
     } else {
         for b in &blocks {
             e.decl(
-                &interface_block(b, member_locations),
+                &interface_block(b, portable),
                 &b.item.declared_in,
                 format!("{} `{}`", b.list, b.item.value.name),
                 b.item.origin,

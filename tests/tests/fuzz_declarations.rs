@@ -1056,6 +1056,23 @@ fn fixed_failures_stay_fixed() {
                 vec![(Type::Float, "x".into(), 0)],
             ),
         ]),
+        // A smooth `int` vertex output read by tessellation (the fragment stage never reads it, so validation
+        // asks no `flat`): the vertex stage's WGSL failed, WGSL wanting `flat` on every integer input and output.
+        g(vec![
+            Op::Tessellation(1, 0),
+            Op::Interface(
+                0,
+                "a".into(),
+                String::new(),
+                vec![(Type::Int, "b".into(), 0)],
+            ),
+            Op::Interface(
+                4,
+                "a".into(),
+                String::new(),
+                vec![(Type::Float, "b".into(), 0)],
+            ),
+        ]),
         // Two fragment outputs of one name after a vertex input of that name: each was compared with the vertex
         // input only (another stage), and glslang refused the redefinition.
         g(vec![
