@@ -374,6 +374,94 @@ fn interface_blocks_of_one_stage_share_its_global_names_across_their_lists() {
 }
 
 #[test]
+fn a_block_name_is_global_in_the_stages_that_declare_the_block() {
+    let vs = StageInterfaceInfo::new("VsOut", "vs").smooth(Type::Vec4, "color");
+    let geometry = |out: StageInterfaceInfo| {
+        ShaderCreateInfo::new("g")
+            .vertex_out(&vs)
+            .geometry_out(&out)
+            .geometry_layout(PrimitiveIn::Triangles, PrimitiveOut::TriangleStrip, 3)
+            .vertex_source("v.glsl")
+            .geometry_source("g.glsl")
+            .fragment_source("f.glsl")
+    };
+    // glslang: "block instance name redefinition", and "nameless block contains a member that already has a name".
+    for (out, as_what) in [
+        (
+            StageInterfaceInfo::new("GsOut", "VsOut").smooth(Type::Vec4, "color"),
+            "instance name of geometry_out `GsOut`",
+        ),
+        (
+            StageInterfaceInfo::new("GsOut", "").smooth(Type::Vec4, "VsOut"),
+            "member `VsOut` of geometry_out `GsOut`",
+        ),
+    ] {
+        let d = check(geometry(out));
+        assert_eq!(codes(&d), [Code::DuplicateName], "{}", render_all(&d));
+        assert!(
+            d[0].message.contains(&format!(
+                "declares `VsOut` twice at global scope: as the block name of vertex_out `VsOut` and as the {as_what}"
+            )),
+            "{}",
+            d[0].message
+        );
+    }
+    // One block read and written (the interface passed through): two interfaces, fine.
+    let d = check(geometry(
+        StageInterfaceInfo::new("VsOut", "gs").smooth(Type::Vec4, "color"),
+    ));
+    assert!(d.is_empty(), "{}", render_all(&d));
+}
+
+#[test]
+fn names_the_generator_derives_keep_to_glslangs_length() {
+    for (info, what) in [
+        (
+            graphics("v").branch("B".repeat(1020)),
+            "the macro of branch",
+        ),
+        (
+            graphics("v").uniform_buf(0, "vec4", "a".repeat(1024), Frequency::Pass),
+            "the block of uniform_buf",
+        ),
+    ] {
+        let d = check(info);
+        assert!(
+            d.iter().any(|d| d.is_error()
+                && d.message.starts_with(what)
+                && d.message.contains("past the 1024 glslang takes")),
+            "{}",
+            render_all(&d)
+        );
+    }
+}
+
+#[test]
+fn geometry_and_tessellation_layouts_that_glslang_or_vulkan_refuse() {
+    let d = check(
+        graphics("g")
+            .geometry_layout(PrimitiveIn::Triangles, PrimitiveOut::TriangleStrip, 0)
+            .geometry_source("g.glsl"),
+    );
+    assert_eq!(codes(&d), [Code::OutOfRange], "{}", render_all(&d));
+    assert!(d[0].message.contains("emits at most 0 vertices"));
+    // A complete info (a building block may take its layout from another).
+    let mut reg = Registry::new();
+    reg.add_info(
+        graphics("t")
+            .tess_control_source("c.glsl")
+            .tess_evaluation_source("e.glsl"),
+    );
+    let d = check_with(&reg, "t", true);
+    assert!(
+        d.iter().any(|d| d.code == Code::IncompleteInfo
+            && d.message == "tessellation sources need a tessellation layout"),
+        "{}",
+        render_all(&d)
+    );
+}
+
+#[test]
 fn a_macro_is_checked_against_every_member_of_its_name() {
     // The struct field `albedo` comes first (a warning: code reading it breaks); the interface member `albedo`,
     // declared after the subpass input's macro, is rewritten in its declaration: an error.

@@ -66,6 +66,16 @@ pub(super) fn check_limits(c: &mut Checker) {
                 .hint("keep to 32 invocations to run everywhere"),
             );
         }
+        if l.max_vertices == 0 {
+            // glslang takes 0; Vulkan asks for more than 0 output vertices when it makes the pipeline.
+            c.err(
+                Code::OutOfRange,
+                "geometry_layout".into(),
+                g,
+                "the geometry layout emits at most 0 vertices: Vulkan refuses a geometry stage that emits none".into(),
+                "give the largest number of vertices one invocation emits (at least 1)",
+            );
+        }
         if l.max_vertices > MAX_GEOMETRY_OUTPUT_VERTICES {
             c.err(
                 Code::OutOfRange,

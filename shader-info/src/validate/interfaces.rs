@@ -335,53 +335,61 @@ pub(super) fn check_stage_interfaces(c: &mut Checker, stages: &[Stage], origin: 
 }
 
 /// The names the interface blocks of one stage put at its global scope, across the lists they come from: each
-/// block's instance name, or the members of a block without one, must differ from every other block's (two
-/// instance names are reported by the caller); and one interface (`in` or `out`, patch or not) takes a block name
-/// once. Each list was checked on its own, so an instance name in `vertex_out` and a member named like it in
-/// `geometry_out`'s nameless block, both global in the geometry stage, passed validation and failed in glslang.
+/// block's name, and its instance name or, without one, its members, must differ from every other block's (two
+/// instance names are reported by the caller; two block names are fine in two interfaces and checked below); and
+/// one interface (`in` or `out`, patch or not) takes a block name once. Each list was checked on its own, so an
+/// instance name in `vertex_out` and a member named like it in `geometry_out`'s nameless block, both global in the
+/// geometry stage, passed validation and failed in glslang.
 fn check_block_globals(c: &mut Checker, stage: Stage, blocks: &[crate::interfaces::StageBlock]) {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Global {
+        Block,
+        Instance,
+        Member,
+    }
     let info = c.info;
-    let mut seen: HashMap<&str, (usize, String)> = HashMap::new();
+    let mut seen: HashMap<&str, Vec<(usize, Global, String)>> = HashMap::new();
     for (i, b) in blocks.iter().enumerate() {
         let iface = &b.item.value;
-        let globals: Vec<(&str, String, Origin)> = if b.instance.is_empty() {
-            iface
-                .members
-                .iter()
-                .map(|m| {
-                    (
-                        m.name.as_str(),
-                        format!("member `{}` of {} `{}`", m.name, b.list, iface.name),
-                        m.origin,
-                    )
-                })
-                .collect()
+        let mut globals = vec![(
+            iface.name.as_str(),
+            Global::Block,
+            format!("block name of {} `{}`", b.list, iface.name),
+            b.item.origin,
+        )];
+        if b.instance.is_empty() {
+            globals.extend(iface.members.iter().map(|m| {
+                let what = format!("member `{}` of {} `{}`", m.name, b.list, iface.name);
+                (m.name.as_str(), Global::Member, what, m.origin)
+            }));
         } else {
-            vec![(
-                b.instance.as_str(),
-                format!("instance name of {} `{}`", b.list, iface.name),
-                b.item.origin,
-            )]
-        };
-        for (name, what, origin) in globals {
-            match seen.get(name) {
-                // Two instance names have the caller's message; a block's own members are checked with its list.
-                Some((j, _)) if *j == i || !(b.instance.is_empty() || blocks[*j].instance.is_empty()) => {}
-                Some((j, first)) => c.diags.push(
+            let what = format!("instance name of {} `{}`", b.list, iface.name);
+            globals.push((b.instance.as_str(), Global::Instance, what, b.item.origin));
+        }
+        for (name, kind, what, origin) in globals {
+            let earlier = seen.entry(name).or_default();
+            // A block's own names are checked with its list.
+            let first = earlier
+                .iter()
+                .find(|(j, k, _)| *j != i && (*k != kind || kind == Global::Member));
+            if let Some((j, _, first)) = first {
+                let f = &blocks[*j].item;
+                c.diags.push(
                     Diagnostic::error(
                         Code::DuplicateName,
                         &info.name,
-                        format!("the {stage} stage declares `{name}` twice at global scope: as the {first} and as the {what}"),
+                        format!(
+                            "the {stage} stage declares `{name}` twice at global scope: as the {first} and as the \
+                             {what}"
+                        ),
                     )
                     .item(format!("{} `{}`", b.list, iface.name))
                     .at(&b.item.declared_in, origin)
-                    .related(format!("the {first}, declared in `{}`", blocks[*j].item.declared_in), blocks[*j].item.origin)
+                    .related(format!("the {first}, declared in `{}`", f.declared_in), f.origin)
                     .hint("rename one of them, or give the block without an instance name one"),
-                ),
-                None => {
-                    seen.insert(name, (i, what));
-                }
+                );
             }
+            earlier.push((i, kind, what));
         }
     }
     for (i, b) in blocks.iter().enumerate() {

@@ -354,6 +354,7 @@ pub(super) fn check_names(c: &mut Checker) {
     let macros: Vec<_> = macros.collect();
     check_swizzle_macros(c, &macros);
     check_layout_words(c, &macros, &names);
+    check_derived_lengths(c, names.iter().chain(interfaces.iter().flatten()));
     check_prelude_names(c, &macros, &names, &members, &interfaces);
     check_builtin_function_names(c, &names, &interfaces);
     for &(name, kind, declared_in, origin, written) in &macros {
@@ -801,6 +802,32 @@ fn is_swizzle(name: &str) -> bool {
 /// 0).xyz`: with subpass inputs, a macro `x`, `xy` or `xyz` breaks that generated code (an error; in the portable
 /// flavor only, a `translation` warning); a subpass input's own name is always its macro (an error: the stage's
 /// code reads vectors through swizzles); any other breaks only code that uses the swizzle (a warning).
+/// A name the generator derives (`BRANCH_<branch>`, `_<buffer>`, `<instance>_in`, the portable flavor's
+/// `gpu_in_<instance>_<member>`, …) past the length glslang takes: each declared part was short enough, the
+/// whole is "name too long". Declared names are checked where they are declared.
+fn check_derived_lengths<'n, 'a: 'n>(c: &mut Checker, names: impl Iterator<Item = &'n Named<'a>>) {
+    let info = c.info;
+    let max = crate::glsl_names::MAX_NAME_LENGTH;
+    for n in names.filter(|n| matches!(n.name, Cow::Owned(_)) && n.name.len() > max) {
+        let message = format!(
+            "the {} is named `{}…`, {} characters long, past the {max} glslang takes (\"name too long\")",
+            n.what,
+            n.name.chars().take(24).collect::<String>(),
+            n.name.len()
+        );
+        let d = if matches!(n.what, What::Portable(..)) {
+            Diagnostic::warning(Code::Translation, &info.name, message)
+        } else {
+            Diagnostic::error(Code::InvalidIdentifier, &info.name, message)
+        };
+        c.diags.push(
+            d.item(n.what.to_string())
+                .at(n.decl, n.origin)
+                .hint("shorten the declared name it is made from"),
+        );
+    }
+}
+
 /// A macro or a shared type named like a layout qualifier (`location`, `binding`, `rgba8`, …): the macro rewrites
 /// the qualifier in every generated `layout(…)` after it, and glslang reads a type's name there as a type; either
 /// way the stage does not compile. A variable may take such a name; the geometry stage's alias macro is written

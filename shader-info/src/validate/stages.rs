@@ -178,6 +178,21 @@ pub(super) fn check_stages(c: &mut Checker) {
             .hint("add `.geometry_layout(PrimitiveIn::…, PrimitiveOut::…, max_vertices)`"),
         );
     }
+    if (has(Stage::TessControl) || has(Stage::TessEvaluation)) && info.tessellation_layout.is_none()
+    {
+        // The generated text declares `layout(vertices = …) out` and the evaluation stage's primitive from it:
+        // without it glslang refuses both stages ("must specify an output layout(vertices=...)").
+        c.diags.push(
+            Diagnostic::error(
+                Code::IncompleteInfo,
+                &info.name,
+                "tessellation sources need a tessellation layout",
+            )
+            .item("tessellation_layout")
+            .at(&info.name, origin)
+            .hint("add `.tessellation_layout(control_points, TessDomain::…, TessSpacing::…, FrontFace::…)`"),
+        );
+    }
     if let Some(g) = &info.geometry_layout
         && has(Stage::Geometry)
         && g.value.primitive_out == crate::types::PrimitiveOut::Points
