@@ -119,3 +119,52 @@ fn two_infos_naming_each_other_as_twins_stay_finite() {
             .is_err()
     );
 }
+
+/// Without a declared topology, the pipeline draws what the geometry stage takes: a stage that takes lines got
+/// triangle lists, which Vulkan refuses (the geometry input must fit the topology). The validation layer does not
+/// check that rule on lavapipe, so the plan's topology is asserted, and the pipeline made without a message.
+#[test]
+fn a_geometry_stage_taking_lines_gets_line_lists_without_a_declared_topology() {
+    let Some(ctx) = shader_info_gpu::vk::testing::test_context() else {
+        return;
+    };
+    if !ctx.feature_enabled("geometryShader") {
+        assert!(
+            std::env::var_os("SHADER_INFO_REQUIRE_VULKAN").is_none(),
+            "lavapipe has geometryShader"
+        );
+        return;
+    }
+    let dir = sources();
+    std::fs::write(
+        dir.path().join("line.geom.glsl"),
+        "void main() {\n  for (int i = 0; i < 2; i++) {\n    v_out.color = v_in[i].color;\n    \
+         gl_Position = gl_in[i].gl_Position;\n    EmitVertex();\n  }\n  EndPrimitive();\n}\n",
+    )
+    .unwrap();
+    let iface = StageInterfaceInfo::new("test_line_iface", "v").smooth(Type::Vec4, "color");
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("test_lines")
+            .vertex_in(0, Type::Vec2, "pos")
+            .vertex_out(&iface)
+            .geometry_layout(PrimitiveIn::Lines, PrimitiveOut::LineStrip, 2)
+            .geometry_out(&iface)
+            .fragment_out(0, Type::Vec4, "frag_color")
+            .vertex_source("tri.vert.glsl")
+            .geometry_source("line.geom.glsl")
+            .fragment_source("tri.frag.glsl"),
+    );
+    let mut lib = ShaderLibrary::new(&ctx, reg, LibraryOptions::new(dir.path())).unwrap();
+    let plan = lib.plan("test_lines").unwrap();
+    assert_eq!(
+        plan.render_state.as_ref().map(|s| s.topology),
+        Some(shader_info::Topology::LineList)
+    );
+    lib.graphics_pipeline(
+        "test_lines",
+        &shader_info_gpu::vk::GraphicsOptions::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    shader_info_gpu::vk::testing::assert_no_validation_messages(&ctx);
+}

@@ -569,8 +569,7 @@ impl PipelinePlan {
         PipelinePlan {
             key: info.key(),
             kind,
-            render_state: (kind == PipelineKind::Graphics)
-                .then(|| RenderState::from_items(&info.render_state)),
+            render_state: (kind == PipelineKind::Graphics).then(|| render_state(info)),
             stages,
             sets,
             push_constants,
@@ -853,4 +852,27 @@ impl PipelinePlan {
 
 fn is_zero(n: &u64) -> bool {
     *n == 0
+}
+
+/// The info's render state; without a declared topology, the geometry stage's input decides it (a geometry stage
+/// that takes lines drew triangle lists, which Vulkan refuses).
+fn render_state(info: &crate::info::ShaderCreateInfo) -> RenderState {
+    use crate::render_state::{StateItem, Topology};
+    use crate::types::PrimitiveIn;
+    let mut state = RenderState::from_items(&info.render_state);
+    let declared = info
+        .render_state
+        .iter()
+        .any(|i| matches!(i.value, StateItem::Topology(_)));
+    if let (false, Some(g)) = (declared, &info.geometry_layout) {
+        state.topology = match g.value.primitive_in {
+            PrimitiveIn::Points => Topology::PointList,
+            PrimitiveIn::Lines => Topology::LineList,
+            // Refused by validation: no topology has adjacency.
+            PrimitiveIn::Triangles
+            | PrimitiveIn::LinesAdjacency
+            | PrimitiveIn::TrianglesAdjacency => Topology::TriangleList,
+        };
+    }
+    state
 }

@@ -445,6 +445,58 @@ fn geometry_and_tessellation_layouts_that_glslang_or_vulkan_refuse() {
     );
     assert_eq!(codes(&d), [Code::OutOfRange], "{}", render_all(&d));
     assert!(d[0].message.contains("emits at most 0 vertices"));
+    // What reaches the geometry stage must be what it takes: no topology draws lists with adjacency, and the
+    // tessellator gives lines (isolines) or triangles.
+    let complete = |info: ShaderCreateInfo| {
+        let mut reg = Registry::new();
+        reg.add_info(info);
+        check_with(&reg, "g", true)
+    };
+    let d = complete(
+        graphics("g")
+            .geometry_layout(
+                PrimitiveIn::TrianglesAdjacency,
+                PrimitiveOut::TriangleStrip,
+                3,
+            )
+            .geometry_source("g.glsl"),
+    );
+    assert_eq!(codes(&d), [Code::RenderState], "{}", render_all(&d));
+    assert!(
+        d[0].message.contains("which no Topology draws"),
+        "{}",
+        d[0].message
+    );
+    let tessellated = |domain: TessDomain, input: PrimitiveIn| {
+        complete(
+            graphics("g")
+                .vertex_out(&StageInterfaceInfo::new("VOut", "v").smooth(Type::Vec4, "p"))
+                .tess_control_out(&StageInterfaceInfo::new("TcOut", "tc").smooth(Type::Vec4, "p"))
+                .tess_evaluation_out(
+                    &StageInterfaceInfo::new("TeOut", "te").smooth(Type::Vec4, "p"),
+                )
+                .geometry_out(&StageInterfaceInfo::new("GOut", "g").smooth(Type::Vec4, "p"))
+                .tessellation_layout(3, domain, TessSpacing::Equal, FrontFace::CounterClockwise)
+                .geometry_layout(input, PrimitiveOut::LineStrip, 2)
+                .tess_control_source("c.glsl")
+                .tess_evaluation_source("e.glsl")
+                .geometry_source("g.glsl"),
+        )
+    };
+    let d = tessellated(TessDomain::Isolines, PrimitiveIn::Triangles);
+    assert_eq!(codes(&d), [Code::RenderState], "{}", render_all(&d));
+    assert!(
+        d[0].message.contains("Isolines domain gives it lines"),
+        "{}",
+        d[0].message
+    );
+    for (domain, input) in [
+        (TessDomain::Isolines, PrimitiveIn::Lines),
+        (TessDomain::Quads, PrimitiveIn::Triangles),
+    ] {
+        let d = tessellated(domain, input);
+        assert!(d.is_empty(), "{}", render_all(&d));
+    }
     // A complete info (a building block may take its layout from another).
     let mut reg = Registry::new();
     reg.add_info(

@@ -195,6 +195,45 @@ pub(super) fn check_stages(c: &mut Checker) {
     }
     if let Some(g) = &info.geometry_layout
         && has(Stage::Geometry)
+    {
+        use crate::types::{PrimitiveIn, TessDomain};
+        // What reaches the geometry stage: the tessellator's primitives, or the draw's (the topology, which the
+        // pipeline takes from the geometry input when none is declared). No topology draws lists with adjacency.
+        let tessellated = info.tessellation_layout.as_ref().map(|t| t.value.domain);
+        let problem = match (tessellated, g.value.primitive_in) {
+            (Some(TessDomain::Isolines), PrimitiveIn::Lines)
+            | (Some(TessDomain::Triangles | TessDomain::Quads), PrimitiveIn::Triangles) => None,
+            (Some(domain), input) => Some((
+                format!(
+                    "the geometry stage takes {input:?}, but the tessellator's {domain:?} domain gives it {}",
+                    if domain == TessDomain::Isolines {
+                        "lines"
+                    } else {
+                        "triangles"
+                    }
+                ),
+                "take PrimitiveIn::Lines after isolines and PrimitiveIn::Triangles after triangles or quads",
+            )),
+            (None, PrimitiveIn::LinesAdjacency | PrimitiveIn::TrianglesAdjacency) => Some((
+                format!(
+                    "the geometry stage takes {:?}, which no Topology draws (it has no lists with adjacency)",
+                    g.value.primitive_in
+                ),
+                "take PrimitiveIn::Points, Lines or Triangles",
+            )),
+            (None, _) => None,
+        };
+        if let Some((message, hint)) = problem {
+            c.diags.push(
+                Diagnostic::error(Code::RenderState, &info.name, message)
+                    .item("geometry_layout")
+                    .at(&g.declared_in, g.origin)
+                    .hint(hint),
+            );
+        }
+    }
+    if let Some(g) = &info.geometry_layout
+        && has(Stage::Geometry)
         && g.value.primitive_out == crate::types::PrimitiveOut::Points
         && !info.builtins.contains(BuiltinBits::POINT_SIZE)
     {
