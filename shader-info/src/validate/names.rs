@@ -798,10 +798,6 @@ fn is_swizzle(name: &str) -> bool {
             .any(|set| name.chars().all(|ch| set.contains(ch)))
 }
 
-/// Macros named like a swizzle. The generated read of a subpass input is `texelFetch(…, ivec2(gl_FragCoord.xy),
-/// 0).xyz`: with subpass inputs, a macro `x`, `xy` or `xyz` breaks that generated code (an error; in the portable
-/// flavor only, a `translation` warning); a subpass input's own name is always its macro (an error: the stage's
-/// code reads vectors through swizzles); any other breaks only code that uses the swizzle (a warning).
 /// A name the generator derives (`BRANCH_<branch>`, `_<buffer>`, `<instance>_in`, the portable flavor's
 /// `gpu_in_<instance>_<member>`, …) past the length glslang takes: each declared part was short enough, the
 /// whole is "name too long". Declared names are checked where they are declared.
@@ -884,6 +880,10 @@ fn check_layout_words(c: &mut Checker, macros: &[Macro], names: &[Named]) {
     }
 }
 
+/// Macros named like a swizzle. The generated read of a subpass input is `texelFetch(…, ivec2(gl_FragCoord.xy),
+/// 0).xyz`: with subpass inputs, a macro `x`, `xy` or `xyz` breaks that generated code (an error; in the portable
+/// flavor only, a `translation` warning); a subpass input's own name is always its macro (an error: the stage's
+/// code reads vectors through swizzles); any other breaks only code that uses the swizzle (a warning).
 fn check_swizzle_macros(c: &mut Checker, macros: &[Macro]) {
     let info = c.info;
     let subpass = !info.subpass_inputs.is_empty();
