@@ -601,7 +601,8 @@ fn member(b: &StageBlock, name: &str) -> String {
     }
 }
 
-/// Reads of what `info` declares, one statement each, added to `acc` (a `vec4`).
+/// Reads of what `info` declares, one statement each, added to `fuzz_accumulator` (a `vec4`; longer than any name
+/// the fuzzer declares, which it would shadow).
 fn reads(reg: &Registry, name: &str, stage: Stage) -> String {
     let Ok(info) = reg.resolve(name) else {
         return String::new();
@@ -612,7 +613,7 @@ fn reads(reg: &Registry, name: &str, stage: Stage) -> String {
         .filter_map(|c| c.value.resource.as_ref().ok().map(|r| r.name.as_str()))
         .collect();
     let mut out = String::new();
-    let add = |out: &mut String, e: String| out.push_str(&format!("  acc += {e};\n"));
+    let add = |out: &mut String, e: String| out.push_str(&format!("  fuzz_accumulator += {e};\n"));
     let element = |full: &str| -> Option<(String, String)> {
         let (base, size) = split_array_name(full).ok()?;
         match size {
@@ -651,7 +652,9 @@ fn reads(reg: &Registry, name: &str, stage: Stage) -> String {
             }
             ResourceKind::Image { qualifier, .. } if !r.name.ends_with("[]") => {
                 if *qualifier == Qualifier::Write {
-                    out.push_str(&format!("  imageStore({one}, ivec2(0), acc);\n"));
+                    out.push_str(&format!(
+                        "  imageStore({one}, ivec2(0), fuzz_accumulator);\n"
+                    ));
                 } else {
                     add(&mut out, format!("imageLoad({one}, ivec2(0))"));
                 }
@@ -705,7 +708,7 @@ fn reads(reg: &Registry, name: &str, stage: Stage) -> String {
         for it in &info.vertex_inputs {
             add(&mut out, as_vec4(it.value.ty, &it.value.name));
         }
-        out.push_str("  gl_Position = acc;\n");
+        out.push_str("  gl_Position = fuzz_accumulator;\n");
         for b in stage_blocks(&info, Stage::Vertex) {
             for m in &b.item.value.members {
                 let place = member(&b, &m.name);
@@ -734,11 +737,11 @@ fn reads(reg: &Registry, name: &str, stage: Stage) -> String {
             }
         }
         out.push_str(match stage {
-            Stage::Geometry => "  gl_Position = acc;\n  EmitVertex();\n  EndPrimitive();\n",
+            Stage::Geometry => "  gl_Position = fuzz_accumulator;\n  EmitVertex();\n  EndPrimitive();\n",
             Stage::TessControl => {
-                "  gl_TessLevelOuter[0] = 1.0;\n  gl_out[gl_InvocationID].gl_Position = acc;\n"
+                "  gl_TessLevelOuter[0] = 1.0;\n  gl_out[gl_InvocationID].gl_Position = fuzz_accumulator;\n"
             }
-            _ => "  gl_Position = acc;\n",
+            _ => "  gl_Position = fuzz_accumulator;\n",
         });
     }
     if stage == Stage::Compute {
@@ -788,7 +791,7 @@ fn run_graph(
             let body = reads(&reg, &name, stage);
             files.insert(
                 file,
-                format!("void main() {{\n  vec4 acc = vec4(0.0);\n{body}}}\n"),
+                format!("void main() {{\n  vec4 fuzz_accumulator = vec4(0.0);\n{body}}}\n"),
             );
         }
     }
@@ -993,6 +996,9 @@ fn fixed_failures_stay_fixed() {
         specialize: None,
     };
     let cases = [
+        // The fuzzer's own: its sources summed every read into a local `acc`, which shadowed a push constant
+        // array of that name.
+        g(vec![Op::PushArray(Type::IVec2, "acc".into(), 1)]),
         // A vertex input named `gl_x` passed validation and failed in glslang.
         g(vec![Op::VertexIn(0, Type::Float, "gl_x".into())]),
         // Found in review of the family below, each passed validation and failed in glslang: two items after a
