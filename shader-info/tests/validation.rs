@@ -514,6 +514,45 @@ fn geometry_and_tessellation_layouts_that_glslang_or_vulkan_refuse() {
 }
 
 #[test]
+fn dual_source_blending_takes_two_sources_of_one_type_and_nothing_else() {
+    let both = || {
+        graphics("d")
+            .fragment_out_blend(0, Type::Vec4, "c0", DualBlend::Src0)
+            .fragment_out_blend(0, Type::Vec4, "c1", DualBlend::Src1)
+    };
+    assert!(check(both()).is_empty(), "{}", render_all(&check(both())));
+    for (info, item, says) in [
+        (
+            graphics("d").fragment_out_blend(0, Type::Vec4, "c0", DualBlend::Src0),
+            "fragment_out `c0`",
+            "has no other source",
+        ),
+        (
+            graphics("d")
+                .fragment_out_blend(0, Type::Vec4, "c0", DualBlend::Src0)
+                .fragment_out_blend(0, Type::Vec2, "c1", DualBlend::Src1),
+            "fragment_out `c1`",
+            "have two types",
+        ),
+        (
+            both().fragment_out(1, Type::Vec4, "extra"),
+            "fragment_out `extra`",
+            "beside the dual-source outputs",
+        ),
+    ] {
+        let d = check(info);
+        assert_eq!(
+            codes(&d),
+            [Code::FragmentOutputCollision],
+            "{}",
+            render_all(&d)
+        );
+        assert_eq!(d[0].item.as_deref(), Some(item));
+        assert!(d[0].message.contains(says), "{}", d[0].message);
+    }
+}
+
+#[test]
 fn a_macro_is_checked_against_every_member_of_its_name() {
     // The struct field `albedo` comes first (a warning: code reading it breaks); the interface member `albedo`,
     // declared after the subpass input's macro, is rewritten in its declaration: an error.

@@ -130,6 +130,55 @@ pub(super) fn check_fragment_outputs(c: &mut Checker) {
             );
         }
     }
+    check_dual_source(c);
+}
+
+/// Dual-source blending takes both sources, of one type, and no other output: naga's validator (so every
+/// translation) refuses either source alone, two types, and another output beside them; and Vulkan devices blend
+/// one attachment with two sources (`maxFragmentDualSrcAttachments` is 1 on most).
+fn check_dual_source(c: &mut Checker) {
+    let outputs = &c.info.fragment_outputs;
+    let source = |b: DualBlend| outputs.iter().find(|it| it.value.blend == b);
+    let (src0, src1) = (source(DualBlend::Src0), source(DualBlend::Src1));
+    let problem: Option<(&Item<FragmentOutput>, String, &str)> = match (src0, src1) {
+        (None, None) => None,
+        (Some(one), None) | (None, Some(one)) => Some((
+            one,
+            format!("dual-source output `{}` has no other source", one.value.name),
+            "declare both DualBlend::Src0 and DualBlend::Src1 at location 0, or neither",
+        )),
+        (Some(a), Some(b)) if a.value.ty != b.value.ty => Some((
+            b,
+            format!(
+                "the dual-source outputs `{}` ({}) and `{}` ({}) have two types",
+                a.value.name, a.value.ty, b.value.name, b.value.ty
+            ),
+            "give both sources one type",
+        )),
+        (Some(a), Some(_)) => outputs
+            .iter()
+            .find(|it| it.value.blend == DualBlend::None)
+            .map(|other| {
+                (
+                    other,
+                    format!(
+                        "fragment output `{}` beside the dual-source outputs (`{}` …): dual-source blending writes one \
+                         attachment",
+                        other.value.name, a.value.name
+                    ),
+                    "draw the other attachments in another pass, or blend without a second source",
+                )
+            }),
+    };
+    if let Some((it, message, hint)) = problem {
+        c.err(
+            Code::FragmentOutputCollision,
+            format!("fragment_out `{}`", it.value.name),
+            it,
+            message,
+            hint,
+        );
+    }
 }
 
 pub(super) fn check_interfaces(c: &mut Checker) {
