@@ -121,10 +121,11 @@ fn two_infos_naming_each_other_as_twins_stay_finite() {
 }
 
 /// Without a declared topology, the pipeline draws what the geometry stage takes: a stage that takes lines got
-/// triangle lists, which Vulkan refuses (the geometry input must fit the topology). The validation layer does not
-/// check that rule on lavapipe, so the plan's topology is asserted, and the pipeline made without a message.
+/// triangle lists, which Vulkan refuses (the geometry input must fit the topology); one that takes lines with
+/// adjacency (as Blender's outline and shadow shaders do) gets lists with adjacency. The validation layer does not
+/// check that rule on lavapipe, so the plan's topology is asserted, and each pipeline made without a message.
 #[test]
-fn a_geometry_stage_taking_lines_gets_line_lists_without_a_declared_topology() {
+fn a_geometry_stage_gets_the_topology_it_takes_without_a_declared_one() {
     let Some(ctx) = shader_info_gpu::vk::testing::test_context() else {
         return;
     };
@@ -144,27 +145,37 @@ fn a_geometry_stage_taking_lines_gets_line_lists_without_a_declared_topology() {
     .unwrap();
     let iface = StageInterfaceInfo::new("test_line_iface", "v").smooth(Type::Vec4, "color");
     let mut reg = Registry::new();
-    reg.add_info(
-        ShaderCreateInfo::new("test_lines")
-            .vertex_in(0, Type::Vec2, "pos")
-            .vertex_out(&iface)
-            .geometry_layout(PrimitiveIn::Lines, PrimitiveOut::LineStrip, 2)
-            .geometry_out(&iface)
-            .fragment_out(0, Type::Vec4, "frag_color")
-            .vertex_source("tri.vert.glsl")
-            .geometry_source("line.geom.glsl")
-            .fragment_source("tri.frag.glsl"),
-    );
+    for (name, input) in [
+        ("test_lines", PrimitiveIn::Lines),
+        ("test_lines_adjacency", PrimitiveIn::LinesAdjacency),
+    ] {
+        reg.add_info(
+            ShaderCreateInfo::new(name)
+                .vertex_in(0, Type::Vec2, "pos")
+                .vertex_out(&iface)
+                .geometry_layout(input, PrimitiveOut::LineStrip, 2)
+                .geometry_out(&iface)
+                .fragment_out(0, Type::Vec4, "frag_color")
+                .vertex_source("tri.vert.glsl")
+                .geometry_source("line.geom.glsl")
+                .fragment_source("tri.frag.glsl"),
+        );
+    }
     let mut lib = ShaderLibrary::new(&ctx, reg, LibraryOptions::new(dir.path())).unwrap();
-    let plan = lib.plan("test_lines").unwrap();
-    assert_eq!(
-        plan.render_state.as_ref().map(|s| s.topology),
-        Some(shader_info::Topology::LineList)
-    );
-    lib.graphics_pipeline(
-        "test_lines",
-        &shader_info_gpu::vk::GraphicsOptions::default(),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    for (name, topology) in [
+        ("test_lines", shader_info::Topology::LineList),
+        (
+            "test_lines_adjacency",
+            shader_info::Topology::LineListWithAdjacency,
+        ),
+    ] {
+        let plan = lib.plan(name).unwrap();
+        assert_eq!(
+            plan.render_state.as_ref().map(|s| s.topology),
+            Some(topology)
+        );
+        lib.graphics_pipeline(name, &shader_info_gpu::vk::GraphicsOptions::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
     shader_info_gpu::vk::testing::assert_no_validation_messages(&ctx);
 }

@@ -868,10 +868,9 @@ fn render_state(info: &crate::info::ShaderCreateInfo) -> RenderState {
         state.topology = match g.value.primitive_in {
             PrimitiveIn::Points => Topology::PointList,
             PrimitiveIn::Lines => Topology::LineList,
-            // Refused by validation: no topology has adjacency.
-            PrimitiveIn::Triangles
-            | PrimitiveIn::LinesAdjacency
-            | PrimitiveIn::TrianglesAdjacency => Topology::TriangleList,
+            PrimitiveIn::Triangles => Topology::TriangleList,
+            PrimitiveIn::LinesAdjacency => Topology::LineListWithAdjacency,
+            PrimitiveIn::TrianglesAdjacency => Topology::TriangleListWithAdjacency,
         };
     }
     state

@@ -294,6 +294,12 @@ pub enum Topology {
     TriangleList,
     TriangleStrip,
     TriangleFan,
+    /// Lines with their neighbours, for a geometry stage that takes `PrimitiveIn::LinesAdjacency`.
+    LineListWithAdjacency,
+    LineStripWithAdjacency,
+    /// Triangles with their neighbours, for a geometry stage that takes `PrimitiveIn::TrianglesAdjacency`.
+    TriangleListWithAdjacency,
+    TriangleStripWithAdjacency,
     /// Patches for tessellation.
     PatchList,
 }
@@ -303,7 +309,12 @@ impl Topology {
     pub fn is_list(self) -> bool {
         matches!(
             self,
-            Topology::PointList | Topology::LineList | Topology::TriangleList | Topology::PatchList
+            Topology::PointList
+                | Topology::LineList
+                | Topology::TriangleList
+                | Topology::LineListWithAdjacency
+                | Topology::TriangleListWithAdjacency
+                | Topology::PatchList
         )
     }
 }

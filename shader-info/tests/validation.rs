@@ -445,25 +445,32 @@ fn geometry_and_tessellation_layouts_that_glslang_or_vulkan_refuse() {
     );
     assert_eq!(codes(&d), [Code::OutOfRange], "{}", render_all(&d));
     assert!(d[0].message.contains("emits at most 0 vertices"));
-    // What reaches the geometry stage must be what it takes: no topology draws lists with adjacency, and the
-    // tessellator gives lines (isolines) or triangles.
+    // What reaches the geometry stage must be what it takes: the declared topology (lists with adjacency for an
+    // adjacency input, as Blender draws them; without a declared one the plan takes it from the input), and the
+    // tessellator's lines (isolines) or triangles.
     let complete = |info: ShaderCreateInfo| {
         let mut reg = Registry::new();
         reg.add_info(info);
         check_with(&reg, "g", true)
     };
-    let d = complete(
+    let adjacency = || {
         graphics("g")
             .geometry_layout(
                 PrimitiveIn::TrianglesAdjacency,
                 PrimitiveOut::TriangleStrip,
                 3,
             )
-            .geometry_source("g.glsl"),
-    );
+            .geometry_source("g.glsl")
+    };
+    let d = complete(adjacency());
+    assert!(d.is_empty(), "{}", render_all(&d));
+    let d = complete(adjacency().topology(Topology::TriangleStripWithAdjacency));
+    assert!(d.is_empty(), "{}", render_all(&d));
+    let d = complete(adjacency().topology(Topology::TriangleList));
     assert_eq!(codes(&d), [Code::RenderState], "{}", render_all(&d));
     assert!(
-        d[0].message.contains("which no Topology draws"),
+        d[0].message
+            .contains("but the geometry stage takes TrianglesAdjacency"),
         "{}",
         d[0].message
     );

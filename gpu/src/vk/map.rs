@@ -146,6 +146,10 @@ pub fn topology(t: Topology) -> vk::PrimitiveTopology {
         Topology::TriangleList => P::TRIANGLE_LIST,
         Topology::TriangleStrip => P::TRIANGLE_STRIP,
         Topology::TriangleFan => P::TRIANGLE_FAN,
+        Topology::LineListWithAdjacency => P::LINE_LIST_WITH_ADJACENCY,
+        Topology::LineStripWithAdjacency => P::LINE_STRIP_WITH_ADJACENCY,
+        Topology::TriangleListWithAdjacency => P::TRIANGLE_LIST_WITH_ADJACENCY,
+        Topology::TriangleStripWithAdjacency => P::TRIANGLE_STRIP_WITH_ADJACENCY,
         Topology::PatchList => P::PATCH_LIST,
     }
 }

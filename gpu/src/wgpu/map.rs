@@ -299,6 +299,14 @@ pub fn primitive(state: &RenderState) -> Result<w::PrimitiveState, String> {
         Topology::TriangleList => w::PrimitiveTopology::TriangleList,
         Topology::TriangleStrip => w::PrimitiveTopology::TriangleStrip,
         Topology::TriangleFan => return Err("triangle fans: WebGPU has no fan topology".into()),
+        Topology::LineListWithAdjacency
+        | Topology::LineStripWithAdjacency
+        | Topology::TriangleListWithAdjacency
+        | Topology::TriangleStripWithAdjacency => {
+            return Err(
+                "primitives with adjacency: WebGPU has no geometry stage to read them".into(),
+            );
+        }
         Topology::PatchList => return Err("patches: WebGPU has no tessellation".into()),
     };
     if state.line_width() != 1.0 {

@@ -136,7 +136,14 @@ pub(super) fn check_render_state(info: &ShaderCreateInfo) -> Vec<Diagnostic> {
                         Topology::TriangleList | Topology::TriangleStrip | Topology::TriangleFan
                     )
                 }
-                PrimitiveIn::LinesAdjacency | PrimitiveIn::TrianglesAdjacency => false,
+                PrimitiveIn::LinesAdjacency => matches!(
+                    state.topology,
+                    Topology::LineListWithAdjacency | Topology::LineStripWithAdjacency
+                ),
+                PrimitiveIn::TrianglesAdjacency => matches!(
+                    state.topology,
+                    Topology::TriangleListWithAdjacency | Topology::TriangleStripWithAdjacency
+                ),
             };
             if !fits && !has_tessellation {
                 error(

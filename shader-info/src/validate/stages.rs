@@ -198,7 +198,7 @@ pub(super) fn check_stages(c: &mut Checker) {
     {
         use crate::types::{PrimitiveIn, TessDomain};
         // What reaches the geometry stage: the tessellator's primitives, or the draw's (the topology, which the
-        // pipeline takes from the geometry input when none is declared). No topology draws lists with adjacency.
+        // plan takes from the geometry input when none is declared, and render-state validation checks).
         let tessellated = info.tessellation_layout.as_ref().map(|t| t.value.domain);
         let problem = match (tessellated, g.value.primitive_in) {
             (Some(TessDomain::Isolines), PrimitiveIn::Lines)
@@ -213,13 +213,6 @@ pub(super) fn check_stages(c: &mut Checker) {
                     }
                 ),
                 "take PrimitiveIn::Lines after isolines and PrimitiveIn::Triangles after triangles or quads",
-            )),
-            (None, PrimitiveIn::LinesAdjacency | PrimitiveIn::TrianglesAdjacency) => Some((
-                format!(
-                    "the geometry stage takes {:?}, which no Topology draws (it has no lists with adjacency)",
-                    g.value.primitive_in
-                ),
-                "take PrimitiveIn::Points, Lines or Triangles",
             )),
             (None, _) => None,
         };
