@@ -858,20 +858,13 @@ fn is_zero(n: &u64) -> bool {
 /// that takes lines drew triangle lists, which Vulkan refuses).
 fn render_state(info: &crate::info::ShaderCreateInfo) -> RenderState {
     use crate::render_state::{StateItem, Topology};
-    use crate::types::PrimitiveIn;
     let mut state = RenderState::from_items(&info.render_state);
     let declared = info
         .render_state
         .iter()
         .any(|i| matches!(i.value, StateItem::Topology(_)));
     if let (false, Some(g)) = (declared, &info.geometry_layout) {
-        state.topology = match g.value.primitive_in {
-            PrimitiveIn::Points => Topology::PointList,
-            PrimitiveIn::Lines => Topology::LineList,
-            PrimitiveIn::Triangles => Topology::TriangleList,
-            PrimitiveIn::LinesAdjacency => Topology::LineListWithAdjacency,
-            PrimitiveIn::TrianglesAdjacency => Topology::TriangleListWithAdjacency,
-        };
+        state.topology = Topology::feeding(g.value.primitive_in)[0];
     }
     state
 }

@@ -305,6 +305,35 @@ pub enum Topology {
 }
 
 impl Topology {
+    /// The topologies that draw what a geometry stage taking `input` reads, the list first: what the plan draws
+    /// when no topology is declared, and what a declared one must be.
+    ///
+    /// ```
+    /// use shader_info::{PrimitiveIn, Topology};
+    /// assert_eq!(Topology::feeding(PrimitiveIn::Lines)[0], Topology::LineList);
+    /// assert!(!Topology::feeding(PrimitiveIn::LinesAdjacency).contains(&Topology::LineList));
+    /// ```
+    pub fn feeding(input: crate::types::PrimitiveIn) -> &'static [Topology] {
+        use crate::types::PrimitiveIn as I;
+        match input {
+            I::Points => &[Topology::PointList],
+            I::Lines => &[Topology::LineList, Topology::LineStrip],
+            I::Triangles => &[
+                Topology::TriangleList,
+                Topology::TriangleStrip,
+                Topology::TriangleFan,
+            ],
+            I::LinesAdjacency => &[
+                Topology::LineListWithAdjacency,
+                Topology::LineStripWithAdjacency,
+            ],
+            I::TrianglesAdjacency => &[
+                Topology::TriangleListWithAdjacency,
+                Topology::TriangleStripWithAdjacency,
+            ],
+        }
+    }
+
     /// Whether it is a list (primitive restart on a list needs a device feature).
     pub fn is_list(self) -> bool {
         matches!(

@@ -287,7 +287,7 @@ impl VariantSet {
                     )
                 })?;
             if *v {
-                bits |= 1u64.checked_shl(i as u32).filter(|_| i < 64).ok_or_else(|| {
+                bits |= (i < 64).then(|| 1u64 << i).ok_or_else(|| {
                     format!(
                         "`{}`: branch `{name}` is bit {i} of a 64-bit permutation index (a set built by hand)",
                         self.info

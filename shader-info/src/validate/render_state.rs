@@ -125,26 +125,7 @@ pub(super) fn check_render_state(info: &ShaderCreateInfo) -> Vec<Diagnostic> {
             );
         }
         if let Some(g) = &info.geometry_layout {
-            let fits = match g.value.primitive_in {
-                PrimitiveIn::Points => state.topology == Topology::PointList,
-                PrimitiveIn::Lines => {
-                    matches!(state.topology, Topology::LineList | Topology::LineStrip)
-                }
-                PrimitiveIn::Triangles => {
-                    matches!(
-                        state.topology,
-                        Topology::TriangleList | Topology::TriangleStrip | Topology::TriangleFan
-                    )
-                }
-                PrimitiveIn::LinesAdjacency => matches!(
-                    state.topology,
-                    Topology::LineListWithAdjacency | Topology::LineStripWithAdjacency
-                ),
-                PrimitiveIn::TrianglesAdjacency => matches!(
-                    state.topology,
-                    Topology::TriangleListWithAdjacency | Topology::TriangleStripWithAdjacency
-                ),
-            };
+            let fits = Topology::feeding(g.value.primitive_in).contains(&state.topology);
             if !fits && !has_tessellation {
                 error(
                     it,
