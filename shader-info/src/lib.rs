@@ -36,6 +36,7 @@
 mod builtins;
 mod condition;
 mod constant;
+mod device_use;
 mod diagnostic;
 mod generate;
 // One identifier rule with the derive macros (their crate cannot depend on this one).
@@ -69,6 +70,7 @@ mod vertex;
 pub use builtins::BuiltinFeature;
 pub use condition::Condition;
 pub use constant::{ConstOverride, ConstValue, SharedConstant};
+pub use device_use::{DescriptorCounts, InterfaceUse, PER_VERTEX_COMPONENTS, interface_use};
 pub use diagnostic::{Code, Diagnostic, Related, Severity, render, render_all};
 pub use generate::{
     BLENDER_PRELUDE, BLENDER_PRELUDE_VERTEX, DirLoader, Flavor, GenerateOptions, GeneratedStage,

@@ -27,7 +27,9 @@
 
 use crate::builtins::BuiltinFeature;
 use crate::constant::ConstValue;
+use crate::device_use::{InterfaceUse, interface_use};
 use crate::diagnostic::{Code, Diagnostic};
+use crate::item::Item;
 use crate::layout::{BlockLayout, round_up};
 use crate::push_spill::PushConstantSpill;
 use crate::registry::Registry;
@@ -383,6 +385,12 @@ pub struct PipelinePlan {
     pub render_state: Option<RenderState>,
     /// Where every binding lives on each cross-language target.
     pub targets: TargetMap,
+    /// The interface locations each stage reads and writes, checked against the device's limits.
+    #[serde(skip)]
+    pub interface_use: Vec<InterfaceUse>,
+    /// The declared geometry layout's invocations, and where it is declared.
+    #[serde(skip)]
+    pub geometry_invocations: Option<Item<u32>>,
 }
 
 fn stage_names<S: serde::Serializer>(stages: &[Stage], s: S) -> Result<S::Ok, S::Error> {
@@ -588,6 +596,12 @@ impl PipelinePlan {
                 .as_ref()
                 .map(|t| t.value.control_points),
             targets,
+            interface_use: interface_use(info),
+            geometry_invocations: info.geometry_layout.as_ref().map(|g| Item {
+                value: g.value.invocations,
+                declared_in: g.declared_in.clone(),
+                origin: g.origin,
+            }),
         }
     }
 

@@ -5,7 +5,8 @@
 
 use crate::flow::Flow;
 use shader_info::{
-    Diagnostic, PipelinePlan, RenderState, Scalar, SpecValues, Stage, SubpassMode, ValidatedInfo,
+    DescriptorCounts, Diagnostic, Direction, PipelinePlan, RenderState, Scalar, SpecValues, Stage,
+    SubpassMode, ValidatedInfo,
 };
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -21,6 +22,57 @@ pub struct DeviceLimits {
     pub max_shared_memory: u32,
     /// `maxColorAttachments` / `max_color_attachments`.
     pub max_color_attachments: u32,
+    /// Descriptors one stage may access (`maxPerStageDescriptor*`, `maxPerStageResources` /
+    /// `max_*_per_shader_stage`).
+    pub per_stage_descriptors: DescriptorCounts,
+    /// Descriptors one pipeline layout may hold (`maxDescriptorSet*`; WebGPU sets no such totals).
+    pub layout_descriptors: DescriptorCounts,
+    /// `maxGeometryShaderInvocations` (0 where the API has no geometry stage).
+    pub max_geometry_invocations: u32,
+    /// Interface components per stage and direction.
+    pub interface_components: InterfaceLimits,
+}
+
+/// Interface components a device allows each stage to read and write: Vulkan's `max*Components` (its table "Shader
+/// Input and Output Locations" gives a quarter of each as locations), WebGPU's `max_inter_stage_shader_variables`
+/// locations of 4 components between its two stages; 0 for a stage the API does not have.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct InterfaceLimits {
+    pub vertex_out: u32,
+    pub tess_control_in: u32,
+    pub tess_control_out: u32,
+    pub tess_evaluation_in: u32,
+    pub tess_evaluation_out: u32,
+    pub geometry_in: u32,
+    pub geometry_out: u32,
+    pub fragment_in: u32,
+}
+
+impl InterfaceLimits {
+    /// The components `stage` may use in `direction` (`u32::MAX` for interfaces no device limits here: a vertex
+    /// stage's inputs are vertex attributes, a fragment stage's outputs color attachments, both checked apart).
+    ///
+    /// ```
+    /// use shader_info_gpu::library::InterfaceLimits;
+    /// use shader_info::{Direction, Stage};
+    /// let l = InterfaceLimits { geometry_in: 16, ..Default::default() };
+    /// assert_eq!(l.of(Stage::Geometry, Direction::In), 16);
+    /// assert_eq!(l.of(Stage::Fragment, Direction::Out), u32::MAX);
+    /// ```
+    pub fn of(&self, stage: Stage, direction: Direction) -> u32 {
+        use Direction::{In, Out};
+        match (stage, direction) {
+            (Stage::Vertex, Out) => self.vertex_out,
+            (Stage::TessControl, In) => self.tess_control_in,
+            (Stage::TessControl, Out) => self.tess_control_out,
+            (Stage::TessEvaluation, In) => self.tess_evaluation_in,
+            (Stage::TessEvaluation, Out) => self.tess_evaluation_out,
+            (Stage::Geometry, In) => self.geometry_in,
+            (Stage::Geometry, Out) => self.geometry_out,
+            (Stage::Fragment, In) => self.fragment_in,
+            _ => u32::MAX,
+        }
+    }
 }
 
 /// What kind of values a color attachment holds: a float (normalized or not) attachment blends, an integer one

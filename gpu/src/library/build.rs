@@ -262,9 +262,9 @@ pub(crate) fn narrowed<B: Backend>(
     })
 }
 
-/// The plan of a pipeline of `kind`, checked before anything is compiled: the kind, and for a compute pipeline
-/// its work group against the device (glslang refuses sizes past its own defaults with a less useful message, and
-/// the driver must never see a size past the device's limits).
+/// The plan of a pipeline of `kind`, checked before anything is compiled: the kind, its stage interfaces and
+/// geometry layout against the device, and for a compute pipeline its work group (glslang refuses sizes past its
+/// own defaults with a less useful message, and the driver must never see a number past the device's limits).
 pub(crate) fn checked_plan<B: Backend>(
     backend: &B,
     flow: &Flow<'_>,
@@ -273,8 +273,12 @@ pub(crate) fn checked_plan<B: Backend>(
 ) -> Result<PipelinePlan, Vec<Diagnostic>> {
     let plan = flow.plan(info);
     let mut problems = checks::kind_problems(&plan, kind);
-    if problems.is_empty() && kind == PipelineKind::Compute {
-        problems = checks::compute_problems(&plan, &backend.limits());
+    if problems.is_empty() {
+        let limits = backend.limits();
+        problems = checks::stage_problems(&plan, &limits);
+        if kind == PipelineKind::Compute {
+            problems.extend(checks::compute_problems(&plan, &limits));
+        }
     }
     if problems.is_empty() {
         Ok(plan)
@@ -355,6 +359,10 @@ where
     B::Module: 'm,
 {
     let parts = parts::<B>(plan, want.key(), info, module)?;
+    let problems = checks::descriptor_problems(&parts.plan, &backend.limits());
+    if !problems.is_empty() {
+        return Err(problems);
+    }
     let state = match want {
         Want::Graphics(_, options) => graphics_checks(backend, &parts, options)?,
         _ => RenderState::default(),

@@ -53,6 +53,20 @@ pub fn compute_problems(plan: &PipelinePlan, limits: &DeviceLimits) -> Vec<Diagn
     out
 }
 
+/// The stage interfaces and the geometry layout of `plan` against the device's limits (past what Vulkan
+/// guarantees, validation only warns: the device decides).
+pub fn stage_problems(plan: &PipelinePlan, limits: &DeviceLimits) -> Vec<Diagnostic> {
+    let mut out = plan.interface_problems(|stage, dir| limits.interface_components.of(stage, dir));
+    out.extend(plan.geometry_problems(limits.max_geometry_invocations));
+    out
+}
+
+/// The descriptors of `plan`'s layout against the device's limits, per stage and in all. Narrow the plan to the
+/// modules' use first: the layout holds the narrowed stages.
+pub fn descriptor_problems(plan: &PipelinePlan, limits: &DeviceLimits) -> Vec<Diagnostic> {
+    plan.descriptor_problems(&limits.per_stage_descriptors, &limits.layout_descriptors)
+}
+
 /// What a pass's attachments lack for `plan` drawn with `state`: a depth aspect for a depth test, a stencil
 /// aspect for a stencil test, an attachment at every location an output writes (of the output's class: an
 /// integer output cannot write a float attachment, nor the reverse), no blending into an integer attachment, no

@@ -42,7 +42,7 @@ mod typed;
 mod warm_up;
 
 pub use backend::{
-    Attachments, Backend, DefaultTarget, DeviceLimits, FormatClass, color_writes,
+    Attachments, Backend, DefaultTarget, DeviceLimits, FormatClass, InterfaceLimits, color_writes,
     default_color_targets,
 };
 pub use key::Key;

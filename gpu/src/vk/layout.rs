@@ -322,12 +322,18 @@ impl PipelineLayout {
     }
 
     /// The layout of `plan` ([`describe_layout`]), which keeps the plan so resources can be bound by their
-    /// declared names ([`Self::descriptor_set`]). The shader library makes every layout this way.
+    /// declared names ([`Self::descriptor_set`]). The shader library makes every layout this way. A plan whose
+    /// descriptors go past the device's limits ([`PipelinePlan::descriptor_problems`]) is refused with them.
     pub fn for_plan(
         ctx: &VkContext,
         cache: &LayoutCache,
         plan: &PipelinePlan,
     ) -> VkResult<PipelineLayout> {
+        let problems =
+            crate::library::checks::descriptor_problems(plan, &super::library::device_limits(ctx));
+        if !problems.is_empty() {
+            return Err(VkError::Diagnostics(problems));
+        }
         let mut layout = PipelineLayout::new(ctx, cache, &describe_layout(plan))?;
         layout.plan = Some(Arc::new(plan.clone()));
         Ok(layout)

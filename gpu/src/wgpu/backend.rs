@@ -13,11 +13,13 @@ use super::pipeline::{
 };
 use crate::cross::{Target, Translation};
 use crate::flow::Flow;
-use crate::library::{Attachments, Backend, DeviceLimits, FormatClass, Library, LibraryOptions};
+use crate::library::{
+    Attachments, Backend, DeviceLimits, FormatClass, InterfaceLimits, Library, LibraryOptions,
+};
 use ::wgpu as w;
 use shader_info::{
-    Code, ConstValue, Diagnostic, PipelinePlan, Registry, RenderState, SpecValues, Stage,
-    SubpassMode, ValidatedInfo,
+    Code, ConstValue, DescriptorCounts, Diagnostic, PipelinePlan, Registry, RenderState,
+    SpecValues, Stage, SubpassMode, ValidatedInfo,
 };
 use std::borrow::Cow;
 
@@ -130,6 +132,26 @@ impl Backend for WgpuBackend {
             max_work_group_invocations: l.max_compute_invocations_per_workgroup,
             max_shared_memory: l.max_compute_workgroup_storage_size,
             max_color_attachments: l.max_color_attachments,
+            per_stage_descriptors: DescriptorCounts {
+                samplers: l.max_samplers_per_shader_stage,
+                sampled_images: l.max_sampled_textures_per_shader_stage,
+                storage_images: l.max_storage_textures_per_shader_stage,
+                uniform_buffers: l.max_uniform_buffers_per_shader_stage,
+                storage_buffers: l.max_storage_buffers_per_shader_stage,
+                acceleration_structures: l.max_acceleration_structures_per_shader_stage,
+                ..DescriptorCounts::UNLIMITED
+            },
+            layout_descriptors: DescriptorCounts::UNLIMITED,
+            // No geometry or tessellation stage: refused before any limit is read.
+            max_geometry_invocations: 0,
+            // WebGPU counts declared variables only: the position the core counts with the gl_PerVertex block
+            // (whose components it adds to every interface but the fragment stage's inputs) is not one of them.
+            interface_components: InterfaceLimits {
+                vertex_out: (l.max_inter_stage_shader_variables.saturating_mul(4))
+                    .saturating_add(shader_info::PER_VERTEX_COMPONENTS),
+                fragment_in: l.max_inter_stage_shader_variables.saturating_mul(4),
+                ..InterfaceLimits::default()
+            },
         }
     }
 

@@ -2,7 +2,6 @@
 
 use super::checker::Checker;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::interfaces::stage_blocks;
 use crate::limits::{
     GUARANTEED_GEOMETRY_INVOCATIONS, GUARANTEED_INTERFACE_LOCATIONS,
     GUARANTEED_UNIFORM_BUFFER_BYTES, MAX_CONSTANT_ID, MAX_GEOMETRY_INVOCATIONS,
@@ -115,49 +114,40 @@ pub(super) fn check_limits(c: &mut Checker) {
             "declare the branches it reads with `.branch(\"NAME\")`, or remove the specialize function",
         );
     }
-    // Interface locations between stages.
-    for &stage in &stages {
-        for dir in [
-            crate::interfaces::Direction::In,
-            crate::interfaces::Direction::Out,
-        ] {
-            let blocks: Vec<_> = stage_blocks(info, stage)
-                .into_iter()
-                .filter(|b| b.direction == dir)
-                .collect();
-            let Some(last) = blocks.last() else { continue };
-            let used = last.location + last.item.value.locations();
-            if used <= GUARANTEED_INTERFACE_LOCATIONS {
-                continue;
-            }
-            let what = format!(
-                "the {stage} stage's {} use {used} locations",
-                if dir == crate::interfaces::Direction::In {
-                    "inputs"
-                } else {
-                    "outputs"
-                }
-            );
-            let mut d = Diagnostic::new(
-                if used > MAX_INTERFACE_LOCATIONS {
-                    crate::diagnostic::Severity::Error
-                } else {
-                    crate::diagnostic::Severity::Warning
-                },
-                Code::OutOfRange,
-                &info.name,
-                if used > MAX_INTERFACE_LOCATIONS {
-                    format!("{what}, past the {MAX_INTERFACE_LOCATIONS} any device allows (Vulkan guarantees {GUARANTEED_INTERFACE_LOCATIONS})")
-                } else {
-                    format!("{what}, past the {GUARANTEED_INTERFACE_LOCATIONS} Vulkan guarantees (desktop devices allow {MAX_INTERFACE_LOCATIONS})")
-                },
-            )
-            .item(format!("{} `{}`", last.list, last.item.value.name))
-            .at(&last.item.declared_in, last.item.origin)
-            .hint("pack the data: a vec4 takes one location, a float too; merge scalars into vectors");
-            d.stage = Some(stage);
-            c.diags.push(d);
+    // Interface locations between stages; past the device's own limits, an error when the pipeline is made.
+    for u in crate::device_use::interface_use(info) {
+        let used = u.used;
+        if used <= GUARANTEED_INTERFACE_LOCATIONS {
+            continue;
         }
+        let what = format!(
+            "the {} stage's {} use {used} locations",
+            u.stage,
+            if u.direction == crate::interfaces::Direction::In {
+                "inputs"
+            } else {
+                "outputs"
+            }
+        );
+        let mut d = Diagnostic::new(
+            if used > MAX_INTERFACE_LOCATIONS {
+                crate::diagnostic::Severity::Error
+            } else {
+                crate::diagnostic::Severity::Warning
+            },
+            Code::OutOfRange,
+            &info.name,
+            if used > MAX_INTERFACE_LOCATIONS {
+                format!("{what}, past the {MAX_INTERFACE_LOCATIONS} any device allows (Vulkan guarantees {GUARANTEED_INTERFACE_LOCATIONS})")
+            } else {
+                format!("{what}, past the {GUARANTEED_INTERFACE_LOCATIONS} Vulkan guarantees (desktop devices allow {MAX_INTERFACE_LOCATIONS})")
+            },
+        )
+        .item(u.item)
+        .at(&u.declared_in, u.origin)
+        .hint(crate::device_use::PACK_INTERFACE_HINT);
+        d.stage = Some(u.stage);
+        c.diags.push(d);
     }
     for it in &info.resources {
         if !matches!(it.value.kind, ResourceKind::UniformBuffer { .. }) {

@@ -1,0 +1,215 @@
+//! Declarations past the device's own limits — descriptors per stage, geometry invocations, interface locations —
+//! are refused with a located diagnostic before the driver sees them, on Vulkan and on wgpu, and the same
+//! declarations at the limits build without a validation message. Before, lavapipe's validation layer reported
+//! each over-limit pipeline (VUID-VkPipelineLayoutCreateInfo-descriptorType-03016/03017,
+//! VUID-VkPipelineShaderStageCreateInfo-stage-00715) while the library returned it as made.
+
+use shader_info::{
+    Code, Frequency, ImageType, PrimitiveIn, PrimitiveOut, Qualifier, Registry, ShaderCreateInfo,
+    StageInterfaceInfo, Type,
+};
+use shader_info_gpu::vk::testing::{assert_no_validation_messages, test_context};
+use shader_info_gpu::vk::{GraphicsOptions, LibraryOptions, ShaderLibrary, VkError};
+
+const VERT: &str = "void main() { gl_Position = vec4(0.0); }\n";
+const GEOM: &str = "void main() { for (int i = 0; i < 3; i++) { gl_Position = gl_in[i].gl_Position; x = wide_in[i].m0; EmitVertex(); } EndPrimitive(); }\n";
+
+/// A fragment stage summing `n` textures of `tex[n]`.
+fn sampling(name: &str, n: u32) -> ShaderCreateInfo {
+    ShaderCreateInfo::new(name)
+        .sampler(0, ImageType::Float2D, format!("tex[{n}]"), Frequency::Pass)
+        .fragment_out(0, Type::Vec4, "c")
+        .vertex_source("a.vert")
+        .fragment_source("tex.frag")
+}
+
+/// A fragment stage reading `n` uniform buffers `u0`…
+fn uniforms(name: &str, n: u32) -> ShaderCreateInfo {
+    (0..n).fold(
+        ShaderCreateInfo::new(name)
+            .fragment_out(0, Type::Vec4, "c")
+            .vertex_source("a.vert")
+            .fragment_source(format!("{name}.frag")),
+        |info, i| info.uniform_buf(i, "vec4", format!("u{i}"), Frequency::Pass),
+    )
+}
+
+/// A geometry stage of `invocations` reading `locations` vec4 inputs.
+fn geometry(name: &str, invocations: u32, locations: u32) -> ShaderCreateInfo {
+    let inputs = (0..locations).fold(StageInterfaceInfo::new("wide", ""), |i, m| {
+        i.smooth(Type::Vec4, format!("m{m}"))
+    });
+    ShaderCreateInfo::new(name)
+        .geometry_layout_instanced(
+            PrimitiveIn::Triangles,
+            PrimitiveOut::TriangleStrip,
+            3,
+            invocations,
+        )
+        .vertex_out(&inputs)
+        .geometry_out(&StageInterfaceInfo::new("narrow", "").smooth(Type::Vec4, "x"))
+        .fragment_out(0, Type::Vec4, "c")
+        .vertex_source("a.vert")
+        .geometry_source("a.geom")
+        .fragment_source("x.frag")
+}
+
+/// The one error of `r`, which must be a located `OutOfRange` diagnostic of `info` naming `count` and `limit`.
+fn refused(r: Result<(), VkError>, info: &str, count: u32, limit: u32) -> shader_info::Diagnostic {
+    let e = r.expect_err("past the device's limit");
+    let d = e.diagnostics();
+    assert_eq!(d.len(), 1, "{e}");
+    let d = d[0].clone();
+    assert_eq!((d.code, d.info.as_str()), (Code::OutOfRange, info), "{e}");
+    assert!(
+        d.message.contains(&format!(" {count} ")) && d.message.contains(&format!("allows {limit}")),
+        "{e}"
+    );
+    assert!(
+        d.origin.file.ends_with("device_limits.rs") && d.origin.line > 0,
+        "located at the declaration: {e}"
+    );
+    d
+}
+
+#[test]
+fn declarations_past_the_devices_limits_are_refused_before_the_driver_sees_them() {
+    let Some(ctx) = test_context() else { return };
+    let limits = ctx.properties().limits;
+    let samplers = limits.max_per_stage_descriptor_samplers;
+    let ubos = limits
+        .max_per_stage_descriptor_uniform_buffers
+        .min(limits.max_descriptor_set_uniform_buffers);
+    let invocations = limits.max_geometry_shader_invocations;
+    let components = limits.max_geometry_input_components;
+    // The built-in gl_PerVertex block counts against the limit too (lavapipe: 64 components, 14 locations).
+    let geometry_in = (components - shader_info::PER_VERTEX_COMPONENTS) / 4;
+    // Past these, declarations are refused by validation before any device is asked (lavapipe: 32, 15, 32, 14).
+    if samplers >= 1 << 20 || ubos > 4095 || invocations >= 127 || geometry_in >= 32 {
+        eprintln!(
+            "this device's limits are past what a declaration can reach; nothing to test here"
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let write = |f: &str, t: &str| std::fs::write(dir.path().join(f), t).unwrap();
+    write("a.vert", VERT);
+    write("a.geom", GEOM);
+    write("x.frag", "void main() { c = x; }\n");
+    write(
+        "tex.frag",
+        "void main() { c = vec4(0.0); for (int i = 0; i < tex.length(); i++) c += texture(tex[i], vec2(0.5)); }\n",
+    );
+    let mut reg = Registry::new();
+    for (name, n) in [("ubo_max", ubos), ("ubo_over", ubos + 1)] {
+        let reads: String = (0..n).map(|i| format!(" c += u{i};")).collect();
+        write(
+            &format!("{name}.frag"),
+            &format!("void main() {{ c = vec4(0.0);{reads} }}\n"),
+        );
+        reg.add_info(uniforms(name, n));
+    }
+    reg.add_info(sampling("tex_max", samplers));
+    reg.add_info(sampling("tex_over", samplers + 1));
+    reg.add_info(geometry("geom_max", invocations, geometry_in));
+    reg.add_info(geometry("geom_invocations_over", invocations + 1, 1));
+    reg.add_info(geometry("geom_inputs_over", 1, geometry_in + 1));
+    let mut lib = ShaderLibrary::new(&ctx, reg, LibraryOptions::new(dir.path())).unwrap();
+    let mut graphics = |key: &str| -> Result<(), VkError> {
+        lib.graphics_pipeline(key, &GraphicsOptions::default())
+            .map(drop)
+    };
+
+    let d = refused(graphics("tex_over"), "tex_over", samplers + 1, samplers);
+    assert!(
+        d.message.contains("samplers") && d.message.contains("`tex["),
+        "{}",
+        d.message
+    );
+    assert_eq!(d.item.as_deref(), Some("sampler `tex`"));
+    let d = refused(graphics("ubo_over"), "ubo_over", ubos + 1, ubos);
+    assert!(d.message.contains("uniform buffers"), "{}", d.message);
+    let d = refused(
+        graphics("geom_invocations_over"),
+        "geom_invocations_over",
+        invocations + 1,
+        invocations,
+    );
+    assert_eq!(d.item.as_deref(), Some("geometry_layout"));
+    let d = refused(
+        graphics("geom_inputs_over"),
+        "geom_inputs_over",
+        geometry_in + 1,
+        components,
+    );
+    assert!(
+        d.message.contains(&format!("({geometry_in} locations)")),
+        "{}",
+        d.message
+    );
+    assert_eq!(d.item.as_deref(), Some("vertex_out `wide`"));
+    assert_eq!(d.stage, Some(shader_info::Stage::Geometry));
+    // At the limits, every one of them is made, and the layer says nothing about any.
+    for key in ["tex_max", "ubo_max", "geom_max"] {
+        graphics(key).unwrap_or_else(|e| panic!("{key}: {e}"));
+    }
+    drop(lib);
+    assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn wgpu_refuses_descriptors_past_its_limits_with_the_same_diagnostic() {
+    let Some(wctx) = shader_info_gpu::wgpu::testing::test_context(true) else {
+        return;
+    };
+    let max = wctx.device.limits().max_storage_buffers_per_shader_stage;
+    if max > 4095 {
+        eprintln!("this adapter allows more storage buffers than a declaration can bind");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut reg = Registry::new();
+    for (name, n) in [("ssbo_max", max), ("ssbo_over", max + 1)] {
+        let info = (0..n).fold(
+            ShaderCreateInfo::new(name)
+                .local_group_size(1)
+                .compute_source(format!("{name}.comp.glsl")),
+            |info, i| {
+                info.storage_buf(
+                    i,
+                    Qualifier::ReadWrite,
+                    "uint",
+                    format!("b{i}[]"),
+                    Frequency::Pass,
+                )
+            },
+        );
+        let body: String = (0..n).map(|i| format!(" b{i}[0] += 1u;")).collect();
+        std::fs::write(
+            dir.path().join(format!("{name}.comp.glsl")),
+            format!("void main() {{{body} }}\n"),
+        )
+        .unwrap();
+        reg.add_info(info);
+    }
+    let mut lib =
+        shader_info_gpu::wgpu::WgpuLibrary::new(&wctx, reg, LibraryOptions::new(dir.path()))
+            .unwrap();
+    let e = lib
+        .compute_pipeline("ssbo_over")
+        .map(drop)
+        .expect_err("past the limit");
+    let d = e.diagnostics();
+    assert_eq!(d.len(), 1, "{e}");
+    assert_eq!(d[0].code, Code::OutOfRange, "{e}");
+    assert!(
+        d[0].message
+            .contains(&format!("{} storage buffers", max + 1))
+            && d[0].message.contains(&format!("allows {max} per stage")),
+        "{e}"
+    );
+    lib.compute_pipeline("ssbo_max")
+        .unwrap_or_else(|e| panic!("at the limit: {e}"));
+    drop(lib);
+    shader_info_gpu::wgpu::testing::assert_quiet(&wctx);
+}

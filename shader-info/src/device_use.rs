@@ -1,0 +1,422 @@
+//! What a pipeline asks of a device, counted the way device limits count it: descriptors per stage and per layout
+//! by the classes Vulkan and WebGPU limit (`maxPerStageDescriptorSamplers`, `max_samplers_per_shader_stage`, …), and
+//! the interface locations each stage reads and writes. Derived once from a [`PipelinePlan`]; each backend only
+//! says what its device allows ([`DescriptorCounts`] as limits), and one comparison ([`DescriptorCounts::over`])
+//! names what is past them.
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::info::ShaderCreateInfo;
+use crate::interfaces::{Direction, stage_blocks};
+use crate::origin::Origin;
+use crate::plan::{BindingPlan, PipelinePlan};
+use crate::resource::DescriptorKind;
+use crate::types::Stage;
+use serde::Serialize;
+
+/// Descriptors by the classes devices limit. As a count: what a stage (or a layout) uses. As a limit: what the
+/// device allows (`u32::MAX` where it sets none).
+///
+/// Vulkan's rules, which WebGPU's match where it has the class: a combined image sampler counts as a sampler and a
+/// sampled image, a uniform texel buffer as a sampled image, a storage texel buffer as a storage image; every
+/// descriptor but a plain sampler and an acceleration structure counts among the resources, and so does each color
+/// attachment of the fragment stage.
+///
+/// ```
+/// use shader_info::{DescriptorCounts, DescriptorKind};
+/// let mut used = DescriptorCounts::default();
+/// used.add(DescriptorKind::CombinedImageSampler, 40);
+/// let limits = DescriptorCounts { samplers: 32, ..DescriptorCounts::UNLIMITED };
+/// assert_eq!(used.over(&limits), vec![("samplers", 40, 32)]);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct DescriptorCounts {
+    pub samplers: u32,
+    pub sampled_images: u32,
+    pub storage_images: u32,
+    pub uniform_buffers: u32,
+    pub storage_buffers: u32,
+    pub input_attachments: u32,
+    pub acceleration_structures: u32,
+    pub resources: u32,
+}
+
+impl DescriptorCounts {
+    /// Limits of a device that sets none.
+    pub const UNLIMITED: DescriptorCounts = DescriptorCounts {
+        samplers: u32::MAX,
+        sampled_images: u32::MAX,
+        storage_images: u32::MAX,
+        uniform_buffers: u32::MAX,
+        storage_buffers: u32::MAX,
+        input_attachments: u32::MAX,
+        acceleration_structures: u32::MAX,
+        resources: u32::MAX,
+    };
+
+    /// Counts `n` descriptors of `kind`.
+    pub fn add(&mut self, kind: DescriptorKind, n: u32) {
+        use DescriptorKind as K;
+        let add = |c: &mut u32| *c = c.saturating_add(n);
+        match kind {
+            K::CombinedImageSampler => {
+                add(&mut self.samplers);
+                add(&mut self.sampled_images);
+            }
+            K::SampledImage | K::UniformTexelBuffer => add(&mut self.sampled_images),
+            K::Sampler => add(&mut self.samplers),
+            K::StorageImage | K::StorageTexelBuffer => add(&mut self.storage_images),
+            K::UniformBuffer => add(&mut self.uniform_buffers),
+            K::StorageBuffer => add(&mut self.storage_buffers),
+            K::InputAttachment => add(&mut self.input_attachments),
+            K::AccelerationStructure => add(&mut self.acceleration_structures),
+        }
+        if !matches!(kind, K::Sampler | K::AccelerationStructure) {
+            add(&mut self.resources);
+        }
+    }
+
+    fn classes(&self) -> [(&'static str, u32); 8] {
+        [
+            ("samplers", self.samplers),
+            ("sampled images", self.sampled_images),
+            ("storage images", self.storage_images),
+            ("uniform buffers", self.uniform_buffers),
+            ("storage buffers", self.storage_buffers),
+            ("input attachments", self.input_attachments),
+            ("acceleration structures", self.acceleration_structures),
+            ("resources", self.resources),
+        ]
+    }
+
+    /// Each class past `limits`: its name, the count and the limit.
+    pub fn over(&self, limits: &DescriptorCounts) -> Vec<(&'static str, u32, u32)> {
+        self.classes()
+            .into_iter()
+            .zip(limits.classes())
+            .filter(|((_, used), (_, max))| used > max)
+            .map(|((name, used), (_, max))| (name, used, max))
+            .collect()
+    }
+}
+
+/// What to do about an interface past a limit.
+pub(crate) const PACK_INTERFACE_HINT: &str =
+    "pack the data: a vec4 takes one location, a float too; merge scalars into vectors";
+
+/// The interface locations one stage reads or writes: the end of its last block, and that block.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InterfaceUse {
+    pub stage: Stage,
+    pub direction: Direction,
+    /// Locations `0..used` are taken (a block's members take consecutive locations; matrices and arrays several).
+    pub used: u32,
+    /// Components a device counts against its limit: four per location, and the built-in `gl_PerVertex` block's
+    /// [`PER_VERTEX_COMPONENTS`] where the interface carries it (every stage interface but the fragment stage's
+    /// inputs). Khronos' validation layer counts the block (lavapipe allows 64 geometry input components: 14
+    /// locations with it, not 16).
+    pub components: u32,
+    /// The last block, as the diagnostic names it (`vertex_out \`VertOut\``).
+    pub item: String,
+    pub declared_in: String,
+    pub origin: Origin,
+}
+
+/// Components of the `gl_PerVertex` block glslang declares: `gl_Position` (4), `gl_PointSize`, `gl_ClipDistance[1]`
+/// and `gl_CullDistance[1]` (1 each). A stage that sizes `gl_ClipDistance` itself takes more, which only its
+/// compiled module shows.
+pub const PER_VERTEX_COMPONENTS: u32 = 7;
+
+/// The interface locations every stage of `info` reads and writes (stages without interfaces give nothing).
+pub fn interface_use(info: &ShaderCreateInfo) -> Vec<InterfaceUse> {
+    let mut out = Vec::new();
+    for stage in info.stages() {
+        let blocks = stage_blocks(info, stage);
+        for direction in [Direction::In, Direction::Out] {
+            let Some(last) = blocks.iter().rfind(|b| b.direction == direction) else {
+                continue;
+            };
+            let used = last.location + last.item.value.locations();
+            let per_vertex = match (stage, direction) {
+                (Stage::Fragment, _) => 0,
+                _ => PER_VERTEX_COMPONENTS,
+            };
+            out.push(InterfaceUse {
+                stage,
+                direction,
+                used,
+                components: used.saturating_mul(4).saturating_add(per_vertex),
+                item: format!("{} `{}`", last.list, last.item.value.name),
+                declared_in: last.item.declared_in.clone(),
+                origin: last.item.origin,
+            });
+        }
+    }
+    out
+}
+
+impl PipelinePlan {
+    /// The descriptors `stage` can access, counted by class (see [`DescriptorCounts`]); for the fragment stage the
+    /// color attachments count among the resources. Narrow the plan to the modules' use first
+    /// ([`PipelinePlan::with_stage_usage`]): the layout a device checks holds the narrowed stages.
+    pub fn descriptors_in(&self, stage: Stage) -> DescriptorCounts {
+        let mut counts = DescriptorCounts::default();
+        for (_, b) in self.bindings().filter(|(_, b)| b.stages.contains(stage)) {
+            counts.add(b.kind, b.count);
+        }
+        if stage == Stage::Fragment {
+            let attachments = self.color_targets.iter().map(|t| t.location + 1).max();
+            counts.resources = counts.resources.saturating_add(attachments.unwrap_or(0));
+        }
+        counts
+    }
+
+    /// The descriptors of the whole layout, each binding once whatever stages see it.
+    pub fn descriptors(&self) -> DescriptorCounts {
+        let mut counts = DescriptorCounts::default();
+        for (_, b) in self.bindings() {
+            counts.add(b.kind, b.count);
+        }
+        counts
+    }
+
+    /// Every class of descriptor past the device's limits, per stage (`per_stage`) and for the whole layout
+    /// (`per_layout`): an error naming the count, the limit and the stage. Checked before the layout is made: a
+    /// driver given a layout past them is outside the specification (lavapipe allows 32 samplers and 15 uniform
+    /// buffers per stage; Vulkan guarantees 16 and 12, WebGPU's defaults 16 and 12).
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// let mut reg = Registry::new();
+    /// reg.add_info(ShaderCreateInfo::new("many").sampler(0, ImageType::Float2D, "tex[40]", Frequency::Pass)
+    ///     .local_group_size(1).compute_source("c.comp"));
+    /// let plan = PipelinePlan::new(&reg.validated("many").unwrap(), &reg);
+    /// let limits = DescriptorCounts { samplers: 32, ..DescriptorCounts::UNLIMITED };
+    /// let d = plan.descriptor_problems(&limits, &DescriptorCounts::UNLIMITED);
+    /// assert!(d[0].message.contains("40 samplers") && d[0].message.contains("32"));
+    /// ```
+    pub fn descriptor_problems(
+        &self,
+        per_stage: &DescriptorCounts,
+        per_layout: &DescriptorCounts,
+    ) -> Vec<Diagnostic> {
+        let problem = |message: String| {
+            Diagnostic::error(Code::OutOfRange, &self.key, message).hint(
+                "declare fewer or smaller descriptor arrays, or move resources to stages (or pipelines) that use them",
+            )
+        };
+        let mut out = Vec::new();
+        for &stage in &self.stages {
+            for (class, used, max) in self.descriptors_in(stage).over(per_stage) {
+                out.push(self.located(
+                    problem(format!(
+                        "the {stage} stage of `{}` can access {used} {class} ({}); this device allows {max} per stage",
+                        self.key,
+                        self.counted_as(Some(stage), class).0
+                    )),
+                    Some(stage),
+                    class,
+                ));
+            }
+        }
+        for (class, used, max) in self.descriptors().over(per_layout) {
+            out.push(self.located(
+                problem(format!(
+                    "the layout of `{}` has {used} {class} ({}); this device allows {max} in one pipeline layout",
+                    self.key,
+                    self.counted_as(None, class).0
+                )),
+                None,
+                class,
+            ));
+        }
+        out
+    }
+
+    /// `d` at the largest binding counted in `class` (seen by `stage`, or all).
+    fn located(&self, d: Diagnostic, stage: Option<Stage>, class: &str) -> Diagnostic {
+        match self.counted_as(stage, class).1 {
+            Some(b) => d
+                .item(format!("{} `{}`", b.resource.word(), b.name))
+                .at(&b.declared_in, b.origin),
+            None => d,
+        }
+    }
+
+    /// The bindings (seen by `stage`, or all) counted in `class`, as a diagnostic lists them, and the largest.
+    fn counted_as(&self, stage: Option<Stage>, class: &str) -> (String, Option<&BindingPlan>) {
+        let counted: Vec<&BindingPlan> = self
+            .bindings()
+            .map(|(_, b)| b)
+            .filter(|b| stage.is_none_or(|s| b.stages.contains(s)))
+            .filter(|b| {
+                let mut one = DescriptorCounts::default();
+                one.add(b.kind, 1);
+                one.classes().iter().any(|&(c, n)| c == class && n > 0)
+            })
+            .collect();
+        let names: Vec<String> = counted
+            .iter()
+            .map(|b| match b.count {
+                1 => format!("`{}`", b.name),
+                n => format!("`{}[{n}]`", b.name),
+            })
+            .collect();
+        let listed = match names.len() {
+            0 => "color attachments".to_string(),
+            n if n > 6 => format!("{}, and {} more", names[..6].join(", "), n - 6),
+            _ => names.join(", "),
+        };
+        // The first of the largest: an array past the limit alone is the one to shrink.
+        let largest = counted.iter().copied().rev().max_by_key(|b| b.count);
+        (listed, largest)
+    }
+
+    /// Every stage interface past `max_components(stage, direction)`, the device's components for that stage's
+    /// inputs or outputs (Vulkan's `max*Components`): an error at the block that ends past them.
+    pub fn interface_problems(
+        &self,
+        max_components: impl Fn(Stage, Direction) -> u32,
+    ) -> Vec<Diagnostic> {
+        self.interface_use
+            .iter()
+            .filter(|u| u.components > max_components(u.stage, u.direction))
+            .map(|u| {
+                let dir = match u.direction {
+                    Direction::In => "inputs",
+                    Direction::Out => "outputs",
+                };
+                let max = max_components(u.stage, u.direction);
+                let built_in = u.components - u.used * 4;
+                let with = if built_in > 0 {
+                    format!(", {} components with the built-in gl_PerVertex block's {built_in}", u.components)
+                } else {
+                    format!(", {} components", u.components)
+                };
+                let mut d = Diagnostic::error(
+                    Code::OutOfRange,
+                    &self.key,
+                    format!(
+                        "the {} stage's {dir} of `{}` use {} locations{with}; this device allows {max} components ({} locations)",
+                        u.stage,
+                        self.key,
+                        u.used,
+                        max.saturating_sub(built_in) / 4
+                    ),
+                )
+                .item(u.item.clone())
+                .at(&u.declared_in, u.origin)
+                .hint(PACK_INTERFACE_HINT);
+                d.stage = Some(u.stage);
+                d
+            })
+            .collect()
+    }
+
+    /// The geometry layout's invocations past the device's `max` (`maxGeometryShaderInvocations`).
+    pub fn geometry_problems(&self, max_invocations: u32) -> Vec<Diagnostic> {
+        match &self.geometry_invocations {
+            Some(g) if g.value > max_invocations => vec![
+                Diagnostic::error(
+                    Code::OutOfRange,
+                    &self.key,
+                    format!(
+                        "the geometry layout of `{}` asks for {} invocations; this device allows {max_invocations}",
+                        self.key, g.value
+                    ),
+                )
+                .item("geometry_layout")
+                .at(&g.declared_in, g.origin)
+                .hint(format!(
+                    "use at most {max_invocations} invocations on this device (Vulkan guarantees 32)"
+                )),
+            ],
+            _ => Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::*;
+
+    fn plan(info: ShaderCreateInfo) -> PipelinePlan {
+        let mut reg = Registry::new();
+        let name = info.name.clone();
+        reg.add_info(info);
+        PipelinePlan::new(&reg.validated(&name).unwrap(), &reg)
+    }
+
+    #[test]
+    fn descriptors_count_by_the_classes_devices_limit_in_the_stages_that_see_them() {
+        let p = plan(
+            ShaderCreateInfo::new("d")
+                .sampler(0, ImageType::Float2D, "tex[3]", Frequency::Pass)
+                .uniform_buf(1, "vec4", "u", Frequency::Pass)
+                .storage_buf(2, Qualifier::Read, "uint", "s[]", Frequency::Pass)
+                .fragment_out(0, Type::Vec4, "a")
+                .fragment_out(2, Type::Vec4, "b")
+                .vertex_source("v")
+                .fragment_source("f"),
+        );
+        let f = p.descriptors_in(Stage::Fragment);
+        assert_eq!((f.samplers, f.sampled_images), (3, 3));
+        assert_eq!((f.uniform_buffers, f.storage_buffers), (1, 1));
+        // 5 descriptors, and color attachments 0..=2.
+        assert_eq!(f.resources, 5 + 3);
+        assert_eq!(p.descriptors_in(Stage::Vertex).resources, 5);
+        // Narrowed to the fragment stage, the vertex stage sees none.
+        let narrowed = p.with_stage_usage(|_, _| StageMask::of(&[Stage::Fragment]));
+        assert_eq!(
+            narrowed.descriptors_in(Stage::Vertex),
+            DescriptorCounts::default()
+        );
+        assert_eq!(narrowed.descriptors().samplers, 3);
+        let limits = DescriptorCounts {
+            sampled_images: 2,
+            ..DescriptorCounts::UNLIMITED
+        };
+        let d = narrowed.descriptor_problems(&limits, &DescriptorCounts::UNLIMITED);
+        assert_eq!(d.len(), 1, "{}", render_all(&d));
+        assert!(
+            d[0].message.contains("3 sampled images (`tex[3]`)"),
+            "{}",
+            d[0].message
+        );
+        assert_eq!(d[0].item.as_deref(), Some("sampler `tex`"));
+        assert!(d[0].origin.file.ends_with("device_use.rs"));
+    }
+
+    #[test]
+    fn interfaces_count_the_per_vertex_block_but_not_in_the_fragment_stage() {
+        let out = StageInterfaceInfo::new("io", "")
+            .smooth(Type::Vec4, "a")
+            .smooth(Type::Mat4, "m");
+        let p = plan(
+            ShaderCreateInfo::new("i")
+                .vertex_out(&out)
+                .fragment_out(0, Type::Vec4, "c")
+                .vertex_source("v")
+                .fragment_source("f"),
+        );
+        let of = |stage, direction| {
+            p.interface_use
+                .iter()
+                .find(|u| u.stage == stage && u.direction == direction)
+                .map(|u| (u.used, u.components))
+        };
+        assert_eq!(
+            of(Stage::Vertex, Direction::Out),
+            Some((5, 20 + PER_VERTEX_COMPONENTS))
+        );
+        assert_eq!(of(Stage::Fragment, Direction::In), Some((5, 20)));
+        let d = p.interface_problems(|stage, _| if stage == Stage::Vertex { 26 } else { 20 });
+        assert_eq!(d.len(), 1, "{}", render_all(&d));
+        assert!(
+            d[0].message.contains("27 components") && d[0].message.contains("(4 locations)"),
+            "{}",
+            d[0].message
+        );
+        assert_eq!(d[0].item.as_deref(), Some("vertex_out `io`"));
+    }
+}
