@@ -213,3 +213,148 @@ fn wgpu_refuses_descriptors_past_its_limits_with_the_same_diagnostic() {
     drop(lib);
     shader_info_gpu::wgpu::testing::assert_quiet(&wctx);
 }
+
+/// A ring buffer larger than one descriptor spans, bound by name to a uniform block: the descriptor spans what
+/// the device allows (it was bound whole, past `maxUniformBufferRange`), and the shader reads the block.
+#[test]
+fn a_buffer_larger_than_a_descriptor_spans_is_bound_up_to_the_devices_range() {
+    use shader_info_gpu::vk::{Buffer, DescriptorPool, Resource, raw};
+    let Some(ctx) = test_context() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("copy.comp.glsl"),
+        "void main() { result[0] = params; }\n",
+    )
+    .unwrap();
+    let range = u64::from(ctx.properties().limits.max_uniform_buffer_range);
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("ring_reader")
+            .uniform_buf(0, "vec4", "params", Frequency::Pass)
+            .storage_buf(1, Qualifier::Write, "vec4", "result[]", Frequency::Pass)
+            .local_group_size(1)
+            .compute_source("copy.comp.glsl"),
+    );
+    // A block past the device's range is refused when the pipeline is made, at its declaration.
+    let rows = range / 16 + 1;
+    reg.add_info(
+        ShaderCreateInfo::new("too_big_block")
+            .uniform_buf(0, "vec4", format!("rows[{rows}]"), Frequency::Pass)
+            .local_group_size(1)
+            .compute_source("copy.comp.glsl"),
+    );
+    let mut lib = ShaderLibrary::new(&ctx, reg, LibraryOptions::new(dir.path())).unwrap();
+    let e = lib
+        .compute_pipeline("too_big_block")
+        .map(drop)
+        .expect_err("past the range");
+    let d = e.diagnostics();
+    assert_eq!(d.len(), 1, "{e}");
+    assert!(
+        d[0].message.contains(&format!("{} bytes", rows * 16))
+            && d[0].message.contains(&format!("at most {range} bytes")),
+        "{e}"
+    );
+    assert_eq!(d[0].item.as_deref(), Some("uniform_buf `rows`"));
+    let p = lib.compute_pipeline("ring_reader").unwrap();
+    let ring = Buffer::new(&ctx, range + 4096, raw::BufferUsageFlags::UNIFORM_BUFFER).unwrap();
+    ring.write_slice(&[1.0f32, 2.0, 3.0, 4.0]).unwrap();
+    let result = Buffer::new(&ctx, 16, raw::BufferUsageFlags::STORAGE_BUFFER).unwrap();
+    let pool = DescriptorPool::for_layout(&ctx, p.layout(), 1).unwrap();
+    let (set_index, set) = p
+        .layout()
+        .descriptor_set(
+            &pool,
+            &[
+                ("params", Resource::Buffer(&ring)),
+                ("result", Resource::Buffer(&result)),
+            ],
+        )
+        .unwrap();
+    ctx.submit_and_wait(|d, cmd| {
+        // SAFETY: `cmd` is recording; the pipeline, layout and set live until the wait returns.
+        unsafe {
+            d.cmd_bind_pipeline(cmd, raw::PipelineBindPoint::COMPUTE, p.handle());
+            d.cmd_bind_descriptor_sets(
+                cmd,
+                raw::PipelineBindPoint::COMPUTE,
+                p.layout().handle(),
+                set_index,
+                &[set],
+                &[],
+            );
+            d.cmd_dispatch(cmd, 1, 1, 1);
+            shader_info_gpu::vk::resource::host_read_barrier(
+                d,
+                cmd,
+                raw::PipelineStageFlags2::COMPUTE_SHADER,
+                raw::AccessFlags2::SHADER_WRITE,
+            );
+        }
+    })
+    .unwrap();
+    assert_eq!(result.read_vec::<f32>(), vec![1.0, 2.0, 3.0, 4.0]);
+    drop((p, pool, ring, result, lib));
+    assert_no_validation_messages(&ctx);
+}
+
+/// The same on wgpu: a uniform buffer past `max_uniform_buffer_binding_size`, bound by name, made a bind group
+/// wgpu refused (it was bound whole).
+#[test]
+fn wgpu_binds_a_buffer_larger_than_a_binding_spans_up_to_its_limit() {
+    use shader_info_gpu::wgpu::{Bind, raw as w};
+    let Some(wctx) = shader_info_gpu::wgpu::testing::test_context(true) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("copy.comp.glsl"),
+        "void main() { result[0] = params; }\n",
+    )
+    .unwrap();
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("ring_reader")
+            .uniform_buf(0, "vec4", "params", Frequency::Pass)
+            .storage_buf(1, Qualifier::Write, "vec4", "result[]", Frequency::Pass)
+            .local_group_size(1)
+            .compute_source("copy.comp.glsl"),
+    );
+    let mut lib =
+        shader_info_gpu::wgpu::WgpuLibrary::new(&wctx, reg, LibraryOptions::new(dir.path()))
+            .unwrap();
+    let p = lib.compute_pipeline("ring_reader").unwrap();
+    let max = wctx.device.limits().max_uniform_buffer_binding_size;
+    let ring = wctx.device.create_buffer(&w::BufferDescriptor {
+        label: Some("ring"),
+        size: max + 4096,
+        usage: w::BufferUsages::UNIFORM | w::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let values: Vec<u8> = [1.0f32, 2.0, 3.0, 4.0]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    wctx.queue.write_buffer(&ring, 0, &values);
+    let result = shader_info_gpu::wgpu::testing::storage_buffer(&wctx, &[0u8; 16]);
+    let group = p
+        .bind_group(
+            &wctx,
+            &[
+                ("params", Bind::Buffer(&ring)),
+                ("result", Bind::Buffer(&result)),
+            ],
+        )
+        .unwrap();
+    let mut enc = wctx.device.create_command_encoder(&Default::default());
+    {
+        let mut pass = enc.begin_compute_pass(&Default::default());
+        pass.set_pipeline(&p.pipeline);
+        group.set_compute(&mut pass);
+        pass.dispatch_workgroups(1, 1, 1);
+    }
+    wctx.queue.submit([enc.finish()]);
+    assert_eq!(wctx.read_buffer(&result).unwrap(), values);
+    drop((p, lib));
+    shader_info_gpu::wgpu::testing::assert_quiet(&wctx);
+}

@@ -312,6 +312,51 @@ impl PipelinePlan {
             .collect()
     }
 
+    /// Buffer blocks larger than one descriptor of the device spans (`maxUniformBufferRange`,
+    /// `maxStorageBufferRange`): the shader would read past what is bound, whatever buffer the host gives.
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// let mut reg = Registry::new();
+    /// reg.add_info(ShaderCreateInfo::new("big").uniform_buf(0, "vec4", "rows[8192]", Frequency::Pass)
+    ///     .local_group_size(1).compute_source("c.comp"));
+    /// let plan = PipelinePlan::new(&reg.validated("big").unwrap(), &reg);
+    /// let d = plan.buffer_range_problems(65536, u64::MAX);
+    /// assert!(d[0].message.contains("131072 bytes") && d[0].message.contains("65536"));
+    /// assert!(plan.buffer_range_problems(1 << 20, u64::MAX).is_empty());
+    /// ```
+    pub fn buffer_range_problems(&self, max_uniform: u64, max_storage: u64) -> Vec<Diagnostic> {
+        self.bindings()
+            .filter_map(|(_, b)| {
+                let size = u64::from(b.min_size?);
+                let (max, what, instead) = match b.kind {
+                    DescriptorKind::UniformBuffer => (
+                        max_uniform,
+                        "uniform buffer",
+                        "declare a storage_buf, which devices let span far more",
+                    ),
+                    DescriptorKind::StorageBuffer => {
+                        (max_storage, "storage buffer", "split the block into several buffers")
+                    }
+                    _ => return None,
+                };
+                (size > max).then(|| {
+                    Diagnostic::error(
+                        Code::OutOfRange,
+                        &self.key,
+                        format!(
+                            "`{}`'s block is {size} bytes; this device binds at most {max} bytes of a {what}",
+                            b.name
+                        ),
+                    )
+                    .item(format!("{} `{}`", b.resource.word(), b.name))
+                    .at(&b.declared_in, b.origin)
+                    .hint(instead)
+                })
+            })
+            .collect()
+    }
+
     /// The geometry layout's invocations past the device's `max` (`maxGeometryShaderInvocations`).
     pub fn geometry_problems(&self, max_invocations: u32) -> Vec<Diagnostic> {
         match &self.geometry_invocations {

@@ -595,11 +595,22 @@ impl VariantSet {
                         .hint("give each branch once"),
                     );
                 }
-                Some(i) => {
-                    if *v {
-                        bits |= 1 << i;
-                    }
-                }
+                Some(i) if *v => match crate::variants::branch_bit(i) {
+                    Some(bit) => bits |= bit,
+                    None => out.push(
+                        Diagnostic::error(
+                            Code::Branch,
+                            &self.info,
+                            format!(
+                                "branch `{name}` of `{}` is bit {i} of a 64-bit permutation index",
+                                self.info
+                            ),
+                        )
+                        .item(format!("branch `{name}`"))
+                        .hint("a variant set has at most 64 branches; build it with enumerate_variants"),
+                    ),
+                },
+                Some(_) => {}
                 None => {
                     let suggestion = did_you_mean(name, self.branches.iter().map(String::as_str));
                     out.push(

@@ -287,7 +287,7 @@ impl VariantSet {
                     )
                 })?;
             if *v {
-                bits |= (i < 64).then(|| 1u64 << i).ok_or_else(|| {
+                bits |= branch_bit(i).ok_or_else(|| {
                     format!(
                         "`{}`: branch `{name}` is bit {i} of a 64-bit permutation index (a set built by hand)",
                         self.info
@@ -687,6 +687,12 @@ impl<'a> Enumeration<'a> {
 
 /// Bit `i` of permutation `bits`; a branch past the 64th (only in a set built by hand: enumeration stops at
 /// [`MAX_BRANCH_LIMIT`]) is never on, rather than a shift that overflows.
+/// The bit of branch `i` in a 64-bit permutation index (`None` past bit 63: a set built by hand can have more
+/// branches than an index holds).
+pub(crate) fn branch_bit(i: usize) -> Option<u64> {
+    u32::try_from(i).ok().and_then(|i| 1u64.checked_shl(i))
+}
+
 fn bit(bits: u64, i: usize) -> bool {
     i < 64 && (bits >> i) & 1 != 0
 }
@@ -980,6 +986,13 @@ mod tests {
         assert_eq!(set.bits_of(&[("B63", true)]), Ok(1 << 63));
         let err = set.bits_of(&[("B69", true)]).unwrap_err();
         assert!(err.contains("branch `B69` is bit 69"), "{err}");
+        // The host's selection by name too (it shifted unchecked: a panic in debug, another variant in release).
+        assert_eq!(
+            set.permutation(&[("B63", true), ("B69", false)]),
+            Ok(1 << 63)
+        );
+        let err = set.permutation(&[("B69", true)]).unwrap_err();
+        assert!(err[0].message.contains("bit 69"), "{}", err[0].message);
     }
 
     #[test]

@@ -27,6 +27,10 @@ pub struct DeviceLimits {
     pub per_stage_descriptors: DescriptorCounts,
     /// Descriptors one pipeline layout may hold (`maxDescriptorSet*`; WebGPU sets no such totals).
     pub layout_descriptors: DescriptorCounts,
+    /// The most bytes one uniform / storage buffer descriptor spans (`maxUniformBufferRange`,
+    /// `maxStorageBufferRange` / `max_uniform_buffer_binding_size`, `max_storage_buffer_binding_size`).
+    pub max_uniform_buffer_range: u64,
+    pub max_storage_buffer_range: u64,
     /// `maxGeometryShaderInvocations` (0 where the API has no geometry stage).
     pub max_geometry_invocations: u32,
     /// Interface components per stage and direction.

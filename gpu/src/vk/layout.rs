@@ -457,11 +457,7 @@ impl PipelineLayout {
             )
         };
         chunk.used += slot;
-        let point = if pc.stages.contains(vk::ShaderStageFlags::COMPUTE) {
-            vk::PipelineBindPoint::COMPUTE
-        } else {
-            vk::PipelineBindPoint::GRAPHICS
-        };
+        let point = bind_point(pc.stages);
         // SAFETY: guaranteed by the caller; the set and its memory live in the arena until recycled.
         unsafe { d.cmd_bind_descriptor_sets(cmd, point, self.handle, set_index, &[set], &[]) };
         Ok(())
@@ -482,6 +478,32 @@ impl PipelineLayout {
         }
         arena.current = 0;
         Ok(())
+    }
+}
+
+/// The bind point of a pipeline whose stages are `stages`: a ray-tracing pipeline's sets bound at the graphics
+/// point would leave its spilled block unbound.
+///
+/// ```
+/// use shader_info_gpu::vk::{bind_point, raw::{PipelineBindPoint as P, ShaderStageFlags as S}};
+/// assert_eq!(bind_point(S::RAYGEN_KHR | S::MISS_KHR), P::RAY_TRACING_KHR);
+/// assert_eq!(bind_point(S::COMPUTE), P::COMPUTE);
+/// assert_eq!(bind_point(S::VERTEX | S::FRAGMENT), P::GRAPHICS);
+/// ```
+pub fn bind_point(stages: vk::ShaderStageFlags) -> vk::PipelineBindPoint {
+    use vk::ShaderStageFlags as S;
+    let ray_tracing = S::RAYGEN_KHR
+        | S::MISS_KHR
+        | S::CLOSEST_HIT_KHR
+        | S::ANY_HIT_KHR
+        | S::INTERSECTION_KHR
+        | S::CALLABLE_KHR;
+    if stages.intersects(ray_tracing) {
+        vk::PipelineBindPoint::RAY_TRACING_KHR
+    } else if stages.contains(S::COMPUTE) {
+        vk::PipelineBindPoint::COMPUTE
+    } else {
+        vk::PipelineBindPoint::GRAPHICS
     }
 }
 
@@ -643,7 +665,9 @@ impl DescriptorPool {
         .map_err(VkError::call("vkResetDescriptorPool"))
     }
 
-    /// Points `binding` of `set` at the whole of `buffer` (uniform or storage buffer).
+    /// Points `binding` of `set` at `buffer` (uniform or storage buffer): the whole of it, or of a larger one (a
+    /// ring buffer) the first `maxUniformBufferRange` / `maxStorageBufferRange` bytes, the most a descriptor may
+    /// span.
     ///
     /// # Safety
     /// `set` was allocated from this pool and no pending command buffer uses it (as for any descriptor update).
@@ -654,8 +678,20 @@ impl DescriptorPool {
         ty: vk::DescriptorType,
         buffer: &Buffer,
     ) {
+        let l = &self.ctx.properties().limits;
+        let max = match ty {
+            vk::DescriptorType::UNIFORM_BUFFER | vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC => {
+                l.max_uniform_buffer_range
+            }
+            _ => l.max_storage_buffer_range,
+        };
+        let range = if buffer.size() > u64::from(max) {
+            u64::from(max)
+        } else {
+            vk::WHOLE_SIZE
+        };
         // SAFETY: the caller's guarantee.
-        unsafe { self.write_buffer_range(set, binding, ty, buffer, 0, vk::WHOLE_SIZE) };
+        unsafe { self.write_buffer_range(set, binding, ty, buffer, 0, range) };
     }
 
     /// Points `binding` of `set` at `image` in `layout` for a combined image sampler whose sampler is immutable

@@ -421,6 +421,8 @@ pub(crate) fn device_limits(ctx: &VkContext) -> DeviceLimits {
             input_attachments: l.max_descriptor_set_input_attachments,
             ..DescriptorCounts::UNLIMITED
         },
+        max_uniform_buffer_range: l.max_uniform_buffer_range.into(),
+        max_storage_buffer_range: l.max_storage_buffer_range.into(),
         max_geometry_invocations: l.max_geometry_shader_invocations,
         interface_components: InterfaceLimits {
             vertex_out: l.max_vertex_output_components,

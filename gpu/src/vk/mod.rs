@@ -42,7 +42,7 @@ pub use device::{ContextOptions, SubgroupSupport, ValidationMessage, VkContext};
 pub use error::{ModuleError, SPIRV_MAGIC, VkError, VkResult};
 pub use layout::DescriptorPool;
 pub use layout::{
-    DescriptorBinding, DescriptorSetLayout, LayoutCache, LayoutDesc, PipelineLayout,
+    DescriptorBinding, DescriptorSetLayout, LayoutCache, LayoutDesc, PipelineLayout, bind_point,
     describe_layout,
 };
 pub use library::{ShaderLibrary, VkBackend, WarmUp};

@@ -142,6 +142,8 @@ impl Backend for WgpuBackend {
                 ..DescriptorCounts::UNLIMITED
             },
             layout_descriptors: DescriptorCounts::UNLIMITED,
+            max_uniform_buffer_range: l.max_uniform_buffer_binding_size,
+            max_storage_buffer_range: l.max_storage_buffer_binding_size,
             // No geometry or tessellation stage: refused before any limit is read.
             max_geometry_invocations: 0,
             // WebGPU counts declared variables only: the position the core counts with the gl_PerVertex block

@@ -8,8 +8,9 @@ use crate::library::Typed;
 use ::wgpu as w;
 use ::wgpu::util::DeviceExt;
 use shader_info::{
-    BindingPart, BindingSet, Bound, Code, Diagnostic, HostResource, HostTypes, PUSH_CONSTANT_SPACE,
-    PipelinePlan, PushBlock, RenderState, SpecValues, Unsupported, VertexArrangement,
+    BindingPart, BindingSet, Bound, Code, DescriptorKind, Diagnostic, HostResource, HostTypes,
+    PUSH_CONSTANT_SPACE, PipelinePlan, PushBlock, RenderState, SpecValues, Unsupported,
+    VertexArrangement,
 };
 
 /// The bind group that holds the push-constant block where the device has no immediates: one past the frequency
@@ -272,7 +273,21 @@ fn bind_group(
                 (Bind::Sampled(view, _) | Bind::Texture(view), _) => {
                     w::BindingResource::TextureView(view)
                 }
-                (Bind::Buffer(buffer), _) => buffer.as_entire_binding(),
+                // The whole buffer, up to what the device binds of one (a ring buffer may be larger): the declared
+                // block fits in that (`PipelinePlan::buffer_range_problems`, checked when the pipeline was made).
+                (Bind::Buffer(buffer), _) => {
+                    let l = ctx.device.limits();
+                    let max = if declared.kind == DescriptorKind::UniformBuffer {
+                        l.max_uniform_buffer_binding_size
+                    } else {
+                        l.max_storage_buffer_binding_size
+                    };
+                    w::BindingResource::Buffer(w::BufferBinding {
+                        buffer,
+                        offset: 0,
+                        size: w::BufferSize::new(buffer.size().min(max)),
+                    })
+                }
                 // The WGSL translation refuses arrays of textures and texel buffers, so no pipeline of this
                 // library has one.
                 (Bind::Textures(_) | Bind::SampledArray(_), _) => {
