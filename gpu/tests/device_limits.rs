@@ -358,3 +358,81 @@ fn wgpu_binds_a_buffer_larger_than_a_binding_spans_up_to_its_limit() {
     drop((p, lib));
     shader_info_gpu::wgpu::testing::assert_quiet(&wctx);
 }
+
+/// An interleaved vertex whose float input follows a 2-byte packed one: Vulkan reads a Float32x3 only at a
+/// multiple of 4 (lavapipe's layer does not check it; the pipeline read its data from the wrong bytes) and wgpu
+/// refused the pipeline with its own message. Refused at the input, on both; one buffer per input is fine.
+#[test]
+fn an_interleaved_vertex_read_unaligned_is_refused_at_its_input_on_both_backends() {
+    use shader_info::{VertexArrangement, VertexFormat};
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("v.vert"),
+        "void main() { gl_Position = vec4(pos + vec3(uv, 0.0), 1.0); }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("v.frag"),
+        "void main() { c = vec4(1.0); }\n",
+    )
+    .unwrap();
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("unaligned")
+            .vertex_in_packed(0, Type::Vec2, VertexFormat::Unorm8x2, "uv")
+            .vertex_in(1, Type::Vec3, "pos")
+            .fragment_out(0, Type::Vec4, "c")
+            .vertex_source("v.vert")
+            .fragment_source("v.frag"),
+    );
+    // `pos` at byte 2, and a 14-byte vertex that puts the next one's `pos` at byte 16.
+    let check = |e: String, diagnostics: &[shader_info::Diagnostic]| {
+        assert_eq!(diagnostics.len(), 2, "{e}");
+        for d in diagnostics {
+            assert_eq!(d.item.as_deref(), Some("vertex_in `pos`"), "{e}");
+            assert!(d.origin.file.ends_with("device_limits.rs"), "{e}");
+        }
+        assert!(
+            diagnostics[0].message.contains("at byte 2")
+                && diagnostics[0].message.contains("multiples of 4"),
+            "{e}"
+        );
+        assert!(
+            diagnostics[1].message.contains("14 bytes, not a multiple of 4"),
+            "{e}"
+        );
+    };
+    if let Some(ctx) = test_context() {
+        let mut lib =
+            ShaderLibrary::new(&ctx, reg.clone(), LibraryOptions::new(dir.path())).unwrap();
+        let e = lib
+            .graphics_pipeline("unaligned", &GraphicsOptions::default())
+            .map(drop)
+            .expect_err("unaligned");
+        check(e.to_string(), e.diagnostics());
+        let per_input = GraphicsOptions {
+            vertex_layout: VertexArrangement::PerInput,
+            ..GraphicsOptions::default()
+        };
+        lib.graphics_pipeline("unaligned", &per_input)
+            .expect("one buffer per input reads every input at 0");
+        drop(lib);
+        assert_no_validation_messages(&ctx);
+    }
+    let Some(wctx) = shader_info_gpu::wgpu::testing::test_context(true) else {
+        return;
+    };
+    let mut lib =
+        shader_info_gpu::wgpu::WgpuLibrary::new(&wctx, reg, LibraryOptions::new(dir.path()))
+            .unwrap();
+    let e = lib
+        .graphics_pipeline(
+            "unaligned",
+            &shader_info_gpu::wgpu::GraphicsOptions::default(),
+        )
+        .map(drop)
+        .expect_err("unaligned");
+    check(e.to_string(), e.diagnostics());
+    drop(lib);
+    shader_info_gpu::wgpu::testing::assert_quiet(&wctx);
+}

@@ -191,6 +191,47 @@ impl VertexFormat {
         }
     }
 
+    /// The byte alignment an attribute of this format needs in a buffer: Vulkan reads each component at a
+    /// multiple of its size (a packed format at a multiple of its whole size), WebGPU each attribute at a multiple
+    /// of 4 or of its size where that is smaller. The larger of the two.
+    ///
+    /// ```
+    /// use shader_info::VertexFormat;
+    /// assert_eq!(VertexFormat::Unorm8x2.alignment(), 2);
+    /// assert_eq!(VertexFormat::Unorm8x4.alignment(), 4);
+    /// assert_eq!(VertexFormat::Float32x3.alignment(), 4);
+    /// assert_eq!(VertexFormat::Float64x2.alignment(), 8);
+    /// ```
+    pub const fn alignment(self) -> u32 {
+        let component = self.component_size();
+        let webgpu = if self.size() < 4 { self.size() } else { 4 };
+        if component > webgpu {
+            component
+        } else {
+            webgpu
+        }
+    }
+
+    /// Bytes of one component (of the whole attribute for a packed format): what Vulkan aligns it to.
+    pub const fn component_size(self) -> u32 {
+        match self {
+            VertexFormat::Unorm10_10_10_2 => 4,
+            _ => self.size() / self.component_count(),
+        }
+    }
+
+    /// Components of the format.
+    const fn component_count(self) -> u32 {
+        use VertexFormat::*;
+        match self {
+            Float32 | Sint32 | Uint32 | Float64 => 1,
+            Float32x2 | Sint32x2 | Uint32x2 | Float64x2 | Unorm8x2 | Snorm8x2 | Uint8x2
+            | Sint8x2 | Unorm16x2 | Snorm16x2 | Uint16x2 | Sint16x2 | Float16x2 => 2,
+            Float32x3 | Sint32x3 | Uint32x3 | Float64x3 => 3,
+            _ => 4,
+        }
+    }
+
     /// What the vertex shader reads from this format: the scalar kind and the number of components. Normalized
     /// and half-float formats read as `float`s, the integer ones as `int`s or `uint`s.
     ///

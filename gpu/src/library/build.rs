@@ -332,12 +332,13 @@ pub(crate) fn graphics_checks<B: Backend>(
         .cloned()
         .unwrap_or_else(|| plan.render_state.clone().unwrap_or_default());
     let attachments = backend.attachments(plan, options)?;
-    let mut problems = checks::attachment_problems(
-        plan,
-        &state,
-        &attachments,
-        backend.limits().max_color_attachments,
-    );
+    let limits = backend.limits();
+    let mut problems =
+        checks::attachment_problems(plan, &state, &attachments, limits.max_color_attachments);
+    problems.extend(plan.vertex_layout_problems(
+        B::vertex_arrangement(options),
+        limits.vertex_stride_alignment,
+    ));
     problems.extend(backend.graphics_problems(plan, &state, options, &parts.refs()));
     if problems.is_empty() {
         Ok(state)

@@ -144,6 +144,7 @@ impl Backend for WgpuBackend {
             layout_descriptors: DescriptorCounts::UNLIMITED,
             max_uniform_buffer_range: l.max_uniform_buffer_binding_size,
             max_storage_buffer_range: l.max_storage_buffer_binding_size,
+            vertex_stride_alignment: w::VERTEX_ALIGNMENT as u32,
             // No geometry or tessellation stage: refused before any limit is read.
             max_geometry_invocations: 0,
             // WebGPU counts declared variables only: the position the core counts with the gl_PerVertex block
