@@ -398,7 +398,9 @@ fn an_interleaved_vertex_read_unaligned_is_refused_at_its_input_on_both_backends
             "{e}"
         );
         assert!(
-            diagnostics[1].message.contains("14 bytes, not a multiple of 4"),
+            diagnostics[1]
+                .message
+                .contains("14 bytes, not a multiple of 4"),
             "{e}"
         );
     };
@@ -435,4 +437,77 @@ fn an_interleaved_vertex_read_unaligned_is_refused_at_its_input_on_both_backends
     check(e.to_string(), e.diagnostics());
     drop(lib);
     shader_info_gpu::wgpu::testing::assert_quiet(&wctx);
+}
+
+/// An image bound by name must have been made for the descriptor it fills and hold texels of the declared kind:
+/// a storage image without `STORAGE` usage, and a `usampler2D` given a normalized image, were written into the
+/// set (wgpu's bind-group validation refuses both).
+#[test]
+fn an_image_bound_by_name_has_the_declared_usage_and_texel_kind() {
+    use shader_info_gpu::vk::resource::Sampler;
+    use shader_info_gpu::vk::{DescriptorPool, Image2D, Resource, raw};
+    let Some(ctx) = test_context() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("ids.comp.glsl"),
+        "void main() { imageStore(out_image, ivec2(0), vec4(texture(ids, vec2(0.5)))); }\n",
+    )
+    .unwrap();
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("ids_to_image")
+            .sampler(0, ImageType::Uint2D, "ids", Frequency::Pass)
+            .image(
+                1,
+                shader_info::TextureFormat::Rgba8,
+                Qualifier::Write,
+                ImageType::Float2D,
+                "out_image",
+                Frequency::Pass,
+            )
+            .local_group_size(1)
+            .compute_source("ids.comp.glsl"),
+    );
+    let mut lib = ShaderLibrary::new(&ctx, reg, LibraryOptions::new(dir.path())).unwrap();
+    let p = lib.compute_pipeline("ids_to_image").unwrap();
+    let pool = DescriptorPool::for_layout(&ctx, p.layout(), 4).unwrap();
+    let sampler = Sampler::new(&ctx, raw::Filter::NEAREST).unwrap();
+    let sampled = raw::ImageUsageFlags::SAMPLED | raw::ImageUsageFlags::TRANSFER_DST;
+    let unorm = Image2D::new(&ctx, 4, 4, raw::Format::R8G8B8A8_UNORM, sampled).unwrap();
+    let uint = Image2D::new(&ctx, 4, 4, raw::Format::R32_UINT, sampled).unwrap();
+    let storage = Image2D::new(
+        &ctx,
+        4,
+        4,
+        raw::Format::R8G8B8A8_UNORM,
+        raw::ImageUsageFlags::STORAGE,
+    )
+    .unwrap();
+    let bind = |ids: &Image2D, out: &Image2D| {
+        p.layout()
+            .descriptor_set(
+                &pool,
+                &[
+                    ("ids", Resource::Sampled(ids, &sampler)),
+                    ("out_image", Resource::Texture(out)),
+                ],
+            )
+            .map(drop)
+    };
+    let e = bind(&unorm, &storage).expect_err("a normalized image for a usampler2D");
+    let d = e.diagnostics();
+    assert_eq!(d.len(), 1, "{e}");
+    assert_eq!(d[0].item.as_deref(), Some("resource `ids`"), "{e}");
+    assert!(
+        d[0].message.contains("unsigned integer") && d[0].message.contains("R8G8B8A8_UNORM"),
+        "{e}"
+    );
+    let e = bind(&uint, &unorm).expect_err("a storage image without STORAGE usage");
+    let d = e.diagnostics();
+    assert_eq!(d.len(), 1, "{e}");
+    assert_eq!(d[0].item.as_deref(), Some("resource `out_image`"), "{e}");
+    assert!(d[0].message.contains("without STORAGE"), "{e}");
+    bind(&uint, &storage).expect("the declared usage and kinds");
+    drop((p, pool, sampler, unorm, uint, storage, lib));
+    assert_no_validation_messages(&ctx);
 }

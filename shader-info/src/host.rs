@@ -268,7 +268,7 @@ impl HostResource {
             DescriptorKind::UniformTexelBuffer => match &binding.resource {
                 crate::ResourceKind::Sampler { image_type, .. } => format!(
                     "a texel buffer (a buffer and its texels' format, of {} components)",
-                    kind_word(image_type.component_kind())
+                    component_kind_word(image_type.component_kind())
                 ),
                 _ => "a texel buffer (a buffer and its texels' format)".into(),
             },
@@ -377,7 +377,13 @@ impl HostResource {
     }
 }
 
-fn kind_word(kind: char) -> &'static str {
+/// The kind of texel a component kind (`ImageType::component_kind`, `TextureFormat::component_kind`) names, for
+/// messages.
+///
+/// ```
+/// assert_eq!(shader_info::component_kind_word('u'), "unsigned integer");
+/// ```
+pub fn component_kind_word(kind: char) -> &'static str {
     match kind {
         'i' => "signed integer",
         'u' => "unsigned integer",

@@ -79,7 +79,8 @@ pub use generate::{
 };
 pub use glsl_names::define_name_problem;
 pub use host::{
-    BindSet, HostResource, NoPush, NoVertices, PushBlock, VertexData, derived_push_problems,
+    BindSet, HostResource, NoPush, NoVertices, PushBlock, VertexData, component_kind_word,
+    derived_push_problems,
 };
 pub use info::{
     ConditionalResource, Define, FragmentOutput, GeometryLayout, InterfaceMember, PushConstant,

@@ -53,21 +53,40 @@ fn usage_problem(plan_key: &str, binding: &BindingPlan, buffer: &Buffer) -> Opti
 }
 
 /// Why an [`Image2D`] (always a single-layer 2D view) cannot be bound where `binding` is declared: a cube, 3D,
-/// array or multisampled declaration read through a 2D view is undefined behaviour on Vulkan.
-/// And a storage image must be of the declared format: the shader reads and writes texels of that format.
+/// array or multisampled declaration read through a 2D view is undefined behaviour on Vulkan, and so is a
+/// descriptor of a kind the image's usage lacks (a storage image without `STORAGE`, a texture without `SAMPLED`,
+/// an input attachment without `INPUT_ATTACHMENT`). A sampled texture's texels must be of the declared kind (a
+/// `usampler2D` reads an unsigned-integer format, a `sampler2D` a float, normalized or depth one), and a storage
+/// image must be of the declared format: the shader reads and writes texels of that format.
 fn view_problem(plan_key: &str, binding: &BindingPlan, images: &[&Image2D]) -> Option<Diagnostic> {
+    let problem = |message: String, hint: &str| {
+        Diagnostic::error(Code::HostMismatch, plan_key, message)
+            .item(format!("resource `{}`", binding.name))
+            .at(&binding.declared_in, binding.origin)
+            .hint(hint.to_string())
+    };
+    let needed = match binding.kind {
+        DescriptorKind::StorageImage => vk::ImageUsageFlags::STORAGE,
+        DescriptorKind::InputAttachment => vk::ImageUsageFlags::INPUT_ATTACHMENT,
+        _ => vk::ImageUsageFlags::SAMPLED,
+    };
+    if let Some(i) = images.iter().find(|i| !i.usage().contains(needed)) {
+        return Some(problem(
+            format!(
+                "`{}` is a {:?}, but the image bound was made with the usage {:?}, without {needed:?}",
+                binding.name,
+                binding.kind,
+                i.usage()
+            ),
+            &format!("make the image with {needed:?}"),
+        ));
+    }
     let (image_type, format) = match &binding.resource {
         ResourceKind::Sampler { image_type, .. } => (*image_type, None),
         ResourceKind::Image {
             image_type, format, ..
         } => (*image_type, Some(*format)),
         _ => return None,
-    };
-    let problem = |message: String, hint: &str| {
-        Diagnostic::error(Code::HostMismatch, plan_key, message)
-            .item(format!("resource `{}`", binding.name))
-            .at(&binding.declared_in, binding.origin)
-            .hint(hint.to_string())
     };
     use ImageType::*;
     let plain_2d = matches!(
@@ -83,7 +102,23 @@ fn view_problem(plan_key: &str, binding: &BindingPlan, images: &[&Image2D]) -> O
             "bind it by hand with a view of the declared type (DescriptorPool::write_image_view)",
         ));
     }
-    let format = format?;
+    let Some(format) = format else {
+        let wanted = image_type.component_kind();
+        return images
+            .iter()
+            .find(|i| texel_kind(i.format()) != wanted)
+            .map(|i| {
+                problem(
+                    format!(
+                        "`{}` is declared {image_type:?} and reads {} texels, but the image bound is {:?}",
+                        binding.name,
+                        shader_info::component_kind_word(wanted),
+                        i.format()
+                    ),
+                    "bind an image whose format holds texels of the declared kind, or declare the kind the image holds",
+                )
+            });
+    };
     let wanted = super::map::texture_format(format);
     images.iter().find(|i| i.format() != wanted).map(|i| {
         problem(
@@ -95,6 +130,23 @@ fn view_problem(plan_key: &str, binding: &BindingPlan, images: &[&Image2D]) -> O
             "bind an image of the declared format, or declare the format the image has",
         )
     })
+}
+
+/// The kind of texel a shader reads from an image of `format`, as [`ImageType::component_kind`] spells it: `u`
+/// for unsigned-integer formats, `i` for signed-integer ones, `f` for the rest (float, normalized, sRGB and the
+/// depth aspect of a depth format).
+fn texel_kind(format: vk::Format) -> char {
+    if super::resource::aspect_of(format).contains(vk::ImageAspectFlags::DEPTH) {
+        return 'f';
+    }
+    let name = format!("{format:?}");
+    if name.ends_with("_UINT") {
+        'u'
+    } else if name.ends_with("_SINT") {
+        'i'
+    } else {
+        'f'
+    }
 }
 
 /// A resource for a declared binding ([`PipelineLayout::descriptor_set`]): a buffer (the whole buffer), a texture

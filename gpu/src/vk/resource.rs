@@ -243,9 +243,10 @@ pub struct Image2D {
     view: vk::ImageView,
     format: vk::Format,
     extent: vk::Extent2D,
+    usage: vk::ImageUsageFlags,
 }
 
-fn aspect_of(format: vk::Format) -> vk::ImageAspectFlags {
+pub(crate) fn aspect_of(format: vk::Format) -> vk::ImageAspectFlags {
     match format {
         vk::Format::D16_UNORM | vk::Format::D32_SFLOAT | vk::Format::X8_D24_UNORM_PACK32 => {
             vk::ImageAspectFlags::DEPTH
@@ -376,6 +377,7 @@ impl Image2D {
                 view,
                 format,
                 extent,
+                usage,
             })
         }
     }
@@ -405,6 +407,11 @@ impl Image2D {
     /// Its size.
     pub fn extent(&self) -> vk::Extent2D {
         self.extent
+    }
+
+    /// What it was made for (a descriptor of a kind its usage lacks is outside the specification).
+    pub fn usage(&self) -> vk::ImageUsageFlags {
+        self.usage
     }
 
     /// A sampled image holding `texels` (tightly packed, row-major, of `format`), uploaded through a staging

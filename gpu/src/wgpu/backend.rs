@@ -300,9 +300,10 @@ impl Backend for WgpuBackend {
                     size: pc.twin_size(),
                 }
             }
-            // WGSL rounds a struct's size up to its alignment (at most 16): the buffer holds the rounded size.
+            // WGSL rounds a struct's size up to its alignment (32 for a dvec3 or dvec4 member): the buffer holds
+            // the rounded size, the twin's, as immediates do.
             Some(pc) => PushConstants::Buffer {
-                size: pc.size.next_multiple_of(16),
+                size: pc.twin_size(),
             },
         };
         // The shaders read the block where the layout puts it: wgpu takes a pipeline whose shader reads immediates
