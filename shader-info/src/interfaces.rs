@@ -19,6 +19,7 @@
 
 use crate::info::{ShaderCreateInfo, StageInterfaceInfo};
 use crate::item::Item;
+use crate::origin::Origin;
 use crate::types::Stage;
 
 /// Whether a block is read or written by the stage.
@@ -206,4 +207,59 @@ pub(crate) fn geometry_aliases<'b, 'a>(
                 && !blocks.iter().any(|o| o.instance == alias))
             .then_some((alias, b))
         })
+}
+
+/// What to do about an interface past a limit.
+pub(crate) const PACK_INTERFACE_HINT: &str =
+    "pack the data: a vec4 takes one location, a float too; merge scalars into vectors";
+
+/// The interface locations one stage reads or writes: the end of its last block, and that block.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InterfaceUse {
+    pub stage: Stage,
+    pub direction: Direction,
+    /// Locations `0..used` are taken (a block's members take consecutive locations; matrices and arrays several).
+    pub used: u32,
+    /// Components a device counts against its limit: four per location, and the built-in `gl_PerVertex` block's
+    /// [`PER_VERTEX_COMPONENTS`] where the interface carries it (every stage interface but the fragment stage's
+    /// inputs). Khronos' validation layer counts the block (lavapipe allows 64 geometry input components: 14
+    /// locations with it, not 16).
+    pub components: u32,
+    /// The last block, as the diagnostic names it (`vertex_out \`VertOut\``).
+    pub item: String,
+    pub declared_in: String,
+    pub origin: Origin,
+}
+
+/// Components of the `gl_PerVertex` block glslang declares: `gl_Position` (4), `gl_PointSize`, `gl_ClipDistance[1]`
+/// and `gl_CullDistance[1]` (1 each). A stage that sizes `gl_ClipDistance` itself takes more, which only its
+/// compiled module shows.
+pub const PER_VERTEX_COMPONENTS: u32 = 7;
+
+/// The interface locations every stage of `info` reads and writes (stages without interfaces give nothing).
+pub fn interface_use(info: &ShaderCreateInfo) -> Vec<InterfaceUse> {
+    let mut out = Vec::new();
+    for stage in info.stages() {
+        let blocks = stage_blocks(info, stage);
+        for direction in [Direction::In, Direction::Out] {
+            let Some(last) = blocks.iter().rfind(|b| b.direction == direction) else {
+                continue;
+            };
+            let used = last.location + last.item.value.locations();
+            let per_vertex = match (stage, direction) {
+                (Stage::Fragment, _) => 0,
+                _ => PER_VERTEX_COMPONENTS,
+            };
+            out.push(InterfaceUse {
+                stage,
+                direction,
+                used,
+                components: used.saturating_mul(4).saturating_add(per_vertex),
+                item: format!("{} `{}`", last.list, last.item.value.name),
+                declared_in: last.item.declared_in.clone(),
+                origin: last.item.origin,
+            });
+        }
+    }
+    out
 }

@@ -70,7 +70,7 @@ mod vertex;
 pub use builtins::BuiltinFeature;
 pub use condition::Condition;
 pub use constant::{ConstOverride, ConstValue, SharedConstant};
-pub use device_use::{DescriptorCounts, InterfaceUse, PER_VERTEX_COMPONENTS, interface_use};
+pub use device_use::DescriptorCounts;
 pub use diagnostic::{Code, Diagnostic, Related, Severity, render, render_all};
 pub use generate::{
     BLENDER_PRELUDE, BLENDER_PRELUDE_VERTEX, DirLoader, Flavor, GenerateOptions, GeneratedStage,
@@ -87,7 +87,9 @@ pub use info::{
     ShaderCreateInfo, SharedVariable, SpecializationConstant, StageInterfaceInfo, SubpassInput,
     TessellationLayout,
 };
-pub use interfaces::{Direction, StageBlock, stage_blocks};
+pub use interfaces::{
+    Direction, InterfaceUse, PER_VERTEX_COMPONENTS, StageBlock, interface_use, stage_blocks,
+};
 pub use item::Item;
 pub use layout::{
     BlockLayout, Field, FieldArray, FieldType, LayoutError, MemberLayout, Rules, StructDef,

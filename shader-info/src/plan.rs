@@ -27,8 +27,8 @@
 
 use crate::builtins::BuiltinFeature;
 use crate::constant::ConstValue;
-use crate::device_use::{InterfaceUse, interface_use};
 use crate::diagnostic::{Code, Diagnostic};
+use crate::interfaces::{InterfaceUse, interface_use};
 use crate::item::Item;
 use crate::layout::{BlockLayout, round_up};
 use crate::push_spill::PushConstantSpill;

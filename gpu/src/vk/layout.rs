@@ -330,7 +330,7 @@ impl PipelineLayout {
         plan: &PipelinePlan,
     ) -> VkResult<PipelineLayout> {
         let problems =
-            crate::library::checks::descriptor_problems(plan, &super::library::device_limits(ctx));
+            crate::library::checks::descriptor_problems(plan, &super::limits::device_limits(ctx));
         if !problems.is_empty() {
             return Err(VkError::Diagnostics(problems));
         }

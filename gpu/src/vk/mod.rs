@@ -24,6 +24,7 @@ mod error;
 pub mod fast_link;
 pub mod layout;
 pub mod library;
+mod limits;
 pub mod map;
 pub mod module;
 pub mod pipeline;

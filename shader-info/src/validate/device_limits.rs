@@ -115,7 +115,7 @@ pub(super) fn check_limits(c: &mut Checker) {
         );
     }
     // Interface locations between stages; past the device's own limits, an error when the pipeline is made.
-    for u in crate::device_use::interface_use(info) {
+    for u in crate::interfaces::interface_use(info) {
         let used = u.used;
         if used <= GUARANTEED_INTERFACE_LOCATIONS {
             continue;
@@ -145,7 +145,7 @@ pub(super) fn check_limits(c: &mut Checker) {
         )
         .item(u.item)
         .at(&u.declared_in, u.origin)
-        .hint(crate::device_use::PACK_INTERFACE_HINT);
+        .hint(crate::interfaces::PACK_INTERFACE_HINT);
         d.stage = Some(u.stage);
         c.diags.push(d);
     }
