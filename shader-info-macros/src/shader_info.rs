@@ -553,6 +553,13 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
             ));
         }
     }
+    // The binding constants hold only while the slots are the bindings: say so, so that an inherited per-kind
+    // numbering is a conflict at resolution rather than constants that name other resources' bindings.
+    let slots = if resources.is_empty() {
+        TokenStream::new()
+    } else {
+        quote!(.slots_per_set())
+    };
     let sets = set_structs(&input, &name, &resources, unseen_resources)?;
     let branch_struct = if branches_readable {
         branch_struct(&input, &name, &branches)?
@@ -579,7 +586,7 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
                 #[doc = #fn_doc]
                 #[track_caller]
                 pub fn create_info() -> ::shader_info::ShaderCreateInfo {
-                    let info = ::shader_info::ShaderCreateInfo::new(#name) #(#calls)*;
+                    let info = ::shader_info::ShaderCreateInfo::new(#name) #(#calls)* #slots;
                     __si::add_push_constants(info, __FIELDS)
                 }
             }
@@ -937,13 +944,15 @@ mod tests {
     #[test]
     fn the_method_table_covers_every_builder_method() {
         // Push constants are the struct's fields; the specialize function is a Rust `fn`, not an attribute value;
-        // per-kind slots would make the derive's binding constants wrong (refused with a message);
-        // `resources_if` takes a closure in the builder and its own entry form here.
-        const BY_OTHER_MEANS: [&str; 5] = [
+        // per-kind slots would make the derive's binding constants wrong (refused with a message), and per-set
+        // slots the derive declares itself for an info with resources; `resources_if` takes a closure in the
+        // builder and its own entry form here.
+        const BY_OTHER_MEANS: [&str; 6] = [
             "push_constant",
             "push_constant_array",
             "specialize",
             "slots_per_kind",
+            "slots_per_set",
             "resources_if",
         ];
         let methods = builder_methods();

@@ -326,7 +326,8 @@ fn derived_info_equals_builder_info() {
         .push_constant(Type::Vec4, "tint")
         .push_constant(Type::Uint, "mode")
         .push_constant(Type::Int, "layer")
-        .push_constant_array(Type::Vec2, "offsets", 2);
+        .push_constant_array(Type::Vec2, "offsets", 2)
+        .slots_per_set();
     assert_eq!(Everything::create_info(), builder);
     assert_eq!(Everything::NAME, "derive_everything");
     assert_eq!(Everything::COLOR_TEX, Binding { set: 1, binding: 0 });
@@ -467,7 +468,8 @@ fn conditional_resources_in_attributes() {
                 .uniform_buf(2, "mat4", "rest", Frequency::Batch)
         })
         .compute_source("skin.comp.glsl")
-        .local_group_size(64);
+        .local_group_size(64)
+        .slots_per_set();
     assert_eq!(ConditionalSkin::create_info(), builder);
     // Exclusive resources share set 1 binding 1, and each has its constant.
     assert_eq!(ConditionalSkin::BONES, ConditionalSkin::BAKED_POSE);
@@ -488,6 +490,55 @@ fn conditional_resources_in_attributes() {
         let names: Vec<&str> = v.resources.iter().map(|r| r.value.name.as_str()).collect();
         assert_eq!(names, want, "SKINNING = {skinning}");
     }
+}
+
+/// A derived info with a resource of its own beside an inherited one, numbered per kind by its base.
+#[derive(Clone, Copy, ShaderInfo)]
+#[repr(C)]
+#[shader(
+    name = "derive_slots_lit",
+    sampler(0, Float2D, "albedo", Batch),
+    additional_info("derive_slots_base"),
+    local_group_size(1),
+    compute_source("lit.comp.glsl")
+)]
+struct SlotsLit;
+
+/// Its binding constant says binding 0: the base's per-kind numbering would have moved `albedo` to binding 1 (after
+/// the base's uniform buffer at slot 0). Resolution refuses the composition, naming both infos, instead.
+#[test]
+fn a_derived_info_does_not_inherit_a_per_kind_numbering_its_constants_would_contradict() {
+    assert_eq!(SlotsLit::ALBEDO, Binding { set: 1, binding: 0 });
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("derive_slots_base")
+            .slots_per_kind()
+            .uniform_buf(0, "vec4", "shared_params", Frequency::Batch),
+    );
+    reg.add_info(SlotsLit::create_info());
+    let e = reg.resolve(SlotsLit::NAME).unwrap_err();
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert_eq!(e[0].code, Code::SingularConflict, "{e:?}");
+    assert!(
+        e[0].message.contains("`derive_slots_lit`") && e[0].message.contains("`derive_slots_base`"),
+        "{}",
+        e[0].message
+    );
+    // With a base that numbers per set, the constant is the binding.
+    let mut reg = Registry::new();
+    reg.add_info(ShaderCreateInfo::new("derive_slots_base").uniform_buf(
+        1,
+        "vec4",
+        "shared_params",
+        Frequency::Batch,
+    ));
+    reg.add_info(SlotsLit::create_info());
+    let plan = PipelinePlan::new(&reg.validated(SlotsLit::NAME).unwrap(), &reg);
+    let albedo = plan.bindings().find(|(_, b)| b.name == "albedo").unwrap();
+    assert_eq!(
+        (albedo.0, albedo.1.binding),
+        (SlotsLit::ALBEDO.set, SlotsLit::ALBEDO.binding)
+    );
 }
 
 /// A derived info whose push constants come from an `additional_info`: the struct is not the block.

@@ -313,6 +313,16 @@ impl HostResource {
     /// Whether this resource fits `binding`: its kind, its count for an array, a buffer's size.
     fn fits(self, binding: &BindingPlan) -> bool {
         let (n, fixed) = (binding.count, has_fixed_sampler(binding));
+        // An array of one (`shadow[1]`, whose typed set struct field is `[_; 1]`) is one descriptor, as a single
+        // texture is.
+        let single = match self {
+            HostResource::Textures(1) => HostResource::Texture,
+            HostResource::TexturesAndSamplers(1) => HostResource::TextureAndSampler,
+            other => other,
+        };
+        if n == 1 && single != self {
+            return single.fits(binding);
+        }
         match binding.kind {
             DescriptorKind::UniformBuffer | DescriptorKind::StorageBuffer => match self {
                 HostResource::Buffer { bytes } => bytes
@@ -644,5 +654,49 @@ impl VariantSet {
             }
         }
         if out.is_empty() { Ok(bits) } else { Err(out) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::*;
+
+    /// `shadow[1]` is one descriptor: its typed set struct field (`[_; 1]`) gives an array of one, which used to
+    /// fit nothing (every bind failed, "takes a texture and a sampler, but 1 textures with samplers was given").
+    #[test]
+    fn an_array_of_one_binds_as_its_one_descriptor() {
+        let mut reg = Registry::new();
+        reg.add_info(
+            ShaderCreateInfo::new("one")
+                .sampler(0, ImageType::Float2D, "shadow[1]", Frequency::Batch)
+                .image(
+                    1,
+                    TextureFormat::Rgba8,
+                    Qualifier::Write,
+                    ImageType::Float2D,
+                    "target[1]",
+                    Frequency::Batch,
+                )
+                .local_group_size(1)
+                .compute_source("c"),
+        );
+        let plan = PipelinePlan::new(&reg.validated("one").unwrap(), &reg);
+        let bind = |shadow, out| {
+            plan.bind_set(&[("shadow", shadow), ("target", out)])
+                .map(drop)
+        };
+        use HostResource::*;
+        bind(TexturesAndSamplers(1), Textures(1)).unwrap();
+        bind(TextureAndSampler, Texture).unwrap();
+        let e = bind(TexturesAndSamplers(2), Texture).unwrap_err();
+        assert!(
+            e[0].message.contains("2 textures with samplers"),
+            "{}",
+            e[0].message
+        );
+        assert!(
+            bind(Textures(1), Texture).is_err(),
+            "a texture alone for a combined sampler"
+        );
     }
 }

@@ -778,6 +778,27 @@ impl ShaderCreateInfo {
         self
     }
 
+    /// Declares this info's slots to be its bindings, Vulkan's own rule and the default ([`SlotSpace::PerSet`]),
+    /// for code that names the bindings: composed with an info that numbers per kind ([`Self::slots_per_kind`]),
+    /// resolution reports the conflict, naming both, instead of moving the resources to other bindings.
+    /// `#[derive(ShaderInfo)]` declares it for an info with resources (its binding constants name the slots).
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// let mut reg = Registry::new();
+    /// reg.add_info(ShaderCreateInfo::new("base").slots_per_kind()
+    ///     .uniform_buf(0, "vec4", "shared_params", Frequency::Batch));
+    /// reg.add_info(ShaderCreateInfo::new("lit").slots_per_set().additional_info("base")
+    ///     .sampler(0, ImageType::Float2D, "albedo", Frequency::Batch));
+    /// let e = reg.resolve("lit").unwrap_err();
+    /// assert_eq!(e[0].code, Code::SingularConflict);
+    /// ```
+    #[track_caller]
+    pub fn slots_per_set(mut self) -> Self {
+        self.slot_space = Some(self.item(SlotSpace::PerSet));
+        self
+    }
+
     /// A combined image sampler at binding `slot` of the frequency's set. The name may carry `[N]`.
     #[track_caller]
     pub fn sampler(
