@@ -74,7 +74,7 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
                 __si::StructRegistration {
                     build: || __si::struct_def(#glsl_name, __FIELDS),
                     rust_offsets: || __si::member_offsets(__FIELDS),
-                    rust_size: ::core::mem::size_of::<#ident>() as u32,
+                    rust_size: ::shader_info::__private::byte_count(::core::mem::size_of::<#ident>()),
                     enums: __ENUMS,
                     rules: &[#(#rules),*],
                     file: ::core::file!(),

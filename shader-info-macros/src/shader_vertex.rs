@@ -19,7 +19,8 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
         let packed = packed_format(f)?;
         let explicit = packed.is_some();
         let format = match packed {
-            // A named format must take exactly the field's bytes (checked when the crate compiles).
+            // A named format must take exactly the field's bytes, and read the kind of value it holds (checked
+            // when the crate compiles).
             Some(format) => {
                 let Ok(variant) = syn::parse_str::<syn::Ident>(&format.value()) else {
                     return Err(syn::Error::new(
@@ -37,6 +38,14 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
                         F.size() as usize == ::core::mem::size_of::<#ty>(),
                         "the vertex format takes another number of bytes than the field"
                     );
+                    const _: () = assert!(
+                        F.reads_from(
+                            <#ty as ::shader_info::VertexStorage>::SCALAR,
+                            <#ty as ::shader_info::VertexStorage>::COUNT,
+                        ),
+                        "the vertex format reads another kind of value than the field holds (Unorm16 and Uint16 \
+                         read u16s, Snorm16 and Sint16 i16s, Float32 f32s, …)"
+                    );
                     F
                 }}
             }
@@ -53,7 +62,7 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
         entries.push(quote! {
             ::shader_info::VertexField {
                 name: #text,
-                offset: ::core::mem::offset_of!(#ident, #name) as u32,
+                offset: ::shader_info::__private::byte_count(::core::mem::offset_of!(#ident, #name)),
                 format: #format,
                 columns: #columns,
             }
@@ -62,7 +71,7 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
     Ok(quote! {
         impl ::shader_info::ShaderVertex for #ident {
             const FIELDS: &'static [::shader_info::VertexField] = &[#(#entries),*];
-            const STRIDE: u32 = ::core::mem::size_of::<#ident>() as u32;
+            const STRIDE: u32 = ::shader_info::__private::byte_count(::core::mem::size_of::<#ident>());
         }
     })
 }

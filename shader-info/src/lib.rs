@@ -153,7 +153,10 @@ pub use variants::{
     DEFAULT_BRANCH_LIMIT, Enumeration, MAX_BRANCH_LIMIT, MAX_UNIQUE_VARIANTS, PermutationChunk,
     Variant, VariantError, VariantSet, enumerate_variants,
 };
-pub use vertex::{ShaderVertex, VertexAttribute, VertexField, VertexFormat, VertexInput};
+pub use vertex::{
+    ShaderVertex, StorageScalar, VertexAttribute, VertexField, VertexFormat, VertexInput,
+    VertexStorage,
+};
 
 // Lets the derive macros' `::shader_info::…` paths work inside this crate's own tests too.
 extern crate self as shader_info;

@@ -526,6 +526,16 @@ pub struct FieldInfo {
     pub rust_size: u32,
 }
 
+/// A Rust size or offset as the layout checks compare it: past `u32::MAX` it stays `u32::MAX` (which no GLSL layout
+/// reaches, so the check fails) instead of wrapping to a small number that could match one (a 4 GiB `Pad` field).
+pub const fn byte_count(n: usize) -> u32 {
+    if n > u32::MAX as usize {
+        u32::MAX
+    } else {
+        n as u32
+    }
+}
+
 impl FieldInfo {
     /// The facts of a field of type `T` at Rust offset `rust_offset`.
     pub const fn new<T: ShaderType>(name: &'static str, rust_offset: usize) -> FieldInfo {
@@ -534,8 +544,8 @@ impl FieldInfo {
             glsl: T::GLSL,
             std140: T::STD140,
             std430: T::STD430,
-            rust_offset: rust_offset as u32,
-            rust_size: size_of::<T>() as u32,
+            rust_offset: byte_count(rust_offset),
+            rust_size: byte_count(size_of::<T>()),
         }
     }
 
@@ -828,13 +838,13 @@ pub const fn auto_pad(fields: &[FieldInfo], index: usize, rules: Rules) -> usize
 
 /// The push-constant block is at most [`MAX_PUSH_CONSTANTS_SIZE`] bytes (past 128 it is spilled).
 pub const fn check_push_constants(name: &'static str, rust_size: usize) -> Option<Message> {
-    if rust_size as u32 > MAX_PUSH_CONSTANTS_SIZE {
+    if rust_size > MAX_PUSH_CONSTANTS_SIZE as usize {
         return Some(
             Message::new()
                 .str("the push constants of `")
                 .str(name)
                 .str("` are ")
-                .num(rust_size as u32)
+                .num(byte_count(rust_size))
                 .str(" bytes; blocks over 128 bytes are spilled to a storage buffer, but only up to ")
                 .num(MAX_PUSH_CONSTANTS_SIZE)
                 .str(": move the larger members into a uniform or storage buffer"),
@@ -987,8 +997,8 @@ pub mod __private {
     //! Items the derive macros' generated code uses. Not a public API.
     pub use super::{
         Binding, FieldInfo, GlslType, Message, RuleSet, StdLayout, TypeLayout, add_push_constants,
-        auto_pad, check_binding, check_field, check_push_constant_field, check_push_constants,
-        check_struct, enum_names, member_offsets, struct_def, struct_layout,
+        auto_pad, byte_count, check_binding, check_field, check_push_constant_field,
+        check_push_constants, check_struct, enum_names, member_offsets, struct_def, struct_layout,
     };
     pub use crate::layout::Rules;
     pub use crate::registry::{EnumDef, EnumRegistration, InfoRegistration, StructRegistration};
@@ -1006,6 +1016,16 @@ pub mod __private {
 mod tests {
     use super::*;
     use crate::layout::{StructMap, layout_fields};
+
+    /// A size past 4 GiB (a `Pad<{1 << 32}>` field) must not wrap into one a check accepts.
+    #[test]
+    fn sizes_past_u32_stay_past_every_limit() {
+        let huge = u32::MAX as usize + 1 + 64;
+        assert_eq!(byte_count(huge), u32::MAX);
+        assert_eq!(byte_count(64), 64);
+        assert!(check_push_constants("p", huge).is_some());
+        assert!(check_push_constants("p", 64).is_none());
+    }
 
     #[test]
     fn messages_format_numbers() {

@@ -107,6 +107,58 @@ attribute! {
     glam::IVec2 => Sint32x2, glam::IVec3 => Sint32x3, glam::IVec4 => Sint32x4,
 }
 
+/// The scalar a vertex struct's field holds, for checking a format named with `#[vertex(format = "…")]` against it
+/// when the crate compiles: `[i16; 2]` named `Unorm16x2`, or a `u32` named `Float32`, would be read as other values
+/// than the host wrote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StorageScalar {
+    U8,
+    I8,
+    U16,
+    I16,
+    U32,
+    I32,
+    F32,
+    F64,
+}
+
+/// A field type a named vertex format may be read from: its scalar and how many of them. Implemented for the
+/// scalars, arrays of them and glam's vectors; a newtype over one (`#[repr(transparent)] struct Rgba(u32)`)
+/// implements it to be named a format.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` holds no plain scalars a vertex format can be checked against",
+    label = "use an array of scalars (`[u8; 4]`, `[i16; 2]`, …), or implement shader_info::VertexStorage for it"
+)]
+pub trait VertexStorage {
+    const SCALAR: StorageScalar;
+    const COUNT: usize;
+}
+
+macro_rules! storage {
+    ($($t:ty => $s:ident),* $(,)?) => {
+        $(impl VertexStorage for $t { const SCALAR: StorageScalar = StorageScalar::$s; const COUNT: usize = 1; }
+          impl<const N: usize> VertexStorage for [$t; N] {
+              const SCALAR: StorageScalar = StorageScalar::$s;
+              const COUNT: usize = N;
+          })*
+    };
+}
+
+storage! { u8 => U8, i8 => I8, u16 => U16, i16 => I16, u32 => U32, i32 => I32, f32 => F32, f64 => F64 }
+
+macro_rules! glam_storage {
+    ($($t:ty => $s:ident * $n:literal),* $(,)?) => {
+        $(impl VertexStorage for $t { const SCALAR: StorageScalar = StorageScalar::$s; const COUNT: usize = $n; })*
+    };
+}
+
+glam_storage! {
+    glam::Vec2 => F32 * 2, glam::Vec3 => F32 * 3, glam::Vec4 => F32 * 4,
+    glam::UVec2 => U32 * 2, glam::UVec3 => U32 * 3, glam::UVec4 => U32 * 4,
+    glam::IVec2 => I32 * 2, glam::IVec3 => I32 * 3, glam::IVec4 => I32 * 4,
+    glam::DVec2 => F64 * 2, glam::DVec3 => F64 * 3, glam::DVec4 => F64 * 4,
+}
+
 /// A `vertex_in` attribute.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct VertexInput {
@@ -210,6 +262,35 @@ impl VertexFormat {
         } else {
             webgpu
         }
+    }
+
+    /// Whether a field of `count` `scalar`s holds what this format reads: the format's own component scalar
+    /// (`Unorm8x4` reads `u8`s, `Snorm16x2` `i16`s, `Float16x2` the `u16` bits of halves, `Float32x3` `f32`s), or
+    /// one unsigned word holding a packed format's bits (a `u32` for `Unorm8x4` or `Unorm10_10_10_2`). Sizes
+    /// are compared apart.
+    ///
+    /// ```
+    /// use shader_info::{StorageScalar as S, VertexFormat as F};
+    /// assert!(F::Unorm16x2.reads_from(S::U16, 2));
+    /// assert!(!F::Unorm16x2.reads_from(S::I16, 2));
+    /// assert!(F::Unorm8x4.reads_from(S::U32, 1));
+    /// assert!(!F::Float32.reads_from(S::U32, 1));
+    /// ```
+    pub const fn reads_from(self, scalar: StorageScalar, count: usize) -> bool {
+        use StorageScalar as S;
+        use VertexFormat::*;
+        let own = match self {
+            Unorm8x2 | Unorm8x4 | Uint8x2 | Uint8x4 => S::U8,
+            Snorm8x2 | Snorm8x4 | Sint8x2 | Sint8x4 => S::I8,
+            Unorm16x2 | Unorm16x4 | Uint16x2 | Uint16x4 | Float16x2 | Float16x4 => S::U16,
+            Snorm16x2 | Snorm16x4 | Sint16x2 | Sint16x4 => S::I16,
+            Uint32 | Uint32x2 | Uint32x3 | Uint32x4 | Unorm10_10_10_2 => S::U32,
+            Sint32 | Sint32x2 | Sint32x3 | Sint32x4 => S::I32,
+            Float32 | Float32x2 | Float32x3 | Float32x4 => S::F32,
+            Float64 | Float64x2 | Float64x3 | Float64x4 => S::F64,
+        };
+        let packed = self.component_size() < 4 || matches!(self, Unorm10_10_10_2);
+        own as u8 == scalar as u8 || (packed && count == 1 && matches!(scalar, S::U16 | S::U32))
     }
 
     /// Bytes of one component (of the whole attribute for a packed format): what Vulkan aligns it to.
