@@ -425,6 +425,7 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
     let mut branches_readable = true;
     // Resources the macro cannot see (an `additional_info`'s, subpass inputs): the set structs take them by name.
     let mut unseen_resources = false;
+    let mut inherits = false;
     for a in input.attrs.iter().filter(|a| a.path().is_ident("shader")) {
         let entries = a.parse_args_with(Punctuated::<Entry, Token![,]>::parse_terminated)?;
         for entry in entries {
@@ -486,7 +487,11 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
                     })),
                 ) => branches.push(b.clone()),
                 ("branch", _) => branches_readable = false,
-                ("additional_info" | "subpass_in", _) => unseen_resources = true,
+                ("additional_info", _) => {
+                    unseen_resources = true;
+                    inherits = true;
+                }
+                ("subpass_in", _) => unseen_resources = true,
                 _ => {}
             }
             let (call, resource) = builder_call(&entry.key, args, false)?;
@@ -562,7 +567,7 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
     };
     let sets = set_structs(&input, &name, &resources, unseen_resources)?;
     let branch_struct = if branches_readable {
-        branch_struct(&input, &name, &branches)?
+        branch_struct(&input, &name, &branches, inherits)?
     } else {
         TokenStream::new()
     };
@@ -786,6 +791,7 @@ fn branch_struct(
     input: &DeriveInput,
     info: &LitStr,
     branches: &[LitStr],
+    inherits: bool,
 ) -> syn::Result<TokenStream> {
     let (ident, vis) = (&input.ident, &input.vis);
     let struct_ident = Ident::new(&format!("{ident}Branches"), ident.span());
@@ -809,6 +815,18 @@ fn branch_struct(
         fields.push(quote!(#[doc = #doc] pub #field: bool));
         values.push(quote!((#name, self.#field)));
     }
+    // Branches an `additional_info` declares are unknown here: they are chosen by name, and a name the info does
+    // not have is an error when the variant is chosen (they were left out, so always off).
+    let inherited = if inherits {
+        fields.push(quote! {
+            /// Branches the info inherits through `additional_info`, by declared name (`&[("FOG", true)]`); a name
+            /// the info does not have is an error when the variant is chosen.
+            pub inherited: &'static [(&'static str, bool)]
+        });
+        quote!(v.extend_from_slice(self.inherited);)
+    } else {
+        TokenStream::new()
+    };
     let doc = format!(
         "The branches of `{}`, by value (`Default`: every branch off); choose a variant with a library's \
          `variant_of`.",
@@ -823,7 +841,10 @@ fn branch_struct(
         impl ::shader_info::Branches for #struct_ident {
             const INFO: &'static str = #info;
             fn values(&self) -> ::std::vec::Vec<(&'static str, bool)> {
-                ::std::vec![#(#values),*]
+                #[allow(unused_mut)]
+                let mut v = ::std::vec![#(#values),*];
+                #inherited
+                v
             }
         }
     })

@@ -541,6 +541,61 @@ fn a_derived_info_does_not_inherit_a_per_kind_numbering_its_constants_would_cont
     );
 }
 
+/// A derived info with a branch of its own and one its base declares.
+#[derive(Clone, Copy, ShaderInfo)]
+#[repr(C)]
+#[shader(
+    name = "derive_branch_lit",
+    branch("TINT"),
+    additional_info("derive_branch_base"),
+    fragment_out(0, Vec4, "color"),
+    vertex_source("lit.vert.glsl"),
+    fragment_source("lit.frag.glsl")
+)]
+struct BranchLit;
+
+/// The base's `FOG` is chosen by name through `inherited` (it could not be: the struct named the derive's own
+/// branches only, and a branch left out is off); a name the info does not have is an error.
+#[test]
+fn a_derived_infos_inherited_branches_are_chosen_by_name() {
+    let mut reg = Registry::new();
+    reg.add_info(ShaderCreateInfo::new("derive_branch_base").branch("FOG"));
+    reg.add_info(BranchLit::create_info());
+    let set = enumerate_variants(&reg.resolve(BranchLit::NAME).unwrap(), 16).unwrap();
+    let fog = BranchLitBranches {
+        tint: true,
+        inherited: &[("FOG", true)],
+    };
+    assert_eq!(fog.values(), vec![("TINT", true), ("FOG", true)]);
+    let bits = set.permutation(&fog.values()).unwrap();
+    assert_eq!(describe_bits(&set, bits), vec!["FOG", "TINT"]);
+    let typo = BranchLitBranches {
+        inherited: &[("FOGG", true)],
+        ..Default::default()
+    };
+    let e = set.permutation(&typo.values()).unwrap_err();
+    assert!(
+        e[0].hint
+            .as_deref()
+            .unwrap_or("")
+            .contains("did you mean `FOG`"),
+        "{e:?}"
+    );
+}
+
+/// The branches on in `bits`, sorted.
+fn describe_bits(set: &VariantSet, bits: u64) -> Vec<&str> {
+    let mut on: Vec<&str> = set
+        .branches
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| bits >> i & 1 == 1)
+        .map(|(_, b)| b.as_str())
+        .collect();
+    on.sort_unstable();
+    on
+}
+
 /// A derived info whose push constants come from an `additional_info`: the struct is not the block.
 #[derive(Clone, Copy, ShaderInfo)]
 #[repr(C)]

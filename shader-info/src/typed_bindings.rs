@@ -175,7 +175,8 @@ pub trait BindingSet<'a, H: HostTypes> {
 pub trait Branches {
     /// The info's name.
     const INFO: &'static str;
-    /// Every branch the derive declares, by declared name, with its value.
+    /// Every branch the derive declares, by declared name, with its value, then those named in its `inherited`
+    /// field (an info with an `additional_info` has one: the branches the base declares).
     fn values(&self) -> Vec<(&'static str, bool)>;
 }
 
