@@ -10,7 +10,7 @@
 use glam::{Mat4, Vec2};
 use gpu::vk::{
     Buffer, ContextOptions, DescriptorPool, GraphicsOptions, Image2D, LibraryOptions, Resource,
-    Sampler, ShaderLibrary, VkContext, VkHost, VkResult, raw,
+    Sampler, ShaderLibrary, VertexBuffer, VkContext, VkHost, VkResult, raw,
 };
 use shader_info::ShaderVertex;
 use shaders::infos::compute::{ComputePrefixSum, ComputePrefixSumPassSet};
@@ -86,7 +86,8 @@ fn main() -> VkResult<()> {
         vertex(0.9, -0.9, 1.0, 0.0),
         vertex(0.0, 0.9, 0.5, 1.0),
     ];
-    let vertex_buffer = Buffer::with_data(&ctx, &vertices, B::VERTEX_BUFFER)?;
+    // A buffer of `ImageVertex`es: the typed pipeline below binds no buffer of another struct.
+    let vertex_buffer = VertexBuffer::new(&ctx, &vertices)?;
     let options = GraphicsOptions {
         color_format: format,
         ..GraphicsOptions::default()
@@ -140,8 +141,8 @@ fn main() -> VkResult<()> {
         d.cmd_bind_pipeline(cmd, graphics, triangle.handle());
         d.cmd_bind_descriptor_sets(cmd, graphics, layout.handle(), index, &[set], &[]);
         pushed = triangle.push(cmd, &mvp);
-        d.cmd_bind_vertex_buffers(cmd, 0, &[vertex_buffer.handle()], &[0]);
-        d.cmd_draw(cmd, 3, 1, 0, 0);
+        triangle.bind_vertices(cmd, &vertex_buffer);
+        d.cmd_draw(cmd, vertex_buffer.len(), 1, 0, 0);
         d.cmd_end_rendering(cmd);
         let src = L::TRANSFER_SRC_OPTIMAL;
         target.transition(

@@ -9,8 +9,8 @@
 use glam::{Mat4, Vec2};
 use gpu::library::LibraryOptions;
 use gpu::wgpu::{
-    Bind, GraphicsOptions, WgpuContext, WgpuContextOptions, WgpuHost, WgpuLibrary, WgpuResult,
-    raw as w,
+    Bind, GraphicsOptions, VertexBuffer, WgpuContext, WgpuContextOptions, WgpuHost, WgpuLibrary,
+    WgpuResult, raw as w,
 };
 use shader_info::ShaderVertex;
 use shaders::infos::compute::{ComputePrefixSum, ComputePrefixSumPassSet};
@@ -113,7 +113,8 @@ fn main() -> WgpuResult<()> {
         vertex(0.9, -0.9, 1.0, 0.0),
         vertex(0.0, 0.9, 0.5, 1.0),
     ];
-    let vertex_buffer = buffer(bytemuck::cast_slice(&vertices), B::VERTEX);
+    // A buffer of `ImageVertex`es: the typed pipeline below sets no buffer of another struct.
+    let vertex_buffer = VertexBuffer::new(&ctx, &vertices)?;
     // The render state (alpha blending) comes from the declaration; the options say what the renderer draws into.
     let triangle = lib.typed_graphics::<ImageVertex, MvpPush>(
         "gpu_shader_2D_image",
@@ -143,8 +144,8 @@ fn main() -> WgpuResult<()> {
         pass.set_pipeline(&triangle.pipeline);
         group.set_render(&mut pass); // set 1 (`image` is Batch); set 0 is empty: nothing to bind there
         push.set_render(&mut pass);
-        pass.set_vertex_buffer(0, vertex_buffer.slice(..));
-        pass.draw(0..3, 0..1);
+        triangle.set_vertices(&mut pass, &vertex_buffer);
+        pass.draw(0..vertex_buffer.len(), 0..1);
     }
     ctx.queue.submit([enc.finish()]);
     let pixels = ctx.read_texture(&target)?;

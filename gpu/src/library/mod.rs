@@ -50,7 +50,7 @@ pub use pipeline_set::{PassPipelines, PipelineLog, PipelineStats, Variants};
 pub use reload::{PipelineOutcome, ReloadReport};
 pub use sources::LibraryOptions;
 pub use translation::checked_translation;
-pub use typed::Typed;
+pub use typed::{Typed, VertexBuffer};
 pub use warm_up::{WarmUp, WarmUpReport, WarmedPipeline};
 
 use crate::flow::Flow;

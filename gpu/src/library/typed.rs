@@ -1,32 +1,71 @@
 //! Pipelines fetched with their host types named: the vertex struct and the push-constant block are checked
 //! against the declaration once, when the pipeline is fetched, and a typed pipeline's push takes only its block's
-//! type — so a push or vertex struct that drifted from its declaration is an error at the fetch that names the
-//! member, never a wrong frame. The backends add the push itself (`push` on Vulkan records it, on wgpu it makes
-//! the pass data).
+//! type and its vertex binding only a [`VertexBuffer`] of its vertex type — so a push or vertex struct that drifted
+//! from its declaration is an error at the fetch that names the member, and a buffer of another struct does not
+//! compile: never a wrong frame. The backends add the push and the binding themselves (on Vulkan they record
+//! commands, on wgpu they make the pass data or set the pass's buffer).
 
 use super::{Backend, Library};
-use shader_info::{PushBlock, VertexData};
+use shader_info::{NoVertices, PushBlock, VertexData};
 use std::any::TypeId;
 use std::marker::PhantomData;
 use std::ops::Deref;
 use std::sync::Arc;
 
-/// A pipeline whose push-constant block is `P` (checked when it was fetched). It derefs to the pipeline.
-pub struct Typed<Pipeline, P> {
+/// A pipeline whose push-constant block is `P` and vertex buffer `V` (both checked when it was fetched; a compute
+/// pipeline reads [`NoVertices`]). It derefs to the pipeline.
+pub struct Typed<Pipeline, P, V = NoVertices> {
     pipeline: Arc<Pipeline>,
     push: PhantomData<fn(&P)>,
+    vertices: PhantomData<fn(&V)>,
 }
 
-impl<Pipeline, P> Clone for Typed<Pipeline, P> {
+impl<Pipeline, P, V> Clone for Typed<Pipeline, P, V> {
     fn clone(&self) -> Self {
         Typed {
             pipeline: self.pipeline.clone(),
             push: PhantomData,
+            vertices: PhantomData,
         }
     }
 }
 
-impl<Pipeline, P: PushBlock> Typed<Pipeline, P> {
+/// A vertex buffer of `V`s, made from a slice of them by a backend (`vk::VertexBuffer::new`,
+/// `wgpu::VertexBuffer::new`): a typed pipeline binds only a buffer of its own vertex type, so a buffer of another
+/// struct (one the pipeline was not checked with) does not compile.
+pub struct VertexBuffer<Buffer, V> {
+    buffer: Buffer,
+    count: u32,
+    vertices: PhantomData<fn() -> V>,
+}
+
+impl<Buffer, V> VertexBuffer<Buffer, V> {
+    /// Wraps `buffer`, which holds `count` values of `V` (the backends' constructors write them).
+    pub(crate) fn from_parts(buffer: Buffer, count: u32) -> Self {
+        VertexBuffer {
+            buffer,
+            count,
+            vertices: PhantomData,
+        }
+    }
+
+    /// The backend's buffer.
+    pub fn buffer(&self) -> &Buffer {
+        &self.buffer
+    }
+
+    /// How many vertices it holds (what a draw of all of them counts).
+    pub fn len(&self) -> u32 {
+        self.count
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+}
+
+impl<Pipeline, P: PushBlock, V> Typed<Pipeline, P, V> {
     /// The pipeline shared with the library's cache.
     pub fn pipeline(&self) -> &Arc<Pipeline> {
         &self.pipeline
@@ -38,7 +77,7 @@ impl<Pipeline, P: PushBlock> Typed<Pipeline, P> {
     }
 }
 
-impl<Pipeline, P> Deref for Typed<Pipeline, P> {
+impl<Pipeline, P, V> Deref for Typed<Pipeline, P, V> {
     type Target = Pipeline;
     fn deref(&self) -> &Pipeline {
         &self.pipeline
@@ -70,12 +109,13 @@ impl<B: Backend> Library<B> {
         &mut self,
         key: impl AsRef<str>,
         options: &B::GraphicsOptions,
-    ) -> Result<Typed<B::Graphics, P>, B::Error> {
+    ) -> Result<Typed<B::Graphics, P, V>, B::Error> {
         let key = key.as_ref();
         self.check_host_types::<V, P>(key, Some(B::vertex_arrangement(options)))?;
         Ok(Typed {
             pipeline: self.graphics_pipeline(key, options)?,
             push: PhantomData,
+            vertices: PhantomData,
         })
     }
 
@@ -85,10 +125,11 @@ impl<B: Backend> Library<B> {
         key: impl AsRef<str>,
     ) -> Result<Typed<B::Compute, P>, B::Error> {
         let key = key.as_ref();
-        self.check_host_types::<shader_info::NoVertices, P>(key, None)?;
+        self.check_host_types::<NoVertices, P>(key, None)?;
         Ok(Typed {
             pipeline: self.compute_pipeline(key)?,
             push: PhantomData,
+            vertices: PhantomData,
         })
     }
 

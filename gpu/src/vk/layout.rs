@@ -349,6 +349,11 @@ impl PipelineLayout {
         self.handle
     }
 
+    /// The device it was made on.
+    pub(crate) fn device(&self) -> &ash::Device {
+        self.ctx.device()
+    }
+
     /// The set layouts, by set index.
     pub fn set_layouts(&self) -> &[Arc<DescriptorSetLayout>] {
         &self.sets

@@ -50,7 +50,7 @@ pub use library::{ShaderLibrary, VkBackend, WarmUp};
 pub use module::{ShaderModule, check_spirv, spirv_from_bytes};
 pub use pipeline::{
     ComputePipeline, GraphicsOptions, GraphicsPipeline, RayTracingPipeline, ShaderBindingTable,
-    SpecValues, Specialization, VertexInputDesc, attachments, color_formats, graphics_problems,
-    local_read_problems, module_problems, state_problems, vertex_input,
+    SpecValues, Specialization, VertexBuffer, VertexInputDesc, attachments, color_formats,
+    graphics_problems, local_read_problems, module_problems, state_problems, vertex_input,
 };
 pub use resource::{Buffer, Image2D, Sampler};

@@ -1133,9 +1133,73 @@ impl RayTracingPipeline {
     }
 }
 
+/// A vertex buffer of `V`s on Vulkan ([`crate::library::VertexBuffer`]): bound by a typed pipeline of vertex
+/// type `V` only.
+pub type VertexBuffer<V> = crate::library::VertexBuffer<super::Buffer, V>;
+
+impl<V: shader_info::ShaderVertex + bytemuck::NoUninit> VertexBuffer<V> {
+    /// A host-visible vertex buffer holding `vertices`.
+    ///
+    /// ```no_run
+    /// # fn f(ctx: &shader_info_gpu::vk::VkContext) -> shader_info_gpu::vk::VkResult<()> {
+    /// # #[derive(Clone, Copy, bytemuck::NoUninit, shader_info::ShaderVertex)] #[repr(C)] struct Vertex { pos: [f32; 2] }
+    /// let vertices = shader_info_gpu::vk::VertexBuffer::new(ctx, &[Vertex { pos: [0.0, 0.5] }])?;
+    /// assert_eq!(vertices.len(), 1);
+    /// # Ok(()) }
+    /// ```
+    pub fn new(ctx: &super::VkContext, vertices: &[V]) -> VkResult<VertexBuffer<V>> {
+        let count = u32::try_from(vertices.len()).map_err(|_| {
+            VkError::Other(format!(
+                "{} vertices do not fit a draw's 32-bit vertex count",
+                vertices.len()
+            ))
+        })?;
+        let bytes: &[u8] = bytemuck::cast_slice(vertices);
+        // A buffer of no bytes cannot be made: an empty one holds one unread byte.
+        let buffer = if bytes.is_empty() {
+            super::Buffer::with_data(ctx, &[0u8], vk::BufferUsageFlags::VERTEX_BUFFER)?
+        } else {
+            super::Buffer::with_data(ctx, bytes, vk::BufferUsageFlags::VERTEX_BUFFER)?
+        };
+        Ok(crate::library::VertexBuffer::from_parts(buffer, count))
+    }
+}
+
+/// Typed pushes and vertices: the pipeline's block and vertex types only (checked against the declaration when it
+/// was fetched with [`crate::library::Library::typed_graphics`]).
+impl<P: shader_info::PushBlock, V: shader_info::VertexData>
+    crate::library::Typed<GraphicsPipeline, P, V>
+{
+    /// Records the binding of `vertices` at binding 0, the one interleaved buffer the pipeline reads: a buffer of
+    /// another vertex type does not compile.
+    ///
+    /// ```compile_fail
+    /// # fn f(p: &shader_info_gpu::library::Typed<shader_info_gpu::vk::GraphicsPipeline, shader_info::NoPush, A>,
+    /// #      other: &shader_info_gpu::vk::VertexBuffer<B>, cmd: shader_info_gpu::vk::raw::CommandBuffer) {
+    /// # #[derive(Clone, Copy, bytemuck::NoUninit, shader_info::ShaderVertex)] #[repr(C)] struct A { pos: [f32; 2] }
+    /// # #[derive(Clone, Copy, bytemuck::NoUninit, shader_info::ShaderVertex)] #[repr(C)] struct B { uv: [f32; 2] }
+    /// unsafe { p.bind_vertices(cmd, other) }; // a `VertexBuffer<B>` for a pipeline of `A`
+    /// # }
+    /// ```
+    ///
+    /// # Safety
+    /// `cmd` must be recording, created from the same device, and `vertices` alive until it completes.
+    pub unsafe fn bind_vertices(&self, cmd: vk::CommandBuffer, vertices: &VertexBuffer<V>) {
+        // SAFETY: guaranteed by the caller.
+        unsafe {
+            self.layout().device().cmd_bind_vertex_buffers(
+                cmd,
+                0,
+                &[vertices.buffer().handle()],
+                &[0],
+            )
+        };
+    }
+}
+
 /// Typed pushes: the pipeline's block type only (checked against the declaration when it was fetched with
 /// [`crate::library::Library::typed_graphics`]).
-impl<P: shader_info::PushBlock> crate::library::Typed<GraphicsPipeline, P> {
+impl<P: shader_info::PushBlock, V> crate::library::Typed<GraphicsPipeline, P, V> {
     /// Records the push of `value` ([`PipelineLayout::push`]: the block, its tail padding dropped).
     ///
     /// # Safety

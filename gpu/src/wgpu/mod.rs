@@ -37,5 +37,5 @@ pub use context::{WgpuContext, WgpuContextOptions};
 pub use error::{WgpuError, WgpuResult};
 pub use pipeline::{
     Bind, ComputePipeline, GraphicsOptions, GraphicsPipeline, Layouts, Module,
-    PUSH_CONSTANT_FALLBACK_GROUP, PushConstants, PushData, SetGroup, WgpuHost,
+    PUSH_CONSTANT_FALLBACK_GROUP, PushConstants, PushData, SetGroup, VertexBuffer, WgpuHost,
 };

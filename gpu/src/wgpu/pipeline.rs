@@ -438,9 +438,43 @@ impl ComputePipeline {
     }
 }
 
+/// A vertex buffer of `V`s on wgpu ([`crate::library::VertexBuffer`]): set by a typed pipeline of vertex type `V`
+/// only.
+pub type VertexBuffer<V> = crate::library::VertexBuffer<w::Buffer, V>;
+
+impl<V: shader_info::ShaderVertex + bytemuck::NoUninit> VertexBuffer<V> {
+    /// A vertex buffer holding `vertices`.
+    pub fn new(ctx: &WgpuContext, vertices: &[V]) -> WgpuResult<VertexBuffer<V>> {
+        use w::util::DeviceExt;
+        let count = u32::try_from(vertices.len()).map_err(|_| {
+            WgpuError::Device(format!(
+                "{} vertices do not fit a draw's 32-bit vertex count",
+                vertices.len()
+            ))
+        })?;
+        let buffer = ctx
+            .device
+            .create_buffer_init(&w::util::BufferInitDescriptor {
+                label: Some(std::any::type_name::<V>()),
+                contents: bytemuck::cast_slice(vertices),
+                usage: w::BufferUsages::VERTEX,
+            });
+        Ok(crate::library::VertexBuffer::from_parts(buffer, count))
+    }
+}
+
+/// Typed vertices: the pipeline's vertex type only (checked against the declaration when it was fetched).
+impl<P: PushBlock, V: shader_info::VertexData> Typed<GraphicsPipeline, P, V> {
+    /// Sets `vertices` as the pass's buffer 0, the one interleaved buffer the pipeline reads: a buffer of another
+    /// vertex type does not compile.
+    pub fn set_vertices<'p>(&self, pass: &mut w::RenderPass<'p>, vertices: &'p VertexBuffer<V>) {
+        pass.set_vertex_buffer(0, vertices.buffer().slice(..));
+    }
+}
+
 /// Typed pushes: the pipeline's block type only (checked against the declaration when it was fetched with
 /// [`crate::library::Library::typed_graphics`]).
-impl<P: PushBlock> Typed<GraphicsPipeline, P> {
+impl<P: PushBlock, V> Typed<GraphicsPipeline, P, V> {
     /// Push-constant data for a pass from the block's Rust value ([`Layouts::push`]).
     pub fn push(&self, ctx: &WgpuContext, value: &P) -> WgpuResult<PushData> {
         self.layouts.push(ctx, bytemuck::bytes_of(value))
