@@ -4,6 +4,8 @@
 //! each over-limit pipeline (VUID-VkPipelineLayoutCreateInfo-descriptorType-03016/03017,
 //! VUID-VkPipelineShaderStageCreateInfo-stage-00715) while the library returned it as made.
 
+mod vk_support;
+
 use shader_info::{
     Code, Frequency, ImageType, PrimitiveIn, PrimitiveOut, Qualifier, Registry, ShaderCreateInfo,
     StageInterfaceInfo, Type,
@@ -12,6 +14,18 @@ use shader_info_gpu::vk::testing::{assert_no_validation_messages, test_context};
 use shader_info_gpu::vk::{GraphicsOptions, LibraryOptions, ShaderLibrary, VkError};
 
 const VERT: &str = "void main() { gl_Position = vec4(0.0); }\n";
+
+/// A shader root holding `files` (name, text).
+fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    dir
+}
+
+/// A compute stage copying the uniform block `params` to `result[0]`.
+const COPY: (&str, &str) = ("copy.comp.glsl", "void main() { result[0] = params; }\n");
 const GEOM: &str = "void main() { for (int i = 0; i < 3; i++) { gl_Position = gl_in[i].gl_Position; x = wide_in[i].m0; EmitVertex(); } EndPrimitive(); }\n";
 
 /// A fragment stage summing `n` textures of `tex[n]`.
@@ -91,15 +105,16 @@ fn declarations_past_the_devices_limits_are_refused_before_the_driver_sees_them(
         );
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tree(&[
+        ("a.vert", VERT),
+        ("a.geom", GEOM),
+        ("x.frag", "void main() { c = x; }\n"),
+        (
+            "tex.frag",
+            "void main() { c = vec4(0.0); for (int i = 0; i < tex.length(); i++) c += texture(tex[i], vec2(0.5)); }\n",
+        ),
+    ]);
     let write = |f: &str, t: &str| std::fs::write(dir.path().join(f), t).unwrap();
-    write("a.vert", VERT);
-    write("a.geom", GEOM);
-    write("x.frag", "void main() { c = x; }\n");
-    write(
-        "tex.frag",
-        "void main() { c = vec4(0.0); for (int i = 0; i < tex.length(); i++) c += texture(tex[i], vec2(0.5)); }\n",
-    );
     let mut reg = Registry::new();
     for (name, n) in [("ubo_max", ubos), ("ubo_over", ubos + 1)] {
         let reads: String = (0..n).map(|i| format!(" c += u{i};")).collect();
@@ -167,7 +182,7 @@ fn wgpu_refuses_descriptors_past_its_limits_with_the_same_diagnostic() {
         eprintln!("this adapter allows more storage buffers than a declaration can bind");
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tree(&[]);
     let mut reg = Registry::new();
     for (name, n) in [("ssbo_max", max), ("ssbo_over", max + 1)] {
         let info = (0..n).fold(
@@ -220,12 +235,7 @@ fn wgpu_refuses_descriptors_past_its_limits_with_the_same_diagnostic() {
 fn a_buffer_larger_than_a_descriptor_spans_is_bound_up_to_the_devices_range() {
     use shader_info_gpu::vk::{Buffer, DescriptorPool, Resource, raw};
     let Some(ctx) = test_context() else { return };
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("copy.comp.glsl"),
-        "void main() { result[0] = params; }\n",
-    )
-    .unwrap();
+    let dir = tree(&[COPY]);
     let range = u64::from(ctx.properties().limits.max_uniform_buffer_range);
     let mut reg = Registry::new();
     reg.add_info(
@@ -271,19 +281,11 @@ fn a_buffer_larger_than_a_descriptor_spans_is_bound_up_to_the_devices_range() {
             ],
         )
         .unwrap();
+    assert_eq!(set_index, 0, "`params` and `result` are Pass resources");
     ctx.submit_and_wait(|d, cmd| {
         // SAFETY: `cmd` is recording; the pipeline, layout and set live until the wait returns.
         unsafe {
-            d.cmd_bind_pipeline(cmd, raw::PipelineBindPoint::COMPUTE, p.handle());
-            d.cmd_bind_descriptor_sets(
-                cmd,
-                raw::PipelineBindPoint::COMPUTE,
-                p.layout().handle(),
-                set_index,
-                &[set],
-                &[],
-            );
-            d.cmd_dispatch(cmd, 1, 1, 1);
+            vk_support::record_dispatch(d, cmd, &p, set, 1);
             shader_info_gpu::vk::resource::host_read_barrier(
                 d,
                 cmd,
@@ -306,12 +308,7 @@ fn wgpu_binds_a_buffer_larger_than_a_binding_spans_up_to_its_limit() {
     let Some(wctx) = shader_info_gpu::wgpu::testing::test_context(true) else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("copy.comp.glsl"),
-        "void main() { result[0] = params; }\n",
-    )
-    .unwrap();
+    let dir = tree(&[COPY]);
     let mut reg = Registry::new();
     reg.add_info(
         ShaderCreateInfo::new("ring_reader")
@@ -365,17 +362,13 @@ fn wgpu_binds_a_buffer_larger_than_a_binding_spans_up_to_its_limit() {
 #[test]
 fn an_interleaved_vertex_read_unaligned_is_refused_at_its_input_on_both_backends() {
     use shader_info::{VertexArrangement, VertexFormat};
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("v.vert"),
-        "void main() { gl_Position = vec4(pos + vec3(uv, 0.0), 1.0); }\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.path().join("v.frag"),
-        "void main() { c = vec4(1.0); }\n",
-    )
-    .unwrap();
+    let dir = tree(&[
+        (
+            "v.vert",
+            "void main() { gl_Position = vec4(pos + vec3(uv, 0.0), 1.0); }\n",
+        ),
+        ("v.frag", "void main() { c = vec4(1.0); }\n"),
+    ]);
     let mut reg = Registry::new();
     reg.add_info(
         ShaderCreateInfo::new("unaligned")
@@ -447,12 +440,10 @@ fn an_image_bound_by_name_has_the_declared_usage_and_texel_kind() {
     use shader_info_gpu::vk::resource::Sampler;
     use shader_info_gpu::vk::{DescriptorPool, Image2D, Resource, raw};
     let Some(ctx) = test_context() else { return };
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("ids.comp.glsl"),
+    let dir = tree(&[(
+        "ids.comp.glsl",
         "void main() { imageStore(out_image, ivec2(0), vec4(texture(ids, vec2(0.5)))); }\n",
-    )
-    .unwrap();
+    )]);
     let mut reg = Registry::new();
     reg.add_info(
         ShaderCreateInfo::new("ids_to_image")
