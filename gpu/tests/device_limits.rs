@@ -24,8 +24,16 @@ fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
     dir
 }
 
-/// A compute stage copying the uniform block `params` to `result[0]`.
+/// A compute stage copying the uniform block `params` to `result[0]`, and its info.
 const COPY: (&str, &str) = ("copy.comp.glsl", "void main() { result[0] = params; }\n");
+
+fn ring_reader() -> ShaderCreateInfo {
+    ShaderCreateInfo::new("ring_reader")
+        .uniform_buf(0, "vec4", "params", Frequency::Pass)
+        .storage_buf(1, Qualifier::Write, "vec4", "result[]", Frequency::Pass)
+        .local_group_size(1)
+        .compute_source(COPY.0)
+}
 const GEOM: &str = "void main() { for (int i = 0; i < 3; i++) { gl_Position = gl_in[i].gl_Position; x = wide_in[i].m0; EmitVertex(); } EndPrimitive(); }\n";
 
 /// A fragment stage summing `n` textures of `tex[n]`.
@@ -238,13 +246,7 @@ fn a_buffer_larger_than_a_descriptor_spans_is_bound_up_to_the_devices_range() {
     let dir = tree(&[COPY]);
     let range = u64::from(ctx.properties().limits.max_uniform_buffer_range);
     let mut reg = Registry::new();
-    reg.add_info(
-        ShaderCreateInfo::new("ring_reader")
-            .uniform_buf(0, "vec4", "params", Frequency::Pass)
-            .storage_buf(1, Qualifier::Write, "vec4", "result[]", Frequency::Pass)
-            .local_group_size(1)
-            .compute_source("copy.comp.glsl"),
-    );
+    reg.add_info(ring_reader());
     // A block past the device's range is refused when the pipeline is made, at its declaration.
     let rows = range / 16 + 1;
     reg.add_info(
@@ -310,13 +312,7 @@ fn wgpu_binds_a_buffer_larger_than_a_binding_spans_up_to_its_limit() {
     };
     let dir = tree(&[COPY]);
     let mut reg = Registry::new();
-    reg.add_info(
-        ShaderCreateInfo::new("ring_reader")
-            .uniform_buf(0, "vec4", "params", Frequency::Pass)
-            .storage_buf(1, Qualifier::Write, "vec4", "result[]", Frequency::Pass)
-            .local_group_size(1)
-            .compute_source("copy.comp.glsl"),
-    );
+    reg.add_info(ring_reader());
     let mut lib =
         shader_info_gpu::wgpu::WgpuLibrary::new(&wctx, reg, LibraryOptions::new(dir.path()))
             .unwrap();
