@@ -354,7 +354,8 @@ fn wgpu_binds_a_buffer_larger_than_a_binding_spans_up_to_its_limit() {
 
 /// An interleaved vertex whose float input follows a 2-byte packed one: Vulkan reads a Float32x3 only at a
 /// multiple of 4 (lavapipe's layer does not check it; the pipeline read its data from the wrong bytes) and wgpu
-/// refused the pipeline with its own message. Refused at the input, on both; one buffer per input is fine.
+/// refused the pipeline with its own message. Refused at the input, on both; one buffer per input is fine. Bytes
+/// at any offset are valid on Vulkan and made there; WebGPU's stricter rule refuses them on wgpu only.
 #[test]
 fn an_interleaved_vertex_read_unaligned_is_refused_at_its_input_on_both_backends() {
     use shader_info::{VertexArrangement, VertexFormat};
@@ -364,8 +365,22 @@ fn an_interleaved_vertex_read_unaligned_is_refused_at_its_input_on_both_backends
             "void main() { gl_Position = vec4(pos + vec3(uv, 0.0), 1.0); }\n",
         ),
         ("v.frag", "void main() { c = vec4(1.0); }\n"),
+        (
+            "bytes.vert",
+            "void main() { gl_Position = vec4(a, b) + color; }\n",
+        ),
     ]);
     let mut reg = Registry::new();
+    // Valid for Vulkan, which reads Unorm8x4 bytes anywhere; WebGPU reads it only at a multiple of 4.
+    reg.add_info(
+        ShaderCreateInfo::new("bytes")
+            .vertex_in_packed(0, Type::Vec2, VertexFormat::Unorm8x2, "a")
+            .vertex_in_packed(1, Type::Vec4, VertexFormat::Unorm8x4, "color")
+            .vertex_in_packed(2, Type::Vec2, VertexFormat::Unorm8x2, "b")
+            .fragment_out(0, Type::Vec4, "c")
+            .vertex_source("bytes.vert")
+            .fragment_source("v.frag"),
+    );
     reg.add_info(
         ShaderCreateInfo::new("unaligned")
             .vertex_in_packed(0, Type::Vec2, VertexFormat::Unorm8x2, "uv")
@@ -407,6 +422,8 @@ fn an_interleaved_vertex_read_unaligned_is_refused_at_its_input_on_both_backends
         };
         lib.graphics_pipeline("unaligned", &per_input)
             .expect("one buffer per input reads every input at 0");
+        lib.graphics_pipeline("bytes", &GraphicsOptions::default())
+            .expect("Vulkan reads bytes at any offset");
         drop(lib);
         assert_no_validation_messages(&ctx);
     }
@@ -424,6 +441,20 @@ fn an_interleaved_vertex_read_unaligned_is_refused_at_its_input_on_both_backends
         .map(drop)
         .expect_err("unaligned");
     check(e.to_string(), e.diagnostics());
+    let e = lib
+        .graphics_pipeline("bytes", &shader_info_gpu::wgpu::GraphicsOptions::default())
+        .map(drop)
+        .expect_err("WebGPU reads an Unorm8x4 at multiples of 4");
+    let d = e.diagnostics();
+    assert_eq!(d.len(), 1, "{e}");
+    assert_eq!(d[0].item.as_deref(), Some("vertex_in `color`"), "{e}");
+    assert!(
+        d[0].message.contains("at byte 2")
+            && d[0]
+                .message
+                .contains("WebGPU reads it only at multiples of 4"),
+        "{e}"
+    );
     drop(lib);
     shader_info_gpu::wgpu::testing::assert_quiet(&wctx);
 }

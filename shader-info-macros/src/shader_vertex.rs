@@ -39,10 +39,7 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
                         "the vertex format takes another number of bytes than the field"
                     );
                     const _: () = assert!(
-                        F.reads_from(
-                            <#ty as ::shader_info::VertexStorage>::SCALAR,
-                            <#ty as ::shader_info::VertexStorage>::COUNT,
-                        ),
+                        F.reads_from(<#ty as ::shader_info::VertexStorage>::SCALAR),
                         "the vertex format reads another kind of value than the field holds (Unorm16 and Uint16 \
                          read u16s, Snorm16 and Sint16 i16s, Float32 f32s, …)"
                     );

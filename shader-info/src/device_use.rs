@@ -229,7 +229,7 @@ impl PipelinePlan {
                     Direction::Out => "outputs",
                 };
                 let max = max_components(u.stage, u.direction);
-                let built_in = u.components - u.used * 4;
+                let built_in = u.built_in;
                 let with = if built_in > 0 {
                     format!(", {} components with the built-in gl_PerVertex block's {built_in}", u.components)
                 } else {

@@ -220,10 +220,12 @@ pub struct InterfaceUse {
     pub direction: Direction,
     /// Locations `0..used` are taken (a block's members take consecutive locations; matrices and arrays several).
     pub used: u32,
-    /// Components a device counts against its limit: four per location, and the built-in `gl_PerVertex` block's
-    /// [`PER_VERTEX_COMPONENTS`] where the interface carries it (every stage interface but the fragment stage's
-    /// inputs). Khronos' validation layer counts the block (lavapipe allows 64 geometry input components: 14
-    /// locations with it, not 16).
+    /// Components of built-ins a device counts with them: the `gl_PerVertex` block's [`PER_VERTEX_COMPONENTS`]
+    /// where the interface carries it (every stage interface but the fragment stage's inputs), else 0. Khronos'
+    /// validation layer counts the block (lavapipe allows 64 geometry input components: 14 locations with it,
+    /// not 16).
+    pub built_in: u32,
+    /// Components a device counts against its limit: four per location, and the built-ins'.
     pub components: u32,
     /// The last block, as the diagnostic names it (`vertex_out \`VertOut\``).
     pub item: String,
@@ -254,6 +256,7 @@ pub fn interface_use(info: &ShaderCreateInfo) -> Vec<InterfaceUse> {
                 stage,
                 direction,
                 used,
+                built_in: per_vertex,
                 components: used.saturating_mul(4).saturating_add(per_vertex),
                 item: format!("{} `{}`", last.list, last.item.value.name),
                 declared_in: last.item.declared_in.clone(),

@@ -155,7 +155,7 @@ pub use variants::{
 };
 pub use vertex::{
     ShaderVertex, StorageScalar, VertexAttribute, VertexField, VertexFormat, VertexInput,
-    VertexStorage,
+    VertexRules, VertexStorage,
 };
 
 // Lets the derive macros' `::shader_info::…` paths work inside this crate's own tests too.

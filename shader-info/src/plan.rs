@@ -40,7 +40,7 @@ use crate::shader_type::ShaderType;
 use crate::targets::TargetMap;
 use crate::types::{DualBlend, Scalar, Stage, Type};
 use crate::validate::ValidatedInfo;
-use crate::vertex::VertexFormat;
+use crate::vertex::{VertexFormat, VertexRules};
 use serde::Serialize;
 use std::fmt;
 
@@ -829,85 +829,6 @@ impl PipelinePlan {
     /// assert_eq!(one[0].attributes[2], (2, VertexFormat::Float32x2, 20));
     /// assert_eq!(plan.vertex_buffers(VertexArrangement::PerInput).len(), 3);
     /// ```
-    /// Attributes of the `arrangement`'s buffers at offsets their formats cannot be read from
-    /// ([`VertexFormat::alignment`]), and strides that are not a multiple of `stride_alignment` (WebGPU's 4) or of
-    /// an attribute's component size (Vulkan reads every vertex's components aligned): errors at the input,
-    /// before a pipeline reads its data from the wrong bytes.
-    ///
-    /// ```
-    /// use shader_info::*;
-    /// let mut reg = Registry::new();
-    /// reg.add_info(ShaderCreateInfo::new("v").vertex_in_packed(0, Type::Vec2, VertexFormat::Unorm8x2, "uv")
-    ///     .vertex_in(1, Type::Vec3, "pos").vertex_source("v").fragment_source("f"));
-    /// let plan = PipelinePlan::new(&reg.validated("v").unwrap(), &reg);
-    /// let d = plan.vertex_layout_problems(VertexArrangement::Interleaved, 1);
-    /// assert!(d[0].message.contains("`pos` (Float32x3) is at byte 2"), "{}", d[0].message);
-    /// assert!(plan.vertex_layout_problems(VertexArrangement::PerInput, 1).is_empty());
-    /// ```
-    pub fn vertex_layout_problems(
-        &self,
-        arrangement: VertexArrangement,
-        stride_alignment: u32,
-    ) -> Vec<Diagnostic> {
-        let attribute = |location: u32| {
-            self.vertex_attributes
-                .iter()
-                .find(|a| a.location == location)
-        };
-        let name_of = |location: u32| attribute(location).map_or("", |a| a.name.as_str());
-        let problem = |message: String, location: u32| {
-            let d = Diagnostic::error(Code::VertexInputOutOfRange, &self.key, message)
-                .item(format!("vertex_in `{}`", name_of(location)));
-            match attribute(location) {
-                Some(a) => d.at(&a.declared_in, a.origin),
-                None => d,
-            }
-            .hint(
-                    "declare the inputs with the largest formats first (their locations in that order), widen a \
-                     2-byte packed input to 4 bytes (Unorm8x4), or give each input its own buffer \
-                     (VertexArrangement::PerInput)",
-                )
-        };
-        let mut out = Vec::new();
-        for b in self.vertex_buffers(arrangement) {
-            for &(location, format, offset) in &b.attributes {
-                if offset % format.alignment() != 0 {
-                    out.push(problem(
-                        format!(
-                            "`{}` ({format:?}) is at byte {offset} of the vertex in buffer {}; Vulkan and WebGPU read \
-                             it only at multiples of {}",
-                            name_of(location),
-                            b.binding,
-                            format.alignment()
-                        ),
-                        location,
-                    ));
-                }
-            }
-            // The input that asks for the most, named by the diagnostic (the first of them).
-            let Some(&(widest, format, _)) = b
-                .attributes
-                .iter()
-                .rev()
-                .max_by_key(|(_, f, _)| f.component_size())
-            else {
-                continue;
-            };
-            let needed = format.component_size().max(stride_alignment);
-            if b.stride % needed != 0 {
-                out.push(problem(
-                    format!(
-                        "buffer {}'s vertex is {} bytes, not a multiple of {needed}: the next vertex's inputs would \
-                         be read unaligned",
-                        b.binding, b.stride
-                    ),
-                    widest,
-                ));
-            }
-        }
-        out
-    }
-
     pub fn vertex_buffers(&self, arrangement: VertexArrangement) -> Vec<VertexBufferPlan> {
         let mut out: Vec<VertexBufferPlan> = Vec::new();
         let mut offset = 0;
@@ -945,6 +866,85 @@ impl PipelinePlan {
             };
             if let Some(b) = out.iter_mut().find(|b| b.binding == binding) {
                 b.stride = b.stride.max(stride);
+            }
+        }
+        out
+    }
+
+    /// Attributes of the `arrangement`'s buffers at offsets their formats cannot be read from, and strides that
+    /// do not keep every vertex's attributes so, by `rules` (the API's, [`VertexRules`]): errors at the input,
+    /// before a pipeline reads its data from the wrong bytes.
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// let mut reg = Registry::new();
+    /// reg.add_info(ShaderCreateInfo::new("v").vertex_in_packed(0, Type::Vec2, VertexFormat::Unorm8x2, "uv")
+    ///     .vertex_in(1, Type::Vec3, "pos").vertex_source("v").fragment_source("f"));
+    /// let plan = PipelinePlan::new(&reg.validated("v").unwrap(), &reg);
+    /// let d = plan.vertex_layout_problems(VertexArrangement::Interleaved, VertexRules::Vulkan);
+    /// assert!(d[0].message.contains("`pos` (Float32x3) is at byte 2"), "{}", d[0].message);
+    /// assert!(plan.vertex_layout_problems(VertexArrangement::PerInput, VertexRules::Vulkan).is_empty());
+    /// ```
+    pub fn vertex_layout_problems(
+        &self,
+        arrangement: VertexArrangement,
+        rules: VertexRules,
+    ) -> Vec<Diagnostic> {
+        let attribute = |location: u32| {
+            self.vertex_attributes
+                .iter()
+                .find(|a| a.location == location)
+        };
+        let name_of = |location: u32| attribute(location).map_or("", |a| a.name.as_str());
+        let problem = |message: String, location: u32| {
+            let d = Diagnostic::error(Code::VertexInputOutOfRange, &self.key, message)
+                .item(format!("vertex_in `{}`", name_of(location)));
+            match attribute(location) {
+                Some(a) => d.at(&a.declared_in, a.origin),
+                None => d,
+            }
+            .hint(
+                "declare the inputs with the largest formats first (their locations in that order), widen a \
+                 2-byte packed input to 4 bytes (Unorm8x4), or give each input its own buffer \
+                 (VertexArrangement::PerInput)",
+            )
+        };
+        let api = rules.api();
+        let mut out = Vec::new();
+        for b in self.vertex_buffers(arrangement) {
+            for &(location, format, offset) in &b.attributes {
+                let align = rules.offset_alignment(format);
+                if offset % align != 0 {
+                    out.push(problem(
+                        format!(
+                            "`{}` ({format:?}) is at byte {offset} of the vertex in buffer {}; {api} reads it only \
+                             at multiples of {align}",
+                            name_of(location),
+                            b.binding,
+                        ),
+                        location,
+                    ));
+                }
+            }
+            // The input that asks for the most (the widest component among equals), named by the diagnostic.
+            let Some(&(widest, format, _)) = b
+                .attributes
+                .iter()
+                .rev()
+                .max_by_key(|(_, f, _)| (rules.stride_alignment(*f), f.component_size()))
+            else {
+                continue;
+            };
+            let needed = rules.stride_alignment(format);
+            if b.stride % needed != 0 {
+                out.push(problem(
+                    format!(
+                        "buffer {}'s vertex is {} bytes, not a multiple of {needed}: {api} would read the next \
+                         vertex's inputs unaligned",
+                        b.binding, b.stride
+                    ),
+                    widest,
+                ));
             }
         }
         out

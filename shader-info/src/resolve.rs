@@ -415,7 +415,15 @@ impl<'a> Resolver<'a> {
                 .item(what.to_string())
                 .at(&new.declared_in, new.origin)
                 .related(format!("first declared in `{}`", old.declared_in), old.origin)
-                .hint("an info has at most one of these: keep one declaration, or split the infos"),
+                .hint(match what {
+                    // A derive declares per-set slots itself: its binding constants name them.
+                    "slot numbering" => {
+                        "infos composed together number their slots one way: a #[derive(ShaderInfo)] (or \
+                         slots_per_set) names its slots as bindings, so number the other info per set (drop its \
+                         slots_per_kind), or declare the composed info with the builder"
+                    }
+                    _ => "an info has at most one of these: keep one declaration, or split the infos",
+                }),
             ),
         }
     }
@@ -585,7 +593,7 @@ impl<'a> Resolver<'a> {
             &mut out.tessellation_layout,
             &info.tessellation_layout,
         );
-        self.merge_singular("slots_per_kind", &mut out.slot_space, &info.slot_space);
+        self.merge_singular("slot numbering", &mut out.slot_space, &info.slot_space);
         self.merge_singular("specialize", &mut out.specialize, &info.specialize);
         self.merge_singular(
             "early_fragment_test",

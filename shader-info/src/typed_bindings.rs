@@ -67,6 +67,18 @@ pub enum Bound<'a, H: HostTypes> {
     AccelerationStructure(&'a H::AccelerationStructure),
 }
 
+impl<'a, H: HostTypes> Bound<'a, H> {
+    /// An array of one as its one texture: a declared `name[1]` is one descriptor, bound as a plain texture where
+    /// the backend has no arrays (wgpu).
+    pub fn one_as_single(self) -> Self {
+        match self {
+            Bound::Textures(&[texture]) => Bound::Texture(texture),
+            Bound::SampledArray(&[(texture, sampler)]) => Bound::Sampled(texture, sampler),
+            other => other,
+        }
+    }
+}
+
 // Derived impls would demand `H: Clone`; the variants hold only references.
 impl<H: HostTypes> Clone for Bound<'_, H> {
     fn clone(&self) -> Self {

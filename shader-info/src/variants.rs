@@ -685,14 +685,14 @@ impl<'a> Enumeration<'a> {
     }
 }
 
-/// Bit `i` of permutation `bits`; a branch past the 64th (only in a set built by hand: enumeration stops at
-/// [`MAX_BRANCH_LIMIT`]) is never on, rather than a shift that overflows.
 /// The bit of branch `i` in a 64-bit permutation index (`None` past bit 63: a set built by hand can have more
 /// branches than an index holds).
 pub(crate) fn branch_bit(i: usize) -> Option<u64> {
     u32::try_from(i).ok().and_then(|i| 1u64.checked_shl(i))
 }
 
+/// Bit `i` of permutation `bits`; a branch past the 64th (only in a set built by hand: enumeration stops at
+/// [`MAX_BRANCH_LIMIT`]) is never on, rather than a shift that overflows.
 fn bit(bits: u64, i: usize) -> bool {
     i < 64 && (bits >> i) & 1 != 0
 }

@@ -122,41 +122,97 @@ pub enum StorageScalar {
     F64,
 }
 
-/// A field type a named vertex format may be read from: its scalar and how many of them. Implemented for the
-/// scalars, arrays of them and glam's vectors; a newtype over one (`#[repr(transparent)] struct Rgba(u32)`)
-/// implements it to be named a format.
+/// A field type a named vertex format may be read from: the scalar it holds. Implemented for the
+/// scalars, arrays of them and glam's vectors (8- and 16-bit ones included); a newtype of the crate's own
+/// (`#[repr(transparent)] struct Rgba(u32)`) implements it to be named a format.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` holds no plain scalars a vertex format can be checked against",
-    label = "use an array of scalars (`[u8; 4]`, `[i16; 2]`, …), or implement shader_info::VertexStorage for it"
+    label = "use an array of scalars (`[u8; 4]`, `[i16; 2]`, `[u16; 2]` for half floats, …)"
 )]
 pub trait VertexStorage {
     const SCALAR: StorageScalar;
-    const COUNT: usize;
 }
 
 macro_rules! storage {
     ($($t:ty => $s:ident),* $(,)?) => {
-        $(impl VertexStorage for $t { const SCALAR: StorageScalar = StorageScalar::$s; const COUNT: usize = 1; }
-          impl<const N: usize> VertexStorage for [$t; N] {
-              const SCALAR: StorageScalar = StorageScalar::$s;
-              const COUNT: usize = N;
-          })*
+        $(impl VertexStorage for $t { const SCALAR: StorageScalar = StorageScalar::$s; }
+          impl<const N: usize> VertexStorage for [$t; N] { const SCALAR: StorageScalar = StorageScalar::$s; })*
     };
 }
 
 storage! { u8 => U8, i8 => I8, u16 => U16, i16 => I16, u32 => U32, i32 => I32, f32 => F32, f64 => F64 }
 
 macro_rules! glam_storage {
-    ($($t:ty => $s:ident * $n:literal),* $(,)?) => {
-        $(impl VertexStorage for $t { const SCALAR: StorageScalar = StorageScalar::$s; const COUNT: usize = $n; })*
+    ($($t:ty => $s:ident),* $(,)?) => {
+        $(impl VertexStorage for $t { const SCALAR: StorageScalar = StorageScalar::$s; })*
     };
 }
 
 glam_storage! {
-    glam::Vec2 => F32 * 2, glam::Vec3 => F32 * 3, glam::Vec4 => F32 * 4,
-    glam::UVec2 => U32 * 2, glam::UVec3 => U32 * 3, glam::UVec4 => U32 * 4,
-    glam::IVec2 => I32 * 2, glam::IVec3 => I32 * 3, glam::IVec4 => I32 * 4,
-    glam::DVec2 => F64 * 2, glam::DVec3 => F64 * 3, glam::DVec4 => F64 * 4,
+    glam::U8Vec2 => U8, glam::U8Vec3 => U8, glam::U8Vec4 => U8,
+    glam::I8Vec2 => I8, glam::I8Vec3 => I8, glam::I8Vec4 => I8,
+    glam::U16Vec2 => U16, glam::U16Vec3 => U16, glam::U16Vec4 => U16,
+    glam::I16Vec2 => I16, glam::I16Vec3 => I16, glam::I16Vec4 => I16,
+    glam::Vec2 => F32, glam::Vec3 => F32, glam::Vec4 => F32,
+    glam::UVec2 => U32, glam::UVec3 => U32, glam::UVec4 => U32,
+    glam::IVec2 => I32, glam::IVec3 => I32, glam::IVec4 => I32,
+    glam::DVec2 => F64, glam::DVec3 => F64, glam::DVec4 => F64,
+}
+
+/// Whose rules a vertex buffer's layout is read by. Vulkan reads each component at a multiple of its size (a
+/// packed format, `Unorm10_10_10_2`, at a multiple of its whole size), every vertex alike; WebGPU reads each
+/// attribute at a multiple of 4 or of its size where that is smaller, and takes strides that are multiples of 4.
+///
+/// ```
+/// use shader_info::{VertexFormat as F, VertexRules as R};
+/// assert_eq!(R::Vulkan.offset_alignment(F::Unorm8x4), 1);
+/// assert_eq!(R::WebGpu.offset_alignment(F::Unorm8x4), 4);
+/// assert_eq!(R::Vulkan.offset_alignment(F::Float16x2), 2);
+/// assert_eq!(R::WebGpu.offset_alignment(F::Unorm8x2), 2);
+/// assert_eq!(R::WebGpu.stride_alignment(F::Unorm8x2), 4);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VertexRules {
+    Vulkan,
+    WebGpu,
+}
+
+impl VertexRules {
+    /// What an attribute of `format`'s offset in a vertex must be a multiple of.
+    pub const fn offset_alignment(self, format: VertexFormat) -> u32 {
+        match self {
+            VertexRules::Vulkan => format.component_size(),
+            VertexRules::WebGpu => {
+                if format.size() < 4 {
+                    format.size()
+                } else {
+                    4
+                }
+            }
+        }
+    }
+
+    /// What a buffer holding an attribute of `format` must have a stride a multiple of.
+    pub const fn stride_alignment(self, format: VertexFormat) -> u32 {
+        match self {
+            VertexRules::Vulkan => format.component_size(),
+            VertexRules::WebGpu => {
+                if format.component_size() > 4 {
+                    format.component_size()
+                } else {
+                    4
+                }
+            }
+        }
+    }
+
+    /// The API, for messages.
+    pub const fn api(self) -> &'static str {
+        match self {
+            VertexRules::Vulkan => "Vulkan",
+            VertexRules::WebGpu => "WebGPU",
+        }
+    }
 }
 
 /// A `vertex_in` attribute.
@@ -243,40 +299,20 @@ impl VertexFormat {
         }
     }
 
-    /// The byte alignment an attribute of this format needs in a buffer: Vulkan reads each component at a
-    /// multiple of its size (a packed format at a multiple of its whole size), WebGPU each attribute at a multiple
-    /// of 4 or of its size where that is smaller. The larger of the two.
-    ///
-    /// ```
-    /// use shader_info::VertexFormat;
-    /// assert_eq!(VertexFormat::Unorm8x2.alignment(), 2);
-    /// assert_eq!(VertexFormat::Unorm8x4.alignment(), 4);
-    /// assert_eq!(VertexFormat::Float32x3.alignment(), 4);
-    /// assert_eq!(VertexFormat::Float64x2.alignment(), 8);
-    /// ```
-    pub const fn alignment(self) -> u32 {
-        let component = self.component_size();
-        let webgpu = if self.size() < 4 { self.size() } else { 4 };
-        if component > webgpu {
-            component
-        } else {
-            webgpu
-        }
-    }
-
-    /// Whether a field of `count` `scalar`s holds what this format reads: the format's own component scalar
+    /// Whether a field of `scalar`s holds what this format reads: the format's own component scalar
     /// (`Unorm8x4` reads `u8`s, `Snorm16x2` `i16`s, `Float16x2` the `u16` bits of halves, `Float32x3` `f32`s), or
-    /// one unsigned word holding a packed format's bits (a `u32` for `Unorm8x4` or `Unorm10_10_10_2`). Sizes
-    /// are compared apart.
+    /// unsigned words holding a packed format's bits (a `u32` for `Unorm8x4` or `Unorm10_10_10_2`, `[u32; 2]`
+    /// for `Float16x4`). Sizes are compared apart.
     ///
     /// ```
     /// use shader_info::{StorageScalar as S, VertexFormat as F};
-    /// assert!(F::Unorm16x2.reads_from(S::U16, 2));
-    /// assert!(!F::Unorm16x2.reads_from(S::I16, 2));
-    /// assert!(F::Unorm8x4.reads_from(S::U32, 1));
-    /// assert!(!F::Float32.reads_from(S::U32, 1));
+    /// assert!(F::Unorm16x2.reads_from(S::U16));
+    /// assert!(!F::Unorm16x2.reads_from(S::I16));
+    /// assert!(F::Unorm8x4.reads_from(S::U32));
+    /// assert!(F::Float16x4.reads_from(S::U32));
+    /// assert!(!F::Float32.reads_from(S::U32));
     /// ```
-    pub const fn reads_from(self, scalar: StorageScalar, count: usize) -> bool {
+    pub const fn reads_from(self, scalar: StorageScalar) -> bool {
         use StorageScalar as S;
         use VertexFormat::*;
         let own = match self {
@@ -290,7 +326,7 @@ impl VertexFormat {
             Float64 | Float64x2 | Float64x3 | Float64x4 => S::F64,
         };
         let packed = self.component_size() < 4 || matches!(self, Unorm10_10_10_2);
-        own as u8 == scalar as u8 || (packed && count == 1 && matches!(scalar, S::U16 | S::U32))
+        own as u8 == scalar as u8 || (packed && matches!(scalar, S::U16 | S::U32))
     }
 
     /// Bytes of one component (of the whole attribute for a packed format): what Vulkan aligns it to.

@@ -31,9 +31,8 @@ pub struct DeviceLimits {
     /// `maxStorageBufferRange` / `max_uniform_buffer_binding_size`, `max_storage_buffer_binding_size`).
     pub max_uniform_buffer_range: u64,
     pub max_storage_buffer_range: u64,
-    /// What every vertex buffer's stride must be a multiple of (WebGPU: 4; Vulkan asks only that each component be
-    /// aligned, which [`PipelinePlan::vertex_layout_problems`] checks on its own).
-    pub vertex_stride_alignment: u32,
+    /// Whose rules a vertex buffer's layout is read by ([`PipelinePlan::vertex_layout_problems`]).
+    pub vertex_rules: shader_info::VertexRules,
     /// `maxGeometryShaderInvocations` (0 where the API has no geometry stage).
     pub max_geometry_invocations: u32,
     /// Interface components per stage and direction.

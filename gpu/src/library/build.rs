@@ -273,7 +273,9 @@ pub(crate) fn checked_plan<B: Backend>(
 ) -> Result<PipelinePlan, Vec<Diagnostic>> {
     let plan = flow.plan(info);
     let mut problems = checks::kind_problems(&plan, kind);
-    if problems.is_empty() {
+    // A stage the device does not run (geometry and tessellation on wgpu, or without their features on Vulkan) is
+    // refused with that reason when its module is made; its limits (0) would only say less.
+    if problems.is_empty() && plan.stages.iter().all(|s| backend.runs_stage(*s)) {
         let limits = backend.limits();
         problems = checks::stage_problems(&plan, &limits);
         if kind == PipelineKind::Compute {
@@ -335,10 +337,8 @@ pub(crate) fn graphics_checks<B: Backend>(
     let limits = backend.limits();
     let mut problems =
         checks::attachment_problems(plan, &state, &attachments, limits.max_color_attachments);
-    problems.extend(plan.vertex_layout_problems(
-        B::vertex_arrangement(options),
-        limits.vertex_stride_alignment,
-    ));
+    problems
+        .extend(plan.vertex_layout_problems(B::vertex_arrangement(options), limits.vertex_rules));
     problems.extend(backend.graphics_problems(plan, &state, options, &parts.refs()));
     if problems.is_empty() {
         Ok(state)

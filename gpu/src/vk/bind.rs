@@ -136,16 +136,14 @@ fn view_problem(plan_key: &str, binding: &BindingPlan, images: &[&Image2D]) -> O
 /// for unsigned-integer formats, `i` for signed-integer ones, `f` for the rest (float, normalized, sRGB and the
 /// depth aspect of a depth format).
 fn texel_kind(format: vk::Format) -> char {
+    use crate::library::FormatClass;
     if super::resource::aspect_of(format).contains(vk::ImageAspectFlags::DEPTH) {
         return 'f';
     }
-    let name = format!("{format:?}");
-    if name.ends_with("_UINT") {
-        'u'
-    } else if name.ends_with("_SINT") {
-        'i'
-    } else {
-        'f'
+    match super::map::format_class(format) {
+        Some(FormatClass::Uint) => 'u',
+        Some(FormatClass::Sint) => 'i',
+        _ => 'f',
     }
 }
 

@@ -34,7 +34,7 @@ pub(crate) fn device_limits(ctx: &VkContext) -> DeviceLimits {
         },
         max_uniform_buffer_range: l.max_uniform_buffer_range.into(),
         max_storage_buffer_range: l.max_storage_buffer_range.into(),
-        vertex_stride_alignment: 1,
+        vertex_rules: shader_info::VertexRules::Vulkan,
         max_geometry_invocations: l.max_geometry_shader_invocations,
         interface_components: InterfaceLimits {
             vertex_out: l.max_vertex_output_components,

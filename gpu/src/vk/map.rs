@@ -17,6 +17,7 @@ use shader_info::{
 /// assert_eq!(format_class(Format::R16_UINT), Some(FormatClass::Uint));
 /// assert_eq!(format_class(Format::R8G8_SINT), Some(FormatClass::Sint));
 /// assert_eq!(format_class(Format::A2B10G10R10_UNORM_PACK32), Some(FormatClass::Float));
+/// assert_eq!(format_class(Format::A2B10G10R10_UINT_PACK32), Some(FormatClass::Uint));
 /// assert_eq!(format_class(Format::UNDEFINED), None);
 /// ```
 pub fn format_class(format: vk::Format) -> Option<crate::library::FormatClass> {
@@ -24,10 +25,12 @@ pub fn format_class(format: vk::Format) -> Option<crate::library::FormatClass> {
     if format == vk::Format::UNDEFINED {
         return None;
     }
+    // The numeric type is a word of the name: `R8_UINT`, and the packed `A2B10G10R10_UINT_PACK32` too.
     let name = format!("{format:?}");
-    Some(if name.ends_with("_UINT") {
+    let has = |word: &str| name.split('_').any(|w| w == word);
+    Some(if has("UINT") {
         FormatClass::Uint
-    } else if name.ends_with("_SINT") {
+    } else if has("SINT") {
         FormatClass::Sint
     } else {
         FormatClass::Float

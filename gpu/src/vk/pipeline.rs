@@ -1170,16 +1170,26 @@ impl<V: shader_info::ShaderVertex + bytemuck::NoUninit> VertexBuffer<V> {
 impl<P: shader_info::PushBlock, V: shader_info::VertexData>
     crate::library::Typed<GraphicsPipeline, P, V>
 {
-    /// Records the binding of `vertices` at binding 0, the one interleaved buffer the pipeline reads: a buffer of
-    /// another vertex type does not compile.
+    /// Records the binding of `vertices` at binding 0, the one interleaved buffer the pipeline reads:
     ///
-    /// ```compile_fail
-    /// # fn f(p: &shader_info_gpu::library::Typed<shader_info_gpu::vk::GraphicsPipeline, shader_info::NoPush, A>,
-    /// #      other: &shader_info_gpu::vk::VertexBuffer<B>, cmd: shader_info_gpu::vk::raw::CommandBuffer) {
+    /// ```no_run
     /// # #[derive(Clone, Copy, bytemuck::NoUninit, shader_info::ShaderVertex)] #[repr(C)] struct A { pos: [f32; 2] }
     /// # #[derive(Clone, Copy, bytemuck::NoUninit, shader_info::ShaderVertex)] #[repr(C)] struct B { uv: [f32; 2] }
-    /// unsafe { p.bind_vertices(cmd, other) }; // a `VertexBuffer<B>` for a pipeline of `A`
-    /// # }
+    /// use shader_info_gpu::{library::Typed, vk::{GraphicsPipeline, VertexBuffer, raw::CommandBuffer}};
+    /// unsafe fn draw(p: &Typed<GraphicsPipeline, shader_info::NoPush, A>, vertices: &VertexBuffer<A>, cmd: CommandBuffer) {
+    ///     unsafe { p.bind_vertices(cmd, vertices) };
+    /// }
+    /// ```
+    ///
+    /// and a buffer of another vertex type does not compile (the same code, with a `VertexBuffer<B>`):
+    ///
+    /// ```compile_fail,E0308
+    /// # #[derive(Clone, Copy, bytemuck::NoUninit, shader_info::ShaderVertex)] #[repr(C)] struct A { pos: [f32; 2] }
+    /// # #[derive(Clone, Copy, bytemuck::NoUninit, shader_info::ShaderVertex)] #[repr(C)] struct B { uv: [f32; 2] }
+    /// use shader_info_gpu::{library::Typed, vk::{GraphicsPipeline, VertexBuffer, raw::CommandBuffer}};
+    /// unsafe fn draw(p: &Typed<GraphicsPipeline, shader_info::NoPush, A>, vertices: &VertexBuffer<B>, cmd: CommandBuffer) {
+    ///     unsafe { p.bind_vertices(cmd, vertices) };
+    /// }
     /// ```
     ///
     /// # Safety

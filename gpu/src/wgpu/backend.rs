@@ -144,8 +144,8 @@ impl Backend for WgpuBackend {
             layout_descriptors: DescriptorCounts::UNLIMITED,
             max_uniform_buffer_range: l.max_uniform_buffer_binding_size,
             max_storage_buffer_range: l.max_storage_buffer_binding_size,
-            vertex_stride_alignment: w::VERTEX_ALIGNMENT as u32,
-            // No geometry or tessellation stage: refused before any limit is read.
+            vertex_rules: shader_info::VertexRules::WebGpu,
+            // No geometry or tessellation stage (an info with one is refused for that, its limits unread).
             max_geometry_invocations: 0,
             // WebGPU counts declared variables only: the position the core counts with the gl_PerVertex block
             // (whose components it adds to every interface but the fragment stage's inputs) is not one of them.

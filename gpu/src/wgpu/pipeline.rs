@@ -250,7 +250,7 @@ fn bind_group(
             .iter()
             .filter(|tb| tb.set == set && tb.name == declared.name)
         {
-            let resource = match (*bind, tb.part) {
+            let resource = match (bind.one_as_single(), tb.part) {
                 (Bind::Sampled(_, sampler), BindingPart::Sampler) => {
                     w::BindingResource::Sampler(sampler)
                 }
@@ -465,8 +465,26 @@ impl<V: shader_info::ShaderVertex + bytemuck::NoUninit> VertexBuffer<V> {
 
 /// Typed vertices: the pipeline's vertex type only (checked against the declaration when it was fetched).
 impl<P: PushBlock, V: shader_info::VertexData> Typed<GraphicsPipeline, P, V> {
-    /// Sets `vertices` as the pass's buffer 0, the one interleaved buffer the pipeline reads: a buffer of another
-    /// vertex type does not compile.
+    /// Sets `vertices` as the pass's buffer 0, the one interleaved buffer the pipeline reads:
+    ///
+    /// ```no_run
+    /// # #[derive(Clone, Copy, bytemuck::NoUninit, shader_info::ShaderVertex)] #[repr(C)] struct A { pos: [f32; 2] }
+    /// use shader_info_gpu::{library::Typed, wgpu::{GraphicsPipeline, VertexBuffer, raw::RenderPass}};
+    /// fn draw<'p>(p: &Typed<GraphicsPipeline, shader_info::NoPush, A>, pass: &mut RenderPass<'p>, v: &'p VertexBuffer<A>) {
+    ///     p.set_vertices(pass, v);
+    /// }
+    /// ```
+    ///
+    /// and a buffer of another vertex type does not compile:
+    ///
+    /// ```compile_fail,E0308
+    /// # #[derive(Clone, Copy, bytemuck::NoUninit, shader_info::ShaderVertex)] #[repr(C)] struct A { pos: [f32; 2] }
+    /// # #[derive(Clone, Copy, bytemuck::NoUninit, shader_info::ShaderVertex)] #[repr(C)] struct B { uv: [f32; 2] }
+    /// use shader_info_gpu::{library::Typed, wgpu::{GraphicsPipeline, VertexBuffer, raw::RenderPass}};
+    /// fn draw<'p>(p: &Typed<GraphicsPipeline, shader_info::NoPush, A>, pass: &mut RenderPass<'p>, v: &'p VertexBuffer<B>) {
+    ///     p.set_vertices(pass, v);
+    /// }
+    /// ```
     pub fn set_vertices<'p>(&self, pass: &mut w::RenderPass<'p>, vertices: &'p VertexBuffer<V>) {
         pass.set_vertex_buffer(0, vertices.buffer().slice(..));
     }
