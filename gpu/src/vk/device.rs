@@ -150,6 +150,9 @@ pub struct RayTracingSupport {
     pub shader_group_handle_alignment: u32,
     pub shader_group_base_alignment: u32,
     pub max_ray_recursion_depth: u32,
+    /// `maxPerStageDescriptorAccelerationStructures` and `maxDescriptorSetAccelerationStructures`.
+    pub max_per_stage_acceleration_structures: u32,
+    pub max_set_acceleration_structures: u32,
 }
 
 /// What the device's subgroups can do (`VkPhysicalDeviceSubgroupProperties`, core in Vulkan 1.1): a module using
@@ -833,7 +836,11 @@ fn ray_tracing_support(
     physical: vk::PhysicalDevice,
 ) -> RayTracingSupport {
     let mut rt = vk::PhysicalDeviceRayTracingPipelinePropertiesKHR::default();
-    let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut rt);
+    // The ray-tracing pipeline extension requires the acceleration-structure one: its properties are there too.
+    let mut accel = vk::PhysicalDeviceAccelerationStructurePropertiesKHR::default();
+    let mut p2 = vk::PhysicalDeviceProperties2::default()
+        .push_next(&mut rt)
+        .push_next(&mut accel);
     // SAFETY: plain query into a properly chained output struct.
     unsafe { instance.get_physical_device_properties2(physical, &mut p2) };
     RayTracingSupport {
@@ -841,6 +848,9 @@ fn ray_tracing_support(
         shader_group_handle_alignment: rt.shader_group_handle_alignment,
         shader_group_base_alignment: rt.shader_group_base_alignment,
         max_ray_recursion_depth: rt.max_ray_recursion_depth,
+        max_per_stage_acceleration_structures: accel
+            .max_per_stage_descriptor_acceleration_structures,
+        max_set_acceleration_structures: accel.max_descriptor_set_acceleration_structures,
     }
 }
 

@@ -8,6 +8,10 @@ use shader_info::DescriptorCounts;
 /// What `ctx`'s device allows, in the core's terms.
 pub(crate) fn device_limits(ctx: &VkContext) -> DeviceLimits {
     let l = &ctx.properties().limits;
+    // Without ray tracing no acceleration structure is bound (its module is refused for the missing feature).
+    let rt = ctx.ray_tracing();
+    let per_stage_accel = rt.map_or(u32::MAX, |r| r.max_per_stage_acceleration_structures);
+    let set_accel = rt.map_or(u32::MAX, |r| r.max_set_acceleration_structures);
     DeviceLimits {
         max_work_group_size: l.max_compute_work_group_size,
         max_work_group_invocations: l.max_compute_work_group_invocations,
@@ -20,8 +24,8 @@ pub(crate) fn device_limits(ctx: &VkContext) -> DeviceLimits {
             uniform_buffers: l.max_per_stage_descriptor_uniform_buffers,
             storage_buffers: l.max_per_stage_descriptor_storage_buffers,
             input_attachments: l.max_per_stage_descriptor_input_attachments,
+            acceleration_structures: per_stage_accel,
             resources: l.max_per_stage_resources,
-            ..DescriptorCounts::UNLIMITED
         },
         layout_descriptors: DescriptorCounts {
             samplers: l.max_descriptor_set_samplers,
@@ -30,7 +34,8 @@ pub(crate) fn device_limits(ctx: &VkContext) -> DeviceLimits {
             uniform_buffers: l.max_descriptor_set_uniform_buffers,
             storage_buffers: l.max_descriptor_set_storage_buffers,
             input_attachments: l.max_descriptor_set_input_attachments,
-            ..DescriptorCounts::UNLIMITED
+            acceleration_structures: set_accel,
+            resources: u32::MAX,
         },
         max_uniform_buffer_range: l.max_uniform_buffer_range.into(),
         max_storage_buffer_range: l.max_storage_buffer_range.into(),
