@@ -56,8 +56,9 @@ fn uniforms(name: &str, n: u32) -> ShaderCreateInfo {
     )
 }
 
-/// A geometry stage of `invocations` reading `locations` vec4 inputs.
-fn geometry(name: &str, invocations: u32, locations: u32) -> ShaderCreateInfo {
+/// A geometry stage of `invocations` reading `locations` vec4 inputs and emitting up to `max_vertices` vertices of
+/// one vec4 (and the gl_PerVertex block: 11 components each).
+fn geometry(name: &str, invocations: u32, locations: u32, max_vertices: u32) -> ShaderCreateInfo {
     let inputs = (0..locations).fold(StageInterfaceInfo::new("wide", ""), |i, m| {
         i.smooth(Type::Vec4, format!("m{m}"))
     });
@@ -65,7 +66,7 @@ fn geometry(name: &str, invocations: u32, locations: u32) -> ShaderCreateInfo {
         .geometry_layout_instanced(
             PrimitiveIn::Triangles,
             PrimitiveOut::TriangleStrip,
-            3,
+            max_vertices,
             invocations,
         )
         .vertex_out(&inputs)
@@ -134,9 +135,13 @@ fn declarations_past_the_devices_limits_are_refused_before_the_driver_sees_them(
     }
     reg.add_info(sampling("tex_max", samplers));
     reg.add_info(sampling("tex_over", samplers + 1));
-    reg.add_info(geometry("geom_max", invocations, geometry_in));
-    reg.add_info(geometry("geom_invocations_over", invocations + 1, 1));
-    reg.add_info(geometry("geom_inputs_over", 1, geometry_in + 1));
+    // One invocation emits its vertices' components: 11 each here (a vec4 and the gl_PerVertex block's 7).
+    let total = limits.max_geometry_total_output_components;
+    let vertices = (total / 11).min(shader_info::MAX_GEOMETRY_OUTPUT_VERTICES - 1);
+    reg.add_info(geometry("geom_max", invocations, geometry_in, vertices));
+    reg.add_info(geometry("geom_invocations_over", invocations + 1, 1, 3));
+    reg.add_info(geometry("geom_inputs_over", 1, geometry_in + 1, 3));
+    reg.add_info(geometry("geom_output_over", 1, 1, vertices + 1));
     let mut lib = ShaderLibrary::new(&ctx, reg, LibraryOptions::new(dir.path())).unwrap();
     let mut graphics = |key: &str| -> Result<(), VkError> {
         lib.graphics_pipeline(key, &GraphicsOptions::default())
@@ -171,6 +176,20 @@ fn declarations_past_the_devices_limits_are_refused_before_the_driver_sees_them(
         d.message
     );
     assert_eq!(d.item.as_deref(), Some("vertex_out `wide`"));
+    if 11 * (vertices + 1) > total {
+        let d = refused(
+            graphics("geom_output_over"),
+            "geom_output_over",
+            vertices + 1,
+            total,
+        );
+        assert!(
+            d.message
+                .contains(&format!("{} components;", 11 * (vertices + 1))),
+            "{}",
+            d.message
+        );
+    }
     assert_eq!(d.stage, Some(shader_info::Stage::Geometry));
     // At the limits, every one of them is made, and the layer says nothing about any.
     for key in ["tex_max", "ubo_max", "geom_max"] {

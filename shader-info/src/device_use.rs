@@ -5,7 +5,7 @@
 //! ([`DescriptorCounts`] as limits), and one comparison per kind names what is past them.
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::interfaces::{Direction, PACK_INTERFACE_HINT};
+use crate::interfaces::{Direction, InterfaceUse, PACK_INTERFACE_HINT, PER_VERTEX_COMPONENTS};
 use crate::plan::{BindingPlan, PipelinePlan};
 use crate::resource::DescriptorKind;
 use crate::types::Stage;
@@ -300,27 +300,71 @@ impl PipelinePlan {
             .collect()
     }
 
-    /// The geometry layout's invocations past the device's `max` (`maxGeometryShaderInvocations`).
-    pub fn geometry_problems(&self, max_invocations: u32) -> Vec<Diagnostic> {
-        match &self.geometry_invocations {
-            Some(g) if g.value > max_invocations => vec![
-                Diagnostic::error(
-                    Code::OutOfRange,
-                    &self.key,
-                    format!(
-                        "the geometry layout of `{}` asks for {} invocations; this device allows {max_invocations}",
-                        self.key, g.value
-                    ),
-                )
+    /// The geometry layout past the device's limits: its invocations (`maxGeometryShaderInvocations`), and the
+    /// components one invocation may emit (`maxGeometryTotalOutputComponents`: its vertices times each vertex's
+    /// components, the gl_PerVertex block's counted as the validation layer counts them).
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// let mut reg = Registry::new();
+    /// reg.add_info(ShaderCreateInfo::new("g").geometry_layout(PrimitiveIn::Triangles, PrimitiveOut::TriangleStrip, 69)
+    ///     .geometry_out(&StageInterfaceInfo::new("o", "").smooth(Type::Vec4, "x").smooth(Type::Vec4, "y"))
+    ///     .fragment_out(0, Type::Vec4, "c").vertex_source("v").geometry_source("g").fragment_source("f"));
+    /// let plan = PipelinePlan::new(&reg.validated("g").unwrap(), &reg);
+    /// // 69 vertices of 2 locations and the block's 7 components: 1035 components.
+    /// let d = plan.geometry_problems(32, 1024);
+    /// assert!(d[0].message.contains("1035 components"), "{}", d[0].message);
+    /// assert!(plan.geometry_problems(32, 1035).is_empty());
+    /// ```
+    pub fn geometry_problems(
+        &self,
+        max_invocations: u32,
+        max_total_components: u32,
+    ) -> Vec<Diagnostic> {
+        let Some(g) = &self.geometry_layout else {
+            return Vec::new();
+        };
+        let problem = |message: String, hint: String| {
+            Diagnostic::error(Code::OutOfRange, &self.key, message)
                 .item("geometry_layout")
                 .at(&g.declared_in, g.origin)
-                .hint(format!(
-                    "use at most {max_invocations} invocations on this device (Vulkan guarantees 32)"
-                )),
-            ],
-            _ => Vec::new(),
+                .hint(hint)
+        };
+        let mut out = Vec::new();
+        if g.value.invocations > max_invocations {
+            out.push(problem(
+                format!(
+                    "the geometry layout of `{}` asks for {} invocations; this device allows {max_invocations}",
+                    self.key, g.value.invocations
+                ),
+                format!("use at most {max_invocations} invocations on this device (Vulkan guarantees 32)"),
+            ));
         }
+        let per_vertex = geometry_vertex_components(&self.interface_use);
+        let total = u64::from(g.value.max_vertices) * u64::from(per_vertex);
+        if total > u64::from(max_total_components) {
+            out.push(problem(
+                format!(
+                    "the geometry layout of `{}` emits up to {} vertices of {per_vertex} components (its outputs and \
+                     the built-in gl_PerVertex block): {total} components; this device allows {max_total_components}",
+                    self.key, g.value.max_vertices
+                ),
+                format!(
+                    "emit at most {} vertices per invocation (geometry_layout_instanced splits the work), or pass fewer \
+                     outputs",
+                    max_total_components / per_vertex.max(1)
+                ),
+            ));
+        }
+        out
     }
+}
+
+/// Components of one vertex the geometry stage emits: its outputs' and the gl_PerVertex block's.
+pub(crate) fn geometry_vertex_components(uses: &[InterfaceUse]) -> u32 {
+    uses.iter()
+        .find(|u| u.stage == Stage::Geometry && u.direction == Direction::Out)
+        .map_or(PER_VERTEX_COMPONENTS, |u| u.components)
 }
 
 #[cfg(test)]

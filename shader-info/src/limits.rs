@@ -46,6 +46,9 @@ pub const MAX_CONSTANT_ID: u32 = 2046;
 pub const MAX_GEOMETRY_OUTPUT_VERTICES: u32 = 256;
 /// Vulkan's guaranteed `maxGeometryShaderInvocations` (NVIDIA and Intel stop there; AMD allows 127).
 pub const GUARANTEED_GEOMETRY_INVOCATIONS: u32 = 32;
+/// Vulkan's guaranteed `maxGeometryTotalOutputComponents` (NVIDIA's too): the components one geometry invocation
+/// may emit, its vertices times each vertex's (outputs and the gl_PerVertex block).
+pub const GUARANTEED_GEOMETRY_TOTAL_OUTPUT_COMPONENTS: u32 = 1024;
 /// The most geometry invocations any device allows.
 pub const MAX_GEOMETRY_INVOCATIONS: u32 = 127;
 /// What real devices allow per work-group axis and per group (`maxComputeWorkGroupSize` of NVIDIA, AMD, Intel and

@@ -393,9 +393,9 @@ pub struct PipelinePlan {
     /// The interface locations each stage reads and writes, checked against the device's limits.
     #[serde(skip)]
     pub interface_use: Vec<InterfaceUse>,
-    /// The declared geometry layout's invocations, and where it is declared.
+    /// The declared geometry layout (invocations, vertices per invocation), and where it is declared.
     #[serde(skip)]
-    pub geometry_invocations: Option<Item<u32>>,
+    pub geometry_layout: Option<Item<crate::info::GeometryLayout>>,
 }
 
 fn stage_names<S: serde::Serializer>(stages: &[Stage], s: S) -> Result<S::Ok, S::Error> {
@@ -605,11 +605,7 @@ impl PipelinePlan {
                 .map(|t| t.value.control_points),
             targets,
             interface_use: interface_use(info),
-            geometry_invocations: info.geometry_layout.as_ref().map(|g| Item {
-                value: g.value.invocations,
-                declared_in: g.declared_in.clone(),
-                origin: g.origin,
-            }),
+            geometry_layout: info.geometry_layout.clone(),
         }
     }
 

@@ -33,8 +33,10 @@ pub struct DeviceLimits {
     pub max_storage_buffer_range: u64,
     /// Whose rules a vertex buffer's layout is read by ([`PipelinePlan::vertex_layout_problems`]).
     pub vertex_rules: shader_info::VertexRules,
-    /// `maxGeometryShaderInvocations` (0 where the API has no geometry stage).
+    /// `maxGeometryShaderInvocations` and `maxGeometryTotalOutputComponents` (0 where the API has no geometry
+    /// stage).
     pub max_geometry_invocations: u32,
+    pub max_geometry_total_output_components: u32,
     /// Interface components per stage and direction.
     pub interface_components: InterfaceLimits,
 }

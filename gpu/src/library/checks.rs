@@ -57,7 +57,10 @@ pub fn compute_problems(plan: &PipelinePlan, limits: &DeviceLimits) -> Vec<Diagn
 /// what Vulkan guarantees, validation only warns: the device decides).
 pub fn stage_problems(plan: &PipelinePlan, limits: &DeviceLimits) -> Vec<Diagnostic> {
     let mut out = plan.interface_problems(|stage, dir| limits.interface_components.of(stage, dir));
-    out.extend(plan.geometry_problems(limits.max_geometry_invocations));
+    out.extend(plan.geometry_problems(
+        limits.max_geometry_invocations,
+        limits.max_geometry_total_output_components,
+    ));
     out.extend(plan.buffer_range_problems(
         limits.max_uniform_buffer_range,
         limits.max_storage_buffer_range,

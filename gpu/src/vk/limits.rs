@@ -41,6 +41,7 @@ pub(crate) fn device_limits(ctx: &VkContext) -> DeviceLimits {
         max_storage_buffer_range: l.max_storage_buffer_range.into(),
         vertex_rules: shader_info::VertexRules::Vulkan,
         max_geometry_invocations: l.max_geometry_shader_invocations,
+        max_geometry_total_output_components: l.max_geometry_total_output_components,
         interface_components: InterfaceLimits {
             vertex_out: l.max_vertex_output_components,
             tess_control_in: l.max_tessellation_control_per_vertex_input_components,

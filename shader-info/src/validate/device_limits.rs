@@ -3,9 +3,10 @@
 use super::checker::Checker;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::limits::{
-    GUARANTEED_GEOMETRY_INVOCATIONS, GUARANTEED_INTERFACE_LOCATIONS,
-    GUARANTEED_UNIFORM_BUFFER_BYTES, MAX_CONSTANT_ID, MAX_GEOMETRY_INVOCATIONS,
-    MAX_GEOMETRY_OUTPUT_VERTICES, MAX_INTERFACE_LOCATIONS, TYPICAL_UNIFORM_BUFFER_BYTES,
+    GUARANTEED_GEOMETRY_INVOCATIONS, GUARANTEED_GEOMETRY_TOTAL_OUTPUT_COMPONENTS,
+    GUARANTEED_INTERFACE_LOCATIONS, GUARANTEED_UNIFORM_BUFFER_BYTES, MAX_CONSTANT_ID,
+    MAX_GEOMETRY_INVOCATIONS, MAX_GEOMETRY_OUTPUT_VERTICES, MAX_INTERFACE_LOCATIONS,
+    TYPICAL_UNIFORM_BUFFER_BYTES,
 };
 use crate::resource::ResourceKind;
 use crate::types::*;
@@ -114,8 +115,33 @@ pub(super) fn check_limits(c: &mut Checker) {
             "declare the branches it reads with `.branch(\"NAME\")`, or remove the specialize function",
         );
     }
+    let uses = crate::interfaces::interface_use(info);
+    if let Some(g) = &info.geometry_layout {
+        let per_vertex = crate::device_use::geometry_vertex_components(&uses);
+        let total = u64::from(g.value.max_vertices) * u64::from(per_vertex);
+        if total > u64::from(GUARANTEED_GEOMETRY_TOTAL_OUTPUT_COMPONENTS) {
+            c.diags.push(
+                Diagnostic::warning(
+                    Code::OutOfRange,
+                    &info.name,
+                    format!(
+                        "the geometry layout emits up to {} vertices of {per_vertex} components (outputs and the \
+                         gl_PerVertex block): {total} components, past the {GUARANTEED_GEOMETRY_TOTAL_OUTPUT_COMPONENTS} \
+                         Vulkan guarantees (and NVIDIA allows)",
+                        g.value.max_vertices
+                    ),
+                )
+                .item("geometry_layout")
+                .at(&g.declared_in, g.origin)
+                .hint(format!(
+                    "emit at most {} vertices per invocation (geometry_layout_instanced splits the work)",
+                    GUARANTEED_GEOMETRY_TOTAL_OUTPUT_COMPONENTS / per_vertex.max(1)
+                )),
+            );
+        }
+    }
     // Interface locations between stages; past the device's own limits, an error when the pipeline is made.
-    for u in crate::interfaces::interface_use(info) {
+    for u in uses {
         let used = u.used;
         if used <= GUARANTEED_INTERFACE_LOCATIONS {
             continue;
