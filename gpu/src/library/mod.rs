@@ -709,8 +709,15 @@ impl<B: Backend> Library<B> {
     }
 
     /// When the watcher saw changes, reloads and returns the report; `None` when nothing changed (or not
-    /// watching). Call it once per frame: reloading happens on the caller's thread, never behind its back.
+    /// watching). Call it once per frame: reloading happens on the caller's thread, never behind its back. Errors
+    /// the device raised about the library's objects since the last call come first, as the error, and the changes
+    /// are reloaded at the next call.
     pub fn poll_reload(&mut self) -> Option<Result<ReloadReport, B::Error>> {
+        // Errors raised since the last call are reported before the watcher's batch is taken: `reload` would
+        // return them without reloading, and the batch (the saved edit) would be lost.
+        if let Err(d) = self.raised() {
+            return Some(Err(B::error(d)));
+        }
         let changed = self.watcher.as_ref()?.poll()?;
         Some(self.reload().map(|mut r| {
             r.changed_files = changed;
@@ -720,6 +727,10 @@ impl<B: Backend> Library<B> {
 
     /// Like [`Self::poll_reload`], but waits up to `timeout` for changes first.
     pub fn wait_reload(&mut self, timeout: Duration) -> Option<Result<ReloadReport, B::Error>> {
+        // As in `poll_reload`: the batch is taken only when the reload will run.
+        if let Err(d) = self.raised() {
+            return Some(Err(B::error(d)));
+        }
         let changed = self.watcher.as_ref()?.wait(timeout)?;
         Some(self.reload().map(|mut r| {
             r.changed_files = changed;

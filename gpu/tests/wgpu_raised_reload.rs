@@ -1,0 +1,72 @@
+//! An error wgpu raises about the library's objects between two reloads is reported by the next `wait_reload`
+//! (or `poll_reload`) without taking the watcher's changes: the edit saved meanwhile is reloaded at the call after.
+//! The reload used to take the batch and then return the raised error, and the edit was never reloaded.
+
+use shader_info::{Code, Frequency, Qualifier, Registry, ShaderCreateInfo};
+use shader_info_gpu::library::LibraryOptions;
+use shader_info_gpu::wgpu::WgpuLibrary;
+use std::time::Duration;
+
+#[test]
+fn a_raised_error_does_not_swallow_the_edit_saved_meanwhile() {
+    let Some(ctx) = shader_info_gpu::wgpu::testing::test_context(true) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("fill.comp.glsl");
+    std::fs::write(&source, "void main() { data[0] = 1u; }\n").unwrap();
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("raised_fill")
+            .storage_buf(0, Qualifier::ReadWrite, "uint", "data[]", Frequency::Pass)
+            .local_group_size(1)
+            .compute_source("fill.comp.glsl"),
+    );
+    let mut lib = WgpuLibrary::new(&ctx, reg, LibraryOptions::new(dir.path())).unwrap();
+    lib.watch(Duration::from_millis(50)).unwrap();
+    let p = lib.compute_pipeline("raised_fill").unwrap();
+    // A dispatch without its bind group: wgpu raises an error about the pipeline, later, outside any call.
+    let mut enc = ctx.device.create_command_encoder(&Default::default());
+    {
+        let mut pass = enc.begin_compute_pass(&Default::default());
+        pass.set_pipeline(&p.pipeline);
+        pass.dispatch_workgroups(1, 1, 1);
+    }
+    ctx.queue.submit([enc.finish()]);
+    ctx.wait_idle();
+    std::fs::write(&source, "void main() { data[0] = 2u; }\n").unwrap();
+    // Give the watcher the edit (debounced) before the call that reports the raised error.
+    std::thread::sleep(Duration::from_millis(400));
+    let e = lib
+        .wait_reload(Duration::from_secs(5))
+        .expect("the raised error is reported")
+        .expect_err("the raised error comes first");
+    let d = e.diagnostics();
+    assert!(
+        d.iter()
+            .any(|d| d.code == Code::Device && d.info == "raised_fill"),
+        "{e}"
+    );
+    let report = lib
+        .wait_reload(Duration::from_secs(10))
+        .expect("the edit is still to reload")
+        .unwrap();
+    assert!(
+        report
+            .changed_files
+            .iter()
+            .any(|f| f.ends_with("fill.comp.glsl")),
+        "{:?}",
+        report.changed_files
+    );
+    assert_eq!(report.modules_changed.len(), 1, "{report:?}");
+    drop((p, lib));
+    // The errors were the test's own doing (the dispatch without its group); nothing else was raised.
+    assert!(
+        ctx.uncaptured_errors()
+            .iter()
+            .all(|e| e.contains("raised_fill") || e.contains("Invalid")),
+        "{:?}",
+        ctx.uncaptured_errors()
+    );
+}
