@@ -461,7 +461,7 @@ fn wgpu_refuses_each_host_mistake_naming_the_declared_item() {
     gpu::wgpu::testing::assert_quiet(&ctx);
 
     // 16. What wgpu raises later about the library's objects (here a dispatch without its bind group) is
-    //     reported by the next library call, naming the info, not printed at exit.
+    //     reported by the next fetch of that info (or the next reload), naming it, not printed at exit.
     let mut enc = ctx.device.create_command_encoder(&Default::default());
     {
         let mut pass = enc.begin_compute_pass(&Default::default());
@@ -470,9 +470,14 @@ fn wgpu_refuses_each_host_mistake_naming_the_declared_item() {
     }
     ctx.queue.submit([enc.finish()]);
     ctx.wait_idle();
+    // Another key's fetch is not failed by it (its draw would be dropped for nothing); `hm_compute`'s is.
+    lib.compute_pipeline("hm_no_push")
+        .expect("an error about hm_compute does not fail hm_no_push's fetch");
     let d =
         diagnostics::<gpu::wgpu::WgpuBackend, _>(lib.compute_pipeline("hm_compute"), "hm_compute");
     named(&d, Code::Device, &["hm_compute"]);
+    lib.compute_pipeline("hm_compute")
+        .expect("a raised error is reported once");
     // Those errors (the encoder's, then the submission's) were the test's own doing; the layer saw nothing.
     assert!(
         ctx.uncaptured_errors()

@@ -145,7 +145,7 @@ impl<B: Backend + Send + 'static> Library<B> {
         {
             return self.graphics_pipeline(key, options).map(Some);
         }
-        self.raised().map_err(B::error)?;
+        self.raised(Some(key)).map_err(B::error)?;
         self.start_build(Want::Graphics(key.to_string(), options.clone()))
             .map_err(B::error)?;
         Ok(None)
@@ -165,7 +165,7 @@ impl<B: Backend + Send + 'static> Library<B> {
         {
             return self.compute_pipeline(key).map(Some);
         }
-        self.raised().map_err(B::error)?;
+        self.raised(Some(key)).map_err(B::error)?;
         self.start_build(Want::Compute(key.to_string(), SpecValues::default()))
             .map_err(B::error)?;
         Ok(None)
@@ -216,7 +216,7 @@ impl<B: Backend + Send + 'static> Library<B> {
         &mut self,
         force: bool,
     ) -> Option<Result<ReloadReport, B::Error>> {
-        if let Err(d) = self.raised() {
+        if let Err(d) = self.raised(None) {
             return Some(Err(B::error(d)));
         }
         self.collect_background();

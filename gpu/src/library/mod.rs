@@ -144,6 +144,9 @@ pub struct Library<B: Backend> {
     /// Pipelines replaced by better ones ([`Backend::better`]) that a submitted frame may still use: dropped when
     /// the device is idle (reload, drop).
     retired: Vec<Retired<B>>,
+    /// Errors the device raised about the library's objects, not yet reported: each by the next fetch of its key,
+    /// all of them by the next reload.
+    raised: Vec<Diagnostic>,
     /// Builds and reloads running on workers, and what they finished.
     background: background::Background<B>,
     /// Per key, the stages each binding of its pipelines' layouts is visible to (narrowed to the modules' use):
@@ -176,6 +179,7 @@ impl<B: Backend> Library<B> {
             host_types: Default::default(),
             late: Default::default(),
             retired: Vec::new(),
+            raised: Vec::new(),
             background: background::Background::new(),
             layout_stages: HashMap::new(),
         })
@@ -265,33 +269,38 @@ impl<B: Backend> Library<B> {
 
     /// Errors the device raised about this library's objects outside its own calls (wgpu's uncaptured errors:
     /// a draw or dispatch with a pipeline, bind group or push the library made), as diagnostics naming the key:
-    /// the next fetch reports them instead of a message at exit.
-    fn raised(&self) -> Result<(), Vec<Diagnostic>> {
+    /// those about `key` for a fetch of it (an error about another key does not fail this one's fetch: its draw
+    /// would be dropped for nothing), every one for a reload (`None`), instead of a message at exit.
+    fn raised(&mut self, key: Option<&str>) -> Result<(), Vec<Diagnostic>> {
         let errors = self.backend.raised_errors();
-        if errors.is_empty() {
-            return Ok(());
-        }
-        let ours = |key: &str, message: &str| {
-            ["'", " ", "."]
+        if !errors.is_empty() {
+            let ours = |key: &str, message: &str| {
+                ["'", " ", "."]
+                    .iter()
+                    .any(|end| message.contains(&format!("'{key}{end}")))
+            };
+            let keys: Vec<&str> = self.modules.keys().map(|(k, _)| k.as_str()).collect();
+            let new: Vec<Diagnostic> = errors
                 .iter()
-                .any(|end| message.contains(&format!("'{key}{end}")))
-        };
-        let keys: Vec<&str> = self.modules.keys().map(|(k, _)| k.as_str()).collect();
-        let out: Vec<Diagnostic> = errors
-            .iter()
-            .filter_map(|message| {
-                let key = keys.iter().find(|k| ours(k, message))?;
-                Some(
-                    Diagnostic::error(
-                        shader_info::Code::Device,
-                        *key,
-                        format!("{} raised an error about `{key}`: {message}", B::API),
+                .filter_map(|message| {
+                    let key = keys.iter().find(|k| ours(k, message))?;
+                    Some(
+                        Diagnostic::error(
+                            shader_info::Code::Device,
+                            *key,
+                            format!("{} raised an error about `{key}`: {message}", B::API),
+                        )
+                        .hint("the draw or dispatch that used it was dropped: check what it bound and pushed"),
                     )
-                    .hint("the draw or dispatch that used it was dropped: check what it bound and pushed"),
-                )
-            })
-            .collect();
-        if out.is_empty() { Ok(()) } else { Err(out) }
+                })
+                .collect();
+            self.raised.extend(new);
+        }
+        let (mine, rest): (Vec<Diagnostic>, Vec<Diagnostic>) = std::mem::take(&mut self.raised)
+            .into_iter()
+            .partition(|d| key.is_none_or(|k| d.info == k));
+        self.raised = rest;
+        if mine.is_empty() { Ok(()) } else { Err(mine) }
     }
 
     /// The kind of pipeline `key` makes.
@@ -468,7 +477,7 @@ impl<B: Backend> Library<B> {
         options: &B::GraphicsOptions,
     ) -> Result<Arc<B::Graphics>, B::Error> {
         let key = key.as_ref();
-        self.raised().map_err(B::error)?;
+        self.raised(Some(key)).map_err(B::error)?;
         self.collect_background();
         self.count_use(PipelineKind::Graphics, key);
         let gkey = (key.to_string(), options.clone());
@@ -499,7 +508,7 @@ impl<B: Backend> Library<B> {
         spec: &SpecValues,
     ) -> Result<Arc<B::Compute>, B::Error> {
         let key = key.as_ref();
-        self.raised().map_err(B::error)?;
+        self.raised(Some(key)).map_err(B::error)?;
         self.collect_background();
         self.count_use(PipelineKind::Compute, key);
         let ckey = (key.to_string(), spec.clone());
@@ -541,7 +550,7 @@ impl<B: Backend> Library<B> {
     /// again), then rebuilds exactly the pipelines whose modules changed. A failed compile, check or creation
     /// keeps the previous pipeline and is reported with its diagnostics.
     pub fn reload(&mut self) -> Result<ReloadReport, B::Error> {
-        self.raised().map_err(B::error)?;
+        self.raised(None).map_err(B::error)?;
         self.wait_background();
         let start = Instant::now();
         self.backend.wait_idle();
@@ -715,7 +724,7 @@ impl<B: Backend> Library<B> {
     pub fn poll_reload(&mut self) -> Option<Result<ReloadReport, B::Error>> {
         // Errors raised since the last call are reported before the watcher's batch is taken: `reload` would
         // return them without reloading, and the batch (the saved edit) would be lost.
-        if let Err(d) = self.raised() {
+        if let Err(d) = self.raised(None) {
             return Some(Err(B::error(d)));
         }
         let changed = self.watcher.as_ref()?.poll()?;
@@ -728,7 +737,7 @@ impl<B: Backend> Library<B> {
     /// Like [`Self::poll_reload`], but waits up to `timeout` for changes first.
     pub fn wait_reload(&mut self, timeout: Duration) -> Option<Result<ReloadReport, B::Error>> {
         // As in `poll_reload`: the batch is taken only when the reload will run.
-        if let Err(d) = self.raised() {
+        if let Err(d) = self.raised(None) {
             return Some(Err(B::error(d)));
         }
         let changed = self.watcher.as_ref()?.wait(timeout)?;
