@@ -600,3 +600,61 @@ fn a_variant_adds_its_own_vertex_inputs_and_gets_its_own_layout() {
     drop(lib);
     assert_no_validation_messages(&ctx);
 }
+
+/// Preparing parts where the backend has none to prepare (lavapipe without fast link) creates the pipeline, so a
+/// warm-up never reports one it did not make; and parts prepared with one set of options do not excuse another's
+/// first use (strict mode refused nothing keyed by the info's name alone).
+#[test]
+fn warm_up_parts_creates_what_it_cannot_prepare_and_excuses_only_its_own_options() {
+    use shader_info_gpu::vk::{WarmUp, raw};
+    let Some(ctx) = test_context() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("parts.vert.glsl"),
+        "void main() { gl_Position = vec4(pos, 0.0, 1.0); }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("parts.frag.glsl"),
+        "void main() { frag_color = vec4(1.0); }\n",
+    )
+    .unwrap();
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("test_parts")
+            .vertex_in(0, Type::Vec2, "pos")
+            .fragment_out(0, Type::Vec4, "frag_color")
+            .vertex_source("parts.vert.glsl")
+            .fragment_source("parts.frag.glsl"),
+    );
+    let mut lib = ShaderLibrary::new(&ctx, reg, LibraryOptions::new(dir.path())).unwrap();
+    let warmed = GraphicsOptions::default();
+    let report = lib.warm_up_parts(&[WarmUp::Graphics {
+        key: "test_parts".into(),
+        options: warmed.clone(),
+    }]);
+    assert!(report.failed.is_empty(), "{:?}", report.failed);
+    assert_eq!(report.created.len(), 1);
+    lib.set_strict(true);
+    let first = lib.graphics_pipeline("test_parts", &warmed).unwrap();
+    assert!(Arc::ptr_eq(
+        &first,
+        &lib.graphics_pipeline("test_parts", &warmed).unwrap()
+    ));
+    let other = GraphicsOptions {
+        color_format: raw::Format::R16G16B16A16_SFLOAT,
+        ..GraphicsOptions::default()
+    };
+    let e = lib
+        .graphics_pipeline("test_parts", &other)
+        .map(drop)
+        .expect_err("other options were never warmed");
+    assert!(
+        e.diagnostics()
+            .iter()
+            .any(|d| d.code == shader_info::Code::LatePipeline),
+        "{e}"
+    );
+    drop((first, lib));
+    assert_no_validation_messages(&ctx);
+}

@@ -291,7 +291,8 @@ pub trait Backend: Sync + Sized {
     }
 
     /// Makes what a graphics pipeline is made from ahead of it, without the pipeline (Vulkan: its pipeline-library
-    /// parts), so that its first use only links them. Nothing by default.
+    /// parts), so that its first use only links them: `true` when it prepared them, `false` (the default) when
+    /// the backend has nothing to prepare, and the core creates the pipeline instead.
     fn prepare_graphics(
         &self,
         _plan: &PipelinePlan,
@@ -299,8 +300,8 @@ pub trait Backend: Sync + Sized {
         _modules: &[(Stage, &Self::Module)],
         _layout: &Self::Layout,
         _options: &Self::GraphicsOptions,
-    ) -> Result<(), Vec<Diagnostic>> {
-        Ok(())
+    ) -> Result<bool, Vec<Diagnostic>> {
+        Ok(false)
     }
 
     /// Creates a compute pipeline; the core has checked the kind and the work group against the limits.

@@ -180,7 +180,7 @@ impl<B: Backend + Send + 'static> Library<B> {
             return Ok(());
         }
         self.count_use(want.kind(), want.key());
-        self.first_use(want.kind(), want.key())?;
+        self.first_use(&want)?;
         let (batch, refused) = self.batch(vec![want.clone()], false);
         if let Some((_, d)) = refused.into_iter().next() {
             return Err(d);

@@ -162,9 +162,17 @@ impl<B: Backend> Batch<B> {
                     let refs = parts.refs();
                     let plan = &parts.plan;
                     let made = match &want {
-                        Want::Graphics(_, options) if parts_only => backend
-                            .prepare_graphics(plan, &state, &refs, &layout, options)
-                            .map(|()| Made::Prepared),
+                        // A backend with nothing to prepare (wgpu; Vulkan without fast link) creates the pipeline:
+                        // a warm-up never reports one it did not make.
+                        Want::Graphics(_, options) if parts_only => {
+                            match backend.prepare_graphics(plan, &state, &refs, &layout, options) {
+                                Ok(true) => Ok(Made::Prepared),
+                                Ok(false) => backend
+                                    .create_graphics(plan, &state, &refs, layout, options)
+                                    .map(Made::Graphics),
+                                Err(d) => Err(d),
+                            }
+                        }
                         Want::Graphics(_, options) => backend
                             .create_graphics(plan, &state, &refs, layout, options)
                             .map(Made::Graphics),

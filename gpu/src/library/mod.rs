@@ -488,10 +488,9 @@ impl<B: Backend> Library<B> {
             }
             return Ok(c.pipeline.clone());
         }
-        self.first_use(PipelineKind::Graphics, key)
-            .map_err(B::error)?;
-        self.build_now(Want::Graphics(key.to_string(), options.clone()))
-            .map_err(B::error)?;
+        let want = Want::Graphics(key.to_string(), options.clone());
+        self.first_use(&want).map_err(B::error)?;
+        self.build_now(want).map_err(B::error)?;
         cached(&self.graphics, &gkey, key).map_err(B::error)
     }
 
@@ -515,10 +514,9 @@ impl<B: Backend> Library<B> {
         if let Some(c) = self.compute.get(&ckey) {
             return Ok(c.pipeline.clone());
         }
-        self.first_use(PipelineKind::Compute, key)
-            .map_err(B::error)?;
-        self.build_now(Want::Compute(key.to_string(), spec.clone()))
-            .map_err(B::error)?;
+        let want = Want::Compute(key.to_string(), spec.clone());
+        self.first_use(&want).map_err(B::error)?;
+        self.build_now(want).map_err(B::error)?;
         cached(&self.compute, &ckey, key).map_err(B::error)
     }
 
@@ -533,10 +531,9 @@ impl<B: Backend> Library<B> {
         if let Some(c) = self.ray_tracing.get(key) {
             return Ok(c.pipeline.clone());
         }
-        self.first_use(PipelineKind::RayTracing, key)
-            .map_err(B::error)?;
-        self.build_now(Want::RayTracing(key.to_string()))
-            .map_err(B::error)?;
+        let want = Want::RayTracing(key.to_string());
+        self.first_use(&want).map_err(B::error)?;
+        self.build_now(want).map_err(B::error)?;
         cached(&self.ray_tracing, &key.to_string(), key).map_err(B::error)
     }
 

@@ -6,6 +6,7 @@
 //! the key, so a renderer's test can prove its frames create nothing. The usage log ([`PipelineLog`]) records what
 //! was fetched, to warm the most-used pipelines first within a budget on the next start.
 
+use super::build::Want;
 use super::{Backend, Key, Library, WarmUp};
 use shader_info::{Code, Diagnostic, PipelineKind};
 use std::collections::BTreeMap;
@@ -216,10 +217,10 @@ impl<B: Backend> Library<B> {
     /// Before creating a pipeline on first use: counted late after a warm-up, refused in strict mode.
     pub(super) fn first_use(
         &mut self,
-        kind: PipelineKind,
-        key: &str,
+        want: &Want<B::GraphicsOptions>,
     ) -> Result<(), Vec<Diagnostic>> {
-        if !self.late.warmed_up || self.late.prepared.contains(key) {
+        let (kind, key) = (want.kind(), want.key());
+        if !self.late.warmed_up || self.late.prepared.contains(&Late::id(want)) {
             return Ok(());
         }
         if self.late.strict {
@@ -259,8 +260,20 @@ pub(super) struct Late {
     pub stats: PipelineStats,
     /// Fetches per key, by [`PipelineKind`] (graphics, compute, ray tracing).
     pub usage: std::collections::HashMap<String, [u64; 3]>,
-    /// Keys whose graphics parts were prepared ([`Library::warm_up_parts`]): their first use only links.
-    pub prepared: std::collections::HashSet<String>,
+    /// The graphics pipelines (key and options: [`Late::id`]) whose parts were prepared
+    /// ([`Library::warm_up_parts`]): their first use only links.
+    pub prepared: std::collections::HashSet<u64>,
+}
+
+impl Late {
+    /// A request's identity in [`Late::prepared`]: parts prepared with one set of options do not make another's
+    /// first use a link.
+    pub fn id<O: std::hash::Hash>(want: &Want<O>) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        want.hash(&mut h);
+        h.finish()
+    }
 }
 
 #[cfg(test)]

@@ -123,8 +123,10 @@ impl<B: Backend> Library<B> {
             match outcome {
                 Ok(prepared) => {
                     if prepared {
-                        // Its first use links prepared parts: not a stall, so not late.
-                        self.late.prepared.insert(key.clone());
+                        // Its first use (with these options) links prepared parts: not a stall, so not late.
+                        self.late
+                            .prepared
+                            .insert(super::pipeline_set::Late::id(&want));
                     }
                     report.created.push(WarmedPipeline {
                         key,

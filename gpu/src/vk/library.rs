@@ -252,11 +252,12 @@ impl Backend for VkBackend {
         modules: &[(Stage, &ShaderModule)],
         layout: &Arc<PipelineLayout>,
         options: &GraphicsOptions,
-    ) -> Result<(), Vec<Diagnostic>> {
+    ) -> Result<bool, Vec<Diagnostic>> {
         let Some(parts) = &self.fast else {
-            return Ok(());
+            return Ok(false);
         };
         super::fast_link::prepare(&self.ctx, parts, plan, state, modules, layout, options)
+            .map(|()| true)
             .map_err(|e| e.into_diagnostics(&plan.key))
     }
 
