@@ -4,7 +4,7 @@
 
 mod vk_support;
 
-use shader_info::{Frequency, Qualifier, Registry, ShaderCreateInfo, Type};
+use shader_info::{Frequency, Qualifier, Registry, ShaderCreateInfo, Stage, Type};
 use shader_info_gpu::vk::testing::{assert_no_validation_messages, pixel, test_context};
 use shader_info_gpu::vk::{
     Buffer, GraphicsOptions, LibraryOptions, PipelineOutcome, ShaderLibrary, raw,
@@ -390,5 +390,51 @@ fn the_watcher_reloads_on_rename_over_truncate_write_and_delete_recreate() {
         "a read must not trigger a reload"
     );
     drop((vb, lib));
+    assert_no_validation_messages(&ctx);
+}
+
+/// An edit that compiles in the vertex stage and breaks the fragment stage changes neither: a key's modules change
+/// together, so a pipeline made before the fix (other options, a warm-up) never pairs the new vertex stage with
+/// the old fragment one. The fix applies both.
+#[test]
+fn a_key_whose_other_stage_fails_keeps_every_stage_until_all_compile() {
+    let Some(ctx) = test_context() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut lib =
+        ShaderLibrary::new(&ctx, setup(dir.path()), LibraryOptions::new(dir.path())).unwrap();
+    let first = lib
+        .graphics_pipeline("test_reload_quad", &GraphicsOptions::default())
+        .unwrap();
+    let vertex = lib.module("test_reload_quad", Stage::Vertex).unwrap();
+    std::fs::write(
+        dir.path().join("quad.vert.glsl"),
+        "void main() { gl_Position = vec4(pos * 0.5, 0.0, 1.0); }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("quad.frag.glsl"),
+        "void main() { frag_color = undeclared; }\n",
+    )
+    .unwrap();
+    let r = lib.reload().unwrap();
+    assert_eq!(r.modules_failed.len(), 1, "{r}");
+    assert!(r.modules_changed.is_empty(), "{r}");
+    assert!(Arc::ptr_eq(
+        &vertex,
+        &lib.module("test_reload_quad", Stage::Vertex).unwrap()
+    ));
+    std::fs::write(
+        dir.path().join("quad.frag.glsl"),
+        frag("0.0, 1.0, 0.0, 1.0"),
+    )
+    .unwrap();
+    let r = lib.reload().unwrap();
+    assert!(r.modules_failed.is_empty(), "{r}");
+    assert_eq!(r.modules_changed.len(), 2, "{r}");
+    assert!(!Arc::ptr_eq(
+        &vertex,
+        &lib.module("test_reload_quad", Stage::Vertex).unwrap()
+    ));
+    drop((first, vertex, lib));
     assert_no_validation_messages(&ctx);
 }

@@ -617,7 +617,17 @@ impl<B: Backend> Library<B> {
             .map(|(w, _)| w.clone())
             .chain(out.rebuilt.iter().map(|(w, _, _)| w.clone()))
             .collect();
+        // A key's modules change together: with one stage failing, the others that compiled are held back (the
+        // next reload sees them changed again), so no pipeline made meanwhile pairs a new stage with an old one.
+        let failing: std::collections::HashSet<&str> = out
+            .failed
+            .iter()
+            .map(|((key, _), _)| key.as_str())
+            .collect();
         for (mkey, entry) in out.changed {
+            if failing.contains(mkey.0.as_str()) {
+                continue;
+            }
             report.modules_changed.push(mkey.clone());
             self.modules.insert(mkey, entry);
         }
