@@ -17,7 +17,8 @@ use std::time::Instant;
 
 /// What a worker finished.
 enum Finished<B: Backend> {
-    Build(Output<B>),
+    /// A build's output, and how many background reloads had been swapped in when it started.
+    Build(Output<B>, u64),
     Reload {
         out: ReloadOutput<B>,
         started: Instant,
@@ -38,6 +39,11 @@ pub(super) struct Background<B: Backend> {
     reloading: bool,
     /// A finished reload's report, until the renderer polls for it.
     reloaded: Option<ReloadReport>,
+    /// Background reloads swapped in so far: a build that started before the last one read older sources.
+    reloads: u64,
+    /// A build was merged while a background reload ran: its modules were not in that reload's job (they may
+    /// predate the edit it reloads), so the next poll reloads again.
+    again: bool,
 }
 
 impl<B: Backend> Background<B> {
@@ -51,6 +57,8 @@ impl<B: Backend> Background<B> {
             in_flight: 0,
             reloading: false,
             reloaded: None,
+            reloads: 0,
+            again: false,
         }
     }
 
@@ -91,7 +99,16 @@ impl<B: Backend> Library<B> {
     fn merge_finished(&mut self, done: Finished<B>) {
         self.background.in_flight -= 1;
         match done {
-            Finished::Build(out) => {
+            // A build that started before a background reload swapped in read the sources that reload replaced
+            // (and the watcher's batch that named them is taken): what it made is dropped, and the next poll
+            // builds again from the current sources, instead of caching old code that no reload would replace.
+            Finished::Build(out, reloads) if reloads != self.background.reloads => {
+                for (want, _, _) in out.made {
+                    self.background.building.remove(&want);
+                }
+            }
+            Finished::Build(out, _) => {
+                self.background.again |= self.background.reloading;
                 for (want, outcome, _) in self.merge(out) {
                     self.background.building.remove(&want);
                     if let Err(d) = outcome {
@@ -105,6 +122,7 @@ impl<B: Backend> Library<B> {
                 changed_files,
             } => {
                 self.background.reloading = false;
+                self.background.reloads += 1;
                 let mut report = self.swap_in(out);
                 report.duration = started.elapsed();
                 report.changed_files = changed_files;
@@ -188,11 +206,12 @@ impl<B: Backend + Send + 'static> Library<B> {
         self.background.building.insert(want);
         self.background.in_flight += 1;
         let tx = self.background.tx.clone();
+        let reloads = self.background.reloads;
         rayon::spawn(move || {
             // The batch is consumed before the send: the library gets its output only when the worker holds
             // nothing of it.
             let out = batch.run();
-            let _ = tx.send(Finished::Build(out));
+            let _ = tx.send(Finished::Build(out, reloads));
         });
         Ok(())
     }
@@ -221,7 +240,8 @@ impl<B: Backend + Send + 'static> Library<B> {
         }
         self.collect_background();
         let changed = self.watcher.as_ref().and_then(|w| w.poll());
-        if (force || changed.is_some()) && !self.background.reloading {
+        if (force || changed.is_some() || self.background.again) && !self.background.reloading {
+            self.background.again = false;
             let job: ReloadJob<B> = self.reload_job();
             self.background.reloading = true;
             self.background.in_flight += 1;
