@@ -629,12 +629,15 @@ fn warm_up_parts_creates_what_it_cannot_prepare_and_excuses_only_its_own_options
     );
     let mut lib = ShaderLibrary::new(&ctx, reg, LibraryOptions::new(dir.path())).unwrap();
     let warmed = GraphicsOptions::default();
-    let report = lib.warm_up_parts(&[WarmUp::Graphics {
+    // Named twice: built and reported once.
+    let request = WarmUp::Graphics {
         key: "test_parts".into(),
         options: warmed.clone(),
-    }]);
+    };
+    let report = lib.warm_up_parts(&[request.clone(), request]);
     assert!(report.failed.is_empty(), "{:?}", report.failed);
     assert_eq!(report.created.len(), 1);
+    assert_eq!(lib.stats().warmed, 1);
     lib.set_strict(true);
     let first = lib.graphics_pipeline("test_parts", &warmed).unwrap();
     assert!(Arc::ptr_eq(

@@ -106,10 +106,13 @@ impl<B: Backend> Library<B> {
             threads: rayon::current_num_threads(),
             ..WarmUpReport::default()
         };
+        // A request named twice is built and reported once.
+        let mut seen = std::collections::HashSet::new();
         let wants: Vec<_> = requests
             .iter()
             .filter(|r| !self.has(r))
             .map(WarmUp::want)
+            .filter(|w| seen.insert(w.clone()))
             .collect();
         let (batch, refused) = self.batch(wants, parts_only);
         for (want, d) in refused {

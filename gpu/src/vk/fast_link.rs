@@ -295,7 +295,8 @@ pub(crate) fn create_linked(
     cache.in_background(Box::new(move || {
         let refs: Vec<(Stage, &ShaderModule)> = modules.iter().map(|(s, m)| (*s, m)).collect();
         let made = create_handle(&ctx, &plan, &state, &refs, &layout, &opts, Part::Whole)
-            .map(|h| GraphicsPipeline::owning(&ctx, &plan, h, layout, &opts));
+            .map(|h| GraphicsPipeline::owning(&ctx, &plan, h, layout, &opts))
+            .map_err(|e| VkError::Other(format!("the optimized pipeline of `{}`: {e}", plan.key)));
         *pending.lock().unwrap_or_else(|p| p.into_inner()) = Some(made);
     }));
     Ok(fast)
@@ -321,7 +322,7 @@ pub(crate) fn take_optimized(p: &GraphicsPipeline) -> Option<GraphicsPipeline> {
     match pending.lock().unwrap_or_else(|p| p.into_inner()).take()? {
         Ok(optimized) => Some(optimized),
         Err(e) => {
-            tracing::warn!("the optimized pipeline failed ({e}); keeping the fast-linked one");
+            tracing::warn!("{e}; keeping the fast-linked one");
             None
         }
     }
