@@ -5,6 +5,7 @@
 //! ([`DescriptorCounts`] as limits), and one comparison per kind names what is past them.
 
 use crate::diagnostic::{Code, Diagnostic};
+use crate::info::GeometryLayout;
 use crate::interfaces::{Direction, InterfaceUse, PACK_INTERFACE_HINT, PER_VERTEX_COMPONENTS};
 use crate::plan::{BindingPlan, PipelinePlan};
 use crate::resource::DescriptorKind;
@@ -142,47 +143,39 @@ impl PipelinePlan {
         per_stage: &DescriptorCounts,
         per_layout: &DescriptorCounts,
     ) -> Vec<Diagnostic> {
-        let problem = |message: String| {
-            Diagnostic::error(Code::OutOfRange, &self.key, message).hint(
+        // Each problem names the bindings counted and sits at the largest of them, found once.
+        let problem = |stage: Option<Stage>, class: &str, used: u32, max: u32| {
+            let (listed, largest) = self.counted_as(stage, class);
+            let message = match stage {
+                Some(stage) => format!(
+                    "the {stage} stage of `{}` can access {used} {class} ({listed}); this device allows {max} per stage",
+                    self.key
+                ),
+                None => format!(
+                    "the layout of `{}` has {used} {class} ({listed}); this device allows {max} in one pipeline layout",
+                    self.key
+                ),
+            };
+            let d = Diagnostic::error(Code::OutOfRange, &self.key, message).hint(
                 "declare fewer or smaller descriptor arrays, or move resources to stages (or pipelines) that use them",
-            )
+            );
+            match largest {
+                Some(b) => d
+                    .item(format!("{} `{}`", b.resource.word(), b.name))
+                    .at(&b.declared_in, b.origin),
+                None => d,
+            }
         };
         let mut out = Vec::new();
         for &stage in &self.stages {
             for (class, used, max) in self.descriptors_in(stage).over(per_stage) {
-                out.push(self.located(
-                    problem(format!(
-                        "the {stage} stage of `{}` can access {used} {class} ({}); this device allows {max} per stage",
-                        self.key,
-                        self.counted_as(Some(stage), class).0
-                    )),
-                    Some(stage),
-                    class,
-                ));
+                out.push(problem(Some(stage), class, used, max));
             }
         }
         for (class, used, max) in self.descriptors().over(per_layout) {
-            out.push(self.located(
-                problem(format!(
-                    "the layout of `{}` has {used} {class} ({}); this device allows {max} in one pipeline layout",
-                    self.key,
-                    self.counted_as(None, class).0
-                )),
-                None,
-                class,
-            ));
+            out.push(problem(None, class, used, max));
         }
         out
-    }
-
-    /// `d` at the largest binding counted in `class` (seen by `stage`, or all).
-    fn located(&self, d: Diagnostic, stage: Option<Stage>, class: &str) -> Diagnostic {
-        match self.counted_as(stage, class).1 {
-            Some(b) => d
-                .item(format!("{} `{}`", b.resource.word(), b.name))
-                .at(&b.declared_in, b.origin),
-            None => d,
-        }
     }
 
     /// The bindings (seen by `stage`, or all) counted in `class`, as a diagnostic lists them, and the largest.
@@ -340,8 +333,7 @@ impl PipelinePlan {
                 format!("use at most {max_invocations} invocations on this device (Vulkan guarantees 32)"),
             ));
         }
-        let per_vertex = geometry_vertex_components(&self.interface_use);
-        let total = u64::from(g.value.max_vertices) * u64::from(per_vertex);
+        let (per_vertex, total) = geometry_output(&g.value, &self.interface_use);
         if total > u64::from(max_total_components) {
             out.push(problem(
                 format!(
@@ -360,11 +352,17 @@ impl PipelinePlan {
     }
 }
 
-/// Components of one vertex the geometry stage emits: its outputs' and the gl_PerVertex block's.
-pub(crate) fn geometry_vertex_components(uses: &[InterfaceUse]) -> u32 {
-    uses.iter()
+/// What one geometry invocation of `layout` emits: the components of each vertex (its outputs' and the
+/// gl_PerVertex block's) and of all its vertices, which devices limit (`maxGeometryTotalOutputComponents`).
+pub(crate) fn geometry_output(layout: &GeometryLayout, uses: &[InterfaceUse]) -> (u32, u64) {
+    let per_vertex = uses
+        .iter()
         .find(|u| u.stage == Stage::Geometry && u.direction == Direction::Out)
-        .map_or(PER_VERTEX_COMPONENTS, |u| u.components)
+        .map_or(PER_VERTEX_COMPONENTS, |u| u.components);
+    (
+        per_vertex,
+        u64::from(layout.max_vertices) * u64::from(per_vertex),
+    )
 }
 
 #[cfg(test)]

@@ -273,6 +273,10 @@ impl<B: Backend> Library<B> {
     /// would be dropped for nothing), every one for a reload (`None`), instead of a message at exit.
     fn raised(&mut self, key: Option<&str>) -> Result<(), Vec<Diagnostic>> {
         let errors = self.backend.raised_errors();
+        // Every fetch asks, a cache hit included: nothing raised and nothing pending costs nothing more.
+        if errors.is_empty() && self.raised.is_empty() {
+            return Ok(());
+        }
         if !errors.is_empty() {
             let ours = |key: &str, message: &str| {
                 ["'", " ", "."]

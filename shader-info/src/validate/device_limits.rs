@@ -117,8 +117,7 @@ pub(super) fn check_limits(c: &mut Checker) {
     }
     let uses = crate::interfaces::interface_use(info);
     if let Some(g) = &info.geometry_layout {
-        let per_vertex = crate::device_use::geometry_vertex_components(&uses);
-        let total = u64::from(g.value.max_vertices) * u64::from(per_vertex);
+        let (per_vertex, total) = crate::device_use::geometry_output(&g.value, &uses);
         if total > u64::from(GUARANTEED_GEOMETRY_TOTAL_OUTPUT_COMPONENTS) {
             c.diags.push(
                 Diagnostic::warning(
