@@ -97,6 +97,24 @@ fn background_alike<B: Backend + Send + 'static>(lib: &mut Library<B>, dir: &Pat
     );
     let rebuilt = lib.compute_pipeline("bg_fill").unwrap();
     assert!(!Arc::ptr_eq(&rebuilt, &fetched));
+    // The replaced pipeline is kept while a frame in flight may use it, then dropped: a session that reloads in
+    // the background for hours holds only the last frames' replacements. wgpu keeps what submitted work uses.
+    if B::TRACKS_GPU_USE {
+        assert_eq!(lib.retired_count(), 0);
+    } else {
+        // Replaced in the frame that started the reload (`wait_background` swapped it in), reported in the next:
+        // with 2 frames in flight, the one after that may still run it, and the next frame drops it.
+        assert_eq!(lib.retired_count(), 1);
+        lib.set_frames_in_flight(2);
+        assert!(lib.poll_reload_in_background(false).is_none());
+        assert_eq!(
+            lib.retired_count(),
+            1,
+            "dropped while a frame in flight may use it"
+        );
+        assert!(lib.poll_reload_in_background(false).is_none());
+        assert_eq!(lib.retired_count(), 0, "held past the frames in flight");
+    }
     // The reload cleared the failure: the fixed info builds.
     assert!(lib.poll_compute_pipeline("bg_broken").unwrap().is_none());
     lib.wait_background();

@@ -205,6 +205,10 @@ pub trait Backend: Sync + Sized {
     /// The API, for messages ("Vulkan", "wgpu").
     const API: &'static str;
 
+    /// Whether the API keeps an object alive while submitted work uses it (wgpu does, Vulkan does not): a pipeline
+    /// the library replaces is then dropped at once rather than kept for the frames in flight.
+    const TRACKS_GPU_USE: bool = false;
+
     /// The device's name, for messages.
     fn device_name(&self) -> String;
 

@@ -218,9 +218,8 @@ impl<B: Backend + Send + 'static> Library<B> {
 
     /// Starts a reload on a worker when the watcher ([`Self::watch`]) saw changes (or `force`), and returns the
     /// report of a reload that finished since the last call, its pipelines swapped in by then. Call it once per
-    /// frame: compiling and creating happen off the frame; pipelines replaced are retired, not destroyed, until
-    /// a blocking [`Self::reload`], [`Self::release_retired`] or the library's drop, since a frame in flight may
-    /// use them.
+    /// frame, before recording it: compiling and creating happen off the frame; a pipeline replaced is kept while a
+    /// frame in flight may use it (on Vulkan, [`Self::set_frames_in_flight`] frames), then dropped.
     ///
     /// ```no_run
     /// # fn f(lib: &mut shader_info_gpu::vk::ShaderLibrary) -> shader_info_gpu::vk::VkResult<()> {
@@ -235,6 +234,7 @@ impl<B: Backend + Send + 'static> Library<B> {
         &mut self,
         force: bool,
     ) -> Option<Result<ReloadReport, B::Error>> {
+        self.retired.next_frame();
         if let Err(d) = self.raised(None) {
             return Some(Err(B::error(d)));
         }
@@ -260,8 +260,8 @@ impl<B: Backend + Send + 'static> Library<B> {
         self.background.reloaded.take().map(Ok)
     }
 
-    /// Drops the pipelines that reloads replaced, after waiting for the device to be idle (a stall: call it
-    /// where one does not matter, such as a loading screen).
+    /// Drops the pipelines that reloads replaced now, after waiting for the device to be idle (a stall: call it
+    /// where one does not matter, such as a loading screen); otherwise they go after the frames in flight.
     pub fn release_retired(&mut self) {
         self.backend.wait_idle();
         self.retired.clear();

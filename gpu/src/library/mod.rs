@@ -36,6 +36,7 @@ pub mod checks;
 mod key;
 mod pipeline_set;
 mod reload;
+mod retire;
 mod sources;
 mod translation;
 mod typed;
@@ -48,6 +49,7 @@ pub use backend::{
 pub use key::Key;
 pub use pipeline_set::{PassPipelines, PipelineLog, PipelineStats, Variants};
 pub use reload::{PipelineOutcome, ReloadReport};
+pub use retire::DEFAULT_FRAMES_IN_FLIGHT;
 pub use sources::LibraryOptions;
 pub use translation::checked_translation;
 pub use typed::{Typed, VertexBuffer};
@@ -102,15 +104,6 @@ impl<P> Cached<P> {
     }
 }
 
-/// A pipeline the library replaced while a submitted frame may still use it: dropped when the device is idle.
-// Held only to be dropped later: never read.
-#[allow(dead_code)]
-enum Retired<B: Backend> {
-    Graphics(Arc<B::Graphics>),
-    Compute(Arc<B::Compute>),
-    RayTracing(Arc<B::RayTracing>),
-}
-
 type ModuleKey = (String, Stage);
 
 /// The modules of one pipeline and the plan they were built for.
@@ -141,9 +134,8 @@ pub struct Library<B: Backend> {
     host_types: std::collections::HashSet<typed::HostTypes>,
     /// Warm-up, late creations, strict mode and the usage log ([`Library::stats`]).
     late: pipeline_set::Late,
-    /// Pipelines replaced by better ones ([`Backend::better`]) that a submitted frame may still use: dropped when
-    /// the device is idle (reload, drop).
-    retired: Vec<Retired<B>>,
+    /// Pipelines replaced (by reloads, background builds, better links) that a submitted frame may still use.
+    retired: retire::Retirement<B>,
     /// Errors the device raised about the library's objects, not yet reported: each by the next fetch of its key,
     /// all of them by the next reload.
     raised: Vec<Diagnostic>,
@@ -178,7 +170,7 @@ impl<B: Backend> Library<B> {
             watcher: None,
             host_types: Default::default(),
             late: Default::default(),
-            retired: Vec::new(),
+            retired: Default::default(),
             raised: Vec::new(),
             background: background::Background::new(),
             layout_stages: HashMap::new(),
@@ -441,23 +433,28 @@ impl<B: Backend> Library<B> {
             let stages = self.binding_stages(want.key());
             self.layout_stages.insert(want.key().to_string(), stages);
         }
-        let replaced = match (want, made) {
+        let retired = &mut self.retired;
+        match (want, made) {
             (Want::Graphics(key, options), Made::Graphics(p)) => {
                 let k = (key.clone(), options.clone());
-                store(&mut self.graphics, k, p, built_from, how).map(Retired::Graphics)
+                if let Some(old) = store(&mut self.graphics, k, p, built_from, how) {
+                    retired.graphics(old);
+                }
             }
             (Want::Compute(key, spec), Made::Compute(p)) => {
                 let k = (key.clone(), spec.clone());
-                store(&mut self.compute, k, p, built_from, how).map(Retired::Compute)
+                if let Some(old) = store(&mut self.compute, k, p, built_from, how) {
+                    retired.compute(old);
+                }
             }
             (Want::RayTracing(key), Made::RayTracing(p)) => {
-                store(&mut self.ray_tracing, key.clone(), p, built_from, how)
-                    .map(Retired::RayTracing)
+                if let Some(old) = store(&mut self.ray_tracing, key.clone(), p, built_from, how) {
+                    retired.ray_tracing(old);
+                }
             }
             // Prepared parts live in the backend; `made` of another kind cannot come from `want`'s batch.
-            _ => None,
-        };
-        self.retired.extend(replaced);
+            _ => {}
+        }
     }
 
     /// Builds one pipeline on this thread and keeps it.
@@ -488,7 +485,7 @@ impl<B: Backend> Library<B> {
         if let Some(c) = self.graphics.get_mut(&gkey) {
             if let Some(better) = self.backend.better(&c.pipeline) {
                 let old = std::mem::replace(&mut c.pipeline, Arc::new(better));
-                self.retired.push(Retired::Graphics(old));
+                self.retired.graphics(old);
             }
             return Ok(c.pipeline.clone());
         }
@@ -691,12 +688,12 @@ impl<B: Backend> Library<B> {
                     .is_some_and(|e| e.id == *id)
             })
         };
-        let mut retired = Vec::new();
+        let retired = &mut self.retired;
         self.graphics.retain(|(key, options), c| {
             let keep = current(key, &c.built_from)
                 || decided.contains(&Want::Graphics(key.clone(), options.clone()));
             if !keep {
-                retired.push(Retired::Graphics(c.pipeline.clone()));
+                retired.graphics(c.pipeline.clone());
             }
             keep
         });
@@ -704,7 +701,7 @@ impl<B: Backend> Library<B> {
             let keep = current(key, &c.built_from)
                 || decided.contains(&Want::Compute(key.clone(), spec.clone()));
             if !keep {
-                retired.push(Retired::Compute(c.pipeline.clone()));
+                retired.compute(c.pipeline.clone());
             }
             keep
         });
@@ -712,11 +709,10 @@ impl<B: Backend> Library<B> {
             let keep =
                 current(key, &c.built_from) || decided.contains(&Want::RayTracing(key.clone()));
             if !keep {
-                retired.push(Retired::RayTracing(c.pipeline.clone()));
+                retired.ray_tracing(c.pipeline.clone());
             }
             keep
         });
-        self.retired.extend(retired);
     }
 
     /// Starts watching the shader root (recursively); [`Self::poll_reload`] then reloads after changes settle.

@@ -108,6 +108,7 @@ impl Backend for WgpuBackend {
     type RayTracing = std::convert::Infallible;
     type Error = WgpuError;
     const API: &'static str = "wgpu";
+    const TRACKS_GPU_USE: bool = true;
 
     fn device_name(&self) -> String {
         self.ctx.device_name()
