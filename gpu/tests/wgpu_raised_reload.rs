@@ -70,3 +70,47 @@ fn a_raised_error_does_not_swallow_the_edit_saved_meanwhile() {
         ctx.uncaptured_errors()
     );
 }
+
+/// A renderer that makes the same mistake every frame: the context keeps the latest errors, not every one, and a
+/// caller that asks every frame gets only what is new. The list used to grow for as long as the renderer ran, and
+/// the library copied all of it at every fetch.
+#[test]
+fn uncaptured_errors_are_bounded_and_read_from_where_the_caller_left_off() {
+    use shader_info_gpu::wgpu::KEPT_ERRORS;
+    let Some(ctx) = shader_info_gpu::wgpu::testing::test_context(true) else {
+        return;
+    };
+    let raise = |n: usize| {
+        for i in 0..n {
+            // A buffer both mappable for reading and a vertex buffer: refused, outside any error scope.
+            let _ = ctx
+                .device
+                .create_buffer(&shader_info_gpu::wgpu::raw::BufferDescriptor {
+                    label: Some(&format!("bad_{i}")),
+                    size: 16,
+                    usage: shader_info_gpu::wgpu::raw::BufferUsages::MAP_READ
+                        | shader_info_gpu::wgpu::raw::BufferUsages::VERTEX,
+                    mapped_at_creation: false,
+                });
+        }
+        ctx.wait_idle();
+    };
+    raise(3);
+    let (seen, first) = ctx.uncaptured_errors_since(0);
+    assert_eq!((seen, first.len()), (3, 3), "{first:?}");
+    raise(KEPT_ERRORS + 10);
+    let (total, new) = ctx.uncaptured_errors_since(seen);
+    assert_eq!(total, 3 + KEPT_ERRORS as u64 + 10);
+    assert_eq!(new.len(), KEPT_ERRORS, "only the latest are kept");
+    assert!(
+        new.last()
+            .is_some_and(|e| e.contains(&format!("bad_{}", KEPT_ERRORS + 9))),
+        "{:?}",
+        new.last()
+    );
+    assert_eq!(ctx.uncaptured_errors().len(), KEPT_ERRORS);
+    raise(1);
+    let (_, newer) = ctx.uncaptured_errors_since(total);
+    assert_eq!(newer.len(), 1, "{newer:?}");
+    assert!(ctx.uncaptured_errors_since(total + 1).1.is_empty());
+}

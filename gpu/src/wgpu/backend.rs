@@ -34,7 +34,7 @@ pub type WarmUp = crate::library::WarmUp<GraphicsOptions>;
 pub struct WgpuBackend {
     ctx: WgpuContext,
     /// How many of the context's uncaptured errors the library has looked at.
-    seen_errors: std::sync::atomic::AtomicUsize,
+    seen_errors: std::sync::atomic::AtomicU64,
 }
 
 impl WgpuLibrary {
@@ -671,9 +671,11 @@ impl Backend for WgpuBackend {
 
     fn raised_errors(&self) -> Vec<String> {
         use std::sync::atomic::Ordering;
-        let all = self.ctx.uncaptured_errors();
-        let seen = self.seen_errors.swap(all.len(), Ordering::Relaxed);
-        all.into_iter().skip(seen).collect()
+        let (total, new) = self
+            .ctx
+            .uncaptured_errors_since(self.seen_errors.load(Ordering::Relaxed));
+        self.seen_errors.store(total, Ordering::Relaxed);
+        new
     }
 
     fn wait_idle(&self) {

@@ -43,10 +43,21 @@ pub struct WgpuContext {
     pub queue: ::wgpu::Queue,
     pub adapter: ::wgpu::Adapter,
     /// Errors wgpu raised outside any error scope (a renderer's own misuse shows up here).
-    uncaptured: Arc<Mutex<Vec<String>>>,
+    uncaptured: Arc<Mutex<Uncaptured>>,
     /// wgpu's pipeline cache, when asked for and the adapter has one, with the file it came from.
     pipeline_cache: Option<(Arc<::wgpu::PipelineCache>, std::path::PathBuf)>,
     pipeline_cache_status: String,
+}
+
+/// How many of the latest uncaptured errors a context keeps: a renderer that makes the same mistake every frame
+/// would otherwise grow the list for as long as it runs.
+pub const KEPT_ERRORS: usize = 256;
+
+/// The errors wgpu raised outside error scopes: the latest [`KEPT_ERRORS`], and how many came in all.
+#[derive(Default)]
+struct Uncaptured {
+    total: u64,
+    kept: std::collections::VecDeque<String>,
 }
 
 /// Optional features the library uses when the adapter has them: each widens what a declaration may ask for.
@@ -109,12 +120,15 @@ impl WgpuContext {
             }),
         )
         .map_err(|e| WgpuError::Device(format!("cannot create the device: {e}")))?;
-        let uncaptured = Arc::new(Mutex::new(Vec::new()));
+        let uncaptured = Arc::new(Mutex::new(Uncaptured::default()));
         let sink = uncaptured.clone();
         device.on_uncaptured_error(Arc::new(move |e: ::wgpu::Error| {
-            sink.lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .push(e.to_string());
+            let mut u = sink.lock().unwrap_or_else(|p| p.into_inner());
+            u.total += 1;
+            if u.kept.len() == KEPT_ERRORS {
+                u.kept.pop_front();
+            }
+            u.kept.push_back(e.to_string());
         }));
         let (pipeline_cache, pipeline_cache_status) = match &opts.pipeline_cache {
             None => (None, "no pipeline cache asked for".to_string()),
@@ -195,12 +209,28 @@ impl WgpuContext {
             .contains(::wgpu::Features::IMMEDIATES)
     }
 
-    /// Errors wgpu raised outside any error scope so far.
+    /// Errors wgpu raised outside any error scope so far (the latest [`KEPT_ERRORS`]).
     pub fn uncaptured_errors(&self) -> Vec<String> {
-        self.uncaptured
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
+        self.uncaptured_errors_since(0).1
+    }
+
+    /// The uncaptured errors after the first `seen` ever raised: how many were raised in all (the `seen` of the
+    /// next call), and the new ones still kept, oldest first. Only the new ones are copied, so a caller that asks
+    /// every frame pays for what is new.
+    ///
+    /// ```no_run
+    /// # let ctx = shader_info_gpu::wgpu::WgpuContext::new(&Default::default())?;
+    /// let (mut seen, _) = ctx.uncaptured_errors_since(0);
+    /// // … a frame later:
+    /// let (total, new) = ctx.uncaptured_errors_since(seen);
+    /// seen = total;
+    /// # Ok::<(), shader_info_gpu::wgpu::WgpuError>(())
+    /// ```
+    pub fn uncaptured_errors_since(&self, seen: u64) -> (u64, Vec<String>) {
+        let u = self.uncaptured.lock().unwrap_or_else(|p| p.into_inner());
+        let first_kept = u.total - u.kept.len() as u64;
+        let skip = seen.saturating_sub(first_kept).min(u.kept.len() as u64) as usize;
+        (u.total, u.kept.iter().skip(skip).cloned().collect())
     }
 
     /// Runs `f` inside error scopes of every kind (validation, out of memory, internal): what wgpu refuses in it is

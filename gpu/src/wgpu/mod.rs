@@ -33,7 +33,7 @@ pub mod testing;
 
 pub use ::wgpu as raw;
 pub use backend::{WarmUp, WgpuBackend, WgpuLibrary};
-pub use context::{WgpuContext, WgpuContextOptions};
+pub use context::{KEPT_ERRORS, WgpuContext, WgpuContextOptions};
 pub use error::{WgpuError, WgpuResult};
 pub use pipeline::{
     Bind, ComputePipeline, GraphicsOptions, GraphicsPipeline, Layouts, Module,
