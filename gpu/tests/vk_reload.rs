@@ -438,3 +438,59 @@ fn a_key_whose_other_stage_fails_keeps_every_stage_until_all_compile() {
     drop((first, vertex, lib));
     assert_no_validation_messages(&ctx);
 }
+
+/// Fast link: the pipeline-library parts made from code a reload replaced are dropped. Each edit of the fragment
+/// stage made a fragment-shader part that no pipeline could use again, held until the library was dropped. The
+/// edited pipelines still draw their new colors.
+#[test]
+fn a_reload_drops_the_parts_of_replaced_code() {
+    let Some(ctx) = test_context() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let reg = setup(dir.path());
+    let mut lib = ShaderLibrary::new(&ctx, reg, LibraryOptions::new(dir.path())).unwrap();
+    if let Err(e) = lib.set_fast_link(true) {
+        assert!(
+            std::env::var("SHADER_INFO_REQUIRE_VULKAN").is_err(),
+            "lavapipe has graphics pipeline libraries: {e}"
+        );
+        return;
+    }
+    let vb = Buffer::with_data(&ctx, &QUAD, raw::BufferUsageFlags::VERTEX_BUFFER).unwrap();
+    frame(&mut lib, &vb);
+    assert_eq!(lib.fast_link_stats().held, 4);
+    for (i, color) in [
+        "0.0, 1.0, 0.0, 1.0",
+        "0.0, 0.0, 1.0, 1.0",
+        "1.0, 1.0, 0.0, 1.0",
+    ]
+    .iter()
+    .enumerate()
+    {
+        std::fs::write(dir.path().join("quad.frag.glsl"), frag(color)).unwrap();
+        let report = lib.reload().unwrap();
+        assert_eq!(
+            report.outcome("test_reload_quad"),
+            Some(&PipelineOutcome::Rebuilt),
+            "{report}"
+        );
+        let stats = lib.fast_link_stats();
+        assert_eq!(
+            stats.parts[2],
+            2 + i,
+            "one fragment part per edit: {stats:?}"
+        );
+        assert_eq!(
+            stats.held, 4,
+            "the replaced fragment part is dropped: {stats:?}"
+        );
+        let want = [[0, 255, 0, 255], [0, 0, 255, 255], [255, 255, 0, 255]][i];
+        assert_eq!(pixel(&frame(&mut lib, &vb), SIZE, 16, 16), want);
+    }
+    drop(lib);
+    shader_info_gpu::vk::testing::assert_no_validation_messages_but(
+        &ctx,
+        shader_info_gpu::vk::testing::is_pipeline_library_layer_bug,
+    );
+}

@@ -288,8 +288,8 @@ pub trait Backend: Sync + Sized {
     ) -> Result<Self::Graphics, Vec<Diagnostic>>;
 
     /// A better pipeline than `pipeline`, when one became ready since it was made (Vulkan: the optimized pipeline of
-    /// a fast-linked pipeline). The library hands it out from then on and keeps the old one until the device is
-    /// idle. `None` by default.
+    /// a fast-linked pipeline). The library hands it out from then on and keeps the old one for the frames in
+    /// flight. `None` by default.
     fn better(&self, _pipeline: &Self::Graphics) -> Option<Self::Graphics> {
         None
     }
@@ -306,6 +306,13 @@ pub trait Backend: Sync + Sized {
         _options: &Self::GraphicsOptions,
     ) -> Result<bool, Vec<Diagnostic>> {
         Ok(false)
+    }
+
+    /// Drops what the backend keeps for modules other than `live`, the ones the library holds now (Vulkan: the
+    /// pipeline-library parts made from replaced code); called after a reload replaced modules. Nothing by
+    /// default.
+    fn retain_for_modules(&self, live: &[&Self::Module]) {
+        let _ = live;
     }
 
     /// Creates a compute pipeline; the core has checked the kind and the work group against the limits.

@@ -659,6 +659,10 @@ impl<B: Backend> Library<B> {
             report.pipelines.push((want.key().to_string(), outcome));
         }
         self.evict_stale(&decided);
+        if !report.modules_changed.is_empty() {
+            let live: Vec<&B::Module> = self.modules.values().map(|e| e.module.as_ref()).collect();
+            self.backend.retain_for_modules(&live);
+        }
         report.pipelines.sort_by(|a, b| a.0.cmp(&b.0));
         report
     }

@@ -41,12 +41,16 @@ pub struct FastLinkStats {
     pub linked: usize,
     /// Optimized pipelines swapped in at a fetch.
     pub optimized: usize,
+    /// Parts held now: those made from code a reload replaced are dropped.
+    pub held: usize,
 }
 
 /// The parts of one device, shared by every pipeline whose part is the same.
 #[derive(Default)]
 pub(crate) struct PartCache {
-    parts: Mutex<HashMap<u128, Arc<Library>>>,
+    /// Each part with the SPIR-V hashes of the modules it was made from (none for the vertex-input and
+    /// fragment-output parts).
+    parts: Mutex<HashMap<u128, (Arc<Library>, Vec<u128>)>>,
     counts: [AtomicUsize; 4],
     linked: AtomicUsize,
     pub(crate) optimized: AtomicUsize,
@@ -96,7 +100,18 @@ impl PartCache {
             parts: std::array::from_fn(|i| self.counts[i].load(Ordering::Relaxed)),
             linked: self.linked.load(Ordering::Relaxed),
             optimized: self.optimized.load(Ordering::Relaxed),
+            held: self.parts.lock().unwrap_or_else(|p| p.into_inner()).len(),
         }
+    }
+
+    /// Drops the parts made from a module whose SPIR-V is not `live`: an edited shader's parts are never used
+    /// again, and a session that reloads for hours made one set per edit. Pipelines linked from them do not need
+    /// them (see [`Library`]).
+    pub(crate) fn retain_for(&self, live: &std::collections::HashSet<u128>) {
+        self.parts
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .retain(|_, (_, made_from)| made_from.iter().all(|h| live.contains(h)));
     }
 }
 
@@ -116,6 +131,21 @@ impl Drop for PartCache {
     }
 }
 
+/// The SPIR-V hashes of the modules part `index` is made from (the pre-rasterization part: every stage but the
+/// fragment stage; the fragment-shader part: that stage; the others: none). Variants whose code is the same share
+/// parts: modules are named by their SPIR-V, not by which module object holds it.
+fn made_from(index: usize, modules: &[(Stage, &ShaderModule)]) -> Vec<(Stage, u128)> {
+    modules
+        .iter()
+        .filter(|(s, _)| match index {
+            1 => *s != Stage::Fragment,
+            2 => *s == Stage::Fragment,
+            _ => false,
+        })
+        .map(|(s, m)| (*s, m.spirv_hash()))
+        .collect()
+}
+
 /// What a part depends on, as one key: only the inputs its subset reads, so pipelines that differ elsewhere share
 /// it.
 fn part_key(
@@ -126,15 +156,6 @@ fn part_key(
     layout: &PipelineLayout,
     opts: &GraphicsOptions,
 ) -> VkResult<u128> {
-    // Variants whose code is the same share parts: modules are named by their SPIR-V, not by which module
-    // object holds it.
-    let ids = |keep: fn(Stage) -> bool| -> Vec<(Stage, u128)> {
-        modules
-            .iter()
-            .filter(|(s, _)| keep(*s))
-            .map(|(s, m)| (*s, m.spirv_hash()))
-            .collect()
-    };
     let spec = Specialization::new(plan, &opts.specialization)?;
     let spec = (
         &spec.data,
@@ -154,7 +175,7 @@ fn part_key(
         }
         1 => format!(
             "pr {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
-            ids(|s| s != Stage::Fragment),
+            made_from(1, modules),
             layout.desc(),
             state.polygon_mode,
             state.cull,
@@ -168,7 +189,7 @@ fn part_key(
         ),
         2 => format!(
             "fs {:?} {:?} {:?} {:?} {:?} {} {:?} {:?}",
-            ids(|s| s == Stage::Fragment),
+            made_from(2, modules),
             layout.desc(),
             state.depth,
             state.stencil,
@@ -214,7 +235,7 @@ fn parts(
             .unwrap_or_else(|p| p.into_inner())
             .get(&key)
         {
-            out.push(p.clone());
+            out.push(p.0.clone());
             continue;
         }
         // Made outside the lock: parts of different pipelines are made in parallel during warm-up. Two threads
@@ -233,12 +254,13 @@ fn parts(
             ctx: ctx.clone(),
             handle,
         });
+        let hashes = made_from(i, modules).into_iter().map(|(_, h)| h).collect();
         let mut parts = cache.parts.lock().unwrap_or_else(|p| p.into_inner());
         let kept = parts.entry(key).or_insert_with(|| {
             cache.counts[i].fetch_add(1, Ordering::Relaxed);
-            made
+            (made, hashes)
         });
-        out.push(kept.clone());
+        out.push(kept.0.clone());
     }
     Ok(out
         .try_into()

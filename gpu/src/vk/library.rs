@@ -245,6 +245,12 @@ impl Backend for VkBackend {
         Some(optimized)
     }
 
+    fn retain_for_modules(&self, live: &[&ShaderModule]) {
+        if let Some(parts) = &self.fast {
+            parts.retain_for(&live.iter().map(|m| m.spirv_hash()).collect());
+        }
+    }
+
     fn prepare_graphics(
         &self,
         plan: &PipelinePlan,
