@@ -44,6 +44,16 @@ const METHODS: &[(&str, &[Arg])] = &[
             Expr("name"),
         ],
     ),
+    ("instance_in", &[Expr("location"), TYPE, Expr("name")]),
+    (
+        "instance_in_packed",
+        &[
+            Expr("location"),
+            TYPE,
+            Enum("VertexFormat", "vertex format"),
+            Expr("name"),
+        ],
+    ),
     ("vertex_out", &[Interface]),
     ("geometry_out", &[Interface]),
     ("tess_control_out", &[Interface]),

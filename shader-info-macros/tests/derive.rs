@@ -415,6 +415,8 @@ struct TilePass;
 #[shader(
     vertex_in(0, Vec3, "pos"),
     vertex_in_packed(1, Vec4, Unorm8x4, "color"),
+    instance_in(2, Mat4, "model"),
+    instance_in_packed(6, Vec4, Unorm8x4, "tint"),
     vertex_source("packed.vert.glsl"),
     fragment_source("packed.frag.glsl"),
     do_static_compilation(false)
@@ -422,7 +424,7 @@ struct TilePass;
 struct PackedDraw;
 
 #[test]
-fn constants_shared_variables_and_packed_inputs_in_attributes() {
+fn constants_shared_variables_packed_and_per_instance_inputs_in_attributes() {
     let expected = ShaderCreateInfo::new("tile_pass")
         .constant(shader_info::constant!(TILE))
         .shared_variable(Type::Vec4, "tile[TILE]")
@@ -432,6 +434,8 @@ fn constants_shared_variables_and_packed_inputs_in_attributes() {
     let expected = ShaderCreateInfo::new("packed_draw")
         .vertex_in(0, Type::Vec3, "pos")
         .vertex_in_packed(1, Type::Vec4, shader_info::VertexFormat::Unorm8x4, "color")
+        .instance_in(2, Type::Mat4, "model")
+        .instance_in_packed(6, Type::Vec4, shader_info::VertexFormat::Unorm8x4, "tint")
         .vertex_source("packed.vert.glsl")
         .fragment_source("packed.frag.glsl");
     assert_eq!(PackedDraw::create_info(), expected);

@@ -14,7 +14,7 @@ use crate::registry::Registry;
 use crate::resource::DescriptorKind;
 use crate::shader_type::ShaderType;
 use crate::variants::VariantSet;
-use crate::vertex::ShaderVertex;
+use crate::vertex::{ShaderVertex, VertexRate};
 use crate::{BindingPlan, PipelinePlan, PushConstantSpill, VertexArrangement};
 
 /// A Rust type whose bytes are an info's push-constant block. Backends take typed pushes only of such types, and
@@ -157,34 +157,56 @@ pub fn derived_push_problems(
     ]
 }
 
-/// A Rust type that is an info's vertex buffer: named when a typed graphics pipeline is fetched, checked against
-/// the declared `vertex_in`s once (names, order, formats, offsets, stride).
+/// A Rust type that is an info's vertex buffer (or its instance buffer): named when a typed graphics pipeline is
+/// fetched, checked against the declared `vertex_in`s (or `instance_in`s) once (names, order, formats, offsets,
+/// stride).
 ///
 /// Implemented for every `#[derive(ShaderVertex)]` struct and for [`NoVertices`].
 pub trait VertexData: 'static {
-    /// Why `Self` is not the vertex buffer of `plan`: empty when it is.
-    fn vertex_problems(plan: &PipelinePlan) -> Vec<Diagnostic>;
+    /// The size of one value in the buffer (`None`: no buffer): a typed pipeline reads its buffer with this stride.
+    const STRIDE: Option<u32> = None;
 
-    /// [`Self::vertex_problems`] for a pipeline whose inputs are arranged as `arrangement`: one struct is one
+    /// Why `Self` is not the buffer of `plan`'s inputs of `rate` in `arrangement`: empty when it is.
+    fn buffer_problems(
+        plan: &PipelinePlan,
+        arrangement: VertexArrangement,
+        rate: VertexRate,
+    ) -> Vec<Diagnostic>;
+
+    /// Why `Self` is not the interleaved per-vertex buffer of `plan`: empty when it is.
+    fn vertex_problems(plan: &PipelinePlan) -> Vec<Diagnostic> {
+        Self::buffer_problems(plan, VertexArrangement::Interleaved, VertexRate::Vertex)
+    }
+
+    /// [`Self::buffer_problems`] for a pipeline whose inputs are arranged as `arrangement`: one struct is one
     /// interleaved buffer, so a pipeline reading each input from a buffer of its own
-    /// ([`VertexArrangement::PerInput`], with more than one input) reads other strides and offsets than the struct
-    /// has.
-    fn arranged_problems(plan: &PipelinePlan, arrangement: VertexArrangement) -> Vec<Diagnostic> {
-        let mut out = Self::vertex_problems(plan);
-        let buffers = plan.vertex_buffers(arrangement).len();
+    /// ([`VertexArrangement::PerInput`], with more than one input of the rate) reads other strides and offsets
+    /// than the struct has.
+    fn arranged_problems(
+        plan: &PipelinePlan,
+        arrangement: VertexArrangement,
+        rate: VertexRate,
+    ) -> Vec<Diagnostic> {
+        let mut out = Self::buffer_problems(plan, arrangement, rate);
+        let buffers = plan
+            .vertex_buffers(arrangement)
+            .iter()
+            .filter(|b| b.rate == rate)
+            .count();
         if out.is_empty() && buffers > 1 {
             out.push(
                 Diagnostic::error(
                     Code::HostMismatch,
                     &plan.key,
                     format!(
-                        "`{}` is one interleaved vertex buffer, but the pipeline of `{}` was asked for with \
-                         VertexArrangement::{arrangement:?} ({buffers} buffers)",
+                        "`{}` is one interleaved buffer, but the pipeline of `{}` was asked for with \
+                         VertexArrangement::{arrangement:?} ({buffers} buffers of its {} inputs)",
                         std::any::type_name::<Self>().rsplit("::").next().unwrap_or_default(),
-                        plan.key
+                        plan.key,
+                        rate.item()
                     ),
                 )
-                .item("vertex_in")
+                .item(rate.item())
                 .hint("ask for VertexArrangement::Interleaved, or fetch the pipeline untyped and bind a buffer per input"),
             );
         }
@@ -193,8 +215,14 @@ pub trait VertexData: 'static {
 }
 
 impl<T: ShaderVertex> VertexData for T {
-    fn vertex_problems(plan: &PipelinePlan) -> Vec<Diagnostic> {
-        let mut out = plan.vertex_problems::<T>();
+    const STRIDE: Option<u32> = Some(T::STRIDE);
+
+    fn buffer_problems(
+        plan: &PipelinePlan,
+        arrangement: VertexArrangement,
+        rate: VertexRate,
+    ) -> Vec<Diagnostic> {
+        let mut out = plan.buffer_problems::<T>(arrangement, rate);
         for d in &mut out {
             d.code = Code::HostMismatch;
         }
@@ -202,33 +230,88 @@ impl<T: ShaderVertex> VertexData for T {
     }
 }
 
-/// The vertex input of a pipeline that reads no vertex buffer (a fullscreen triangle made from the vertex index).
+/// The arrangement a typed pipeline whose vertex and instance structs are `V` and `I` is created with, when
+/// `requested` for it: [`VertexArrangement::Strided`] with the structs' sizes where one is larger than its packed
+/// buffer (tail padding to its alignment), so that the pipeline reads the struct's own stride; `requested`
+/// otherwise (the pipeline a warm-up made for it).
+///
+/// ```
+/// use shader_info::*;
+/// #[derive(Clone, Copy, ShaderVertex)]
+/// #[repr(C)]
+/// struct Instance { model: glam::Mat4, layer: u32 } // 68 bytes of fields, 80 with glam's 16-byte alignment
+/// let mut reg = Registry::new();
+/// reg.add_info(ShaderCreateInfo::new("i").instance_in(0, Type::Mat4, "model").instance_in(4, Type::Uint, "layer")
+///     .vertex_source("v").fragment_source("f"));
+/// let plan = PipelinePlan::new(&reg.validated("i").unwrap(), &reg);
+/// let a = typed_arrangement::<NoVertices, Instance>(&plan, VertexArrangement::Interleaved);
+/// assert_eq!(a, VertexArrangement::Strided { vertex: 0, instance: 80 });
+/// assert!(Instance::arranged_problems(&plan, a, VertexRate::Instance).is_empty());
+/// ```
+pub fn typed_arrangement<V: VertexData, I: VertexData>(
+    plan: &PipelinePlan,
+    requested: VertexArrangement,
+) -> VertexArrangement {
+    if requested != VertexArrangement::Interleaved {
+        return requested;
+    }
+    let packed = plan.vertex_buffers(VertexArrangement::Interleaved);
+    let stride_of = |rate| {
+        packed
+            .iter()
+            .find(|b| b.rate == rate)
+            .map_or(0, |b| b.stride)
+    };
+    let (vertex, instance) = (V::STRIDE.unwrap_or(0), I::STRIDE.unwrap_or(0));
+    if vertex > stride_of(VertexRate::Vertex) || instance > stride_of(VertexRate::Instance) {
+        VertexArrangement::Strided { vertex, instance }
+    } else {
+        requested
+    }
+}
+
+/// The vertex input of a pipeline that reads no vertex buffer (a fullscreen triangle made from the vertex index),
+/// or no instance buffer.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct NoVertices;
 
 impl VertexData for NoVertices {
-    fn vertex_problems(plan: &PipelinePlan) -> Vec<Diagnostic> {
-        if plan.vertex_attributes.is_empty() {
-            return Vec::new();
-        }
+    fn buffer_problems(
+        plan: &PipelinePlan,
+        _arrangement: VertexArrangement,
+        rate: VertexRate,
+    ) -> Vec<Diagnostic> {
         let names: Vec<&str> = plan
             .vertex_attributes
             .iter()
-            .filter(|a| a.offset_in_value == 0)
+            .filter(|a| a.offset_in_value == 0 && a.rate == rate)
             .map(|a| a.name.as_str())
             .collect();
+        if names.is_empty() {
+            return Vec::new();
+        }
+        let (what, hint) = match rate {
+            VertexRate::Vertex => (
+                "vertex inputs",
+                "name the #[derive(ShaderVertex)] struct of its vertex buffer",
+            ),
+            VertexRate::Instance => (
+                "per-instance inputs",
+                "fetch it with typed_instanced, naming the #[derive(ShaderVertex)] struct of its instance buffer",
+            ),
+        };
         vec![
             Diagnostic::error(
                 Code::HostMismatch,
                 &plan.key,
                 format!(
-                    "`{}` reads vertex inputs ({}), but the pipeline was asked for with NoVertices",
+                    "`{}` reads {what} ({}), but the pipeline was asked for with NoVertices",
                     plan.key,
                     names.join(", ")
                 ),
             )
-            .item("vertex_in")
-            .hint("name the #[derive(ShaderVertex)] struct of its vertex buffer"),
+            .item(rate.item())
+            .hint(hint),
         ]
     }
 }

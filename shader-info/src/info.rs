@@ -17,7 +17,7 @@ use crate::sampler_state::SamplerState;
 use crate::specialize::{SpecializeFn, VariantBuilder};
 use crate::targets::Target;
 use crate::types::*;
-use crate::vertex::VertexInput;
+use crate::vertex::{VertexInput, VertexRate};
 
 /// One member of a stage interface.
 #[derive(Clone, Debug, PartialEq)]
@@ -543,6 +543,58 @@ impl ShaderCreateInfo {
             ty,
             name: name.into(),
             format: None,
+            rate: VertexRate::Vertex,
+        });
+        self.vertex_inputs.push(it);
+        self
+    }
+
+    /// A per-instance attribute at `location`: the shader reads it as any `vertex_in`, and the pipeline reads it
+    /// from a buffer that advances once per instance of an instanced draw (Vulkan's instance input rate,
+    /// WebGPU's instance step mode). Per-instance inputs share the location space with the per-vertex ones and get
+    /// a buffer of their own ([`crate::PipelinePlan::vertex_buffers`]).
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// let mut reg = Registry::new();
+    /// reg.add_info(ShaderCreateInfo::new("sprites")
+    ///     .vertex_in(0, Type::Vec2, "corner")
+    ///     .instance_in(1, Type::Vec4, "rect")
+    ///     .instance_in_packed(2, Type::Vec4, VertexFormat::Unorm8x4, "tint")
+    ///     .vertex_source("s.vert").fragment_source("s.frag"));
+    /// let plan = PipelinePlan::new(&reg.validated("sprites").unwrap(), &reg);
+    /// let buffers = plan.vertex_buffers(VertexArrangement::Interleaved);
+    /// assert_eq!((buffers[0].rate, buffers[0].stride), (VertexRate::Vertex, 8));
+    /// assert_eq!((buffers[1].binding, buffers[1].rate, buffers[1].stride), (1, VertexRate::Instance, 20));
+    /// ```
+    #[track_caller]
+    pub fn instance_in(mut self, location: u32, ty: Type, name: impl Into<String>) -> Self {
+        let it = self.item(VertexInput {
+            location,
+            ty,
+            name: name.into(),
+            format: None,
+            rate: VertexRate::Instance,
+        });
+        self.vertex_inputs.push(it);
+        self
+    }
+
+    /// A per-instance attribute stored in a packed format ([`Self::instance_in`], [`Self::vertex_in_packed`]).
+    #[track_caller]
+    pub fn instance_in_packed(
+        mut self,
+        location: u32,
+        ty: Type,
+        format: crate::vertex::VertexFormat,
+        name: impl Into<String>,
+    ) -> Self {
+        let it = self.item(VertexInput {
+            location,
+            ty,
+            name: name.into(),
+            format: Some(format),
+            rate: VertexRate::Instance,
         });
         self.vertex_inputs.push(it);
         self
@@ -573,6 +625,7 @@ impl ShaderCreateInfo {
             ty,
             name: name.into(),
             format: Some(format),
+            rate: VertexRate::Vertex,
         });
         self.vertex_inputs.push(it);
         self

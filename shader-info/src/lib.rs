@@ -80,7 +80,7 @@ pub use generate::{
 pub use glsl_names::define_name_problem;
 pub use host::{
     BindSet, HostResource, NoPush, NoVertices, PushBlock, VertexData, component_kind_word,
-    derived_push_problems,
+    derived_push_problems, typed_arrangement,
 };
 pub use info::{
     ConditionalResource, Define, FragmentOutput, GeometryLayout, InterfaceMember, PushConstant,
@@ -155,7 +155,7 @@ pub use variants::{
 };
 pub use vertex::{
     ShaderVertex, StorageScalar, VertexAttribute, VertexField, VertexFormat, VertexInput,
-    VertexRules, VertexStorage,
+    VertexInputLimits, VertexRate, VertexRules, VertexStorage,
 };
 
 // Lets the derive macros' `::shader_info::…` paths work inside this crate's own tests too.

@@ -40,7 +40,7 @@ use crate::shader_type::ShaderType;
 use crate::targets::TargetMap;
 use crate::types::{DualBlend, Scalar, Stage, Type};
 use crate::validate::ValidatedInfo;
-use crate::vertex::{VertexFormat, VertexRules};
+use crate::vertex::{VertexFormat, VertexInputLimits, VertexRate, VertexRules};
 use serde::Serialize;
 use std::fmt;
 
@@ -293,6 +293,9 @@ pub struct VertexAttributePlan {
     pub offset_in_value: u32,
     /// Bytes of the whole input value.
     pub value_size: u32,
+    /// Per vertex (`vertex_in`) or per instance (`instance_in`).
+    #[serde(skip_serializing_if = "is_per_vertex")]
+    pub rate: VertexRate,
     /// The info that declared the input and where (diagnostics about its place in a buffer name it).
     #[serde(skip)]
     pub declared_in: String,
@@ -308,6 +311,11 @@ pub enum VertexArrangement {
     Interleaved,
     /// One buffer per input: the input at the i-th lowest location reads binding i.
     PerInput,
+    /// As [`Self::Interleaved`], each buffer read with the stride given for its rate where that is larger than
+    /// the packed one: host structs padded to their alignment (Rust pads a struct with a `glam::Mat4` or `Vec4` to
+    /// a multiple of 16 bytes). A typed pipeline whose structs are padded is fetched so
+    /// ([`crate::VertexData`]).
+    Strided { vertex: u32, instance: u32 },
 }
 
 /// A vertex buffer binding and the attributes read from it.
@@ -315,6 +323,9 @@ pub enum VertexArrangement {
 pub struct VertexBufferPlan {
     pub binding: u32,
     pub stride: u32,
+    /// Whether the buffer advances per vertex or per instance.
+    #[serde(skip_serializing_if = "is_per_vertex")]
+    pub rate: VertexRate,
     /// `(location, format, offset)` of each attribute read from this buffer.
     pub attributes: Vec<(u32, VertexFormat, u32)>,
 }
@@ -501,6 +512,7 @@ impl PipelinePlan {
                     name: input.name.clone(),
                     offset_in_value: c * format.size(),
                     value_size,
+                    rate: input.rate,
                     declared_in: it.declared_in.clone(),
                     origin: it.origin,
                 });
@@ -687,21 +699,57 @@ impl PipelinePlan {
         out
     }
 
-    /// The differences between `T` — a `#[derive(ShaderVertex)]` struct meant to fill this plan's one interleaved
-    /// vertex buffer — and the plan's layout: every attribute must be a field of the same name, byte offset and
-    /// format, every field an attribute, and the struct's size the stride. Empty when `T` is the layout.
+    /// The differences between `T` — a `#[derive(ShaderVertex)]` struct meant to fill this plan's interleaved
+    /// per-vertex buffer — and the plan's layout: every `vertex_in` must be a field of the same name, byte offset
+    /// and format, every field a `vertex_in`, and the struct's size the stride. Empty when `T` is the layout.
     pub fn vertex_problems<T: crate::vertex::ShaderVertex>(&self) -> Vec<Diagnostic> {
+        self.buffer_problems::<T>(VertexArrangement::Interleaved, VertexRate::Vertex)
+    }
+
+    /// [`Self::vertex_problems`] for the per-instance buffer (the `instance_in`s).
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// #[derive(Clone, Copy, ShaderVertex)]
+    /// #[repr(C)]
+    /// struct Sprite { rect: [f32; 4], layer: u32 }
+    /// let mut reg = Registry::new();
+    /// reg.add_info(ShaderCreateInfo::new("s").vertex_in(0, Type::Vec2, "corner")
+    ///     .instance_in(1, Type::Vec4, "rect").instance_in(2, Type::Uint, "layer")
+    ///     .vertex_source("s.vert").fragment_source("s.frag"));
+    /// let plan = PipelinePlan::new(&reg.validated("s").unwrap(), &reg);
+    /// assert!(plan.instance_problems::<Sprite>().is_empty());
+    /// // The per-vertex buffer is another struct: `Sprite` has no `corner`.
+    /// assert!(plan.vertex_problems::<Sprite>()[0].message.contains("`corner`"));
+    /// ```
+    pub fn instance_problems<T: crate::vertex::ShaderVertex>(&self) -> Vec<Diagnostic> {
+        self.buffer_problems::<T>(VertexArrangement::Interleaved, VertexRate::Instance)
+    }
+
+    /// The differences between `T` and the buffer of the inputs of `rate` in `arrangement` (interleaved or
+    /// strided: one buffer per rate).
+    pub fn buffer_problems<T: crate::vertex::ShaderVertex>(
+        &self,
+        arrangement: VertexArrangement,
+        rate: VertexRate,
+    ) -> Vec<Diagnostic> {
+        let (item, each) = match rate {
+            VertexRate::Vertex => ("vertex_in", "a vertex"),
+            VertexRate::Instance => ("instance_in", "an instance"),
+        };
         let problem = |message: String| {
             Diagnostic::error(Code::RustTwin, &self.key, message)
                 .item(format!("vertex struct `{}`", std::any::type_name::<T>()))
-                .hint("make the struct follow the info's vertex_in declarations (names, order, packed formats)")
+                .hint(format!(
+                    "make the struct follow the info's {item} declarations (names, order, packed formats)"
+                ))
         };
         let mut out = Vec::new();
-        let buffers = self.vertex_buffers(VertexArrangement::Interleaved);
-        let (stride, attributes) = match buffers.first() {
-            Some(b) => (b.stride, b.attributes.clone()),
-            None => (0, Vec::new()),
-        };
+        let (stride, attributes) = self
+            .vertex_buffers(arrangement)
+            .into_iter()
+            .find(|b| b.rate == rate)
+            .map_or((0, Vec::new()), |b| (b.stride, b.attributes));
         for (location, format, offset) in &attributes {
             let Some(a) = self
                 .vertex_attributes
@@ -722,7 +770,7 @@ impl PipelinePlan {
                 .count() as u32;
             match T::FIELDS.iter().find(|f| f.name == name) {
                 None => out.push(problem(format!(
-                    "vertex_in `{name}` (location {location}) has no field in the struct"
+                    "{item} `{name}` (location {location}) has no field in the struct"
                 ))),
                 Some(f) if f.offset != *offset || f.format != *format || f.columns != columns => {
                     let shape = |format: &VertexFormat, columns: u32| match columns {
@@ -740,18 +788,47 @@ impl PipelinePlan {
             }
         }
         for f in T::FIELDS {
-            if !self.vertex_attributes.iter().any(|a| a.name == f.name) {
-                out.push(problem(format!(
-                    "field `{}` is no vertex_in of `{}`: the shader would not read it",
+            match self.vertex_attributes.iter().find(|a| a.name == f.name) {
+                None => out.push(problem(format!(
+                    "field `{}` is no {item} of `{}`: the shader would not read it",
                     f.name, self.key
-                )));
+                ))),
+                Some(a) if a.rate != rate => out.push(problem(format!(
+                    "field `{}` is {} `{}` of `{}`, read from the other buffer: it belongs in that buffer's struct",
+                    f.name,
+                    match a.rate {
+                        VertexRate::Vertex => "a per-vertex input, vertex_in",
+                        VertexRate::Instance => "a per-instance input, instance_in",
+                    },
+                    f.name,
+                    self.key
+                ))),
+                Some(_) => {}
             }
         }
         if T::STRIDE != stride && out.is_empty() {
-            out.push(problem(format!(
-                "the struct is {} bytes, but a vertex of the declaration takes {stride}",
+            let end = T::FIELDS
+                .iter()
+                .map(|f| f.offset + f.columns * f.format.size())
+                .max()
+                .unwrap_or(0);
+            let mut d = problem(format!(
+                "the struct is {} bytes, but {each} of the declaration takes {stride}",
                 T::STRIDE
-            )));
+            ));
+            if T::STRIDE > stride && end == stride {
+                d.message.push_str(&format!(
+                    " ({} bytes of padding after its last field: Rust pads a struct to its alignment, 16 for \
+                     glam's Vec4 and Mat4)",
+                    T::STRIDE - end
+                ));
+                d.hint = Some(format!(
+                    "fetch the pipeline typed (typed_graphics, typed_instanced), which reads the buffer with the \
+                     struct's stride, or ask for VertexArrangement::Strided with {} for its {item}s",
+                    T::STRIDE
+                ));
+            }
+            out.push(d);
         }
         out
     }
@@ -826,42 +903,130 @@ impl PipelinePlan {
     /// assert_eq!(plan.vertex_buffers(VertexArrangement::PerInput).len(), 3);
     /// ```
     pub fn vertex_buffers(&self, arrangement: VertexArrangement) -> Vec<VertexBufferPlan> {
+        let per_vertex = self
+            .vertex_attributes
+            .iter()
+            .any(|a| a.rate == VertexRate::Vertex);
         let mut out: Vec<VertexBufferPlan> = Vec::new();
-        let mut offset = 0;
-        let mut last_input: Option<(&str, u32)> = None;
         for a in &self.vertex_attributes {
             let first_column = a.offset_in_value == 0;
-            let (binding, base) = match arrangement {
-                VertexArrangement::Interleaved => {
-                    if first_column {
-                        if let Some((_, size)) = last_input {
-                            offset += size;
-                        }
-                        last_input = Some((&a.name, a.value_size));
+            let binding = match arrangement {
+                // The per-vertex buffer is binding 0 and the per-instance one follows, whatever their locations.
+                VertexArrangement::Interleaved | VertexArrangement::Strided { .. } => {
+                    match a.rate {
+                        VertexRate::Vertex => 0,
+                        VertexRate::Instance => u32::from(per_vertex),
                     }
-                    (0, offset)
                 }
+                // A matrix's later columns are in its first column's buffer.
                 VertexArrangement::PerInput => {
-                    let b = out.len() as u32 - u32::from(!first_column && !out.is_empty());
-                    (b, 0)
+                    out.len() as u32 - u32::from(!first_column && !out.is_empty())
                 }
             };
-            match out.iter_mut().find(|b| b.binding == binding) {
-                Some(b) => b
-                    .attributes
-                    .push((a.location, a.format, base + a.offset_in_value)),
-                None => out.push(VertexBufferPlan {
-                    binding,
-                    stride: 0,
-                    attributes: vec![(a.location, a.format, base + a.offset_in_value)],
-                }),
-            }
-            let stride = match arrangement {
-                VertexArrangement::Interleaved => offset + a.value_size,
-                VertexArrangement::PerInput => a.value_size,
+            let b = match out.iter().position(|b| b.binding == binding) {
+                Some(i) => &mut out[i],
+                None => {
+                    out.push(VertexBufferPlan {
+                        binding,
+                        stride: 0,
+                        rate: a.rate,
+                        attributes: Vec::new(),
+                    });
+                    out.last_mut().expect("just pushed")
+                }
             };
-            if let Some(b) = out.iter_mut().find(|b| b.binding == binding) {
-                b.stride = b.stride.max(stride);
+            // Tightly packed in location order: an input starts where the buffer's previous one ended.
+            if first_column {
+                b.stride += a.value_size;
+            }
+            let base = b.stride - a.value_size;
+            b.attributes
+                .push((a.location, a.format, base + a.offset_in_value));
+        }
+        if let VertexArrangement::Strided { vertex, instance } = arrangement {
+            for b in &mut out {
+                b.stride = b.stride.max(match b.rate {
+                    VertexRate::Vertex => vertex,
+                    VertexRate::Instance => instance,
+                });
+            }
+        }
+        out.sort_by_key(|b| b.binding);
+        out
+    }
+
+    /// The `arrangement`'s buffers and strides against a device's `limits`: errors at the declaration, before the
+    /// driver refuses the pipeline (or, without the validation layer, behaves as it likes).
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// let mut reg = Registry::new();
+    /// let mut info = ShaderCreateInfo::new("many");
+    /// for l in 0..9 {
+    ///     info = info.vertex_in(l, Type::Vec4, format!("attr{l}"));
+    /// }
+    /// reg.add_info(info.vertex_source("v").fragment_source("f"));
+    /// let plan = PipelinePlan::new(&reg.validated("many").unwrap(), &reg);
+    /// // WebGPU's default limits (a browser's adapter): 8 buffers, 2,048 bytes a step.
+    /// let webgpu = VertexInputLimits { buffers: 8, stride: 2048 };
+    /// assert!(plan.vertex_input_problems(VertexArrangement::Interleaved, &webgpu).is_empty());
+    /// let d = plan.vertex_input_problems(VertexArrangement::PerInput, &webgpu);
+    /// assert!(d[0].message.contains("9 vertex buffers"), "{}", d[0].message);
+    /// // A host struct padded past what the device reads in one step.
+    /// let padded = VertexArrangement::Strided { vertex: 4096, instance: 0 };
+    /// let d = plan.vertex_input_problems(padded, &webgpu);
+    /// assert!(d[0].message.contains("vertex is 4096 bytes"), "{}", d[0].message);
+    /// ```
+    pub fn vertex_input_problems(
+        &self,
+        arrangement: VertexArrangement,
+        limits: &VertexInputLimits,
+    ) -> Vec<Diagnostic> {
+        let buffers = self.vertex_buffers(arrangement);
+        let mut out = Vec::new();
+        let last = |location: u32| {
+            self.vertex_attributes
+                .iter()
+                .rfind(|a| a.location <= location)
+        };
+        let problem = |message: String, hint: &str, location: u32| {
+            let d = Diagnostic::error(Code::VertexInputOutOfRange, &self.key, message).hint(hint);
+            match last(location) {
+                Some(a) => d
+                    .item(format!("{} `{}`", a.rate.item(), a.name))
+                    .at(&a.declared_in, a.origin),
+                None => d,
+            }
+        };
+        if buffers.len() as u64 > u64::from(limits.buffers) {
+            out.push(problem(
+                format!(
+                    "`{}` reads {} vertex buffers with VertexArrangement::{arrangement:?}; this device allows {}",
+                    self.key,
+                    buffers.len(),
+                    limits.buffers
+                ),
+                "interleave the inputs (VertexArrangement::Interleaved: one buffer per rate)",
+                u32::MAX,
+            ));
+        }
+        for b in &buffers {
+            if b.stride > limits.stride {
+                let location = b.attributes.last().map_or(0, |a| a.0);
+                out.push(problem(
+                    format!(
+                        "buffer {}'s {} is {} bytes; this device reads at most {} per step",
+                        b.binding,
+                        match b.rate {
+                            VertexRate::Vertex => "vertex",
+                            VertexRate::Instance => "instance",
+                        },
+                        b.stride,
+                        limits.stride
+                    ),
+                    "split the inputs over buffers (VertexArrangement::PerInput), or pack them",
+                    location,
+                ));
             }
         }
         out
@@ -949,6 +1114,10 @@ impl PipelinePlan {
 
 fn is_zero(n: &u64) -> bool {
     *n == 0
+}
+
+fn is_per_vertex(rate: &VertexRate) -> bool {
+    *rate == VertexRate::Vertex
 }
 
 /// The info's render state; without a declared topology, the geometry stage's input decides it (a geometry stage

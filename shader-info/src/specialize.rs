@@ -209,7 +209,18 @@ impl<'a> VariantBuilder<'a> {
     /// }
     /// ```
     pub fn vertex_in(&mut self, location: u32, ty: crate::types::Type, name: &str) {
-        self.push_input(location, ty, None, name);
+        self.push_input(location, ty, None, name, crate::vertex::VertexRate::Vertex);
+    }
+
+    /// A per-instance attribute of this permutation (see [`crate::ShaderCreateInfo::instance_in`]).
+    pub fn instance_in(&mut self, location: u32, ty: crate::types::Type, name: &str) {
+        self.push_input(
+            location,
+            ty,
+            None,
+            name,
+            crate::vertex::VertexRate::Instance,
+        );
     }
 
     /// [`Self::vertex_in`] stored in a packed format (see [`crate::ShaderCreateInfo::vertex_in_packed`]).
@@ -220,7 +231,13 @@ impl<'a> VariantBuilder<'a> {
         format: crate::vertex::VertexFormat,
         name: &str,
     ) {
-        self.push_input(location, ty, Some(format), name);
+        self.push_input(
+            location,
+            ty,
+            Some(format),
+            name,
+            crate::vertex::VertexRate::Vertex,
+        );
     }
 
     fn push_input(
@@ -229,12 +246,14 @@ impl<'a> VariantBuilder<'a> {
         ty: crate::types::Type,
         format: Option<crate::vertex::VertexFormat>,
         name: &str,
+        rate: crate::vertex::VertexRate,
     ) {
         self.vertex_inputs.push(crate::vertex::VertexInput {
             location,
             ty,
             name: name.to_string(),
             format,
+            rate,
         });
     }
 

@@ -215,7 +215,7 @@ impl VertexRules {
     }
 }
 
-/// A `vertex_in` attribute.
+/// A `vertex_in` (or `instance_in`) attribute.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct VertexInput {
     pub location: u32,
@@ -223,6 +223,38 @@ pub struct VertexInput {
     pub name: String,
     /// The format in the vertex buffer, when it is not the input type's own (`vertex_in_packed`).
     pub format: Option<VertexFormat>,
+    /// Whether the input advances per vertex or per instance.
+    pub rate: VertexRate,
+}
+
+/// What a device allows a pipeline's vertex input: buffers (Vulkan's `maxVertexInputBindings`, at least 16;
+/// WebGPU's `maxVertexBuffers`, 8 by default) and the stride of one buffer (`maxVertexInputBindingStride`,
+/// `maxVertexBufferArrayStride`). Attributes need no limit of their own: validation keeps inputs within the 16
+/// locations both APIs guarantee.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VertexInputLimits {
+    pub buffers: u32,
+    pub stride: u32,
+}
+
+/// How often a vertex input advances: its buffer's input rate (Vulkan) or step mode (WebGPU).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum VertexRate {
+    /// One value per vertex (`vertex_in`).
+    #[default]
+    Vertex,
+    /// One value per instance of an instanced draw (`instance_in`).
+    Instance,
+}
+
+impl VertexRate {
+    /// The builder item that declares an input of this rate, for messages.
+    pub const fn item(self) -> &'static str {
+        match self {
+            VertexRate::Vertex => "vertex_in",
+            VertexRate::Instance => "instance_in",
+        }
+    }
 }
 
 /// A vertex attribute format.

@@ -33,6 +33,8 @@ pub struct DeviceLimits {
     pub max_storage_buffer_range: u64,
     /// Whose rules a vertex buffer's layout is read by ([`PipelinePlan::vertex_layout_problems`]).
     pub vertex_rules: shader_info::VertexRules,
+    /// Vertex buffers, attributes and strides ([`PipelinePlan::vertex_input_problems`]).
+    pub vertex_input: shader_info::VertexInputLimits,
     /// `maxGeometryShaderInvocations` and `maxGeometryTotalOutputComponents` (0 where the API has no geometry
     /// stage).
     pub max_geometry_invocations: u32,
@@ -266,6 +268,12 @@ pub trait Backend: Sync + Sized {
 
     /// How `options` arrange the vertex inputs in buffers (a typed vertex struct is checked against it).
     fn vertex_arrangement(options: &Self::GraphicsOptions) -> shader_info::VertexArrangement;
+
+    /// `options` with their vertex arrangement set to `arrangement` (a typed fetch of padded structs).
+    fn with_vertex_arrangement(
+        options: &Self::GraphicsOptions,
+        arrangement: shader_info::VertexArrangement,
+    ) -> Self::GraphicsOptions;
 
     /// What this device cannot do for a graphics pipeline beyond the core's checks (optional features, formats it
     /// cannot read, …). Empty when it can.

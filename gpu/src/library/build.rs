@@ -345,8 +345,9 @@ pub(crate) fn graphics_checks<B: Backend>(
     let limits = backend.limits();
     let mut problems =
         checks::attachment_problems(plan, &state, &attachments, limits.max_color_attachments);
-    problems
-        .extend(plan.vertex_layout_problems(B::vertex_arrangement(options), limits.vertex_rules));
+    let arrangement = B::vertex_arrangement(options);
+    problems.extend(plan.vertex_layout_problems(arrangement, limits.vertex_rules));
+    problems.extend(plan.vertex_input_problems(arrangement, &limits.vertex_input));
     problems.extend(backend.graphics_problems(plan, &state, options, &parts.refs()));
     if problems.is_empty() {
         Ok(state)

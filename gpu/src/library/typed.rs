@@ -6,21 +6,21 @@
 //! commands, on wgpu they make the pass data or set the pass's buffer).
 
 use super::{Backend, Library};
-use shader_info::{NoVertices, PushBlock, VertexData};
+use shader_info::{NoVertices, PushBlock, VertexData, VertexRate};
 use std::any::TypeId;
 use std::marker::PhantomData;
 use std::ops::Deref;
 use std::sync::Arc;
 
-/// A pipeline whose push-constant block is `P` and vertex buffer `V` (both checked when it was fetched; a compute
-/// pipeline reads [`NoVertices`]). It derefs to the pipeline.
-pub struct Typed<Pipeline, P, V = NoVertices> {
+/// A pipeline whose push-constant block is `P`, vertex buffer `V` and instance buffer `I` (each checked when it
+/// was fetched; [`NoVertices`] where the info reads none, as a compute pipeline). It derefs to the pipeline.
+pub struct Typed<Pipeline, P, V = NoVertices, I = NoVertices> {
     pipeline: Arc<Pipeline>,
     push: PhantomData<fn(&P)>,
-    vertices: PhantomData<fn(&V)>,
+    vertices: PhantomData<fn(&V, &I)>,
 }
 
-impl<Pipeline, P, V> Clone for Typed<Pipeline, P, V> {
+impl<Pipeline, P, V, I> Clone for Typed<Pipeline, P, V, I> {
     fn clone(&self) -> Self {
         Typed {
             pipeline: self.pipeline.clone(),
@@ -65,7 +65,7 @@ impl<Buffer, V> VertexBuffer<Buffer, V> {
     }
 }
 
-impl<Pipeline, P: PushBlock, V> Typed<Pipeline, P, V> {
+impl<Pipeline, P: PushBlock, V, I> Typed<Pipeline, P, V, I> {
     /// The pipeline shared with the library's cache.
     pub fn pipeline(&self) -> &Arc<Pipeline> {
         &self.pipeline
@@ -77,16 +77,26 @@ impl<Pipeline, P: PushBlock, V> Typed<Pipeline, P, V> {
     }
 }
 
-impl<Pipeline, P, V> Deref for Typed<Pipeline, P, V> {
+impl<Pipeline, P, V: 'static, I> Typed<Pipeline, P, V, I> {
+    /// The binding (Vulkan) or slot (wgpu) of the instance buffer: the per-vertex buffer is 0, and the instance
+    /// buffer follows it, or is 0 where the info reads no per-vertex input (the fetch checked `V` said so).
+    pub fn instance_binding(&self) -> u32 {
+        u32::from(TypeId::of::<V>() != TypeId::of::<NoVertices>())
+    }
+}
+
+impl<Pipeline, P, V, I> Deref for Typed<Pipeline, P, V, I> {
     type Target = Pipeline;
     fn deref(&self) -> &Pipeline {
         &self.pipeline
     }
 }
 
-/// The host types a key was checked with: (key, vertex type, push type, vertex arrangement of a graphics pipeline).
+/// The host types a key was checked with: (key, vertex type, instance type, push type, vertex arrangement asked
+/// for a graphics pipeline); the library keeps the arrangement the pipeline reads them with.
 pub(super) type HostTypes = (
     String,
+    TypeId,
     TypeId,
     TypeId,
     Option<shader_info::VertexArrangement>,
@@ -110,8 +120,37 @@ impl<B: Backend> Library<B> {
         key: impl AsRef<str>,
         options: &B::GraphicsOptions,
     ) -> Result<Typed<B::Graphics, P, V>, B::Error> {
+        self.typed_instanced::<V, NoVertices, P>(key, options)
+    }
+
+    /// [`Self::typed_graphics`] for an info with per-instance inputs (`instance_in`): `I` is the struct of its
+    /// instance buffer, checked against them as `V` is against the `vertex_in`s. A struct padded to its alignment
+    /// (a `glam::Mat4` with a smaller field after it) is read with its own stride
+    /// ([`shader_info::typed_arrangement`]).
+    ///
+    /// ```no_run
+    /// # fn f(lib: &mut shader_info_gpu::vk::ShaderLibrary) -> shader_info_gpu::vk::VkResult<()> {
+    /// use shader_info_gpu::vk::GraphicsOptions;
+    /// use shader_info::NoPush;
+    /// # #[derive(Clone, Copy, shader_info::ShaderVertex)] #[repr(C)] struct Corner { corner: [f32; 2] }
+    /// # #[derive(Clone, Copy, shader_info::ShaderVertex)] #[repr(C)] struct Sprite { rect: [f32; 4] }
+    /// let p = lib.typed_instanced::<Corner, Sprite, NoPush>("sprites", &GraphicsOptions::default())?;
+    /// # Ok(()) }
+    /// ```
+    pub fn typed_instanced<V: VertexData, I: VertexData, P: PushBlock>(
+        &mut self,
+        key: impl AsRef<str>,
+        options: &B::GraphicsOptions,
+    ) -> Result<Typed<B::Graphics, P, V, I>, B::Error> {
         let key = key.as_ref();
-        self.check_host_types::<V, P>(key, Some(B::vertex_arrangement(options)))?;
+        let arrangement =
+            self.check_host_types::<V, I, P>(key, Some(B::vertex_arrangement(options)))?;
+        let options = match arrangement {
+            Some(a) if a != B::vertex_arrangement(options) => {
+                &B::with_vertex_arrangement(options, a)
+            }
+            _ => options,
+        };
         Ok(Typed {
             pipeline: self.graphics_pipeline(key, options)?,
             push: PhantomData,
@@ -125,7 +164,7 @@ impl<B: Backend> Library<B> {
         key: impl AsRef<str>,
     ) -> Result<Typed<B::Compute, P>, B::Error> {
         let key = key.as_ref();
-        self.check_host_types::<NoVertices, P>(key, None)?;
+        self.check_host_types::<NoVertices, NoVertices, P>(key, None)?;
         Ok(Typed {
             pipeline: self.compute_pipeline(key)?,
             push: PhantomData,
@@ -133,32 +172,39 @@ impl<B: Backend> Library<B> {
         })
     }
 
-    /// Checks `V` (for a graphics pipeline whose vertex inputs are arranged so) and `P` against `key`'s plan, once
-    /// per key, types and arrangement.
-    fn check_host_types<V: VertexData, P: PushBlock>(
+    /// Checks `V` and `I` (for a graphics pipeline whose vertex inputs are arranged so) and `P` against `key`'s
+    /// plan, once per key, types and arrangement; the arrangement the pipeline reads the structs with.
+    fn check_host_types<V: VertexData, I: VertexData, P: PushBlock>(
         &mut self,
         key: &str,
-        arrangement: Option<shader_info::VertexArrangement>,
-    ) -> Result<(), B::Error> {
+        requested: Option<shader_info::VertexArrangement>,
+    ) -> Result<Option<shader_info::VertexArrangement>, B::Error> {
         let id = (
             key.to_string(),
             TypeId::of::<V>(),
+            TypeId::of::<I>(),
             TypeId::of::<P>(),
-            arrangement,
+            requested,
         );
-        if self.host_types.contains(&id) {
-            return Ok(());
+        if let Some(arrangement) = self.host_types.get(&id) {
+            return Ok(*arrangement);
         }
         let info = self.validated(key)?;
         let plan = self.flow().plan(&info);
+        let arrangement = requested.map(|r| shader_info::typed_arrangement::<V, I>(&plan, r));
         let mut problems = P::push_problems(&plan, self.registry());
         if let Some(arrangement) = arrangement {
-            problems.extend(V::arranged_problems(&plan, arrangement));
+            problems.extend(V::arranged_problems(&plan, arrangement, VertexRate::Vertex));
+            problems.extend(I::arranged_problems(
+                &plan,
+                arrangement,
+                VertexRate::Instance,
+            ));
         }
         if !problems.is_empty() {
             return Err(B::error(problems));
         }
-        self.host_types.insert(id);
-        Ok(())
+        self.host_types.insert(id, arrangement);
+        Ok(arrangement)
     }
 }

@@ -45,12 +45,14 @@ pub struct FastLinkStats {
     pub held: usize,
 }
 
+/// A part, with the SPIR-V hashes of the modules it was made from (none for the vertex-input and fragment-output
+/// parts).
+type HeldPart = (Arc<Library>, Vec<u128>);
+
 /// The parts of one device, shared by every pipeline whose part is the same.
 #[derive(Default)]
 pub(crate) struct PartCache {
-    /// Each part with the SPIR-V hashes of the modules it was made from (none for the vertex-input and
-    /// fragment-output parts).
-    parts: Mutex<HashMap<u128, (Arc<Library>, Vec<u128>)>>,
+    parts: Mutex<HashMap<u128, HeldPart>>,
     counts: [AtomicUsize; 4],
     linked: AtomicUsize,
     pub(crate) optimized: AtomicUsize,

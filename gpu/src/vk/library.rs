@@ -208,6 +208,16 @@ impl Backend for VkBackend {
         options.vertex_layout
     }
 
+    fn with_vertex_arrangement(
+        options: &GraphicsOptions,
+        arrangement: shader_info::VertexArrangement,
+    ) -> GraphicsOptions {
+        GraphicsOptions {
+            vertex_layout: arrangement,
+            ..options.clone()
+        }
+    }
+
     fn graphics_problems(
         &self,
         plan: &PipelinePlan,

@@ -40,6 +40,10 @@ pub(crate) fn device_limits(ctx: &VkContext) -> DeviceLimits {
         max_uniform_buffer_range: l.max_uniform_buffer_range.into(),
         max_storage_buffer_range: l.max_storage_buffer_range.into(),
         vertex_rules: shader_info::VertexRules::Vulkan,
+        vertex_input: shader_info::VertexInputLimits {
+            buffers: l.max_vertex_input_bindings,
+            stride: l.max_vertex_input_binding_stride,
+        },
         max_geometry_invocations: l.max_geometry_shader_invocations,
         max_geometry_total_output_components: l.max_geometry_total_output_components,
         interface_components: InterfaceLimits {

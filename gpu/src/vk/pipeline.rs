@@ -12,6 +12,7 @@ use ash::vk;
 pub use shader_info::SpecValues;
 use shader_info::{
     Blend, Code, Diagnostic, DynamicStates, PipelinePlan, RenderState, Stage, VertexArrangement,
+    VertexRate,
 };
 use std::hash::Hash;
 use std::sync::Arc;
@@ -44,7 +45,10 @@ pub fn vertex_input(plan: &PipelinePlan, arrangement: VertexArrangement) -> Vert
             vk::VertexInputBindingDescription::default()
                 .binding(buffer.binding)
                 .stride(buffer.stride)
-                .input_rate(vk::VertexInputRate::VERTEX),
+                .input_rate(match buffer.rate {
+                    VertexRate::Vertex => vk::VertexInputRate::VERTEX,
+                    VertexRate::Instance => vk::VertexInputRate::INSTANCE,
+                }),
         );
         for (location, format, offset) in buffer.attributes {
             desc.attributes.push(
@@ -1167,10 +1171,10 @@ impl<V: shader_info::ShaderVertex + bytemuck::NoUninit> VertexBuffer<V> {
 
 /// Typed pushes and vertices: the pipeline's block and vertex types only (checked against the declaration when it
 /// was fetched with [`crate::library::Library::typed_graphics`]).
-impl<P: shader_info::PushBlock, V: shader_info::VertexData>
-    crate::library::Typed<GraphicsPipeline, P, V>
+impl<P: shader_info::PushBlock, V: shader_info::VertexData, I: shader_info::VertexData>
+    crate::library::Typed<GraphicsPipeline, P, V, I>
 {
-    /// Records the binding of `vertices` at binding 0, the one interleaved buffer the pipeline reads:
+    /// Records the binding of `vertices` at binding 0, the interleaved per-vertex buffer the pipeline reads:
     ///
     /// ```no_run
     /// # #[derive(Clone, Copy, bytemuck::NoUninit, shader_info::ShaderVertex)] #[repr(C)] struct A { pos: [f32; 2] }
@@ -1205,11 +1209,42 @@ impl<P: shader_info::PushBlock, V: shader_info::VertexData>
             )
         };
     }
+
+    /// Records the binding of `instances`, the interleaved per-instance buffer of an info with `instance_in`s (a
+    /// pipeline fetched with [`crate::library::Library::typed_instanced`]), at its binding
+    /// ([`crate::library::Typed::instance_binding`]). A buffer of another type does not compile.
+    ///
+    /// ```no_run
+    /// # #[derive(Clone, Copy, bytemuck::NoUninit, shader_info::ShaderVertex)] #[repr(C)] struct Corner { corner: [f32; 2] }
+    /// # #[derive(Clone, Copy, bytemuck::NoUninit, shader_info::ShaderVertex)] #[repr(C)] struct Sprite { rect: [f32; 4] }
+    /// use shader_info_gpu::{library::Typed, vk::{GraphicsPipeline, VertexBuffer, raw::CommandBuffer}};
+    /// unsafe fn draw(p: &Typed<GraphicsPipeline, shader_info::NoPush, Corner, Sprite>, corners: &VertexBuffer<Corner>,
+    ///                sprites: &VertexBuffer<Sprite>, cmd: CommandBuffer) {
+    ///     unsafe {
+    ///         p.bind_vertices(cmd, corners);
+    ///         p.bind_instances(cmd, sprites);
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// # Safety
+    /// As [`Self::bind_vertices`].
+    pub unsafe fn bind_instances(&self, cmd: vk::CommandBuffer, instances: &VertexBuffer<I>) {
+        // SAFETY: guaranteed by the caller.
+        unsafe {
+            self.layout().device().cmd_bind_vertex_buffers(
+                cmd,
+                self.instance_binding(),
+                &[instances.buffer().handle()],
+                &[0],
+            )
+        };
+    }
 }
 
 /// Typed pushes: the pipeline's block type only (checked against the declaration when it was fetched with
 /// [`crate::library::Library::typed_graphics`]).
-impl<P: shader_info::PushBlock, V> crate::library::Typed<GraphicsPipeline, P, V> {
+impl<P: shader_info::PushBlock, V, I> crate::library::Typed<GraphicsPipeline, P, V, I> {
     /// Records the push of `value` ([`PipelineLayout::push`]: the block, its tail padding dropped).
     ///
     /// # Safety

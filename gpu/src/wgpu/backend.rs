@@ -146,6 +146,10 @@ impl Backend for WgpuBackend {
             max_uniform_buffer_range: l.max_uniform_buffer_binding_size,
             max_storage_buffer_range: l.max_storage_buffer_binding_size,
             vertex_rules: shader_info::VertexRules::WebGpu,
+            vertex_input: shader_info::VertexInputLimits {
+                buffers: l.max_vertex_buffers,
+                stride: l.max_vertex_buffer_array_stride,
+            },
             // No geometry or tessellation stage (an info with one is refused for that, its limits unread).
             max_geometry_invocations: 0,
             max_geometry_total_output_components: 0,
@@ -438,6 +442,16 @@ impl Backend for WgpuBackend {
         options.vertex_layout
     }
 
+    fn with_vertex_arrangement(
+        options: &GraphicsOptions,
+        arrangement: shader_info::VertexArrangement,
+    ) -> GraphicsOptions {
+        GraphicsOptions {
+            vertex_layout: arrangement,
+            ..options.clone()
+        }
+    }
+
     /// What WebGPU or this device cannot draw: a topology WebGPU lacks, line or point polygons without their
     /// feature, an info without a vertex stage.
     fn graphics_problems(
@@ -524,7 +538,10 @@ impl Backend for WgpuBackend {
             .map(|(b, a)| {
                 Some(w::VertexBufferLayout {
                     array_stride: b.stride.into(),
-                    step_mode: w::VertexStepMode::Vertex,
+                    step_mode: match b.rate {
+                        shader_info::VertexRate::Vertex => w::VertexStepMode::Vertex,
+                        shader_info::VertexRate::Instance => w::VertexStepMode::Instance,
+                    },
                     attributes: a,
                 })
             })

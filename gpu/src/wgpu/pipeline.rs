@@ -464,8 +464,10 @@ impl<V: shader_info::ShaderVertex + bytemuck::NoUninit> VertexBuffer<V> {
 }
 
 /// Typed vertices: the pipeline's vertex type only (checked against the declaration when it was fetched).
-impl<P: PushBlock, V: shader_info::VertexData> Typed<GraphicsPipeline, P, V> {
-    /// Sets `vertices` as the pass's buffer 0, the one interleaved buffer the pipeline reads:
+impl<P: PushBlock, V: shader_info::VertexData, I: shader_info::VertexData>
+    Typed<GraphicsPipeline, P, V, I>
+{
+    /// Sets `vertices` as the pass's buffer 0, the interleaved per-vertex buffer the pipeline reads:
     ///
     /// ```no_run
     /// # #[derive(Clone, Copy, bytemuck::NoUninit, shader_info::ShaderVertex)] #[repr(C)] struct A { pos: [f32; 2] }
@@ -488,11 +490,29 @@ impl<P: PushBlock, V: shader_info::VertexData> Typed<GraphicsPipeline, P, V> {
     pub fn set_vertices<'p>(&self, pass: &mut w::RenderPass<'p>, vertices: &'p VertexBuffer<V>) {
         pass.set_vertex_buffer(0, vertices.buffer().slice(..));
     }
+
+    /// Sets `instances`, the interleaved per-instance buffer of an info with `instance_in`s (a pipeline fetched
+    /// with [`crate::library::Library::typed_instanced`]), at its slot ([`Typed::instance_binding`]). A buffer of
+    /// another type does not compile.
+    ///
+    /// ```no_run
+    /// # #[derive(Clone, Copy, bytemuck::NoUninit, shader_info::ShaderVertex)] #[repr(C)] struct Corner { corner: [f32; 2] }
+    /// # #[derive(Clone, Copy, bytemuck::NoUninit, shader_info::ShaderVertex)] #[repr(C)] struct Sprite { rect: [f32; 4] }
+    /// use shader_info_gpu::{library::Typed, wgpu::{GraphicsPipeline, VertexBuffer, raw::RenderPass}};
+    /// fn draw<'p>(p: &Typed<GraphicsPipeline, shader_info::NoPush, Corner, Sprite>, pass: &mut RenderPass<'p>,
+    ///             corners: &'p VertexBuffer<Corner>, sprites: &'p VertexBuffer<Sprite>) {
+    ///     p.set_vertices(pass, corners);
+    ///     p.set_instances(pass, sprites);
+    /// }
+    /// ```
+    pub fn set_instances<'p>(&self, pass: &mut w::RenderPass<'p>, instances: &'p VertexBuffer<I>) {
+        pass.set_vertex_buffer(self.instance_binding(), instances.buffer().slice(..));
+    }
 }
 
 /// Typed pushes: the pipeline's block type only (checked against the declaration when it was fetched with
 /// [`crate::library::Library::typed_graphics`]).
-impl<P: PushBlock, V> Typed<GraphicsPipeline, P, V> {
+impl<P: PushBlock, V, I> Typed<GraphicsPipeline, P, V, I> {
     /// Push-constant data for a pass from the block's Rust value ([`Layouts::push`]).
     pub fn push(&self, ctx: &WgpuContext, value: &P) -> WgpuResult<PushData> {
         self.layouts.push(ctx, bytemuck::bytes_of(value))
