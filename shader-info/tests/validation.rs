@@ -1441,3 +1441,34 @@ fn globals_named_like_builtin_functions() {
     assert_eq!(codes(&d), [Code::DuplicateName; 2], "{}", render_all(&d));
     assert!(d.iter().all(Diagnostic::is_error), "{}", render_all(&d));
 }
+
+/// Per-instance inputs share the location and name space of the per-vertex ones: an overlap or a repeated name
+/// between the two lists is the same error as within one.
+#[test]
+fn instance_inputs_share_locations_and_names_with_vertex_inputs() {
+    let d = check(
+        graphics("instance_overlap")
+            .vertex_in(0, Type::Vec4, "pos")
+            .instance_in(0, Type::Mat4, "model"),
+    );
+    assert!(
+        d.iter()
+            .any(|d| d.message.contains("overlaps") && d.message.contains("`pos`")),
+        "{}",
+        render_all(&d)
+    );
+    let d = check(
+        graphics("instance_same_name")
+            .vertex_in(0, Type::Vec4, "pos")
+            .instance_in(1, Type::Vec4, "pos"),
+    );
+    assert!(!d.is_empty(), "a name read from two buffers was accepted");
+    assert!(
+        check(
+            graphics("instance_ok")
+                .vertex_in(0, Type::Vec4, "pos")
+                .instance_in(1, Type::Mat4, "model")
+        )
+        .is_empty()
+    );
+}

@@ -135,6 +135,8 @@ fn text() -> impl Strategy<Value = String> {
 #[derive(Clone, Debug)]
 enum Op {
     VertexIn(u32, Type, String),
+    /// A per-instance input (`instance_in`): the same location space, another buffer.
+    InstanceIn(u32, Type, String),
     /// An interface (name, instance name, members) in one of the lists: vertex, geometry, tessellation control,
     /// tessellation patch, tessellation evaluation out.
     Interface(u8, String, String, Vec<(Type, String, u8)>),
@@ -279,6 +281,7 @@ fn register_types(reg: &mut Registry, types: &SharedTypes) {
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         (number(), ty(), name()).prop_map(|(l, t, n)| Op::VertexIn(l, t, n)),
+        (number(), ty(), name()).prop_map(|(l, t, n)| Op::InstanceIn(l, t, n)),
         (
             prop_oneof![6 => Just(0u8), 1 => 1u8..5],
             name(),
@@ -430,6 +433,7 @@ fn build(index: usize, d: &Decl, types: &SharedTypes) -> ShaderCreateInfo {
     for op in &d.ops {
         info = match op.clone() {
             Op::VertexIn(l, t, n) => info.vertex_in(l, t, n),
+            Op::InstanceIn(l, t, n) => info.instance_in(l, t, n),
             Op::Interface(list, n, instance, members) => {
                 let mut iface = StageInterfaceInfo::new(n, instance);
                 for (t, m, interp) in members {
