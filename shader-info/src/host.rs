@@ -187,7 +187,12 @@ pub trait VertexData: 'static {
         arrangement: VertexArrangement,
         rate: VertexRate,
     ) -> Vec<Diagnostic> {
-        let mut out = Self::buffer_problems(plan, arrangement, rate);
+        // The struct's own layout is checked as one buffer of its rate; more buffers are the error below.
+        let one_buffer = match arrangement {
+            VertexArrangement::PerInput => VertexArrangement::Interleaved,
+            other => other,
+        };
+        let mut out = Self::buffer_problems(plan, one_buffer, rate);
         let buffers = plan
             .vertex_buffers(arrangement)
             .iter()

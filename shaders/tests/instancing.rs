@@ -141,6 +141,30 @@ fn mistakes<B: gpu::library::Backend>(
     assert!(d.iter().all(|d| d.code == Code::HostMismatch), "{d:?}");
 }
 
+/// The options a typed fetch of the padded structs uses, warmed up: the fetch then creates nothing (strict mode
+/// refuses a late pipeline).
+fn warm_typed<B: gpu::library::Backend>(
+    lib: &mut gpu::library::Library<B>,
+    options: &B::GraphicsOptions,
+) {
+    let typed = lib
+        .typed_options::<Corner, Sprite>("instanced_sprite", options)
+        .unwrap();
+    assert_eq!(
+        B::vertex_arrangement(&typed),
+        VertexArrangement::Strided {
+            vertex: 8,
+            instance: 32
+        }
+    );
+    let report = lib.warm_up(&[gpu::library::WarmUp::Graphics {
+        key: "instanced_sprite".into(),
+        options: typed,
+    }]);
+    assert!(report.failed.is_empty(), "{:?}", report.failed);
+    lib.set_strict(true);
+}
+
 #[test]
 fn ash_draws_instances_from_their_own_buffer() {
     use gpu::vk::{
@@ -154,6 +178,7 @@ fn ash_draws_instances_from_their_own_buffer() {
         ShaderLibrary::new(&ctx, registry(dir.path()), LibraryOptions::new(dir.path())).unwrap();
     let options = GraphicsOptions::default();
     mistakes(&mut lib, &options);
+    warm_typed(&mut lib, &options);
     let p: Typed<GraphicsPipeline, NoPush, Corner, Sprite> = lib
         .typed_instanced::<Corner, Sprite, NoPush>("instanced_sprite", &options)
         .unwrap();
@@ -251,6 +276,7 @@ fn wgpu_draws_instances_from_their_own_buffer() {
         WgpuLibrary::new(&ctx, registry(dir.path()), LibraryOptions::new(dir.path())).unwrap();
     let options = GraphicsOptions::default();
     mistakes(&mut lib, &options);
+    warm_typed(&mut lib, &options);
     let p = lib
         .typed_instanced::<Corner, Sprite, NoPush>("instanced_sprite", &options)
         .unwrap();

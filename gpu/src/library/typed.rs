@@ -8,6 +8,7 @@
 use super::{Backend, Library};
 use shader_info::{NoVertices, PushBlock, VertexData, VertexRate};
 use std::any::TypeId;
+use std::borrow::Cow;
 use std::marker::PhantomData;
 use std::ops::Deref;
 use std::sync::Arc;
@@ -102,6 +103,19 @@ pub(super) type HostTypes = (
     Option<shader_info::VertexArrangement>,
 );
 
+/// `options` with `arrangement` where it differs (a fetch of unpadded structs, every frame, copies nothing).
+fn arranged<B: Backend>(
+    options: &B::GraphicsOptions,
+    arrangement: Option<shader_info::VertexArrangement>,
+) -> Cow<'_, B::GraphicsOptions> {
+    match arrangement {
+        Some(a) if a != B::vertex_arrangement(options) => {
+            Cow::Owned(B::with_vertex_arrangement(options, a))
+        }
+        _ => Cow::Borrowed(options),
+    }
+}
+
 impl<B: Backend> Library<B> {
     /// The graphics pipeline of `key` whose vertex buffer is `V` and push-constant block `P` (`NoVertices`,
     /// `NoPush` where the info has none). The types are checked against the declaration the first time they are
@@ -145,17 +159,38 @@ impl<B: Backend> Library<B> {
         let key = key.as_ref();
         let arrangement =
             self.check_host_types::<V, I, P>(key, Some(B::vertex_arrangement(options)))?;
-        let options = match arrangement {
-            Some(a) if a != B::vertex_arrangement(options) => {
-                &B::with_vertex_arrangement(options, a)
-            }
-            _ => options,
-        };
+        let options = arranged::<B>(options, arrangement);
         Ok(Typed {
-            pipeline: self.graphics_pipeline(key, options)?,
+            pipeline: self.graphics_pipeline(key, &options)?,
             push: PhantomData,
             vertices: PhantomData,
         })
+    }
+
+    /// The options a typed fetch of `key` whose vertex and instance structs are `V` and `I` creates its pipeline
+    /// with: `options`, or for structs padded to their alignment `options` with
+    /// [`shader_info::VertexArrangement::Strided`] ([`shader_info::typed_arrangement`]). Warm these up
+    /// ([`Self::warm_up`]) and the typed fetch finds its pipeline made, in strict mode too.
+    ///
+    /// ```no_run
+    /// # fn f(lib: &mut shader_info_gpu::vk::ShaderLibrary) -> shader_info_gpu::vk::VkResult<()> {
+    /// use shader_info_gpu::vk::{GraphicsOptions, WarmUp};
+    /// # #[derive(Clone, Copy, shader_info::ShaderVertex)] #[repr(C)] struct Corner { corner: [f32; 2] }
+    /// # #[derive(Clone, Copy, shader_info::ShaderVertex)] #[repr(C)] struct Sprite { rect: glam::Vec4, layer: u32 }
+    /// let options = lib.typed_options::<Corner, Sprite>("sprites", &GraphicsOptions::default())?;
+    /// lib.warm_up(&[WarmUp::Graphics { key: "sprites".into(), options }]);
+    /// # Ok(()) }
+    /// ```
+    pub fn typed_options<V: VertexData, I: VertexData>(
+        &mut self,
+        key: impl AsRef<str>,
+        options: &B::GraphicsOptions,
+    ) -> Result<B::GraphicsOptions, B::Error> {
+        let info = self.validated(key.as_ref())?;
+        let plan = self.flow().plan(&info);
+        let arrangement =
+            shader_info::typed_arrangement::<V, I>(&plan, B::vertex_arrangement(options));
+        Ok(arranged::<B>(options, Some(arrangement)).into_owned())
     }
 
     /// The compute pipeline of `key` whose push-constant block is `P` (checked as in [`Self::typed_graphics`]).
