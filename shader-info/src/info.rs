@@ -537,13 +537,26 @@ impl ShaderCreateInfo {
 
     /// A vertex attribute at `location` (matrices take one location per column).
     #[track_caller]
-    pub fn vertex_in(mut self, location: u32, ty: Type, name: impl Into<String>) -> Self {
+    pub fn vertex_in(self, location: u32, ty: Type, name: impl Into<String>) -> Self {
+        self.input(location, ty, None, name.into(), VertexRate::Vertex)
+    }
+
+    /// Any of the vertex inputs, declared where the caller's caller stands.
+    #[track_caller]
+    fn input(
+        mut self,
+        location: u32,
+        ty: Type,
+        format: Option<crate::vertex::VertexFormat>,
+        name: String,
+        rate: VertexRate,
+    ) -> Self {
         let it = self.item(VertexInput {
             location,
             ty,
-            name: name.into(),
-            format: None,
-            rate: VertexRate::Vertex,
+            name,
+            format,
+            rate,
         });
         self.vertex_inputs.push(it);
         self
@@ -568,36 +581,26 @@ impl ShaderCreateInfo {
     /// assert_eq!((buffers[1].binding, buffers[1].rate, buffers[1].stride), (1, VertexRate::Instance, 20));
     /// ```
     #[track_caller]
-    pub fn instance_in(mut self, location: u32, ty: Type, name: impl Into<String>) -> Self {
-        let it = self.item(VertexInput {
-            location,
-            ty,
-            name: name.into(),
-            format: None,
-            rate: VertexRate::Instance,
-        });
-        self.vertex_inputs.push(it);
-        self
+    pub fn instance_in(self, location: u32, ty: Type, name: impl Into<String>) -> Self {
+        self.input(location, ty, None, name.into(), VertexRate::Instance)
     }
 
     /// A per-instance attribute stored in a packed format ([`Self::instance_in`], [`Self::vertex_in_packed`]).
     #[track_caller]
     pub fn instance_in_packed(
-        mut self,
+        self,
         location: u32,
         ty: Type,
         format: crate::vertex::VertexFormat,
         name: impl Into<String>,
     ) -> Self {
-        let it = self.item(VertexInput {
+        self.input(
             location,
             ty,
-            name: name.into(),
-            format: Some(format),
-            rate: VertexRate::Instance,
-        });
-        self.vertex_inputs.push(it);
-        self
+            Some(format),
+            name.into(),
+            VertexRate::Instance,
+        )
     }
 
     /// A vertex attribute stored in a packed format (normalized 8/16-bit colors, 16-bit integers, half floats,
@@ -614,21 +617,13 @@ impl ShaderCreateInfo {
     /// ```
     #[track_caller]
     pub fn vertex_in_packed(
-        mut self,
+        self,
         location: u32,
         ty: Type,
         format: crate::vertex::VertexFormat,
         name: impl Into<String>,
     ) -> Self {
-        let it = self.item(VertexInput {
-            location,
-            ty,
-            name: name.into(),
-            format: Some(format),
-            rate: VertexRate::Vertex,
-        });
-        self.vertex_inputs.push(it);
-        self
+        self.input(location, ty, Some(format), name.into(), VertexRate::Vertex)
     }
 
     /// Data the vertex stage passes on (to the geometry or fragment stage).

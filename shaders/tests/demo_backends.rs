@@ -42,13 +42,7 @@ fn the_demo_frame_through_wgpu_matches_the_frame_through_ash() {
         (set.len(), 0)
     );
     drop(lib);
-    let messages: Vec<String> = vk
-        .validation_messages()
-        .into_iter()
-        .filter(|m| !is_known_driver_warning(m))
-        .map(|m| m.to_string())
-        .collect();
-    assert!(messages.is_empty(), "ash: {}", messages.join("\n"));
+    gpu::vk::testing::assert_no_validation_messages_but(&vk, is_known_driver_warning);
     assert!(reference.distinct_colors() > 1000);
 
     for immediates in [true, false] {

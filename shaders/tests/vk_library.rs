@@ -23,18 +23,7 @@ use shaders as _;
 /// Panics with the messages when validation (or the driver, but for lavapipe's known `invariant` warning) reported
 /// anything.
 fn assert_quiet(ctx: &VkContext) {
-    let bad: Vec<String> = ctx
-        .validation_messages()
-        .into_iter()
-        .filter(|m| !is_known_driver_warning(m))
-        .map(|m| m.to_string())
-        .collect();
-    assert!(
-        bad.is_empty(),
-        "{} validation message(s):\n{}",
-        bad.len(),
-        bad.join("\n")
-    );
+    gpu::vk::testing::assert_no_validation_messages_but(ctx, is_known_driver_warning);
 }
 
 fn library(ctx: &VkContext) -> ShaderLibrary {
