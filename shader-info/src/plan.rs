@@ -823,8 +823,9 @@ impl PipelinePlan {
                     T::STRIDE - end
                 ));
                 d.hint = Some(format!(
-                    "fetch the pipeline typed (typed_graphics, typed_instanced), which reads the buffer with the \
-                     struct's stride, or ask for VertexArrangement::Strided with {} for its {item}s",
+                    "fetch the pipeline typed with VertexArrangement::Interleaved (typed_graphics, \
+                     typed_instanced), which reads the buffer with the struct's stride, or ask for \
+                     VertexArrangement::Strided with {} for its {item}s",
                     T::STRIDE
                 ));
             }
@@ -1058,8 +1059,9 @@ impl PipelinePlan {
         };
         let name_of = |location: u32| attribute(location).map_or("", |a| a.name.as_str());
         let problem = |message: String, location: u32| {
+            let item = attribute(location).map_or("vertex_in", |a| a.rate.item());
             let d = Diagnostic::error(Code::VertexInputOutOfRange, &self.key, message)
-                .item(format!("vertex_in `{}`", name_of(location)));
+                .item(format!("{item} `{}`", name_of(location)));
             match attribute(location) {
                 Some(a) => d.at(&a.declared_in, a.origin),
                 None => d,

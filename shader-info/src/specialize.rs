@@ -223,6 +223,23 @@ impl<'a> VariantBuilder<'a> {
         );
     }
 
+    /// [`Self::instance_in`] stored in a packed format (see [`crate::ShaderCreateInfo::instance_in_packed`]).
+    pub fn instance_in_packed(
+        &mut self,
+        location: u32,
+        ty: crate::types::Type,
+        format: crate::vertex::VertexFormat,
+        name: &str,
+    ) {
+        self.push_input(
+            location,
+            ty,
+            Some(format),
+            name,
+            crate::vertex::VertexRate::Instance,
+        );
+    }
+
     /// [`Self::vertex_in`] stored in a packed format (see [`crate::ShaderCreateInfo::vertex_in_packed`]).
     pub fn vertex_in_packed(
         &mut self,

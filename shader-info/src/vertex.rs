@@ -230,7 +230,8 @@ pub struct VertexInput {
 /// What a device allows a pipeline's vertex input: buffers (Vulkan's `maxVertexInputBindings`, at least 16;
 /// WebGPU's `maxVertexBuffers`, 8 by default) and the stride of one buffer (`maxVertexInputBindingStride`,
 /// `maxVertexBufferArrayStride`). Attributes need no limit of their own: validation keeps inputs within the 16
-/// locations both APIs guarantee.
+/// locations both APIs guarantee, so their count (at most 16) and their offsets inside a value (at most 15
+/// locations of 32 bytes, under Vulkan's guaranteed `maxVertexInputAttributeOffset` of 2,047) stay in range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct VertexInputLimits {
     pub buffers: u32,

@@ -55,7 +55,29 @@ fn registry(dir: &Path) -> Registry {
             .vertex_source("sprite.vert.glsl")
             .fragment_source("sprite.frag.glsl"),
     );
+    // One input of each rate, the per-instance one first: with a buffer per input, bindings follow the locations.
+    reg.add_info(
+        ShaderCreateInfo::new("per_input_sprite")
+            .instance_in(0, Type::Vec4, "placement")
+            .vertex_in(1, Type::Vec2, "corner")
+            .vertex_out(&color)
+            .fragment_out(0, Type::Vec4, "frag_color")
+            .vertex_source("per_input.vert.glsl")
+            .fragment_source("sprite.frag.glsl"),
+    );
+    std::fs::write(
+        dir.join("per_input.vert.glsl"),
+        "void main() {\n  color = vec4(1.0);\n  gl_Position = vec4(placement.xy + corner, 0.0, 1.0);\n}\n",
+    )
+    .unwrap();
     reg
+}
+
+/// Where the instance struct of `per_input_sprite` goes.
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable, ShaderVertex)]
+#[repr(C)]
+struct Placement {
+    placement: [f32; 4],
 }
 
 /// A quad of half a unit, two triangles.
@@ -182,7 +204,18 @@ fn ash_draws_instances_from_their_own_buffer() {
     let p: Typed<GraphicsPipeline, NoPush, Corner, Sprite> = lib
         .typed_instanced::<Corner, Sprite, NoPush>("instanced_sprite", &options)
         .unwrap();
-    assert_eq!(p.instance_binding(), 1);
+    assert_eq!((p.vertex_binding(), p.instance_binding()), (0, 1));
+    // With a buffer per input, the typed pipeline binds each struct where the plan reads its rate.
+    let per_input = GraphicsOptions {
+        vertex_layout: VertexArrangement::PerInput,
+        ..GraphicsOptions::default()
+    };
+    lib.set_strict(false);
+    let q = lib
+        .typed_instanced::<Corner, Placement, NoPush>("per_input_sprite", &per_input)
+        .unwrap();
+    assert_eq!((q.vertex_binding(), q.instance_binding()), (1, 0));
+    lib.set_strict(true);
     // Read with the padded struct's stride: 32 bytes an instance, not the 20 of its fields.
     let plan = p.layout().plan().expect("a layout made from the plan");
     let arrangement =

@@ -832,8 +832,12 @@ type Placing = (Place, Job);
 
 /// A compile unit (variants whose generated source is the same compile to one) in the pass.
 enum Unit {
-    /// Its first job is compiling it; these jobs of the same unit came meanwhile.
-    Compiling(Vec<(Place, Job, Option<GeneratedStage>)>),
+    /// Its first job, of the list whose slots are at `list`, is compiling it; these jobs of the same unit and list
+    /// came meanwhile.
+    Compiling {
+        list: usize,
+        waiting: Vec<(Place, Job, Option<GeneratedStage>)>,
+    },
     Compiled,
 }
 
@@ -865,21 +869,29 @@ impl Runner<'_> {
             g.source.as_bytes(),
         ]);
         let units = || self.units.lock().unwrap_or_else(|e| e.into_inner());
+        let list = Arc::as_ptr(&place.slots) as usize;
         match units().entry(unit) {
             std::collections::hash_map::Entry::Vacant(e) => {
-                e.insert(Unit::Compiling(Vec::new()));
+                e.insert(Unit::Compiling {
+                    list,
+                    waiting: Vec::new(),
+                });
             }
             std::collections::hash_map::Entry::Occupied(mut e) => match e.get_mut() {
-                Unit::Compiling(waiting) => {
+                // Left with the unit only by a job of the same list: that list's compile returns after the unit's
+                // first job has run it.
+                Unit::Compiling { list: of, waiting } if *of == list => {
                     waiting.push((place, job, generated));
                     return;
                 }
+                // A job of another list runs now, rather than after its own list was collected.
+                Unit::Compiling { .. } => return place.put(self.run(&job, generated)),
                 Unit::Compiled => {}
             },
         }
         place.put(self.run(&job, generated));
         let waiting = match units().insert(unit, Unit::Compiled) {
-            Some(Unit::Compiling(waiting)) => waiting,
+            Some(Unit::Compiling { waiting, .. }) => waiting,
             _ => Vec::new(),
         };
         waiting

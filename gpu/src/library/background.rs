@@ -219,7 +219,9 @@ impl<B: Backend + Send + 'static> Library<B> {
     /// Starts a reload on a worker when the watcher ([`Self::watch`]) saw changes (or `force`), and returns the
     /// report of a reload that finished since the last call, its pipelines swapped in by then. Call it once per
     /// frame, before recording it: compiling and creating happen off the frame; a pipeline replaced is kept while a
-    /// frame in flight may use it (on Vulkan, [`Self::set_frames_in_flight`] frames), then dropped.
+    /// frame in flight may use it (on Vulkan, [`Self::set_frames_in_flight`] frames), then dropped. Each call counts
+    /// one frame for that: a loop that calls it more often than it submits frames (twice a frame, or while frames
+    /// still run on a minimized window) must set a larger count, or call [`Self::release_retired`] instead.
     ///
     /// ```no_run
     /// # fn f(lib: &mut shader_info_gpu::vk::ShaderLibrary) -> shader_info_gpu::vk::VkResult<()> {

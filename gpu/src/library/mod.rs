@@ -131,7 +131,7 @@ pub struct Library<B: Backend> {
     ray_tracing: HashMap<String, Cached<B::RayTracing>>,
     watcher: Option<ShaderWatcher>,
     /// Host types already checked against a key's declaration ([`Library::typed_graphics`]).
-    host_types: HashMap<typed::HostTypes, Option<shader_info::VertexArrangement>>,
+    host_types: HashMap<typed::HostTypes, typed::Checked>,
     /// Warm-up, late creations, strict mode and the usage log ([`Library::stats`]).
     late: pipeline_set::Late,
     /// Pipelines replaced (by reloads, background builds, better links) that a submitted frame may still use.

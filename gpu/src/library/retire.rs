@@ -78,7 +78,8 @@ impl<B: Backend> Library<B> {
     /// Sets how many frames the renderer records before waiting for the GPU (default
     /// [`DEFAULT_FRAMES_IN_FLIGHT`]): a pipeline the library replaces is dropped that many calls of
     /// [`Self::poll_reload_in_background`] (one per frame) after the frame it was replaced in. A renderer that
-    /// records more frames ahead than this must say so, or a pipeline may be destroyed while the GPU uses it.
+    /// records more frames ahead than this, or polls more than once a frame, must say so (a count of frames that
+    /// covers its polls), or a pipeline may be destroyed while the GPU uses it.
     ///
     /// ```no_run
     /// # fn f(lib: &mut shader_info_gpu::vk::ShaderLibrary) {

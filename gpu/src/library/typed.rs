@@ -17,14 +17,24 @@ use std::sync::Arc;
 /// was fetched; [`NoVertices`] where the info reads none, as a compute pipeline). It derefs to the pipeline.
 pub struct Typed<Pipeline, P, V = NoVertices, I = NoVertices> {
     pipeline: Arc<Pipeline>,
+    /// Where the pipeline reads the per-vertex and the per-instance buffer.
+    bindings: Bindings,
     push: PhantomData<fn(&P)>,
     vertices: PhantomData<fn(&V, &I)>,
+}
+
+/// The bindings (Vulkan) or slots (wgpu) of a graphics pipeline's per-vertex and per-instance buffers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Bindings {
+    vertex: u32,
+    instance: u32,
 }
 
 impl<Pipeline, P, V, I> Clone for Typed<Pipeline, P, V, I> {
     fn clone(&self) -> Self {
         Typed {
             pipeline: self.pipeline.clone(),
+            bindings: self.bindings,
             push: PhantomData,
             vertices: PhantomData,
         }
@@ -78,11 +88,17 @@ impl<Pipeline, P: PushBlock, V, I> Typed<Pipeline, P, V, I> {
     }
 }
 
-impl<Pipeline, P, V: 'static, I> Typed<Pipeline, P, V, I> {
-    /// The binding (Vulkan) or slot (wgpu) of the instance buffer: the per-vertex buffer is 0, and the instance
-    /// buffer follows it, or is 0 where the info reads no per-vertex input (the fetch checked `V` said so).
+impl<Pipeline, P, V, I> Typed<Pipeline, P, V, I> {
+    /// The binding (Vulkan) or slot (wgpu) of the per-vertex buffer, from the plan in the pipeline's arrangement
+    /// (0 for an interleaved one).
+    pub fn vertex_binding(&self) -> u32 {
+        self.bindings.vertex
+    }
+
+    /// The binding (Vulkan) or slot (wgpu) of the per-instance buffer: interleaved, 1 beside a per-vertex buffer
+    /// and 0 without one; with a buffer per input, in location order.
     pub fn instance_binding(&self) -> u32 {
-        u32::from(TypeId::of::<V>() != TypeId::of::<NoVertices>())
+        self.bindings.instance
     }
 }
 
@@ -92,6 +108,10 @@ impl<Pipeline, P, V, I> Deref for Typed<Pipeline, P, V, I> {
         &self.pipeline
     }
 }
+
+/// What a check of host types found: the arrangement the pipeline reads the structs with, and the buffers'
+/// bindings.
+pub(super) type Checked = (Option<shader_info::VertexArrangement>, Bindings);
 
 /// The host types a key was checked with: (key, vertex type, instance type, push type, vertex arrangement asked
 /// for a graphics pipeline); the library keeps the arrangement the pipeline reads them with.
@@ -157,11 +177,12 @@ impl<B: Backend> Library<B> {
         options: &B::GraphicsOptions,
     ) -> Result<Typed<B::Graphics, P, V, I>, B::Error> {
         let key = key.as_ref();
-        let arrangement =
+        let (arrangement, bindings) =
             self.check_host_types::<V, I, P>(key, Some(B::vertex_arrangement(options)))?;
         let options = arranged::<B>(options, arrangement);
         Ok(Typed {
             pipeline: self.graphics_pipeline(key, &options)?,
+            bindings,
             push: PhantomData,
             vertices: PhantomData,
         })
@@ -176,7 +197,7 @@ impl<B: Backend> Library<B> {
     /// # fn f(lib: &mut shader_info_gpu::vk::ShaderLibrary) -> shader_info_gpu::vk::VkResult<()> {
     /// use shader_info_gpu::vk::{GraphicsOptions, WarmUp};
     /// # #[derive(Clone, Copy, shader_info::ShaderVertex)] #[repr(C)] struct Corner { corner: [f32; 2] }
-    /// # #[derive(Clone, Copy, shader_info::ShaderVertex)] #[repr(C)] struct Sprite { rect: glam::Vec4, layer: u32 }
+    /// # #[derive(Clone, Copy, shader_info::ShaderVertex)] #[repr(C)] struct Sprite { rect: [f32; 4], layer: u32 }
     /// let options = lib.typed_options::<Corner, Sprite>("sprites", &GraphicsOptions::default())?;
     /// lib.warm_up(&[WarmUp::Graphics { key: "sprites".into(), options }]);
     /// # Ok(()) }
@@ -202,18 +223,19 @@ impl<B: Backend> Library<B> {
         self.check_host_types::<NoVertices, NoVertices, P>(key, None)?;
         Ok(Typed {
             pipeline: self.compute_pipeline(key)?,
+            bindings: Bindings::default(),
             push: PhantomData,
             vertices: PhantomData,
         })
     }
 
     /// Checks `V` and `I` (for a graphics pipeline whose vertex inputs are arranged so) and `P` against `key`'s
-    /// plan, once per key, types and arrangement; the arrangement the pipeline reads the structs with.
+    /// plan, once per key, types and arrangement; the arrangement the pipeline reads the structs with, and where.
     fn check_host_types<V: VertexData, I: VertexData, P: PushBlock>(
         &mut self,
         key: &str,
         requested: Option<shader_info::VertexArrangement>,
-    ) -> Result<Option<shader_info::VertexArrangement>, B::Error> {
+    ) -> Result<Checked, B::Error> {
         let id = (
             key.to_string(),
             TypeId::of::<V>(),
@@ -221,8 +243,8 @@ impl<B: Backend> Library<B> {
             TypeId::of::<P>(),
             requested,
         );
-        if let Some(arrangement) = self.host_types.get(&id) {
-            return Ok(*arrangement);
+        if let Some(checked) = self.host_types.get(&id) {
+            return Ok(*checked);
         }
         let info = self.validated(key)?;
         let plan = self.flow().plan(&info);
@@ -239,7 +261,19 @@ impl<B: Backend> Library<B> {
         if !problems.is_empty() {
             return Err(B::error(problems));
         }
-        self.host_types.insert(id, arrangement);
-        Ok(arrangement)
+        let binding_of = |rate| {
+            arrangement
+                .and_then(|a| plan.vertex_buffers(a).into_iter().find(|b| b.rate == rate))
+                .map_or(0, |b| b.binding)
+        };
+        let checked = (
+            arrangement,
+            Bindings {
+                vertex: binding_of(VertexRate::Vertex),
+                instance: binding_of(VertexRate::Instance),
+            },
+        );
+        self.host_types.insert(id, checked);
+        Ok(checked)
     }
 }

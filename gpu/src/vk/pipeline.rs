@@ -1174,7 +1174,7 @@ impl<V: shader_info::ShaderVertex + bytemuck::NoUninit> VertexBuffer<V> {
 impl<P: shader_info::PushBlock, V: shader_info::VertexData, I: shader_info::VertexData>
     crate::library::Typed<GraphicsPipeline, P, V, I>
 {
-    /// Records the binding of `vertices` at binding 0, the interleaved per-vertex buffer the pipeline reads:
+    /// Records the binding of `vertices`, the per-vertex buffer the pipeline reads (at binding 0, interleaved):
     ///
     /// ```no_run
     /// # #[derive(Clone, Copy, bytemuck::NoUninit, shader_info::ShaderVertex)] #[repr(C)] struct A { pos: [f32; 2] }
@@ -1203,7 +1203,7 @@ impl<P: shader_info::PushBlock, V: shader_info::VertexData, I: shader_info::Vert
         unsafe {
             self.layout().device().cmd_bind_vertex_buffers(
                 cmd,
-                0,
+                self.vertex_binding(),
                 &[vertices.buffer().handle()],
                 &[0],
             )

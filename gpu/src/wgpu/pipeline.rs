@@ -467,7 +467,7 @@ impl<V: shader_info::ShaderVertex + bytemuck::NoUninit> VertexBuffer<V> {
 impl<P: PushBlock, V: shader_info::VertexData, I: shader_info::VertexData>
     Typed<GraphicsPipeline, P, V, I>
 {
-    /// Sets `vertices` as the pass's buffer 0, the interleaved per-vertex buffer the pipeline reads:
+    /// Sets `vertices`, the per-vertex buffer the pipeline reads (slot 0, interleaved):
     ///
     /// ```no_run
     /// # #[derive(Clone, Copy, bytemuck::NoUninit, shader_info::ShaderVertex)] #[repr(C)] struct A { pos: [f32; 2] }
@@ -488,7 +488,7 @@ impl<P: PushBlock, V: shader_info::VertexData, I: shader_info::VertexData>
     /// }
     /// ```
     pub fn set_vertices<'p>(&self, pass: &mut w::RenderPass<'p>, vertices: &'p VertexBuffer<V>) {
-        pass.set_vertex_buffer(0, vertices.buffer().slice(..));
+        pass.set_vertex_buffer(self.vertex_binding(), vertices.buffer().slice(..));
     }
 
     /// Sets `instances`, the interleaved per-instance buffer of an info with `instance_in`s (a pipeline fetched

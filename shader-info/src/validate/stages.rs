@@ -272,7 +272,7 @@ pub(super) fn check_kind_items(c: &mut Checker) {
     let mut found: Vec<(String, String, Origin)> = Vec::new();
     for it in &info.vertex_inputs {
         found.push((
-            format!("vertex_in `{}`", it.value.name),
+            format!("{} `{}`", it.value.rate.item(), it.value.name),
             it.declared_in.clone(),
             it.origin,
         ));
