@@ -43,6 +43,7 @@ pub mod library;
 pub mod reflect;
 #[cfg(feature = "remote-cache")]
 pub mod remote_cache;
+mod sharded;
 pub mod vk;
 pub mod watch;
 #[cfg(feature = "wgpu")]

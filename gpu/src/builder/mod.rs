@@ -850,8 +850,8 @@ struct Runner<'a> {
     opts: &'a BuildOptions,
     clock: &'a JobClock,
     progress: &'a (dyn Fn(&str) + Sync),
-    /// The units met so far, by stage, name and text.
-    units: std::sync::Mutex<HashMap<u128, Unit>>,
+    /// The units met so far, by stage, name and text (every job looks its unit up twice).
+    units: crate::sharded::ShardedMap<Unit>,
 }
 
 impl Runner<'_> {
@@ -868,7 +868,7 @@ impl Runner<'_> {
             g.name.as_bytes(),
             g.source.as_bytes(),
         ]);
-        let units = || self.units.lock().unwrap_or_else(|e| e.into_inner());
+        let units = || self.units.shard(unit);
         let list = Arc::as_ptr(&place.slots) as usize;
         match units().entry(unit) {
             std::collections::hash_map::Entry::Vacant(e) => {
@@ -1023,7 +1023,9 @@ fn compile_one(
 ) -> Result<ModuleReport, Failure> {
     let (info, stage) = (&job.info, job.stage);
     let t = Instant::now();
-    let label = match info.variant_index() {
+    // Made where a failure or an output needs them: formatted for every module, they were most of a cache hit's
+    // allocations.
+    let label = || match info.variant_index() {
         Some(v) => format!("{} variant {v}", stage.short_name()),
         None => stage.short_name().to_string(),
     };
@@ -1031,7 +1033,7 @@ fn compile_one(
         Some(g) => flow.compile_generated(info, g),
         None => flow.compile(info, stage),
     }
-    .map_err(|d| Failure::new(&info.name, Some(label.clone()), d))?;
+    .map_err(|d| Failure::new(&info.name, Some(label()), d))?;
     let mut reads = ModuleReads::default();
     reads.add(&checked.module);
     // A device with local read builds this info's pipelines from its local-read form (`SubpassMode`): compiled
@@ -1041,27 +1043,32 @@ fn compile_one(
         let local = info
             .with_subpass_mode(SubpassMode::LocalRead)
             .and_then(|local| flow.compile(&local, stage))
-            .map_err(|d| Failure::new(&info.name, Some(format!("{label} (local read)")), d))?;
+            .map_err(|d| Failure::new(&info.name, Some(format!("{} (local read)", label())), d))?;
         reads.add(&local.module);
     }
-    let base = match info.variant_index() {
+    let base = || match info.variant_index() {
         Some(v) => format!("{}.v{v}.{}", info.name, stage.short_name()),
         None => format!("{}.{}", info.name, stage.short_name()),
     };
     let cross_started = Instant::now();
-    let mut targets: Vec<TargetReport> = translate_module(flow, info, stage, &opts.cross)
-        .into_iter()
-        .map(|(target, verdict)| target_report(target, &verdict, &base, opts.out_dir.is_some()))
-        .collect();
+    let verdicts = translate_module(flow, info, stage, &opts.cross);
+    let mut targets: Vec<TargetReport> = Vec::with_capacity(verdicts.len());
+    if !verdicts.is_empty() {
+        let base = base();
+        targets.extend(verdicts.into_iter().map(|(target, verdict)| {
+            target_report(target, &verdict, &base, opts.out_dir.is_some())
+        }));
+    }
     clock
         .cross
         .fetch_add(cross_started.elapsed().as_nanos() as u64, Ordering::Relaxed);
     let write_started = Instant::now();
     if let Some(dir) = &opts.out_dir {
+        let base = base();
         let io = |e: std::io::Error| {
             Failure::new(
                 &info.name,
-                Some(label.clone()),
+                Some(label()),
                 vec![
                     Diagnostic::error(
                         Code::Io,

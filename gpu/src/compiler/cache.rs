@@ -105,7 +105,7 @@ struct MainIndex {
 }
 
 pub(crate) struct Cache {
-    slots: Mutex<HashMap<u128, Arc<Slot>>>,
+    slots: crate::sharded::ShardedMap<Arc<Slot>>,
     mains: RwLock<HashMap<(String, u8, u8), MainIndex>>,
     pub(crate) journal: ChangeJournal,
     root: PathBuf,
@@ -122,7 +122,7 @@ pub(crate) struct Cache {
 impl Cache {
     pub(crate) fn new(root: PathBuf, watch: bool) -> Cache {
         Cache {
-            slots: Mutex::new(HashMap::new()),
+            slots: Default::default(),
             mains: RwLock::new(HashMap::new()),
             journal: ChangeJournal::new(watch),
             root,
@@ -157,12 +157,12 @@ impl Cache {
 
     /// Number of entries held (compiled or compiling).
     pub(crate) fn len(&self) -> usize {
-        self.slots.lock().unwrap_or_else(|e| e.into_inner()).len()
+        self.slots.len()
     }
 
     /// Drops every entry.
     pub(crate) fn clear(&self) {
-        self.slots.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        self.slots.clear();
         self.mains
             .write()
             .unwrap_or_else(|e| e.into_inner())
@@ -240,12 +240,7 @@ impl Cache {
     /// The cached module for `key` if it is ready and still valid (a hit); `None` leaves everything to
     /// [`Cache::get_or_compile`].
     pub(crate) fn lookup_only(&self, key: u128, generation: u64) -> Option<Arc<CompiledModule>> {
-        let slot = self
-            .slots
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&key)?
-            .clone();
+        let slot = self.slots.shard(key).get(&key)?.clone();
         let entry = match &*slot.state.lock().unwrap_or_else(|e| e.into_inner()) {
             SlotState::Ready(e) => e.clone(),
             _ => return None,
@@ -269,7 +264,7 @@ impl Cache {
     ) -> Result<Arc<CompiledModule>, CompileError> {
         loop {
             let (slot, fresh) = {
-                let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+                let mut slots = self.slots.shard(key);
                 match slots.get(&key) {
                     Some(s) => (s.clone(), false),
                     None => {
@@ -382,7 +377,7 @@ impl Cache {
             Err(e) => {
                 // Failures are not cached: the fix may be a new file that changes nothing we could key on.
                 *st = SlotState::Failed(Box::new(e.clone()));
-                let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+                let mut slots = self.slots.shard(key);
                 if slots.get(&key).is_some_and(|s| Arc::ptr_eq(s, slot)) {
                     slots.remove(&key);
                 }
