@@ -114,3 +114,57 @@ fn uncaptured_errors_are_bounded_and_read_from_where_the_caller_left_off() {
     assert_eq!(newer.len(), 1, "{newer:?}");
     assert!(ctx.uncaptured_errors_since(total + 1).1.is_empty());
 }
+
+/// A mistake repeated every frame, about a key the renderer does not fetch again while it fetches others: its
+/// error waits once for that key's fetch, not once per frame (the pending list grew by one per frame).
+#[test]
+fn a_repeated_raised_error_waits_once_for_its_key() {
+    let Some(ctx) = shader_info_gpu::wgpu::testing::test_context(true) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("fill.comp.glsl"),
+        "void main() { data[0] = 1u; }\n",
+    )
+    .unwrap();
+    let mut reg = Registry::new();
+    for name in ["repeat_fill", "repeat_other"] {
+        reg.add_info(
+            ShaderCreateInfo::new(name)
+                .storage_buf(0, Qualifier::ReadWrite, "uint", "data[]", Frequency::Pass)
+                .local_group_size(1)
+                .compute_source("fill.comp.glsl"),
+        );
+    }
+    let mut lib = WgpuLibrary::new(&ctx, reg, LibraryOptions::new(dir.path())).unwrap();
+    let p = lib.compute_pipeline("repeat_fill").unwrap();
+    for _ in 0..5 {
+        // A dispatch without its bind group, each frame; the frame fetches only the other pipeline.
+        let mut enc = ctx.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = enc.begin_compute_pass(&Default::default());
+            pass.set_pipeline(&p.pipeline);
+            pass.dispatch_workgroups(1, 1, 1);
+        }
+        ctx.queue.submit([enc.finish()]);
+        ctx.wait_idle();
+        lib.compute_pipeline("repeat_other")
+            .expect("an error about another key does not fail this fetch");
+    }
+    let e = lib
+        .compute_pipeline("repeat_fill")
+        .map(drop)
+        .expect_err("the raised error, at its key's fetch");
+    let d = e.diagnostics();
+    // Once per distinct message (wgpu raises one at the encoder and one at the submit), not once per frame (10).
+    assert!(d.len() <= 2, "{e}");
+    assert!(
+        d.iter()
+            .all(|d| d.code == Code::Device && d.info == "repeat_fill"),
+        "{e}"
+    );
+    lib.compute_pipeline("repeat_fill")
+        .expect("reported once, then the fetch works");
+    drop((p, lib));
+}

@@ -733,10 +733,7 @@ impl PipelinePlan {
         arrangement: VertexArrangement,
         rate: VertexRate,
     ) -> Vec<Diagnostic> {
-        let (item, each) = match rate {
-            VertexRate::Vertex => ("vertex_in", "a vertex"),
-            VertexRate::Instance => ("instance_in", "an instance"),
-        };
+        let item = rate.item();
         let problem = |message: String| {
             Diagnostic::error(Code::RustTwin, &self.key, message)
                 .item(format!("vertex struct `{}`", std::any::type_name::<T>()))
@@ -794,12 +791,11 @@ impl PipelinePlan {
                     f.name, self.key
                 ))),
                 Some(a) if a.rate != rate => out.push(problem(format!(
-                    "field `{}` is {} `{}` of `{}`, read from the other buffer: it belongs in that buffer's struct",
+                    "field `{}` is a per-{} input, {} `{}` of `{}`, read from the other buffer: it belongs in that \
+                     buffer's struct",
                     f.name,
-                    match a.rate {
-                        VertexRate::Vertex => "a per-vertex input, vertex_in",
-                        VertexRate::Instance => "a per-instance input, instance_in",
-                    },
+                    a.rate.step(),
+                    a.rate.item(),
                     f.name,
                     self.key
                 ))),
@@ -813,8 +809,9 @@ impl PipelinePlan {
                 .max()
                 .unwrap_or(0);
             let mut d = problem(format!(
-                "the struct is {} bytes, but {each} of the declaration takes {stride}",
-                T::STRIDE
+                "the struct is {} bytes, but one {} of the declaration takes {stride}",
+                T::STRIDE,
+                rate.step()
             ));
             if T::STRIDE > stride && end == stride {
                 d.message.push_str(&format!(
@@ -924,18 +921,19 @@ impl PipelinePlan {
                     out.len() as u32 - u32::from(!first_column && !out.is_empty())
                 }
             };
-            let b = match out.iter().position(|b| b.binding == binding) {
-                Some(i) => &mut out[i],
-                None => {
+            let at = out
+                .iter()
+                .position(|b| b.binding == binding)
+                .unwrap_or_else(|| {
                     out.push(VertexBufferPlan {
                         binding,
                         stride: 0,
                         rate: a.rate,
                         attributes: Vec::new(),
                     });
-                    out.last_mut().expect("just pushed")
-                }
-            };
+                    out.len() - 1
+                });
+            let b = &mut out[at];
             // Tightly packed in location order: an input starts where the buffer's previous one ended.
             if first_column {
                 b.stride += a.value_size;
@@ -985,22 +983,9 @@ impl PipelinePlan {
     ) -> Vec<Diagnostic> {
         let buffers = self.vertex_buffers(arrangement);
         let mut out = Vec::new();
-        let last = |location: u32| {
-            self.vertex_attributes
-                .iter()
-                .rfind(|a| a.location <= location)
-        };
-        let problem = |message: String, hint: &str, location: u32| {
-            let d = Diagnostic::error(Code::VertexInputOutOfRange, &self.key, message).hint(hint);
-            match last(location) {
-                Some(a) => d
-                    .item(format!("{} `{}`", a.rate.item(), a.name))
-                    .at(&a.declared_in, a.origin),
-                None => d,
-            }
-        };
         if buffers.len() as u64 > u64::from(limits.buffers) {
-            out.push(problem(
+            let last = self.vertex_attributes.last().map_or(0, |a| a.location);
+            out.push(self.vertex_input_problem(
                 format!(
                     "`{}` reads {} vertex buffers with VertexArrangement::{arrangement:?}; this device allows {}",
                     self.key,
@@ -1008,20 +993,17 @@ impl PipelinePlan {
                     limits.buffers
                 ),
                 "interleave the inputs (VertexArrangement::Interleaved: one buffer per rate)",
-                u32::MAX,
+                last,
             ));
         }
         for b in &buffers {
             if b.stride > limits.stride {
                 let location = b.attributes.last().map_or(0, |a| a.0);
-                out.push(problem(
+                out.push(self.vertex_input_problem(
                     format!(
                         "buffer {}'s {} is {} bytes; this device reads at most {} per step",
                         b.binding,
-                        match b.rate {
-                            VertexRate::Vertex => "vertex",
-                            VertexRate::Instance => "instance",
-                        },
+                        b.rate.step(),
                         b.stride,
                         limits.stride
                     ),
@@ -1031,6 +1013,22 @@ impl PipelinePlan {
             }
         }
         out
+    }
+
+    /// A vertex-input diagnostic at the input whose attribute is at `location` (a matrix's column names the
+    /// matrix): the item, the info that declared it and where.
+    fn vertex_input_problem(&self, message: String, hint: &str, location: u32) -> Diagnostic {
+        let d = Diagnostic::error(Code::VertexInputOutOfRange, &self.key, message).hint(hint);
+        match self
+            .vertex_attributes
+            .iter()
+            .find(|a| a.location == location)
+        {
+            Some(a) => d
+                .item(format!("{} `{}`", a.rate.item(), a.name))
+                .at(&a.declared_in, a.origin),
+            None => d,
+        }
     }
 
     /// Attributes of the `arrangement`'s buffers at offsets their formats cannot be read from, and strides that
@@ -1052,24 +1050,19 @@ impl PipelinePlan {
         arrangement: VertexArrangement,
         rules: VertexRules,
     ) -> Vec<Diagnostic> {
-        let attribute = |location: u32| {
+        let name_of = |location: u32| {
             self.vertex_attributes
                 .iter()
                 .find(|a| a.location == location)
+                .map_or("", |a| a.name.as_str())
         };
-        let name_of = |location: u32| attribute(location).map_or("", |a| a.name.as_str());
         let problem = |message: String, location: u32| {
-            let item = attribute(location).map_or("vertex_in", |a| a.rate.item());
-            let d = Diagnostic::error(Code::VertexInputOutOfRange, &self.key, message)
-                .item(format!("{item} `{}`", name_of(location)));
-            match attribute(location) {
-                Some(a) => d.at(&a.declared_in, a.origin),
-                None => d,
-            }
-            .hint(
+            self.vertex_input_problem(
+                message,
                 "declare the inputs with the largest formats first (their locations in that order), widen a \
                  2-byte packed input to 4 bytes (Unorm8x4), or give each input its own buffer \
                  (VertexArrangement::PerInput)",
+                location,
             )
         };
         let api = rules.api();

@@ -3,6 +3,7 @@
 
 use crate::render_state::StateItem;
 use crate::types::Stage;
+use crate::vertex::VertexRate;
 use std::fmt;
 
 /// A specialize function, comparable by address so infos stay `PartialEq`.
@@ -209,18 +210,12 @@ impl<'a> VariantBuilder<'a> {
     /// }
     /// ```
     pub fn vertex_in(&mut self, location: u32, ty: crate::types::Type, name: &str) {
-        self.push_input(location, ty, None, name, crate::vertex::VertexRate::Vertex);
+        self.push_input(location, ty, None, name, VertexRate::Vertex);
     }
 
     /// A per-instance attribute of this permutation (see [`crate::ShaderCreateInfo::instance_in`]).
     pub fn instance_in(&mut self, location: u32, ty: crate::types::Type, name: &str) {
-        self.push_input(
-            location,
-            ty,
-            None,
-            name,
-            crate::vertex::VertexRate::Instance,
-        );
+        self.push_input(location, ty, None, name, VertexRate::Instance);
     }
 
     /// [`Self::instance_in`] stored in a packed format (see [`crate::ShaderCreateInfo::instance_in_packed`]).
@@ -231,13 +226,7 @@ impl<'a> VariantBuilder<'a> {
         format: crate::vertex::VertexFormat,
         name: &str,
     ) {
-        self.push_input(
-            location,
-            ty,
-            Some(format),
-            name,
-            crate::vertex::VertexRate::Instance,
-        );
+        self.push_input(location, ty, Some(format), name, VertexRate::Instance);
     }
 
     /// [`Self::vertex_in`] stored in a packed format (see [`crate::ShaderCreateInfo::vertex_in_packed`]).
@@ -248,13 +237,7 @@ impl<'a> VariantBuilder<'a> {
         format: crate::vertex::VertexFormat,
         name: &str,
     ) {
-        self.push_input(
-            location,
-            ty,
-            Some(format),
-            name,
-            crate::vertex::VertexRate::Vertex,
-        );
+        self.push_input(location, ty, Some(format), name, VertexRate::Vertex);
     }
 
     fn push_input(
@@ -263,7 +246,7 @@ impl<'a> VariantBuilder<'a> {
         ty: crate::types::Type,
         format: Option<crate::vertex::VertexFormat>,
         name: &str,
-        rate: crate::vertex::VertexRate,
+        rate: VertexRate,
     ) {
         self.vertex_inputs.push(crate::vertex::VertexInput {
             location,

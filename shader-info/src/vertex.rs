@@ -256,6 +256,14 @@ impl VertexRate {
             VertexRate::Instance => "instance_in",
         }
     }
+
+    /// What one step of a buffer of this rate is, for messages.
+    pub const fn step(self) -> &'static str {
+        match self {
+            VertexRate::Vertex => "vertex",
+            VertexRate::Instance => "instance",
+        }
+    }
 }
 
 /// A vertex attribute format.

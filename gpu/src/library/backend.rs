@@ -269,11 +269,11 @@ pub trait Backend: Sync + Sized {
     /// How `options` arrange the vertex inputs in buffers (a typed vertex struct is checked against it).
     fn vertex_arrangement(options: &Self::GraphicsOptions) -> shader_info::VertexArrangement;
 
-    /// `options` with their vertex arrangement set to `arrangement` (a typed fetch of padded structs).
-    fn with_vertex_arrangement(
-        options: &Self::GraphicsOptions,
+    /// Sets how `options` arrange the vertex inputs (a typed fetch of padded structs reads them strided).
+    fn set_vertex_arrangement(
+        options: &mut Self::GraphicsOptions,
         arrangement: shader_info::VertexArrangement,
-    ) -> Self::GraphicsOptions;
+    );
 
     /// What this device cannot do for a graphics pipeline beyond the core's checks (optional features, formats it
     /// cannot read, …). Empty when it can.

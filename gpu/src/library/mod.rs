@@ -104,6 +104,9 @@ impl<P> Cached<P> {
     }
 }
 
+/// How many raised errors wait for a fetch of their key at most (the oldest go first).
+const MAX_PENDING_RAISED: usize = 256;
+
 type ModuleKey = (String, Stage);
 
 /// The modules of one pipeline and the plan they were built for.
@@ -290,7 +293,19 @@ impl<B: Backend> Library<B> {
                     )
                 })
                 .collect();
-            self.raised.extend(new);
+            // A mistake repeated every frame raises the same message every frame: pending once, and no more than
+            // the context keeps, however long no fetch of its key comes.
+            for d in new {
+                if !self
+                    .raised
+                    .iter()
+                    .any(|p| p.info == d.info && p.message == d.message)
+                {
+                    self.raised.push(d);
+                }
+            }
+            let excess = self.raised.len().saturating_sub(MAX_PENDING_RAISED);
+            self.raised.drain(..excess);
         }
         let (mine, rest): (Vec<Diagnostic>, Vec<Diagnostic>) = std::mem::take(&mut self.raised)
             .into_iter()

@@ -130,7 +130,9 @@ fn arranged<B: Backend>(
 ) -> Cow<'_, B::GraphicsOptions> {
     match arrangement {
         Some(a) if a != B::vertex_arrangement(options) => {
-            Cow::Owned(B::with_vertex_arrangement(options, a))
+            let mut arranged = options.clone();
+            B::set_vertex_arrangement(&mut arranged, a);
+            Cow::Owned(arranged)
         }
         _ => Cow::Borrowed(options),
     }

@@ -208,14 +208,11 @@ impl Backend for VkBackend {
         options.vertex_layout
     }
 
-    fn with_vertex_arrangement(
-        options: &GraphicsOptions,
+    fn set_vertex_arrangement(
+        options: &mut GraphicsOptions,
         arrangement: shader_info::VertexArrangement,
-    ) -> GraphicsOptions {
-        GraphicsOptions {
-            vertex_layout: arrangement,
-            ..options.clone()
-        }
+    ) {
+        options.vertex_layout = arrangement;
     }
 
     fn graphics_problems(

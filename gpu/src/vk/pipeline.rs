@@ -1200,14 +1200,7 @@ impl<P: shader_info::PushBlock, V: shader_info::VertexData, I: shader_info::Vert
     /// `cmd` must be recording, created from the same device, and `vertices` alive until it completes.
     pub unsafe fn bind_vertices(&self, cmd: vk::CommandBuffer, vertices: &VertexBuffer<V>) {
         // SAFETY: guaranteed by the caller.
-        unsafe {
-            self.layout().device().cmd_bind_vertex_buffers(
-                cmd,
-                self.vertex_binding(),
-                &[vertices.buffer().handle()],
-                &[0],
-            )
-        };
+        unsafe { self.bind_buffer(cmd, self.vertex_binding(), vertices.buffer()) }
     }
 
     /// Records the binding of `instances`, the interleaved per-instance buffer of an info with `instance_in`s (a
@@ -1231,13 +1224,19 @@ impl<P: shader_info::PushBlock, V: shader_info::VertexData, I: shader_info::Vert
     /// As [`Self::bind_vertices`].
     pub unsafe fn bind_instances(&self, cmd: vk::CommandBuffer, instances: &VertexBuffer<I>) {
         // SAFETY: guaranteed by the caller.
+        unsafe { self.bind_buffer(cmd, self.instance_binding(), instances.buffer()) }
+    }
+
+    /// Records the binding of `buffer` at `binding`, from its start.
+    ///
+    /// # Safety
+    /// As [`Self::bind_vertices`].
+    unsafe fn bind_buffer(&self, cmd: vk::CommandBuffer, binding: u32, buffer: &Buffer) {
+        // SAFETY: guaranteed by the caller.
         unsafe {
-            self.layout().device().cmd_bind_vertex_buffers(
-                cmd,
-                self.instance_binding(),
-                &[instances.buffer().handle()],
-                &[0],
-            )
+            self.layout()
+                .device()
+                .cmd_bind_vertex_buffers(cmd, binding, &[buffer.handle()], &[0])
         };
     }
 }

@@ -442,14 +442,11 @@ impl Backend for WgpuBackend {
         options.vertex_layout
     }
 
-    fn with_vertex_arrangement(
-        options: &GraphicsOptions,
+    fn set_vertex_arrangement(
+        options: &mut GraphicsOptions,
         arrangement: shader_info::VertexArrangement,
-    ) -> GraphicsOptions {
-        GraphicsOptions {
-            vertex_layout: arrangement,
-            ..options.clone()
-        }
+    ) {
+        options.vertex_layout = arrangement;
     }
 
     /// What WebGPU or this device cannot draw: a topology WebGPU lacks, line or point polygons without their
