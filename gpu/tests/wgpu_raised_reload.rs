@@ -7,6 +7,29 @@ use shader_info_gpu::library::LibraryOptions;
 use shader_info_gpu::wgpu::WgpuLibrary;
 use std::time::Duration;
 
+/// A compute info `name` filling a storage buffer from `fill.comp.glsl`.
+fn fill(name: &str) -> ShaderCreateInfo {
+    ShaderCreateInfo::new(name)
+        .storage_buf(0, Qualifier::ReadWrite, "uint", "data[]", Frequency::Pass)
+        .local_group_size(1)
+        .compute_source("fill.comp.glsl")
+}
+
+/// A dispatch of `p` without its bind group: wgpu raises an error about the pipeline, later, outside any call.
+fn dispatch_without_group(
+    ctx: &shader_info_gpu::wgpu::WgpuContext,
+    p: &shader_info_gpu::wgpu::ComputePipeline,
+) {
+    let mut enc = ctx.device.create_command_encoder(&Default::default());
+    {
+        let mut pass = enc.begin_compute_pass(&Default::default());
+        pass.set_pipeline(&p.pipeline);
+        pass.dispatch_workgroups(1, 1, 1);
+    }
+    ctx.queue.submit([enc.finish()]);
+    ctx.wait_idle();
+}
+
 #[test]
 fn a_raised_error_does_not_swallow_the_edit_saved_meanwhile() {
     let Some(ctx) = shader_info_gpu::wgpu::testing::test_context(true) else {
@@ -16,24 +39,11 @@ fn a_raised_error_does_not_swallow_the_edit_saved_meanwhile() {
     let source = dir.path().join("fill.comp.glsl");
     std::fs::write(&source, "void main() { data[0] = 1u; }\n").unwrap();
     let mut reg = Registry::new();
-    reg.add_info(
-        ShaderCreateInfo::new("raised_fill")
-            .storage_buf(0, Qualifier::ReadWrite, "uint", "data[]", Frequency::Pass)
-            .local_group_size(1)
-            .compute_source("fill.comp.glsl"),
-    );
+    reg.add_info(fill("raised_fill"));
     let mut lib = WgpuLibrary::new(&ctx, reg, LibraryOptions::new(dir.path())).unwrap();
     lib.watch(Duration::from_millis(50)).unwrap();
     let p = lib.compute_pipeline("raised_fill").unwrap();
-    // A dispatch without its bind group: wgpu raises an error about the pipeline, later, outside any call.
-    let mut enc = ctx.device.create_command_encoder(&Default::default());
-    {
-        let mut pass = enc.begin_compute_pass(&Default::default());
-        pass.set_pipeline(&p.pipeline);
-        pass.dispatch_workgroups(1, 1, 1);
-    }
-    ctx.queue.submit([enc.finish()]);
-    ctx.wait_idle();
+    dispatch_without_group(&ctx, &p);
     std::fs::write(&source, "void main() { data[0] = 2u; }\n").unwrap();
     // Give the watcher the edit (debounced) before the call that reports the raised error.
     std::thread::sleep(Duration::from_millis(400));
@@ -130,25 +140,13 @@ fn a_repeated_raised_error_waits_once_for_its_key() {
     .unwrap();
     let mut reg = Registry::new();
     for name in ["repeat_fill", "repeat_other"] {
-        reg.add_info(
-            ShaderCreateInfo::new(name)
-                .storage_buf(0, Qualifier::ReadWrite, "uint", "data[]", Frequency::Pass)
-                .local_group_size(1)
-                .compute_source("fill.comp.glsl"),
-        );
+        reg.add_info(fill(name));
     }
     let mut lib = WgpuLibrary::new(&ctx, reg, LibraryOptions::new(dir.path())).unwrap();
     let p = lib.compute_pipeline("repeat_fill").unwrap();
     for _ in 0..5 {
-        // A dispatch without its bind group, each frame; the frame fetches only the other pipeline.
-        let mut enc = ctx.device.create_command_encoder(&Default::default());
-        {
-            let mut pass = enc.begin_compute_pass(&Default::default());
-            pass.set_pipeline(&p.pipeline);
-            pass.dispatch_workgroups(1, 1, 1);
-        }
-        ctx.queue.submit([enc.finish()]);
-        ctx.wait_idle();
+        // The same mistake each frame; the frame fetches only the other pipeline.
+        dispatch_without_group(&ctx, &p);
         lib.compute_pipeline("repeat_other")
             .expect("an error about another key does not fail this fetch");
     }
