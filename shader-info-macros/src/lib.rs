@@ -143,7 +143,8 @@ pub fn derive_shader_enum(input: TokenStream) -> TokenStream {
 /// `<Struct><Frequency>Set<'a, H>` with one field per resource declared in that set (`shader_info::BindingSet`:
 /// a resource left out or of the wrong kind does not compile), and `<Struct>Branches`, one `bool` per branch
 /// (`shader_info::Branches`). A frequency or branch written as a computed value, not a name or a literal, leaves
-/// the set structs (or the branch struct) out.
+/// the set structs (or the branch struct) out. A vertex or instance buffer declared from its host struct is
+/// `vertex_struct(Vertex, 0)`: the struct's path, then the first location (`.vertex_struct::<Vertex>(0)`).
 ///
 /// ```
 /// use shader_info::{ShaderInfo, StageInterfaceInfo, Type, Binding};

@@ -24,6 +24,8 @@ enum Arg {
     Enum(&'static str, &'static str),
     /// A `StageInterfaceInfo`: a path to a `fn() -> StageInterfaceInfo`, or an expression of that type.
     Interface,
+    /// A type (a `#[derive(ShaderVertex)]` struct's path): the call's type argument, `method::<T>(..)`.
+    HostType(&'static str),
 }
 
 use Arg::*;
@@ -53,6 +55,14 @@ const METHODS: &[(&str, &[Arg])] = &[
             Enum("VertexFormat", "vertex format"),
             Expr("name"),
         ],
+    ),
+    (
+        "vertex_struct",
+        &[HostType("vertex struct"), Expr("first location")],
+    ),
+    (
+        "instance_struct",
+        &[HostType("instance struct"), Expr("first location")],
     ),
     ("vertex_out", &[Interface]),
     ("geometry_out", &[Interface]),
@@ -240,7 +250,7 @@ fn arg_tokens(arg: Arg, e: &Expr) -> TokenStream {
             Expr::Path(_) => quote_spanned!(e.span()=> &#e()),
             _ => quote_spanned!(e.span()=> &(#e)),
         },
-        Expr(_) | Name => quote!(#e),
+        Expr(_) | Name | HostType(_) => quote!(#e),
     }
 }
 
@@ -319,7 +329,7 @@ fn builder_call(
         let names: Vec<&str> = spec
             .iter()
             .map(|a| match a {
-                Expr(n) | Enum(_, n) => n,
+                Expr(n) | Enum(_, n) | HostType(n) => n,
                 Name => "name",
                 Interface => "interface",
             })
@@ -336,8 +346,21 @@ fn builder_call(
         ));
     }
     let mut toks = Vec::new();
+    let mut types = Vec::new();
     let mut res_name = None;
     for (arg, e) in spec.iter().zip(&args) {
+        if let HostType(what) = arg {
+            match e {
+                Expr::Path(p) if p.qself.is_none() => types.push(p.path.to_token_stream()),
+                _ => {
+                    return Err(attrs::err(
+                        e.span(),
+                        format!("write the {what} as a path to its #[derive(ShaderVertex)] type"),
+                    ));
+                }
+            }
+            continue;
+        }
         if let Name = arg {
             match e {
                 Expr::Lit(syn::ExprLit {
@@ -364,7 +387,8 @@ fn builder_call(
         conditional,
     });
     let m = Ident::new(&method, key.span());
-    Ok((quote!(.#m(#(#toks),*)), resource))
+    let turbofish = (!types.is_empty()).then(|| quote!(::<#(#types),*>));
+    Ok((quote!(.#m #turbofish (#(#toks),*)), resource))
 }
 
 /// `resources_if(condition, resource(..), ..)`: the resource calls declared under the condition. The condition

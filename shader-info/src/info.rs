@@ -544,21 +544,87 @@ impl ShaderCreateInfo {
     /// Any of the vertex inputs, declared where the caller's caller stands.
     #[track_caller]
     fn input(
-        mut self,
+        self,
         location: u32,
         ty: Type,
         format: Option<crate::vertex::VertexFormat>,
         name: String,
         rate: VertexRate,
     ) -> Self {
-        let it = self.item(VertexInput {
+        self.input_from(VertexInput {
             location,
             ty,
             name,
             format,
             rate,
-        });
+            host: None,
+        })
+    }
+
+    #[track_caller]
+    fn input_from(mut self, input: VertexInput) -> Self {
+        let it = self.item(input);
         self.vertex_inputs.push(it);
+        self
+    }
+
+    /// The per-vertex inputs of a host struct: one `vertex_in` per field, in field order from `first_location`
+    /// (a matrix takes one location per column), named as the field and read as the type its format gives the
+    /// shader ([`crate::VertexField::shader_type`]: `Float32x3` a `vec3`, `Unorm8x4` a `vec4`). The pipeline then
+    /// reads the buffer with the struct's own layout, its field offsets and its size as stride, padding included:
+    /// a struct Rust pads (a `glam::Vec3` before a `glam::Vec4`, or a size rounded up to 16) is the layout, so the
+    /// pipelines warmed from the declaration are the ones a typed fetch of the struct uses. Every input of the
+    /// rate then comes from the struct: one declared beside it is an error.
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// #[derive(Clone, Copy, ShaderVertex)]
+    /// #[repr(C)]
+    /// struct Vertex { pos: glam::Vec3, color: glam::Vec4, uv: glam::Vec2 }
+    /// let mut reg = Registry::new();
+    /// reg.add_info(ShaderCreateInfo::new("mesh").vertex_struct::<Vertex>(0)
+    ///     .vertex_source("m.vert").fragment_source("m.frag"));
+    /// let plan = PipelinePlan::new(&reg.validated("mesh").unwrap(), &reg);
+    /// let buffer = &plan.vertex_buffers(VertexArrangement::Interleaved)[0];
+    /// // `color` is at 16 (glam's Vec4 is 16-aligned), and the struct is 48 bytes.
+    /// assert_eq!((buffer.stride, buffer.attributes[1]), (48, (1, VertexFormat::Float32x4, 16)));
+    /// assert!(plan.vertex_problems::<Vertex>().is_empty());
+    /// ```
+    #[track_caller]
+    pub fn vertex_struct<V: crate::vertex::ShaderVertex>(self, first_location: u32) -> Self {
+        self.struct_inputs::<V>(first_location, VertexRate::Vertex)
+    }
+
+    /// The per-instance inputs of a host struct ([`Self::vertex_struct`] for [`Self::instance_in`]).
+    #[track_caller]
+    pub fn instance_struct<I: crate::vertex::ShaderVertex>(self, first_location: u32) -> Self {
+        self.struct_inputs::<I>(first_location, VertexRate::Instance)
+    }
+
+    #[track_caller]
+    fn struct_inputs<V: crate::vertex::ShaderVertex>(
+        mut self,
+        first_location: u32,
+        rate: VertexRate,
+    ) -> Self {
+        let mut location = first_location;
+        for f in V::FIELDS {
+            let ty = f.shader_type();
+            let own = crate::vertex::VertexFormat::of(ty.scalar(), ty.shape().1);
+            self = self.input_from(VertexInput {
+                location,
+                ty,
+                name: f.name.to_string(),
+                format: (own != Some(f.format)).then_some(f.format),
+                rate,
+                host: Some(crate::vertex::HostField {
+                    struct_name: std::any::type_name::<V>(),
+                    offset: f.offset,
+                    stride: V::STRIDE,
+                }),
+            });
+            location = location.saturating_add(ty.locations());
+        }
         self
     }
 

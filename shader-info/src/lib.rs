@@ -154,8 +154,8 @@ pub use variants::{
     Variant, VariantError, VariantSet, enumerate_variants,
 };
 pub use vertex::{
-    ShaderVertex, StorageScalar, VertexAttribute, VertexField, VertexFormat, VertexInput,
-    VertexInputLimits, VertexRate, VertexRules, VertexStorage,
+    HostField, ShaderVertex, StorageScalar, VertexAttribute, VertexField, VertexFormat,
+    VertexInput, VertexInputLimits, VertexRate, VertexRules, VertexStorage,
 };
 
 // Lets the derive macros' `::shader_info::…` paths work inside this crate's own tests too.

@@ -296,6 +296,10 @@ pub struct VertexAttributePlan {
     /// Per vertex (`vertex_in`) or per instance (`instance_in`).
     #[serde(skip_serializing_if = "is_per_vertex")]
     pub rate: VertexRate,
+    /// The host struct field the input was declared from ([`crate::ShaderCreateInfo::vertex_struct`]): its
+    /// buffer is read with the struct's layout.
+    #[serde(skip)]
+    pub host: Option<crate::vertex::HostField>,
     /// The info that declared the input and where (diagnostics about its place in a buffer name it).
     #[serde(skip)]
     pub declared_in: String,
@@ -513,6 +517,7 @@ impl PipelinePlan {
                     offset_in_value: c * format.size(),
                     value_size,
                     rate: input.rate,
+                    host: input.host,
                     declared_in: it.declared_in.clone(),
                     origin: it.origin,
                 });
@@ -934,11 +939,21 @@ impl PipelinePlan {
                     out.len() - 1
                 });
             let b = &mut out[at];
-            // Tightly packed in location order: an input starts where the buffer's previous one ended.
-            if first_column {
-                b.stride += a.value_size;
-            }
-            let base = b.stride - a.value_size;
+            let base = match a.host {
+                // Declared from a host struct: where the struct has it, one struct a step. (Each input of a
+                // per-input buffer is alone in it, packed.)
+                Some(host) if arrangement != VertexArrangement::PerInput => {
+                    b.stride = host.stride;
+                    host.offset
+                }
+                // Tightly packed in location order: an input starts where the buffer's previous one ended.
+                _ => {
+                    if first_column {
+                        b.stride += a.value_size;
+                    }
+                    b.stride - a.value_size
+                }
+            };
             b.attributes
                 .push((a.location, a.format, base + a.offset_in_value));
         }

@@ -254,6 +254,7 @@ impl<'a> VariantBuilder<'a> {
             name: name.to_string(),
             format,
             rate,
+            host: None,
         });
     }
 

@@ -56,6 +56,43 @@ pub struct VertexField {
     pub columns: u32,
 }
 
+impl VertexField {
+    /// The type the vertex shader reads the field as: the format's scalar kind and components (`Float32x3` a
+    /// `vec3`, `Unorm8x4` a `vec4`, `Uint16x2` a `uvec2`), a float matrix for a field of columns (`glam::Mat4`).
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// #[derive(Clone, Copy, ShaderVertex)]
+    /// #[repr(C)]
+    /// struct V { model: glam::Mat4, #[vertex(format = "Unorm8x4")] tint: [u8; 4], id: u32 }
+    /// let types: Vec<Type> = V::FIELDS.iter().map(|f| f.shader_type()).collect();
+    /// assert_eq!(types, [Type::Mat4, Type::Vec4, Type::Uint]);
+    /// ```
+    pub fn shader_type(&self) -> Type {
+        let (scalar, n) = self.format.reads();
+        let vector = |t: &&Type| t.scalar() == scalar && t.shape() == (1, n);
+        Type::ALL
+            .iter()
+            .find(|t| t.scalar() == scalar && t.shape() == (self.columns, n))
+            // Columns come only with float matrices (`VertexAttribute`); anything else reads as its vector.
+            .or_else(|| Type::ALL.iter().find(vector))
+            .copied()
+            .unwrap_or(Type::Vec4)
+    }
+}
+
+/// Where an input declared from a host struct ([`crate::ShaderCreateInfo::vertex_struct`]) sits in that struct:
+/// the pipeline reads its buffer at the field's offset, one struct a step (the struct's size, padding included).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct HostField {
+    /// The struct's `std::any::type_name`: it names the struct in messages and tells two structs apart.
+    pub struct_name: &'static str,
+    /// Byte offset of the field in the struct.
+    pub offset: u32,
+    /// `size_of` the struct: its buffer's stride.
+    pub stride: u32,
+}
+
 /// A `#[repr(C)]` vertex struct (derive it: `#[derive(ShaderVertex)]`).
 pub trait ShaderVertex: Copy + 'static {
     /// The fields in declaration order (padding left out).
@@ -225,6 +262,9 @@ pub struct VertexInput {
     pub format: Option<VertexFormat>,
     /// Whether the input advances per vertex or per instance.
     pub rate: VertexRate,
+    /// The host struct field it was declared from (`vertex_struct`, `instance_struct`); `None`: the buffer is
+    /// packed in location order.
+    pub host: Option<HostField>,
 }
 
 /// What a device allows a pipeline's vertex input: buffers (Vulkan's `maxVertexInputBindings`, at least 16;

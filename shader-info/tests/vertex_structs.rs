@@ -192,3 +192,163 @@ fn per_instance_inputs_have_their_own_buffer_and_struct() {
             .is_empty()
     );
 }
+
+/// A vertex the way Rust lays it out with glam: `color` is 16-aligned, so 4 bytes of padding follow `pos`, and
+/// the struct is rounded up to 48.
+#[derive(Clone, Copy, ShaderVertex)]
+#[repr(C)]
+struct GlamVertex {
+    pos: glam::Vec3,
+    color: glam::Vec4,
+    uv: glam::Vec2,
+    #[vertex(format = "Unorm8x4")]
+    tint: [u8; 4],
+}
+
+#[derive(Clone, Copy, ShaderVertex)]
+#[repr(C)]
+struct GlamInstance {
+    model: glam::Mat4,
+    layer: u32,
+}
+
+fn declared_from_structs() -> PipelinePlan {
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("struct_mesh")
+            .vertex_struct::<GlamVertex>(0)
+            .instance_struct::<GlamInstance>(4)
+            .vertex_source("v.glsl")
+            .fragment_source("f.glsl"),
+    );
+    PipelinePlan::new(&reg.validated("struct_mesh").unwrap(), &reg)
+}
+
+#[test]
+fn a_declared_struct_is_the_buffer_layout_padding_included() {
+    let p = declared_from_structs();
+    // The inputs are the fields, in order, as the shader reads their formats.
+    let inputs: Vec<(u32, &str, VertexFormat)> = p
+        .vertex_attributes
+        .iter()
+        .filter(|a| a.offset_in_value == 0)
+        .map(|a| (a.location, a.name.as_str(), a.format))
+        .collect();
+    assert_eq!(
+        inputs,
+        [
+            (0, "pos", VertexFormat::Float32x3),
+            (1, "color", VertexFormat::Float32x4),
+            (2, "uv", VertexFormat::Float32x2),
+            (3, "tint", VertexFormat::Unorm8x4),
+            (4, "model", VertexFormat::Float32x4),
+            (8, "layer", VertexFormat::Uint32),
+        ]
+    );
+    assert_eq!(<GlamVertex as ShaderVertex>::STRIDE, 48);
+    assert_eq!(<GlamInstance as ShaderVertex>::STRIDE, 80);
+    let buffers = p.vertex_buffers(VertexArrangement::Interleaved);
+    assert_eq!((buffers[0].stride, buffers[1].stride), (48, 80));
+    assert_eq!(
+        buffers[0].attributes,
+        [
+            (0, VertexFormat::Float32x3, 0),
+            (1, VertexFormat::Float32x4, 16),
+            (2, VertexFormat::Float32x2, 32),
+            (3, VertexFormat::Unorm8x4, 40),
+        ]
+    );
+    let columns: Vec<(u32, u32)> = buffers[1].attributes.iter().map(|a| (a.0, a.2)).collect();
+    assert_eq!(columns, [(4, 0), (5, 16), (6, 32), (7, 48), (8, 64)]);
+    // The structs are the plan: typed, they need no other arrangement (no second pipeline beside the warmed one).
+    assert_eq!(p.vertex_problems::<GlamVertex>(), vec![]);
+    assert_eq!(p.instance_problems::<GlamInstance>(), vec![]);
+    assert_eq!(
+        typed_arrangement::<GlamVertex, GlamInstance>(&p, VertexArrangement::Interleaved),
+        VertexArrangement::Interleaved
+    );
+    for rules in [VertexRules::Vulkan, VertexRules::WebGpu] {
+        assert_eq!(
+            p.vertex_layout_problems(VertexArrangement::Interleaved, rules),
+            vec![]
+        );
+    }
+    // Each input alone in its buffer is still packed.
+    let per_input = p.vertex_buffers(VertexArrangement::PerInput);
+    assert_eq!((per_input[0].stride, per_input[1].attributes[0].2), (12, 0));
+}
+
+#[test]
+fn a_struct_declared_with_other_inputs_of_its_rate_is_an_error_at_each() {
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("mixed")
+            .vertex_struct::<GlamVertex>(0)
+            .vertex_in(4, Type::Vec3, "normal")
+            .instance_struct::<GlamInstance>(5)
+            .instance_struct::<MeshVertex>(10)
+            .vertex_source("v.glsl")
+            .fragment_source("f.glsl"),
+    );
+    let errors = reg.validated("mixed").unwrap_err();
+    // The builder calls' lines: `vertex_in` and the second `instance_struct`.
+    let (line, second) = (line!() - 8, line!() - 6);
+    let normal = errors
+        .iter()
+        .find(|d| d.item.as_deref() == Some("vertex_in `normal`"))
+        .unwrap_or_else(|| panic!("{errors:#?}"));
+    assert!(
+        normal.message.contains("beside struct `GlamVertex`")
+            && normal
+                .hint
+                .as_deref()
+                .is_some_and(|h| h.contains("GlamVertex")),
+        "{normal:#?}"
+    );
+    assert_eq!(normal.origin.line, line);
+    assert!(normal.origin.file.ends_with("vertex_structs.rs"));
+    // A second per-instance struct: each of its fields is named, with both structs.
+    for field in ["pos", "nor"] {
+        let d = errors
+            .iter()
+            .find(|d| d.item.as_deref() == Some(&format!("instance_in `{field}`")))
+            .unwrap_or_else(|| panic!("{errors:#?}"));
+        assert!(
+            d.message.contains("field of `MeshVertex`") && d.message.contains("is `GlamInstance`"),
+            "{d:#?}"
+        );
+        assert_eq!(d.origin.line, second);
+    }
+    // (`MeshVertex::pos` is also a second `pos`: reported as a duplicate name on its own.)
+    let layout = errors.iter().filter(|d| d.code == Code::Layout).count();
+    assert_eq!(layout, 3, "{errors:#?}");
+}
+
+/// The derive spells the builder call with the struct's path as its type argument.
+#[derive(Clone, Copy, ShaderInfo)]
+#[repr(C)]
+#[shader(
+    name = "derived_struct_mesh",
+    vertex_struct(GlamVertex, 0),
+    instance_struct(GlamInstance, 4),
+    vertex_source("v.glsl"),
+    fragment_source("f.glsl")
+)]
+struct DerivedStructMesh {
+    scale: f32,
+}
+
+#[test]
+fn the_derive_declares_inputs_from_structs() {
+    let mut reg = Registry::new();
+    reg.add_info(DerivedStructMesh::create_info());
+    let plan = PipelinePlan::new(&reg.validated("derived_struct_mesh").unwrap(), &reg);
+    assert_eq!(plan.vertex_attributes.len(), 4 + 4 + 1);
+    let built = declared_from_structs();
+    for arrangement in [VertexArrangement::Interleaved, VertexArrangement::PerInput] {
+        assert_eq!(
+            plan.vertex_buffers(arrangement),
+            built.vertex_buffers(arrangement)
+        );
+    }
+}

@@ -1,7 +1,9 @@
 //! Per-instance inputs (`instance_in`): one quad drawn four times, each instance reading its offset and its
 //! packed tint from an instance buffer, on ash and wgpu (lavapipe, validation on; any message fails). The vertex
 //! and instance structs are checked at the fetch (a struct of the other buffer, a missing field, a per-vertex
-//! struct where the instances go are errors naming the field), and bound only through the typed pipeline.
+//! struct where the instances go are errors naming the field), and bound only through the typed pipeline. An info
+//! declared from its padded host structs (`vertex_struct`, `instance_struct`) is drawn from the pipeline warmed from
+//! its declaration, in strict mode.
 
 use gpu::library::{LibraryOptions, Typed};
 use shader_info::{
@@ -65,6 +67,21 @@ fn registry(dir: &Path) -> Registry {
             .vertex_source("per_input.vert.glsl")
             .fragment_source("sprite.frag.glsl"),
     );
+    // Both buffers declared from their host structs: the pipelines warmed from the declaration read them.
+    reg.add_info(
+        ShaderCreateInfo::new("declared_sprite")
+            .vertex_struct::<ShadedCorner>(0)
+            .instance_struct::<Sprite>(2)
+            .vertex_out(&color)
+            .fragment_out(0, Type::Vec4, "frag_color")
+            .vertex_source("declared.vert.glsl")
+            .fragment_source("sprite.frag.glsl"),
+    );
+    std::fs::write(
+        dir.join("declared.vert.glsl"),
+        "void main() {\n  color = tint * shade;\n  gl_Position = vec4(placement.xy + corner * placement.zw, 0.0, 1.0);\n}\n",
+    )
+    .unwrap();
     std::fs::write(
         dir.join("per_input.vert.glsl"),
         "void main() {\n  color = vec4(1.0);\n  gl_Position = vec4(placement.xy + corner, 0.0, 1.0);\n}\n",
@@ -78,6 +95,56 @@ fn registry(dir: &Path) -> Registry {
 #[repr(C)]
 struct Placement {
     placement: [f32; 4],
+}
+
+/// A corner with a shade the tint is multiplied by: glam's `Vec4` is 16-aligned, so 8 bytes of padding follow
+/// `corner` (named, so that the struct is `Pod`; zeros, so a shade read from the packed offset 8 would be black).
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable, ShaderVertex)]
+#[repr(C)]
+struct ShadedCorner {
+    corner: glam::Vec2,
+    _pad: shader_info::Pad<8>,
+    shade: glam::Vec4,
+}
+
+fn shaded_corners() -> Vec<ShadedCorner> {
+    corners()
+        .into_iter()
+        .map(|c| ShadedCorner {
+            corner: c.corner.into(),
+            _pad: shader_info::Pad::ZERO,
+            shade: glam::Vec4::ONE,
+        })
+        .collect()
+}
+
+/// `declared_sprite`'s pipeline set warmed up with `options`, then its typed fetch in strict mode: the structs the
+/// info was declared from need no pipeline beside the warmed one (padding and all).
+fn warm_declared<B: gpu::library::Backend>(
+    lib: &mut gpu::library::Library<B>,
+    options: &B::GraphicsOptions,
+) -> Typed<B::Graphics, NoPush, ShadedCorner, Sprite> {
+    let set = lib
+        .pipeline_set(&[gpu::library::PassPipelines {
+            options: options.clone(),
+            infos: vec![("declared_sprite".into(), gpu::library::Variants::Declared)],
+        }])
+        .unwrap();
+    let report = lib.warm_up(&set);
+    assert!(report.failed.is_empty(), "{:?}", report.failed);
+    lib.set_strict(true);
+    let late = lib.stats().late_count();
+    let p = lib
+        .typed_instanced::<ShadedCorner, Sprite, NoPush>("declared_sprite", options)
+        .unwrap_or_else(|e| {
+            panic!(
+                "{}",
+                shader_info::render_all(&B::diagnostics(e, "declared_sprite"))
+            )
+        });
+    assert_eq!(lib.stats().late_count(), late);
+    lib.set_strict(false);
+    p
 }
 
 /// A quad of half a unit, two triangles.
@@ -189,9 +256,7 @@ fn warm_typed<B: gpu::library::Backend>(
 
 #[test]
 fn ash_draws_instances_from_their_own_buffer() {
-    use gpu::vk::{
-        Buffer, GraphicsOptions, GraphicsPipeline, Image2D, ShaderLibrary, VertexBuffer, raw,
-    };
+    use gpu::vk::{GraphicsOptions, GraphicsPipeline, ShaderLibrary, VertexBuffer, raw};
     let Some(ctx) = gpu::vk::testing::test_context() else {
         return;
     };
@@ -246,10 +311,37 @@ fn ash_draws_instances_from_their_own_buffer() {
         VertexBuffer::new(&ctx, &corners()).unwrap(),
         VertexBuffer::new(&ctx, &sprites()).unwrap(),
     );
+    assert_drawn(&ash_draw(&ctx, |d, cmd| unsafe {
+        // SAFETY: recorded inside the helper's submit, the buffers outlive its wait.
+        d.cmd_bind_pipeline(cmd, raw::PipelineBindPoint::GRAPHICS, p.handle());
+        p.bind_vertices(cmd, &corners);
+        p.bind_instances(cmd, &sprites);
+        d.cmd_draw(cmd, corners.len(), sprites.len(), 0, 0);
+    }));
+    // Declared from the padded structs: warmed from the declaration, fetched typed with nothing more to create.
+    let declared = warm_declared(&mut lib, &options);
+    let shaded = VertexBuffer::new(&ctx, &shaded_corners()).unwrap();
+    assert_drawn(&ash_draw(&ctx, |d, cmd| unsafe {
+        // SAFETY: as above.
+        d.cmd_bind_pipeline(cmd, raw::PipelineBindPoint::GRAPHICS, declared.handle());
+        declared.bind_vertices(cmd, &shaded);
+        declared.bind_instances(cmd, &sprites);
+        d.cmd_draw(cmd, shaded.len(), sprites.len(), 0, 0);
+    }));
+    drop((p, declared, lib));
+    gpu::vk::testing::assert_no_validation_messages(&ctx);
+}
+
+/// The target's pixels after `draw` recorded into a render pass over it (cleared to transparent black).
+fn ash_draw(
+    ctx: &gpu::vk::VkContext,
+    draw: impl FnOnce(&gpu::vk::ash::Device, gpu::vk::raw::CommandBuffer),
+) -> Vec<u8> {
+    use gpu::vk::{Buffer, Image2D, raw};
     let format = raw::Format::R8G8B8A8_UNORM;
     use raw::ImageUsageFlags as U;
     let target = Image2D::new(
-        &ctx,
+        ctx,
         SIZE,
         SIZE,
         format,
@@ -257,7 +349,7 @@ fn ash_draws_instances_from_their_own_buffer() {
     )
     .unwrap();
     let readback = Buffer::new(
-        &ctx,
+        ctx,
         4 * u64::from(SIZE * SIZE),
         raw::BufferUsageFlags::TRANSFER_DST,
     )
@@ -276,10 +368,7 @@ fn ash_draws_instances_from_their_own_buffer() {
             A::COLOR_ATTACHMENT_WRITE,
         );
         gpu::vk::testing::begin_offscreen_rendering(d, cmd, &target, attachment, [0.0; 4]);
-        d.cmd_bind_pipeline(cmd, raw::PipelineBindPoint::GRAPHICS, p.handle());
-        p.bind_vertices(cmd, &corners);
-        p.bind_instances(cmd, &sprites);
-        d.cmd_draw(cmd, corners.len(), sprites.len(), 0, 0);
+        draw(d, cmd);
         d.cmd_end_rendering(cmd);
         target.transition(
             cmd,
@@ -293,9 +382,7 @@ fn ash_draws_instances_from_their_own_buffer() {
         target.copy_to_buffer(cmd, &readback);
     })
     .unwrap();
-    assert_drawn(&readback.read());
-    drop((p, lib));
-    gpu::vk::testing::assert_no_validation_messages(&ctx);
+    readback.read()
 }
 
 #[test]
@@ -317,26 +404,42 @@ fn wgpu_draws_instances_from_their_own_buffer() {
         VertexBuffer::new(&ctx, &corners()).unwrap(),
         VertexBuffer::new(&ctx, &sprites()).unwrap(),
     );
-    let target = testing::render_target(&ctx, SIZE);
-    let mut enc = ctx.device.create_command_encoder(&Default::default());
-    {
-        let view = target.create_view(&Default::default());
-        let mut pass = enc.begin_render_pass(&w::RenderPassDescriptor {
-            color_attachments: &[testing::cleared(&view)],
-            ..Default::default()
-        });
+    // One pass over a fresh target, its pixels checked (a macro: the pass borrows the buffers it binds).
+    macro_rules! draw {
+        (|$pass:ident| $record:block) => {{
+            let target = testing::render_target(&ctx, SIZE);
+            let mut enc = ctx.device.create_command_encoder(&Default::default());
+            {
+                let view = target.create_view(&Default::default());
+                let mut $pass = enc.begin_render_pass(&w::RenderPassDescriptor {
+                    color_attachments: &[testing::cleared(&view)],
+                    ..Default::default()
+                });
+                $record
+            }
+            ctx.queue.submit([enc.finish()]);
+            let mut pixels = ctx.read_texture(&target).unwrap();
+            // The clear of `testing::cleared` is opaque black: the gap reads alpha 255 there.
+            let gap = 4 * ((SIZE / 2) * SIZE + SIZE / 2) as usize;
+            assert_eq!(&pixels[gap..gap + 4], [0, 0, 0, 255]);
+            pixels[gap + 3] = 0;
+            assert_drawn(&pixels);
+        }};
+    }
+    draw!(|pass| {
         pass.set_pipeline(&p.pipeline);
         p.set_vertices(&mut pass, &corners);
         p.set_instances(&mut pass, &sprites);
         pass.draw(0..corners.len(), 0..sprites.len());
-    }
-    ctx.queue.submit([enc.finish()]);
-    let pixels = ctx.read_texture(&target).unwrap();
-    // The clear of `testing::cleared` is opaque black: the gap reads alpha 255 there.
-    let gap = 4 * ((SIZE / 2) * SIZE + SIZE / 2) as usize;
-    assert_eq!(&pixels[gap..gap + 4], [0, 0, 0, 255]);
-    let mut cleared = pixels.clone();
-    cleared[gap + 3] = 0;
-    assert_drawn(&cleared);
+    });
+    // Declared from the padded structs: warmed from the declaration, fetched typed with nothing more to create.
+    let declared = warm_declared(&mut lib, &options);
+    let shaded = VertexBuffer::new(&ctx, &shaded_corners()).unwrap();
+    draw!(|pass| {
+        pass.set_pipeline(&declared.pipeline);
+        declared.set_vertices(&mut pass, &shaded);
+        declared.set_instances(&mut pass, &sprites);
+        pass.draw(0..shaded.len(), 0..sprites.len());
+    });
     testing::assert_quiet(&ctx);
 }

@@ -8,7 +8,7 @@ use crate::item::Item;
 use crate::limits::{MAX_FRAGMENT_OUTPUTS, MAX_VERTEX_ATTRIBUTES};
 use crate::origin::Origin;
 use crate::types::*;
-use crate::vertex::VertexInput;
+use crate::vertex::{VertexInput, VertexRate};
 use std::collections::HashMap;
 
 pub(super) fn check_vertex_inputs(c: &mut Checker) {
@@ -77,6 +77,47 @@ pub(super) fn check_vertex_inputs(c: &mut Checker) {
             }
         }
         used.push((u64::from(v.location), end, it));
+    }
+    check_struct_buffers(c);
+}
+
+/// A rate whose inputs were declared from a host struct ([`ShaderCreateInfo::vertex_struct`]) reads its buffer with
+/// that struct's layout: an input of the rate from elsewhere (a `vertex_in` beside it, a second struct, a
+/// variant's input) has no place in it.
+fn check_struct_buffers(c: &mut Checker) {
+    let info = c.info;
+    for rate in [VertexRate::Vertex, VertexRate::Instance] {
+        let of_rate = || info.vertex_inputs.iter().filter(|it| it.value.rate == rate);
+        let Some(host) = of_rate().find_map(|it| it.value.host) else {
+            continue;
+        };
+        let (item, step) = (rate.item(), rate.step());
+        let short = |name: &str| name.rsplit("::").next().unwrap_or(name).to_string();
+        let owner = short(host.struct_name);
+        for it in of_rate() {
+            let v = &it.value;
+            let message = match v.host {
+                Some(h) if h.struct_name == host.struct_name => continue,
+                Some(h) => format!(
+                    "{item} `{}` is a field of `{}`, but the per-{step} buffer is `{owner}` (declared first): one \
+                     struct is one buffer",
+                    v.name,
+                    short(h.struct_name)
+                ),
+                None => format!(
+                    "{item} `{}` is declared beside struct `{owner}`, whose fields are the per-{step} buffer: the \
+                     pipeline would have no place in it to read `{}` from",
+                    v.name, v.name
+                ),
+            };
+            c.err(
+                Code::Layout,
+                format!("{item} `{}`", v.name),
+                it,
+                message,
+                format!("add the input as a field of `{owner}`, or declare every per-{step} input without it"),
+            );
+        }
     }
 }
 
