@@ -779,12 +779,22 @@ impl PipelinePlan {
                         1 => format!("{format:?}"),
                         n => format!("{n} columns of {format:?}"),
                     };
-                    out.push(problem(format!(
+                    let mut d = problem(format!(
                         "field `{name}` is {} at byte {}, but the declaration reads {} at byte {offset}",
                         shape(&f.format, f.columns),
                         f.offset,
                         shape(format, columns)
-                    )))
+                    ));
+                    // Only the place differs: Rust aligned the field (a glam Vec4 after a Vec3 is at 16).
+                    if f.format == *format && f.columns == columns {
+                        d.hint = Some(format!(
+                            "declare the inputs from the struct ({}_struct::<{}>(first location)), whose offsets \
+                             the pipeline then reads, or order its fields so that none is padded",
+                            rate.step(),
+                            crate::vertex::short_name(std::any::type_name::<T>())
+                        ));
+                    }
+                    out.push(d)
                 }
                 Some(_) => {}
             }
@@ -825,9 +835,12 @@ impl PipelinePlan {
                     T::STRIDE - end
                 ));
                 d.hint = Some(format!(
-                    "fetch the pipeline typed with VertexArrangement::Interleaved (typed_graphics, \
-                     typed_instanced), which reads the buffer with the struct's stride, or ask for \
-                     VertexArrangement::Strided with {} for its {item}s",
+                    "declare the inputs from the struct ({}_struct::<{}>(first location)): its size is then \
+                     the stride of every pipeline, warmed ones included; or fetch the pipeline typed \
+                     (typed_graphics, typed_instanced), which reads the buffer with the struct's stride, or ask \
+                     for VertexArrangement::Strided with {} for its {item}s",
+                    rate.step(),
+                    crate::vertex::short_name(std::any::type_name::<T>()),
                     T::STRIDE
                 ));
             }

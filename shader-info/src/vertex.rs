@@ -93,6 +93,12 @@ pub struct HostField {
     pub stride: u32,
 }
 
+/// A type's name without its module path, as a user names it in a builder call (`Vertex`, not
+/// `my_crate::mesh::Vertex`).
+pub(crate) fn short_name(type_name: &str) -> &str {
+    type_name.rsplit("::").next().unwrap_or(type_name)
+}
+
 /// A `#[repr(C)]` vertex struct (derive it: `#[derive(ShaderVertex)]`).
 pub trait ShaderVertex: Copy + 'static {
     /// The fields in declaration order (padding left out).

@@ -273,6 +273,29 @@ fn a_declared_struct_is_the_buffer_layout_padding_included() {
             vec![]
         );
     }
+    // Declared input by input, the same inputs are packed: the struct's aligned field is named, and the hint
+    // points at declaring the inputs from the struct.
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("by_hand")
+            .vertex_in(0, Type::Vec3, "pos")
+            .vertex_in(1, Type::Vec4, "color")
+            .vertex_in(2, Type::Vec2, "uv")
+            .vertex_in_packed(3, Type::Vec4, VertexFormat::Unorm8x4, "tint")
+            .vertex_source("v.glsl")
+            .fragment_source("f.glsl"),
+    );
+    let by_hand = PipelinePlan::new(&reg.validated("by_hand").unwrap(), &reg);
+    let d = by_hand.vertex_problems::<GlamVertex>();
+    assert!(
+        d[0].message.contains("field `color` is Float32x4 at byte 16")
+            && d[0].message.contains("at byte 12")
+            && d[0]
+                .hint
+                .as_deref()
+                .is_some_and(|h| h.contains("vertex_struct::<GlamVertex>")),
+        "{d:#?}"
+    );
     // Each input alone in its buffer is still packed.
     let per_input = p.vertex_buffers(VertexArrangement::PerInput);
     assert_eq!((per_input[0].stride, per_input[1].attributes[0].2), (12, 0));

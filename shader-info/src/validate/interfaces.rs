@@ -8,7 +8,7 @@ use crate::item::Item;
 use crate::limits::{MAX_FRAGMENT_OUTPUTS, MAX_VERTEX_ATTRIBUTES};
 use crate::origin::Origin;
 use crate::types::*;
-use crate::vertex::{VertexInput, VertexRate};
+use crate::vertex::{VertexInput, VertexRate, short_name};
 use std::collections::HashMap;
 
 pub(super) fn check_vertex_inputs(c: &mut Checker) {
@@ -92,8 +92,7 @@ fn check_struct_buffers(c: &mut Checker) {
             continue;
         };
         let (item, step) = (rate.item(), rate.step());
-        let short = |name: &str| name.rsplit("::").next().unwrap_or(name).to_string();
-        let owner = short(host.struct_name);
+        let owner = short_name(host.struct_name);
         for it in of_rate() {
             let v = &it.value;
             let message = match v.host {
@@ -102,7 +101,7 @@ fn check_struct_buffers(c: &mut Checker) {
                     "{item} `{}` is a field of `{}`, but the per-{step} buffer is `{owner}` (declared first): one \
                      struct is one buffer",
                     v.name,
-                    short(h.struct_name)
+                    short_name(h.struct_name)
                 ),
                 None => format!(
                     "{item} `{}` is declared beside struct `{owner}`, whose fields are the per-{step} buffer: the \
