@@ -288,7 +288,8 @@ fn a_declared_struct_is_the_buffer_layout_padding_included() {
     let by_hand = PipelinePlan::new(&reg.validated("by_hand").unwrap(), &reg);
     let d = by_hand.vertex_problems::<GlamVertex>();
     assert!(
-        d[0].message.contains("field `color` is Float32x4 at byte 16")
+        d[0].message
+            .contains("field `color` is Float32x4 at byte 16")
             && d[0].message.contains("at byte 12")
             && d[0]
                 .hint

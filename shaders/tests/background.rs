@@ -138,6 +138,29 @@ fn background_alike<B: Backend + Send + 'static>(lib: &mut Library<B>, dir: &Pat
     ));
     std::fs::write(dir.join("fill.comp.glsl"), FILL).unwrap();
 
+    // Frames the renderer counts itself: once it says when a frame begins, polls no longer count (a loop that
+    // polls twice a frame, or while a minimized window submits nothing, would otherwise drop a pipeline early).
+    lib.poll_reload_in_background(true);
+    lib.wait_background();
+    let report = lib.poll_reload_in_background(false).unwrap().unwrap();
+    assert_eq!(
+        report.outcome("bg_fill"),
+        Some(&PipelineOutcome::Rebuilt),
+        "{report}"
+    );
+    if !B::TRACKS_GPU_USE {
+        assert_eq!(lib.retired_count(), 1);
+        for frame in 1..=3 {
+            lib.begin_frame();
+            for _ in 0..4 {
+                assert!(lib.poll_reload_in_background(false).is_none());
+            }
+            // Replaced in the frame that started the reload and reported in the next (both polls counted, before
+            // the first `begin_frame`): with 2 in flight, the second frame begun drops it, whatever the polls.
+            assert_eq!(lib.retired_count(), usize::from(frame < 2), "frame {frame}");
+        }
+    }
+
     lib.release_retired();
 }
 

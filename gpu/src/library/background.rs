@@ -220,8 +220,9 @@ impl<B: Backend + Send + 'static> Library<B> {
     /// report of a reload that finished since the last call, its pipelines swapped in by then. Call it once per
     /// frame, before recording it: compiling and creating happen off the frame; a pipeline replaced is kept while a
     /// frame in flight may use it (on Vulkan, [`Self::set_frames_in_flight`] frames), then dropped. Each call counts
-    /// one frame for that: a loop that calls it more often than it submits frames (twice a frame, or while frames
-    /// still run on a minimized window) must set a larger count, or call [`Self::release_retired`] instead.
+    /// one frame for that, until the renderer counts its frames itself with [`Self::begin_frame`] (a loop that
+    /// calls this more often than it submits frames, twice a frame or while a minimized window submits nothing,
+    /// should).
     ///
     /// ```no_run
     /// # fn f(lib: &mut shader_info_gpu::vk::ShaderLibrary) -> shader_info_gpu::vk::VkResult<()> {
@@ -236,7 +237,7 @@ impl<B: Backend + Send + 'static> Library<B> {
         &mut self,
         force: bool,
     ) -> Option<Result<ReloadReport, B::Error>> {
-        self.retired.next_frame();
+        self.retired.polled();
         if let Err(d) = self.raised(None) {
             return Some(Err(B::error(d)));
         }
