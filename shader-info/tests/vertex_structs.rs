@@ -343,7 +343,13 @@ fn a_struct_declared_with_other_inputs_of_its_rate_is_an_error_at_each() {
         );
         assert_eq!(d.origin.line, second);
     }
-    // (`MeshVertex::pos` is also a second `pos`: reported as a duplicate name on its own.)
+    // `MeshVertex::pos` is also a second `pos`, reported as a duplicate name with the item each one is.
+    assert!(
+        errors.iter().any(|d| d
+            .message
+            .contains("`pos` is declared twice: as vertex_in (in `mixed`) and as instance_in")),
+        "{errors:#?}"
+    );
     let layout = errors.iter().filter(|d| d.code == Code::Layout).count();
     assert_eq!(layout, 3, "{errors:#?}");
 }

@@ -16,11 +16,12 @@ pub(super) fn check_vertex_inputs(c: &mut Checker) {
     let mut used: Vec<(u64, u64, &Item<VertexInput>)> = Vec::new();
     for it in &info.vertex_inputs {
         let v = &it.value;
-        c.ident("vertex_in", &v.name, it);
+        let item = v.rate.item();
+        c.ident(item, &v.name, it);
         if let Some(problem) = v.format.and_then(|f| f.problem_with(v.ty)) {
             c.err(
                 Code::UnknownType,
-                format!("vertex_in `{}`", v.name),
+                format!("{item} `{}`", v.name),
                 it,
                 format!("vertex input `{}` cannot be read from its packed format: {problem}", v.name),
                 "pick the format by what the shader reads: Unorm/Snorm/Float16 for float inputs, Uint for uint, Sint for int",
@@ -31,7 +32,7 @@ pub(super) fn check_vertex_inputs(c: &mut Checker) {
         if v.ty.scalar() == Scalar::Bool {
             c.err(
                 Code::UnknownType,
-                format!("vertex_in `{}`", v.name),
+                format!("{item} `{}`", v.name),
                 it,
                 format!(
                     "vertex input `{}` is a `{}`; GLSL does not allow boolean vertex inputs",
@@ -43,7 +44,7 @@ pub(super) fn check_vertex_inputs(c: &mut Checker) {
         if end > u64::from(MAX_VERTEX_ATTRIBUTES) {
             c.err(
                 Code::VertexInputOutOfRange,
-                format!("vertex_in `{}`", v.name),
+                format!("{item} `{}`", v.name),
                 it,
                 format!(
                     "vertex input `{}` ({}) uses locations {}..={}, past the {} Vulkan guarantees",
@@ -60,7 +61,7 @@ pub(super) fn check_vertex_inputs(c: &mut Checker) {
             if u64::from(v.location) < *e && *s < end {
                 c.err(
                     Code::VertexInputOverlap,
-                    format!("vertex_in `{}`", v.name),
+                    format!("{item} `{}`", v.name),
                     it,
                     format!(
                         "vertex input `{}` (locations {}..={}) overlaps `{}` (locations {}..={})",

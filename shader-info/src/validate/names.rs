@@ -213,7 +213,7 @@ pub(super) fn check_names(c: &mut Checker) {
     for it in &info.vertex_inputs {
         names.push(named(
             &it.value.name,
-            What::Item("vertex_in"),
+            What::Item(it.value.rate.item()),
             &it.declared_in,
             it.origin,
         ));
