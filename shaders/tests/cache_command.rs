@@ -622,6 +622,21 @@ fn the_module_json_holds_the_declaration_a_host_binds_by() {
         .map(|a| (a["name"].as_str().unwrap(), a["format"].as_str().unwrap()))
         .collect();
     assert_eq!(inputs, [("pos", "Float32x2"), ("texCoord", "Float32x2")]);
+    // And the buffer the pipelines read them from: one interleaved buffer of 16 bytes a vertex.
+    let buffer = &json["declared"]["vertex_buffers"][0];
+    assert_eq!(
+        (
+            &buffer["binding"],
+            &buffer["stride"],
+            &buffer["attributes"][1]
+        ),
+        (
+            &0.into(),
+            &16.into(),
+            &serde_json::json!([1, "Float32x2", 8])
+        ),
+        "{buffer}"
+    );
     assert_eq!(
         json["declared"]["bindings"][0]["resource"]["image_type"],
         "Float2D"
