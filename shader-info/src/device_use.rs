@@ -215,7 +215,8 @@ impl PipelinePlan {
     ) -> Vec<Diagnostic> {
         self.interface_use
             .iter()
-            .filter(|u| u.components > max_components(u.stage, u.direction))
+            // Per-patch blocks have limits of their own (`tessellation_problems`).
+            .filter(|u| !u.patch && u.components > max_components(u.stage, u.direction))
             .map(|u| {
                 let dir = match u.direction {
                     Direction::In => "inputs",
@@ -243,6 +244,58 @@ impl PipelinePlan {
                 .at(&u.declared_in, u.origin)
                 .hint(PACK_INTERFACE_HINT);
                 d.stage = Some(u.stage);
+                d
+            })
+            .collect()
+    }
+
+    /// The tessellation control stage's outputs past the device's limits: its per-patch outputs
+    /// (`maxTessellationControlPerPatchOutputComponents`) and all it writes for one patch, its output vertices times
+    /// each vertex's components and the per-patch ones (`maxTessellationControlTotalOutputComponents`).
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// let mut reg = Registry::new();
+    /// let v = StageInterfaceInfo::new("v", "").smooth(Type::Vec4, "p");
+    /// let mut c = StageInterfaceInfo::new("c", "");
+    /// for i in 0..15 {
+    ///     c = c.smooth(Type::Vec4, format!("c{i}"));
+    /// }
+    /// let patch = StageInterfaceInfo::new("pt", "").smooth(Type::Vec4, "center");
+    /// reg.add_info(ShaderCreateInfo::new("t").vertex_out(&v).tess_control_out(&c).tess_patch_out(&patch)
+    ///     .tess_evaluation_out(&v)
+    ///     .tessellation_layout(32, TessDomain::Triangles, TessSpacing::Equal, FrontFace::CounterClockwise)
+    ///     .fragment_out(0, Type::Vec4, "o").vertex_source("v").tess_control_source("c")
+    ///     .tess_evaluation_source("e").fragment_source("f"));
+    /// let plan = PipelinePlan::new(&reg.validated("t").unwrap(), &reg);
+    /// // 32 vertices of 15 locations and the block's 7 components, and one vec4 a patch: 2148 components.
+    /// let d = plan.tessellation_problems(120, 2048);
+    /// assert!(d[0].message.contains("2148 components"), "{}", d[0].message);
+    /// assert!(plan.tessellation_problems(120, 2148).is_empty());
+    /// assert!(plan.tessellation_problems(3, 4096)[0].message.contains("per-patch outputs use 4 components"));
+    /// ```
+    pub fn tessellation_problems(
+        &self,
+        max_patch_components: u32,
+        max_total_components: u32,
+    ) -> Vec<Diagnostic> {
+        let Some(points) = self.patch_control_points else {
+            return Vec::new();
+        };
+        tessellation_output(points, &self.interface_use)
+            .over(points, max_patch_components, max_total_components)
+            .into_iter()
+            .map(|(message, hint, max, at)| {
+                let mut d = Diagnostic::error(
+                    Code::OutOfRange,
+                    &self.key,
+                    format!("{message}; this device allows {max}"),
+                )
+                .hint(hint);
+                if let Some(u) = at {
+                    d = d.item(u.item.clone()).at(&u.declared_in, u.origin);
+                }
+                d.stage = Some(Stage::TessControl);
                 d
             })
             .collect()
@@ -352,6 +405,79 @@ impl PipelinePlan {
     }
 }
 
+/// What a tessellation control stage with `control_points` output vertices writes for one patch.
+pub(crate) struct TessOutput<'a> {
+    /// Components of its per-patch outputs, and the last of their blocks.
+    pub patch: u32,
+    pub patch_use: Option<&'a InterfaceUse>,
+    /// Components of each output vertex (its blocks' and the gl_PerVertex block's), and the last of its blocks.
+    pub per_vertex: u32,
+    pub vertex_use: Option<&'a InterfaceUse>,
+    /// All of them: `control_points × per_vertex + patch`.
+    pub total: u64,
+}
+
+/// What the tessellation control stage among `uses` writes for one patch of `control_points` vertices.
+pub(crate) fn tessellation_output(control_points: u32, uses: &[InterfaceUse]) -> TessOutput<'_> {
+    let out = |patch: bool| {
+        uses.iter().find(|u| {
+            u.stage == Stage::TessControl && u.direction == Direction::Out && u.patch == patch
+        })
+    };
+    let (patch_use, vertex_use) = (out(true), out(false));
+    let patch = patch_use.map_or(0, |u| u.components);
+    let per_vertex = vertex_use.map_or(PER_VERTEX_COMPONENTS, |u| u.components);
+    TessOutput {
+        patch,
+        patch_use,
+        per_vertex,
+        vertex_use,
+        total: u64::from(control_points) * u64::from(per_vertex) + u64::from(patch),
+    }
+}
+
+impl TessOutput<'_> {
+    /// What is past `max_patch` and `max_total` components, as (message, hint, the limit, the block to point at).
+    pub(crate) fn over(
+        &self,
+        control_points: u32,
+        max_patch: u32,
+        max_total: u32,
+    ) -> Vec<(String, String, u32, Option<&InterfaceUse>)> {
+        let mut out = Vec::new();
+        if self.patch > max_patch {
+            out.push((
+                format!(
+                    "the tessellation control stage's per-patch outputs use {} components",
+                    self.patch
+                ),
+                format!(
+                    "keep per-patch outputs within {max_patch} components ({} vec4s): {PACK_INTERFACE_HINT}",
+                    max_patch / 4
+                ),
+                max_patch,
+                self.patch_use,
+            ));
+        }
+        if self.total > u64::from(max_total) {
+            out.push((
+                format!(
+                    "the tessellation control stage writes {control_points} vertices of {} components (its outputs \
+                     and the gl_PerVertex block) and {} per-patch components: {} components a patch",
+                    self.per_vertex, self.patch, self.total
+                ),
+                format!(
+                    "output fewer vertices a patch (at most {} with these outputs), or pass fewer outputs",
+                    u64::from(max_total).saturating_sub(u64::from(self.patch)) / u64::from(self.per_vertex.max(1))
+                ),
+                max_total,
+                self.vertex_use.or(self.patch_use),
+            ));
+        }
+        out
+    }
+}
+
 /// What one geometry invocation of `layout` emits: the components of each vertex (its outputs' and the
 /// gl_PerVertex block's) and of all its vertices, which devices limit (`maxGeometryTotalOutputComponents`).
 pub(crate) fn geometry_output(layout: &GeometryLayout, uses: &[InterfaceUse]) -> (u32, u64) {
@@ -415,6 +541,66 @@ mod tests {
         );
         assert_eq!(d[0].item.as_deref(), Some("sampler `tex`"));
         assert!(d[0].origin.file.ends_with("device_use.rs"));
+    }
+
+    #[test]
+    fn per_patch_blocks_are_counted_apart_from_the_per_vertex_ones() {
+        let v = StageInterfaceInfo::new("v", "").smooth(Type::Vec4, "a");
+        let c = StageInterfaceInfo::new("c", "")
+            .smooth(Type::Vec4, "b")
+            .smooth(Type::Mat2, "m");
+        let patch = StageInterfaceInfo::new("pt", "").smooth(Type::Mat4, "center");
+        let p = plan(
+            ShaderCreateInfo::new("t")
+                .vertex_out(&v)
+                .tess_control_out(&c)
+                .tess_patch_out(&patch)
+                .tess_evaluation_out(&v)
+                .tessellation_layout(
+                    3,
+                    TessDomain::Quads,
+                    TessSpacing::Equal,
+                    FrontFace::Clockwise,
+                )
+                .fragment_out(0, Type::Vec4, "o")
+                .vertex_source("v")
+                .tess_control_source("c")
+                .tess_evaluation_source("e")
+                .fragment_source("f"),
+        );
+        let of = |stage, direction, patch| {
+            p.interface_use
+                .iter()
+                .find(|u| u.stage == stage && u.direction == direction && u.patch == patch)
+                .map(|u| (u.used, u.components, u.item.as_str()))
+        };
+        // Three per-vertex locations (the block's seven built-in components with them), then four per patch.
+        for (stage, direction) in [
+            (Stage::TessControl, Direction::Out),
+            (Stage::TessEvaluation, Direction::In),
+        ] {
+            assert_eq!(
+                of(stage, direction, false),
+                Some((3, 12 + PER_VERTEX_COMPONENTS, "tess_control_out `c`"))
+            );
+            assert_eq!(
+                of(stage, direction, true),
+                Some((7, 16, "tess_patch_out `pt`"))
+            );
+        }
+        // The per-vertex limit sees only per-vertex components; the patch has its own.
+        let per_vertex = 12 + PER_VERTEX_COMPONENTS;
+        assert!(p.interface_problems(|_, _| per_vertex).is_empty());
+        let d = p.tessellation_problems(15, 4096);
+        assert_eq!(d.len(), 1, "{}", render_all(&d));
+        assert_eq!(d[0].item.as_deref(), Some("tess_patch_out `pt`"));
+        let d = p.tessellation_problems(16, 3 * per_vertex + 15);
+        assert!(
+            d[0].message.contains("3 vertices of 19 components")
+                && d[0].message.contains("73 components a patch"),
+            "{}",
+            render_all(&d)
+        );
     }
 
     #[test]

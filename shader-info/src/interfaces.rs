@@ -227,6 +227,10 @@ pub struct InterfaceUse {
     pub built_in: u32,
     /// Components a device counts against its limit: four per location, and the built-ins'.
     pub components: u32,
+    /// The per-patch blocks (`tess_patch_out`: written by the tessellation control stage, read by the evaluation
+    /// stage), which devices count apart from the per-vertex ones (`maxTessellationControlPerPatchOutputComponents`);
+    /// they follow those in the location space, so `used` is where they end.
+    pub patch: bool,
     /// The last block, as the diagnostic names it (`vertex_out \`VertOut\``).
     pub item: String,
     pub declared_in: String,
@@ -243,21 +247,29 @@ pub fn interface_use(info: &ShaderCreateInfo) -> Vec<InterfaceUse> {
     let mut out = Vec::new();
     for stage in info.stages() {
         let blocks = stage_blocks(info, stage);
-        for direction in [Direction::In, Direction::Out] {
-            let Some(last) = blocks.iter().rfind(|b| b.direction == direction) else {
+        for (direction, patch) in [
+            (Direction::In, false),
+            (Direction::In, true),
+            (Direction::Out, false),
+            (Direction::Out, true),
+        ] {
+            let of = |b: &&StageBlock| b.direction == direction && b.patch == patch;
+            let Some(last) = blocks.iter().rfind(of) else {
                 continue;
             };
             let used = last.location + last.item.value.locations();
-            let per_vertex = match (stage, direction) {
-                (Stage::Fragment, _) => 0,
+            let first = blocks.iter().find(of).map_or(0, |b| b.location);
+            let built_in = match (stage, patch) {
+                (Stage::Fragment, _) | (_, true) => 0,
                 _ => PER_VERTEX_COMPONENTS,
             };
             out.push(InterfaceUse {
                 stage,
                 direction,
                 used,
-                built_in: per_vertex,
-                components: used.saturating_mul(4).saturating_add(per_vertex),
+                built_in,
+                components: (used - first).saturating_mul(4).saturating_add(built_in),
+                patch,
                 item: format!("{} `{}`", last.list, last.item.value.name),
                 declared_in: last.item.declared_in.clone(),
                 origin: last.item.origin,

@@ -49,6 +49,13 @@ pub const GUARANTEED_GEOMETRY_INVOCATIONS: u32 = 32;
 /// Vulkan's guaranteed `maxGeometryTotalOutputComponents` (NVIDIA's too): the components one geometry invocation
 /// may emit, its vertices times each vertex's (outputs and the gl_PerVertex block).
 pub const GUARANTEED_GEOMETRY_TOTAL_OUTPUT_COMPONENTS: u32 = 1024;
+/// Vulkan's guaranteed `maxTessellationControlPerPatchOutputComponents`: the components of a tessellation control
+/// stage's per-patch outputs (`tess_patch_out`).
+pub const GUARANTEED_TESS_PATCH_OUTPUT_COMPONENTS: u32 = 120;
+/// Vulkan's guaranteed `maxTessellationControlTotalOutputComponents`: everything a tessellation control stage writes
+/// for one patch, its output vertices times each vertex's components (outputs and the gl_PerVertex block) and its
+/// per-patch outputs.
+pub const GUARANTEED_TESS_TOTAL_OUTPUT_COMPONENTS: u32 = 2048;
 /// The most geometry invocations any device allows.
 pub const MAX_GEOMETRY_INVOCATIONS: u32 = 127;
 /// What real devices allow per work-group axis and per group (`maxComputeWorkGroupSize` of NVIDIA, AMD, Intel and

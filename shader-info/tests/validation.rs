@@ -1472,3 +1472,76 @@ fn instance_inputs_share_locations_and_names_with_vertex_inputs() {
         .is_empty()
     );
 }
+
+/// A tessellated info whose control stage writes `per_vertex` locations for each of `points` vertices and `patch`
+/// locations a patch.
+fn tessellated(points: u32, per_vertex: u32, patch: u32) -> ShaderCreateInfo {
+    let iface = |name: &str, n: u32| {
+        (0..n).fold(StageInterfaceInfo::new(name, ""), |i, k| {
+            i.smooth(Type::Vec4, format!("{name}{k}"))
+        })
+    };
+    let v = iface("v", 1);
+    graphics("tess")
+        .vertex_out(&v)
+        .tess_control_out(&iface("c", per_vertex))
+        .tess_patch_out(&iface("p", patch))
+        .tess_evaluation_out(&v)
+        .tessellation_layout(
+            points,
+            TessDomain::Triangles,
+            TessSpacing::Equal,
+            FrontFace::CounterClockwise,
+        )
+        .tess_control_source("c.glsl")
+        .tess_evaluation_source("e.glsl")
+}
+
+#[test]
+fn tessellation_outputs_past_what_vulkan_guarantees_are_warnings_at_the_layout() {
+    let d = check(tessellated(32, 15, 1));
+    let total: Vec<&Diagnostic> = d
+        .iter()
+        .filter(|d| d.message.contains("components a patch"))
+        .collect();
+    assert_eq!(total.len(), 1, "{d:#?}");
+    // 32 vertices of 15 locations and the gl_PerVertex block's 7 components, and one vec4 a patch.
+    assert!(
+        total[0].severity == Severity::Warning
+            && total[0].message.contains("32 vertices of 67 components")
+            && total[0]
+                .message
+                .contains("2148 components a patch, past the 2048"),
+        "{d:#?}"
+    );
+    assert_eq!(total[0].item.as_deref(), Some("tessellation_layout"));
+    // At the builder call (in `tessellated`).
+    let source = include_str!("validation.rs");
+    let at = source
+        .lines()
+        .nth(total[0].origin.line as usize - 1)
+        .unwrap_or("");
+    assert!(
+        at.contains(".tessellation_layout("),
+        "{:?}: {at}",
+        total[0].origin
+    );
+    // Per-patch outputs are counted apart from the per-vertex ones: 31 vec4s a patch, one a vertex.
+    let d = check(tessellated(3, 1, 31));
+    assert!(
+        d.iter().any(|d| d.severity == Severity::Warning
+            && d.message
+                .contains("per-patch outputs use 124 components, past the 120")),
+        "{d:#?}"
+    );
+    assert!(
+        !d.iter().any(|d| d.message.contains("components a patch")),
+        "{d:#?}"
+    );
+    // Within both, no tessellation warning.
+    let d = check(tessellated(3, 4, 2));
+    assert!(
+        !d.iter().any(|d| d.message.contains("tessellation control")),
+        "{d:#?}"
+    );
+}

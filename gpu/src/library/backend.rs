@@ -39,6 +39,10 @@ pub struct DeviceLimits {
     /// stage).
     pub max_geometry_invocations: u32,
     pub max_geometry_total_output_components: u32,
+    /// `maxTessellationControlPerPatchOutputComponents` and `maxTessellationControlTotalOutputComponents` (0 where
+    /// the API has no tessellation stage).
+    pub max_tess_patch_output_components: u32,
+    pub max_tess_total_output_components: u32,
     /// Interface components per stage and direction.
     pub interface_components: InterfaceLimits,
 }

@@ -53,13 +53,17 @@ pub fn compute_problems(plan: &PipelinePlan, limits: &DeviceLimits) -> Vec<Diagn
     out
 }
 
-/// The stage interfaces, the geometry layout and the buffer blocks of `plan` against the device's limits (past
-/// what Vulkan guarantees, validation only warns: the device decides).
+/// The stage interfaces, the geometry and tessellation outputs and the buffer blocks of `plan` against the device's
+/// limits (past what Vulkan guarantees, validation only warns: the device decides).
 pub fn stage_problems(plan: &PipelinePlan, limits: &DeviceLimits) -> Vec<Diagnostic> {
     let mut out = plan.interface_problems(|stage, dir| limits.interface_components.of(stage, dir));
     out.extend(plan.geometry_problems(
         limits.max_geometry_invocations,
         limits.max_geometry_total_output_components,
+    ));
+    out.extend(plan.tessellation_problems(
+        limits.max_tess_patch_output_components,
+        limits.max_tess_total_output_components,
     ));
     out.extend(plan.buffer_range_problems(
         limits.max_uniform_buffer_range,

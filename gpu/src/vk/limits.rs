@@ -46,6 +46,8 @@ pub(crate) fn device_limits(ctx: &VkContext) -> DeviceLimits {
         },
         max_geometry_invocations: l.max_geometry_shader_invocations,
         max_geometry_total_output_components: l.max_geometry_total_output_components,
+        max_tess_patch_output_components: l.max_tessellation_control_per_patch_output_components,
+        max_tess_total_output_components: l.max_tessellation_control_total_output_components,
         interface_components: InterfaceLimits {
             vertex_out: l.max_vertex_output_components,
             tess_control_in: l.max_tessellation_control_per_vertex_input_components,

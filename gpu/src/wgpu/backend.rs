@@ -153,6 +153,8 @@ impl Backend for WgpuBackend {
             // No geometry or tessellation stage (an info with one is refused for that, its limits unread).
             max_geometry_invocations: 0,
             max_geometry_total_output_components: 0,
+            max_tess_patch_output_components: 0,
+            max_tess_total_output_components: 0,
             // WebGPU counts declared variables only: the position the core counts with the gl_PerVertex block
             // (whose components it adds to every interface but the fragment stage's inputs) is not one of them.
             interface_components: InterfaceLimits {

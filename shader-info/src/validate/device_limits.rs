@@ -4,7 +4,8 @@ use super::checker::Checker;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::limits::{
     GUARANTEED_GEOMETRY_INVOCATIONS, GUARANTEED_GEOMETRY_TOTAL_OUTPUT_COMPONENTS,
-    GUARANTEED_INTERFACE_LOCATIONS, GUARANTEED_UNIFORM_BUFFER_BYTES, MAX_CONSTANT_ID,
+    GUARANTEED_INTERFACE_LOCATIONS, GUARANTEED_TESS_PATCH_OUTPUT_COMPONENTS,
+    GUARANTEED_TESS_TOTAL_OUTPUT_COMPONENTS, GUARANTEED_UNIFORM_BUFFER_BYTES, MAX_CONSTANT_ID,
     MAX_GEOMETRY_INVOCATIONS, MAX_GEOMETRY_OUTPUT_VERTICES, MAX_INTERFACE_LOCATIONS,
     TYPICAL_UNIFORM_BUFFER_BYTES,
 };
@@ -136,6 +137,25 @@ pub(super) fn check_limits(c: &mut Checker) {
                     "emit at most {} vertices per invocation (geometry_layout_instanced splits the work)",
                     GUARANTEED_GEOMETRY_TOTAL_OUTPUT_COMPONENTS / per_vertex.max(1)
                 )),
+            );
+        }
+    }
+    if let Some(t) = &info.tessellation_layout {
+        let points = t.value.control_points;
+        for (message, hint, max, _) in crate::device_use::tessellation_output(points, &uses).over(
+            points,
+            GUARANTEED_TESS_PATCH_OUTPUT_COMPONENTS,
+            GUARANTEED_TESS_TOTAL_OUTPUT_COMPONENTS,
+        ) {
+            c.diags.push(
+                Diagnostic::warning(
+                    Code::OutOfRange,
+                    &info.name,
+                    format!("{message}, past the {max} Vulkan guarantees"),
+                )
+                .item("tessellation_layout")
+                .at(&t.declared_in, t.origin)
+                .hint(hint),
             );
         }
     }
