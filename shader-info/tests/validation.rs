@@ -1538,6 +1538,14 @@ fn tessellation_outputs_past_what_vulkan_guarantees_are_warnings_at_the_layout()
         !d.iter().any(|d| d.message.contains("components a patch")),
         "{d:#?}"
     );
+    // Past the guaranteed 16 locations with both kinds: one warning for the control stage's outputs, at their end.
+    let d = check(tessellated(3, 10, 10));
+    let outputs: Vec<&Diagnostic> = d
+        .iter()
+        .filter(|d| d.message.contains("the tesc stage's outputs use"))
+        .collect();
+    assert_eq!(outputs.len(), 1, "{d:#?}");
+    assert!(outputs[0].message.contains("use 20 locations"), "{d:#?}");
     // Within both, no tessellation warning.
     let d = check(tessellated(3, 4, 2));
     assert!(

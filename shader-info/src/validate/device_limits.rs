@@ -160,9 +160,14 @@ pub(super) fn check_limits(c: &mut Checker) {
         }
     }
     // Interface locations between stages; past the device's own limits, an error when the pipeline is made.
-    for u in uses {
+    for u in &uses {
         let used = u.used;
-        if used <= GUARANTEED_INTERFACE_LOCATIONS {
+        // Per-patch blocks follow the per-vertex ones: where there are some, their end is the interface's.
+        let followed = || {
+            uses.iter()
+                .any(|o| o.patch && o.stage == u.stage && o.direction == u.direction)
+        };
+        if used <= GUARANTEED_INTERFACE_LOCATIONS || (!u.patch && followed()) {
             continue;
         }
         let what = format!(
@@ -188,7 +193,7 @@ pub(super) fn check_limits(c: &mut Checker) {
                 format!("{what}, past the {GUARANTEED_INTERFACE_LOCATIONS} Vulkan guarantees (desktop devices allow {MAX_INTERFACE_LOCATIONS})")
             },
         )
-        .item(u.item)
+        .item(u.item.clone())
         .at(&u.declared_in, u.origin)
         .hint(crate::interfaces::PACK_INTERFACE_HINT);
         d.stage = Some(u.stage);
