@@ -842,7 +842,10 @@ fn redeclared_item_hint(d: Diagnostic, info: &ValidatedInfo) -> Diagnostic {
             info.vertex_inputs
                 .iter()
                 .find(|v| v.value.name == name)
-                .map(|v| format!("vertex_in `{name}` (location {})", v.value.location))
+                .map(|v| {
+                    let item = v.value.rate.item();
+                    format!("{item} `{name}` (location {})", v.value.location)
+                })
         })
         .or_else(|| {
             info.resources

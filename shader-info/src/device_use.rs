@@ -591,6 +591,15 @@ mod tests {
         // The per-vertex limit sees only per-vertex components; the patch has its own.
         let per_vertex = 12 + PER_VERTEX_COMPONENTS;
         assert!(p.interface_problems(|_, _| per_vertex).is_empty());
+        // Below both: only the per-vertex interfaces are named (the patch's limit is another).
+        let d = p.interface_problems(|_, _| 15);
+        assert!(
+            !d.is_empty()
+                && d.iter()
+                    .all(|d| d.item.as_deref() == Some("tess_control_out `c`")),
+            "{}",
+            render_all(&d)
+        );
         let d = p.tessellation_problems(15, 4096);
         assert_eq!(d.len(), 1, "{}", render_all(&d));
         assert_eq!(d[0].item.as_deref(), Some("tess_patch_out `pt`"));

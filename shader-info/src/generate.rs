@@ -1806,7 +1806,7 @@ fn emit_interfaces(
             e.decl(
                 &format!("layout(location = {}) in {} {};", v.location, v.ty, v.name),
                 &it.declared_in,
-                format!("vertex_in `{}`", v.name),
+                format!("{} `{}`", v.rate.item(), v.name),
                 it.origin,
             );
         }

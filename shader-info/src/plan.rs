@@ -1085,13 +1085,25 @@ impl PipelinePlan {
                 .map_or("", |a| a.name.as_str())
         };
         let problem = |message: String, location: u32| {
-            self.vertex_input_problem(
-                message,
-                "declare the inputs with the largest formats first (their locations in that order), widen a \
-                 2-byte packed input to 4 bytes (Unorm8x4), or give each input its own buffer \
-                 (VertexArrangement::PerInput)",
-                location,
-            )
+            let host = self
+                .vertex_attributes
+                .iter()
+                .find(|a| a.location == location)
+                .and_then(|a| a.host);
+            // A buffer declared from a struct has the struct's layout: the struct is what to change.
+            let hint = match host {
+                Some(h) => format!(
+                    "order the fields of `{}` with the largest formats first, or pad a 2-byte packed field to 4 \
+                     bytes (Unorm8x4) or with a `Pad` field, or give each input its own buffer \
+                     (VertexArrangement::PerInput)",
+                    crate::vertex::short_name(h.struct_name)
+                ),
+                None => "declare the inputs with the largest formats first (their locations in that order), \
+                         widen a 2-byte packed input to 4 bytes (Unorm8x4), or give each input its own buffer \
+                         (VertexArrangement::PerInput)"
+                    .to_string(),
+            };
+            self.vertex_input_problem(message, &hint, location)
         };
         let api = rules.api();
         let mut out = Vec::new();

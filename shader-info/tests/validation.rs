@@ -1538,14 +1538,21 @@ fn tessellation_outputs_past_what_vulkan_guarantees_are_warnings_at_the_layout()
         !d.iter().any(|d| d.message.contains("components a patch")),
         "{d:#?}"
     );
-    // Past the guaranteed 16 locations with both kinds: one warning for the control stage's outputs, at their end.
-    let d = check(tessellated(3, 10, 10));
-    let outputs: Vec<&Diagnostic> = d
-        .iter()
-        .filter(|d| d.message.contains("the tesc stage's outputs use"))
-        .collect();
-    assert_eq!(outputs.len(), 1, "{d:#?}");
-    assert!(outputs[0].message.contains("use 20 locations"), "{d:#?}");
+    // Past the guaranteed 16 locations with both kinds (17 per vertex, then 1 per patch): one warning each for the
+    // control stage's outputs and the evaluation stage's inputs, at their end (the per-patch block).
+    let d = check(tessellated(3, 17, 1));
+    for what in [
+        "the tesc stage's outputs use",
+        "the tese stage's inputs use",
+    ] {
+        let found: Vec<&Diagnostic> = d.iter().filter(|d| d.message.contains(what)).collect();
+        assert_eq!(found.len(), 1, "{what}: {d:#?}");
+        assert!(
+            found[0].message.contains("use 18 locations")
+                && found[0].item.as_deref() == Some("tess_patch_out `p`"),
+            "{d:#?}"
+        );
+    }
     // Within both, no tessellation warning.
     let d = check(tessellated(3, 4, 2));
     assert!(

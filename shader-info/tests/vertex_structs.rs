@@ -382,3 +382,64 @@ fn the_derive_declares_inputs_from_structs() {
         );
     }
 }
+
+/// Rust aligns `[u8; 4]` to 1: after a 2-byte field it sits at byte 2, which WebGPU does not read.
+#[derive(Clone, Copy, ShaderVertex)]
+#[repr(C)]
+struct Unaligned {
+    #[vertex(format = "Unorm8x2")]
+    uv: [u8; 2],
+    #[vertex(format = "Unorm8x4")]
+    color: [u8; 4],
+}
+
+#[test]
+fn a_struct_layout_an_api_cannot_read_is_refused_pointing_at_the_struct() {
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("unaligned")
+            .vertex_struct::<Unaligned>(0)
+            .vertex_source("v.glsl")
+            .fragment_source("f.glsl"),
+    );
+    let plan = PipelinePlan::new(&reg.validated("unaligned").unwrap(), &reg);
+    let d = plan.vertex_layout_problems(VertexArrangement::Interleaved, VertexRules::WebGpu);
+    assert!(
+        d[0].message.contains("`color` (Unorm8x4) is at byte 2")
+            && d[0]
+                .hint
+                .as_deref()
+                .is_some_and(|h| h.contains("fields of `Unaligned`")),
+        "{d:#?}"
+    );
+    // Vulkan reads 1-byte components anywhere.
+    assert_eq!(
+        plan.vertex_layout_problems(VertexArrangement::Interleaved, VertexRules::Vulkan),
+        vec![]
+    );
+}
+
+#[test]
+fn an_instance_input_may_share_a_name_with_a_fragment_output() {
+    // Different stages: valid GLSL, as for `vertex_in`.
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("tinted")
+            .vertex_in(0, Type::Vec2, "corner")
+            .instance_struct::<GlamInstance>(1)
+            .instance_in(6, Type::Vec4, "color")
+            .fragment_out(0, Type::Vec4, "color")
+            .fragment_out(1, Type::Vec4, "layer")
+            .vertex_source("v.glsl")
+            .fragment_source("f.glsl"),
+    );
+    let errors = reg.validated("tinted").unwrap_err();
+    // Only the input declared beside the struct is refused, not the names the fragment stage also uses.
+    assert!(
+        errors.len() == 1
+            && errors[0]
+                .message
+                .contains("instance_in `color` is declared beside struct"),
+        "{errors:#?}"
+    );
+}

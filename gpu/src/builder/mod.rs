@@ -1304,8 +1304,9 @@ fn declared_json(plan: &shader_info::PipelinePlan) -> serde_json::Value {
     });
     serde_json::json!({
         "vertex_inputs": plan.vertex_attributes,
-        // The interleaved buffers as the pipelines read them: a struct's offsets and size where the inputs were
-        // declared from one (`vertex_struct`), else packed in location order.
+        // The interleaved buffers as the declaration lays them out: a struct's offsets and size where the inputs
+        // were declared from one (`vertex_struct`), else packed in location order (a typed fetch of a struct padded
+        // past that reads it with the struct's stride).
         "vertex_buffers": plan.vertex_buffers(shader_info::VertexArrangement::Interleaved),
         "color_targets": plan.color_targets,
         "render_state": plan.render_state,

@@ -87,10 +87,10 @@ impl<B: Backend> Retirement<B> {
 
 impl<B: Backend> Library<B> {
     /// Sets how many frames the renderer records before waiting for the GPU (default
-    /// [`DEFAULT_FRAMES_IN_FLIGHT`]): a pipeline the library replaces is dropped that many calls of
-    /// [`Self::poll_reload_in_background`] (one per frame) after the frame it was replaced in. A renderer that
-    /// records more frames ahead than this, or polls more than once a frame, must say so (a count of frames that
-    /// covers its polls), or a pipeline may be destroyed while the GPU uses it.
+    /// [`DEFAULT_FRAMES_IN_FLIGHT`]): a pipeline the library replaces is dropped that many frames after the frame it
+    /// was replaced in, frames counted by [`Self::begin_frame`] once the renderer calls it, else by the calls of
+    /// [`Self::poll_reload_in_background`] (one per frame). A renderer that records more frames ahead than this must
+    /// say so, or a pipeline may be destroyed while the GPU uses it.
     ///
     /// ```no_run
     /// # fn f(lib: &mut shader_info_gpu::vk::ShaderLibrary) {
@@ -114,8 +114,13 @@ impl<B: Backend> Library<B> {
     /// # }
     /// ```
     pub fn begin_frame(&mut self) {
-        self.retired.explicit = true;
-        self.retired.next_frame();
+        // The first call only takes over the count: the polls so far counted the frames up to this one, and this
+        // one too if it was polled before; counting it again would drop a pipeline a frame early.
+        if self.retired.explicit {
+            self.retired.next_frame();
+        } else {
+            self.retired.explicit = true;
+        }
     }
 
     /// How many replaced pipelines the library holds until no frame in flight can use them (none on a backend

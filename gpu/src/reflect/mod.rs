@@ -584,7 +584,11 @@ pub fn cross_check(
                             && t != v.value.ty.glsl_name()
                         {
                             c.mismatch(
-                                Subject::Named(&format!("vertex_in `{}`", v.value.name)),
+                                Subject::Named(&format!(
+                                    "{} `{}`",
+                                    v.value.rate.item(),
+                                    v.value.name
+                                )),
                                 &[],
                                 "type",
                                 v.value.ty,

@@ -307,7 +307,8 @@ pub fn state_problems(
         if !features.contains(vk::FormatFeatureFlags::VERTEX_BUFFER) {
             out.push(problem(
                 format!(
-                    "vertex_in `{}` (location {}) is stored as {:?} ({format:?}), which {} cannot read from a vertex buffer",
+                    "{} `{}` (location {}) is stored as {:?} ({format:?}), which {} cannot read from a vertex buffer",
+                    a.rate.item(),
                     a.name,
                     a.location,
                     a.format,

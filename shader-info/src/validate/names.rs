@@ -57,13 +57,19 @@ fn member_named<'a>(
     )
 }
 
-/// Whether two names are never declared in one stage: vertex inputs exist only in the vertex stage and fragment
-/// outputs only in the fragment stage (`vertex_in "color"` and `fragment_out "color"` is valid GLSL).
+/// Whether two names are never declared in one stage: vertex inputs (per vertex or per instance) exist only in the
+/// vertex stage and fragment outputs only in the fragment stage (`vertex_in "color"` or `instance_in "color"` and
+/// `fragment_out "color"` is valid GLSL).
 fn in_different_stages(a: &What, b: &What) -> bool {
     matches!(
         (a, b),
-        (What::Item("vertex_in"), What::Item("fragment_out"))
-            | (What::Item("fragment_out"), What::Item("vertex_in"))
+        (
+            What::Item("vertex_in" | "instance_in"),
+            What::Item("fragment_out")
+        ) | (
+            What::Item("fragment_out"),
+            What::Item("vertex_in" | "instance_in")
+        )
     )
 }
 
