@@ -3,18 +3,22 @@
 
 use shader_info::*;
 
-fn plan() -> PipelinePlan {
+/// The plan of `info` (its stages' sources added), which must validate.
+fn plan_of(info: ShaderCreateInfo) -> PipelinePlan {
+    let name = info.name.clone();
     let mut reg = Registry::new();
-    reg.add_info(
+    reg.add_info(info.vertex_source("v.glsl").fragment_source("f.glsl"));
+    PipelinePlan::new(&reg.validated(&name).unwrap(), &reg)
+}
+
+fn plan() -> PipelinePlan {
+    plan_of(
         ShaderCreateInfo::new("packed_mesh")
             .vertex_in(0, Type::Vec3, "pos")
             .vertex_in_packed(1, Type::Vec4, VertexFormat::Unorm10_10_10_2, "nor")
             .vertex_in_packed(2, Type::Vec4, VertexFormat::Unorm8x4, "color")
-            .vertex_in_packed(3, Type::Vec2, VertexFormat::Float16x2, "uv")
-            .vertex_source("v.glsl")
-            .fragment_source("f.glsl"),
-    );
-    PipelinePlan::new(&reg.validated("packed_mesh").unwrap(), &reg)
+            .vertex_in_packed(3, Type::Vec2, VertexFormat::Float16x2, "uv"),
+    )
 }
 
 #[derive(Clone, Copy, ShaderVertex)]
@@ -80,17 +84,13 @@ fn every_drifted_field_is_named() {
 /// The usual instanced mesh: per-vertex position and normal, a per-instance model matrix (one attribute per column)
 /// and packed color. Each rate gets its buffer; a struct is checked against its own.
 fn instanced() -> PipelinePlan {
-    let mut reg = Registry::new();
-    reg.add_info(
+    plan_of(
         ShaderCreateInfo::new("instanced_mesh")
             .vertex_in(0, Type::Vec3, "pos")
             .instance_in(1, Type::Mat4, "model")
             .vertex_in(5, Type::Vec3, "nor")
-            .instance_in_packed(6, Type::Vec4, VertexFormat::Unorm8x4, "tint")
-            .vertex_source("v.glsl")
-            .fragment_source("f.glsl"),
-    );
-    PipelinePlan::new(&reg.validated("instanced_mesh").unwrap(), &reg)
+            .instance_in_packed(6, Type::Vec4, VertexFormat::Unorm8x4, "tint"),
+    )
 }
 
 #[derive(Clone, Copy, ShaderVertex)]
@@ -213,15 +213,11 @@ struct GlamInstance {
 }
 
 fn declared_from_structs() -> PipelinePlan {
-    let mut reg = Registry::new();
-    reg.add_info(
+    plan_of(
         ShaderCreateInfo::new("struct_mesh")
             .vertex_struct::<GlamVertex>(0)
-            .instance_struct::<GlamInstance>(4)
-            .vertex_source("v.glsl")
-            .fragment_source("f.glsl"),
-    );
-    PipelinePlan::new(&reg.validated("struct_mesh").unwrap(), &reg)
+            .instance_struct::<GlamInstance>(4),
+    )
 }
 
 #[test]
@@ -275,17 +271,13 @@ fn a_declared_struct_is_the_buffer_layout_padding_included() {
     }
     // Declared input by input, the same inputs are packed: the struct's aligned field is named, and the hint
     // points at declaring the inputs from the struct.
-    let mut reg = Registry::new();
-    reg.add_info(
+    let by_hand = plan_of(
         ShaderCreateInfo::new("by_hand")
             .vertex_in(0, Type::Vec3, "pos")
             .vertex_in(1, Type::Vec4, "color")
             .vertex_in(2, Type::Vec2, "uv")
-            .vertex_in_packed(3, Type::Vec4, VertexFormat::Unorm8x4, "tint")
-            .vertex_source("v.glsl")
-            .fragment_source("f.glsl"),
+            .vertex_in_packed(3, Type::Vec4, VertexFormat::Unorm8x4, "tint"),
     );
-    let by_hand = PipelinePlan::new(&reg.validated("by_hand").unwrap(), &reg);
     let d = by_hand.vertex_problems::<GlamVertex>();
     assert!(
         d[0].message
@@ -395,14 +387,7 @@ struct Unaligned {
 
 #[test]
 fn a_struct_layout_an_api_cannot_read_is_refused_pointing_at_the_struct() {
-    let mut reg = Registry::new();
-    reg.add_info(
-        ShaderCreateInfo::new("unaligned")
-            .vertex_struct::<Unaligned>(0)
-            .vertex_source("v.glsl")
-            .fragment_source("f.glsl"),
-    );
-    let plan = PipelinePlan::new(&reg.validated("unaligned").unwrap(), &reg);
+    let plan = plan_of(ShaderCreateInfo::new("unaligned").vertex_struct::<Unaligned>(0));
     let d = plan.vertex_layout_problems(VertexArrangement::Interleaved, VertexRules::WebGpu);
     assert!(
         d[0].message.contains("`color` (Unorm8x4) is at byte 2")
