@@ -283,7 +283,7 @@ impl PipelinePlan {
             return Vec::new();
         };
         tessellation_output(points, &self.interface_use)
-            .over(points, max_patch_components, max_total_components)
+            .over(max_patch_components, max_total_components)
             .into_iter()
             .map(|(message, hint, max, at)| {
                 let mut d = Diagnostic::error(
@@ -405,8 +405,10 @@ impl PipelinePlan {
     }
 }
 
-/// What a tessellation control stage with `control_points` output vertices writes for one patch.
+/// What a tessellation control stage writes for one patch.
 pub(crate) struct TessOutput<'a> {
+    /// Its output vertices.
+    pub control_points: u32,
     /// Components of its per-patch outputs, and the last of their blocks.
     pub patch: u32,
     pub patch_use: Option<&'a InterfaceUse>,
@@ -428,6 +430,7 @@ pub(crate) fn tessellation_output(control_points: u32, uses: &[InterfaceUse]) ->
     let patch = patch_use.map_or(0, |u| u.components);
     let per_vertex = vertex_use.map_or(PER_VERTEX_COMPONENTS, |u| u.components);
     TessOutput {
+        control_points,
         patch,
         patch_use,
         per_vertex,
@@ -440,10 +443,10 @@ impl TessOutput<'_> {
     /// What is past `max_patch` and `max_total` components, as (message, hint, the limit, the block to point at).
     pub(crate) fn over(
         &self,
-        control_points: u32,
         max_patch: u32,
         max_total: u32,
     ) -> Vec<(String, String, u32, Option<&InterfaceUse>)> {
+        let control_points = self.control_points;
         let mut out = Vec::new();
         if self.patch > max_patch {
             out.push((

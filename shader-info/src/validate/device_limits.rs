@@ -143,7 +143,6 @@ pub(super) fn check_limits(c: &mut Checker) {
     if let Some(t) = &info.tessellation_layout {
         let points = t.value.control_points;
         for (message, hint, max, _) in crate::device_use::tessellation_output(points, &uses).over(
-            points,
             GUARANTEED_TESS_PATCH_OUTPUT_COMPONENTS,
             GUARANTEED_TESS_TOTAL_OUTPUT_COMPONENTS,
         ) {
