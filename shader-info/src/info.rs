@@ -607,23 +607,8 @@ impl ShaderCreateInfo {
         first_location: u32,
         rate: VertexRate,
     ) -> Self {
-        let mut location = first_location;
-        for f in V::FIELDS {
-            let ty = f.shader_type();
-            let own = crate::vertex::VertexFormat::of(ty.scalar(), ty.shape().1);
-            self = self.input_from(VertexInput {
-                location,
-                ty,
-                name: f.name.to_string(),
-                format: (own != Some(f.format)).then_some(f.format),
-                rate,
-                host: Some(crate::vertex::HostField {
-                    struct_name: std::any::type_name::<V>(),
-                    offset: f.offset,
-                    stride: V::STRIDE,
-                }),
-            });
-            location = location.saturating_add(ty.locations());
+        for input in crate::vertex::struct_inputs::<V>(first_location, rate) {
+            self = self.input_from(input);
         }
         self
     }

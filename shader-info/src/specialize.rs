@@ -213,6 +213,55 @@ impl<'a> VariantBuilder<'a> {
         self.push_input(location, ty, None, name, VertexRate::Vertex);
     }
 
+    /// This permutation reads its per-vertex buffer as host struct `V` ([`crate::ShaderCreateInfo::vertex_struct`]),
+    /// in place of the info's per-vertex inputs: a skinned permutation's vertex carries joints and weights the
+    /// others do not.
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// #[derive(Clone, Copy, ShaderVertex)]
+    /// #[repr(C)]
+    /// struct Vertex { pos: [f32; 3], nor: [f32; 3] }
+    /// #[derive(Clone, Copy, ShaderVertex)]
+    /// #[repr(C)]
+    /// struct SkinnedVertex {
+    ///     pos: [f32; 3],
+    ///     nor: [f32; 3],
+    ///     #[vertex(format = "Uint8x4")]
+    ///     joints: [u8; 4],
+    ///     #[vertex(format = "Unorm8x4")]
+    ///     weights: [u8; 4],
+    /// }
+    /// fn specialize(v: &mut VariantBuilder) {
+    ///     if v.get("SKINNING") {
+    ///         v.vertex_struct::<SkinnedVertex>(0);
+    ///     }
+    /// }
+    /// let mut reg = Registry::new();
+    /// reg.add_info(ShaderCreateInfo::new("mesh").vertex_struct::<Vertex>(0).branch("SKINNING")
+    ///     .specialize(specialize).vertex_source("m.vert").fragment_source("m.frag"));
+    /// let info = reg.validated("mesh").unwrap();
+    /// let set = enumerate_variants(&info, DEFAULT_BRANCH_LIMIT).unwrap();
+    /// let skinned = info.variant(&set, set.lookup(1).unwrap(), &reg).unwrap();
+    /// let plan = PipelinePlan::new(&skinned, &reg);
+    /// assert_eq!(plan.vertex_buffers(VertexArrangement::Interleaved)[0].stride, 32);
+    /// assert!(plan.vertex_problems::<SkinnedVertex>().is_empty());
+    /// ```
+    pub fn vertex_struct<V: crate::vertex::ShaderVertex>(&mut self, first_location: u32) {
+        self.vertex_inputs.extend(crate::vertex::struct_inputs::<V>(
+            first_location,
+            VertexRate::Vertex,
+        ));
+    }
+
+    /// [`Self::vertex_struct`] for the per-instance buffer.
+    pub fn instance_struct<I: crate::vertex::ShaderVertex>(&mut self, first_location: u32) {
+        self.vertex_inputs.extend(crate::vertex::struct_inputs::<I>(
+            first_location,
+            VertexRate::Instance,
+        ));
+    }
+
     /// A per-instance attribute of this permutation (see [`crate::ShaderCreateInfo::instance_in`]).
     pub fn instance_in(&mut self, location: u32, ty: crate::types::Type, name: &str) {
         self.push_input(location, ty, None, name, VertexRate::Instance);

@@ -37,6 +37,7 @@ use crate::render_state::StateItem;
 use crate::resolve::ResolvedInfo;
 use crate::specialize::VariantBuilder;
 use crate::types::Stage;
+use crate::vertex::VertexRate;
 use std::collections::HashMap;
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -177,6 +178,15 @@ impl Variant {
             let name = i.name.clone();
             let origin = i.origin;
             self.apply_state(&mut i.render_state, &name, origin);
+            // A struct the permutation reads a buffer as replaces the info's inputs of that rate.
+            let replaced: Vec<VertexRate> = self
+                .vertex_inputs
+                .iter()
+                .filter(|v| v.host.is_some())
+                .map(|v| v.rate)
+                .collect();
+            i.vertex_inputs
+                .retain(|it| !replaced.contains(&it.value.rate));
             for input in &self.vertex_inputs {
                 i.vertex_inputs.push(crate::item::Item {
                     value: input.clone(),

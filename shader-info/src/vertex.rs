@@ -93,6 +93,37 @@ pub struct HostField {
     pub stride: u32,
 }
 
+/// The inputs of host struct `V` for a buffer of `rate`: one per field, in field order from `first_location` (a
+/// matrix takes one location per column), named as the field, read as [`VertexField::shader_type`], each with its
+/// place in the struct ([`HostField`]).
+pub(crate) fn struct_inputs<V: ShaderVertex>(
+    first_location: u32,
+    rate: VertexRate,
+) -> Vec<VertexInput> {
+    let mut location = first_location;
+    V::FIELDS
+        .iter()
+        .map(|f| {
+            let ty = f.shader_type();
+            let own = VertexFormat::of(ty.scalar(), ty.shape().1);
+            let input = VertexInput {
+                location,
+                ty,
+                name: f.name.to_string(),
+                format: (own != Some(f.format)).then_some(f.format),
+                rate,
+                host: Some(HostField {
+                    struct_name: std::any::type_name::<V>(),
+                    offset: f.offset,
+                    stride: V::STRIDE,
+                }),
+            };
+            location = location.saturating_add(ty.locations());
+            input
+        })
+        .collect()
+}
+
 /// A type's name without its module path, as a user names it in a builder call (`Vertex`, not
 /// `my_crate::mesh::Vertex`).
 pub(crate) fn short_name(type_name: &str) -> &str {

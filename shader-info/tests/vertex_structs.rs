@@ -428,3 +428,75 @@ fn an_instance_input_may_share_a_name_with_a_fragment_output() {
         "{errors:#?}"
     );
 }
+
+#[derive(Clone, Copy, ShaderVertex)]
+#[repr(C)]
+struct SkinnedVertex {
+    pos: [f32; 3],
+    nor: [f32; 3],
+    #[vertex(format = "Uint8x4")]
+    joints: [u8; 4],
+    #[vertex(format = "Unorm8x4")]
+    weights: [u8; 4],
+}
+
+fn skin(v: &mut VariantBuilder) {
+    if v.get("SKINNING") {
+        v.vertex_struct::<SkinnedVertex>(0);
+    }
+    if v.get("EXTRA") {
+        v.vertex_in(7, Type::Float, "extra");
+    }
+}
+
+#[test]
+fn a_variant_reads_its_buffer_as_another_struct() {
+    let mut reg = Registry::new();
+    reg.add_info(
+        ShaderCreateInfo::new("skinned_mesh")
+            .vertex_struct::<MeshVertex>(0)
+            .branch("SKINNING")
+            .branch("EXTRA")
+            .specialize(skin)
+            .vertex_source("v.glsl")
+            .fragment_source("f.glsl"),
+    );
+    let info = reg.validated("skinned_mesh").unwrap();
+    let set = enumerate_variants(&info, DEFAULT_BRANCH_LIMIT).unwrap();
+    let variant = |bits: u64| info.variant(&set, set.lookup(bits).unwrap(), &reg);
+    // Plain: the info's struct. Skinned: the variant's struct in its place (joints and weights read by the shader).
+    let plain = PipelinePlan::new(&variant(0b00).unwrap(), &reg);
+    assert_eq!(plain.vertex_problems::<MeshVertex>(), vec![]);
+    let skinned = PipelinePlan::new(&variant(0b01).unwrap(), &reg);
+    assert_eq!(skinned.vertex_problems::<SkinnedVertex>(), vec![]);
+    assert_eq!(
+        skinned.vertex_buffers(VertexArrangement::Interleaved)[0].stride,
+        32
+    );
+    let generated = generate(
+        &variant(0b01).unwrap(),
+        Stage::Vertex,
+        &GenerateOptions::new(
+            &MemoryLoader::default().with("v.glsl", "void main() {}\n"),
+            &reg,
+        ),
+    )
+    .unwrap();
+    assert!(
+        generated.source.contains("in uvec4 joints;")
+            && generated.source.contains("in vec4 weights;"),
+        "{}",
+        generated.source
+    );
+    // An input the variant adds beside the info's struct has no place in its buffer: refused, naming the variant.
+    for bits in [0b10, 0b11] {
+        let errors = variant(bits).unwrap_err();
+        assert!(
+            errors.iter().any(|d| d
+                .message
+                .contains("vertex_in `extra` is declared beside struct")
+                && d.variant.is_some()),
+            "{errors:#?}"
+        );
+    }
+}
