@@ -215,7 +215,8 @@ impl PipelinePlan {
     ) -> Vec<Diagnostic> {
         self.interface_use
             .iter()
-            // Per-patch blocks have limits of their own (`tessellation_problems`).
+            // The whole interface is the entry without the flag; per-patch blocks alone have a limit of their own
+            // (`tessellation_problems`).
             .filter(|u| !u.patch && u.components > max_components(u.stage, u.direction))
             .map(|u| {
                 let dir = match u.direction {
@@ -428,7 +429,8 @@ pub(crate) fn tessellation_output(control_points: u32, uses: &[InterfaceUse]) ->
     };
     let (patch_use, vertex_use) = (out(true), out(false));
     let patch = patch_use.map_or(0, |u| u.components);
-    let per_vertex = vertex_use.map_or(PER_VERTEX_COMPONENTS, |u| u.components);
+    // The whole interface less its per-patch blocks.
+    let per_vertex = vertex_use.map_or(PER_VERTEX_COMPONENTS, |u| u.components - patch);
     TessOutput {
         control_points,
         patch,
@@ -577,42 +579,43 @@ mod tests {
                 .find(|u| u.stage == stage && u.direction == direction && u.patch == patch)
                 .map(|u| (u.used, u.components, u.item.as_str()))
         };
-        // Three per-vertex locations (the block's seven built-in components with them), then four per patch.
+        // The whole interface: three per-vertex locations, then four per patch (the block's seven built-in components
+        // with them); the per-patch blocks alone: four locations.
         for (stage, direction) in [
             (Stage::TessControl, Direction::Out),
             (Stage::TessEvaluation, Direction::In),
         ] {
             assert_eq!(
                 of(stage, direction, false),
-                Some((3, 12 + PER_VERTEX_COMPONENTS, "tess_control_out `c`"))
+                Some((7, 28 + PER_VERTEX_COMPONENTS, "tess_patch_out `pt`"))
             );
             assert_eq!(
                 of(stage, direction, true),
                 Some((7, 16, "tess_patch_out `pt`"))
             );
         }
-        // The per-vertex limit sees only per-vertex components; the patch has its own.
-        let per_vertex = 12 + PER_VERTEX_COMPONENTS;
-        assert!(p.interface_problems(|_, _| per_vertex).is_empty());
-        // Below both: only the per-vertex interfaces are named (the patch's limit is another).
-        let d = p.interface_problems(|_, _| 15);
+        // Every location of the interface counts against the stage's limit; the per-patch ones also against their
+        // own.
+        let whole = 28 + PER_VERTEX_COMPONENTS;
+        assert!(p.interface_problems(|_, _| whole).is_empty());
+        let d = p.interface_problems(|_, _| whole - 1);
         assert!(
-            !d.is_empty()
-                && d.iter()
-                    .all(|d| d.item.as_deref() == Some("tess_control_out `c`")),
+            !d.is_empty() && d.iter().all(|d| d.message.contains("use 7 locations")),
             "{}",
             render_all(&d)
         );
         let d = p.tessellation_problems(15, 4096);
         assert_eq!(d.len(), 1, "{}", render_all(&d));
         assert_eq!(d[0].item.as_deref(), Some("tess_patch_out `pt`"));
-        let d = p.tessellation_problems(16, 3 * per_vertex + 15);
+        // 3 vertices of 3 locations and the block's 7 components, and 16 per patch.
+        let d = p.tessellation_problems(16, 3 * 19 + 15);
         assert!(
             d[0].message.contains("3 vertices of 19 components")
                 && d[0].message.contains("73 components a patch"),
             "{}",
             render_all(&d)
         );
+        assert!(p.tessellation_problems(16, 73).is_empty());
     }
 
     #[test]

@@ -227,9 +227,10 @@ pub struct InterfaceUse {
     pub built_in: u32,
     /// Components a device counts against its limit: four per location, and the built-ins'.
     pub components: u32,
-    /// The per-patch blocks (`tess_patch_out`: written by the tessellation control stage, read by the evaluation
-    /// stage), which devices count apart from the per-vertex ones (`maxTessellationControlPerPatchOutputComponents`);
-    /// they follow those in the location space, so `used` is where they end.
+    /// The per-patch blocks alone (`tess_patch_out`: written by the tessellation control stage, read by the
+    /// evaluation stage), which devices also limit on their own (`maxTessellationControlPerPatchOutputComponents`).
+    /// The entry without this flag is the whole interface, per-patch blocks included: they follow the per-vertex
+    /// ones in its locations, and every location counts against the stage's limit.
     pub patch: bool,
     /// The last block, as the diagnostic names it (`vertex_out \`VertOut\``).
     pub item: String,
@@ -247,13 +248,15 @@ pub fn interface_use(info: &ShaderCreateInfo) -> Vec<InterfaceUse> {
     let mut out = Vec::new();
     for stage in info.stages() {
         let blocks = stage_blocks(info, stage);
+        // Each direction's whole interface (per-patch blocks included: the specification counts every location
+        // of the control stage's outputs against its per-vertex limit), then its per-patch blocks alone.
         for (direction, patch) in [
             (Direction::In, false),
             (Direction::In, true),
             (Direction::Out, false),
             (Direction::Out, true),
         ] {
-            let of = |b: &&StageBlock| b.direction == direction && b.patch == patch;
+            let of = |b: &&StageBlock| b.direction == direction && (b.patch || !patch);
             let Some(last) = blocks.iter().rfind(of) else {
                 continue;
             };

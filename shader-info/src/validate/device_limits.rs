@@ -159,14 +159,10 @@ pub(super) fn check_limits(c: &mut Checker) {
         }
     }
     // Interface locations between stages; past the device's own limits, an error when the pipeline is made.
-    for u in &uses {
+    // The whole interfaces (the per-patch blocks alone are within them).
+    for u in uses.iter().filter(|u| !u.patch) {
         let used = u.used;
-        // Per-patch blocks follow the per-vertex ones: where there are some, their end is the interface's.
-        let followed = || {
-            uses.iter()
-                .any(|o| o.patch && o.stage == u.stage && o.direction == u.direction)
-        };
-        if used <= GUARANTEED_INTERFACE_LOCATIONS || (!u.patch && followed()) {
+        if used <= GUARANTEED_INTERFACE_LOCATIONS {
             continue;
         }
         let what = format!(
