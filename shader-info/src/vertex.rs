@@ -172,9 +172,11 @@ macro_rules! attribute {
     };
 }
 
+// `glam::Vec3A` is three floats read from the first 12 of its 16 bytes: its fourth lane is padding, which a struct
+// declared as the buffer (`vertex_struct`) steps over by its offsets.
 attribute! {
     f32 => Float32, [f32; 2] => Float32x2, [f32; 3] => Float32x3, [f32; 4] => Float32x4,
-    glam::Vec2 => Float32x2, glam::Vec3 => Float32x3, glam::Vec4 => Float32x4,
+    glam::Vec2 => Float32x2, glam::Vec3 => Float32x3, glam::Vec3A => Float32x3, glam::Vec4 => Float32x4,
     u32 => Uint32, [u32; 2] => Uint32x2, [u32; 3] => Uint32x3, [u32; 4] => Uint32x4,
     glam::UVec2 => Uint32x2, glam::UVec3 => Uint32x3, glam::UVec4 => Uint32x4,
     i32 => Sint32, [i32; 2] => Sint32x2, [i32; 3] => Sint32x3, [i32; 4] => Sint32x4,
@@ -227,7 +229,7 @@ glam_storage! {
     glam::I8Vec2 => I8, glam::I8Vec3 => I8, glam::I8Vec4 => I8,
     glam::U16Vec2 => U16, glam::U16Vec3 => U16, glam::U16Vec4 => U16,
     glam::I16Vec2 => I16, glam::I16Vec3 => I16, glam::I16Vec4 => I16,
-    glam::Vec2 => F32, glam::Vec3 => F32, glam::Vec4 => F32,
+    glam::Vec2 => F32, glam::Vec3 => F32, glam::Vec3A => F32, glam::Vec4 => F32,
     glam::UVec2 => U32, glam::UVec3 => U32, glam::UVec4 => U32,
     glam::IVec2 => I32, glam::IVec3 => I32, glam::IVec4 => I32,
     glam::DVec2 => F64, glam::DVec3 => F64, glam::DVec4 => F64,

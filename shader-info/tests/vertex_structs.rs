@@ -500,3 +500,50 @@ fn a_variant_reads_its_buffer_as_another_struct() {
         );
     }
 }
+
+/// glam's SIMD vector: three floats in 16 bytes, 16-aligned.
+#[derive(Clone, Copy, ShaderVertex)]
+#[repr(C)]
+struct SimdVertex {
+    pos: glam::Vec3A,
+    nor: glam::Vec3A,
+    uv: glam::Vec2,
+}
+
+#[test]
+fn a_vec3a_field_is_three_floats_read_at_its_offset() {
+    assert_eq!(<SimdVertex as ShaderVertex>::STRIDE, 48);
+    let plan = plan_of(ShaderCreateInfo::new("simd").vertex_struct::<SimdVertex>(0));
+    let buffer = &plan.vertex_buffers(VertexArrangement::Interleaved)[0];
+    assert_eq!(
+        (buffer.stride, buffer.attributes.as_slice()),
+        (
+            48,
+            [
+                (0, VertexFormat::Float32x3, 0),
+                (1, VertexFormat::Float32x3, 16),
+                (2, VertexFormat::Float32x2, 32)
+            ]
+            .as_slice()
+        )
+    );
+    assert_eq!(plan.vertex_problems::<SimdVertex>(), vec![]);
+    for rules in [VertexRules::Vulkan, VertexRules::WebGpu] {
+        assert_eq!(
+            plan.vertex_layout_problems(VertexArrangement::Interleaved, rules),
+            vec![]
+        );
+    }
+    // Declared input by input, `nor` would be read at 12: the struct is refused, naming the field.
+    let packed = plan_of(
+        ShaderCreateInfo::new("simd_by_hand")
+            .vertex_in(0, Type::Vec3, "pos")
+            .vertex_in(1, Type::Vec3, "nor")
+            .vertex_in(2, Type::Vec2, "uv"),
+    );
+    let d = packed.vertex_problems::<SimdVertex>();
+    assert!(
+        d[0].message.contains("field `nor` is Float32x3 at byte 16"),
+        "{d:#?}"
+    );
+}
