@@ -430,7 +430,9 @@ pub(crate) fn tessellation_output(control_points: u32, uses: &[InterfaceUse]) ->
     let (patch_use, vertex_use) = (out(true), out(false));
     let patch = patch_use.map_or(0, |u| u.components);
     // The whole interface less its per-patch blocks.
-    let per_vertex = vertex_use.map_or(PER_VERTEX_COMPONENTS, |u| u.components - patch);
+    let per_vertex = vertex_use.map_or(PER_VERTEX_COMPONENTS, |u| {
+        u.components.saturating_sub(patch)
+    });
     TessOutput {
         control_points,
         patch,

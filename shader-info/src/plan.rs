@@ -1078,20 +1078,15 @@ impl PipelinePlan {
         arrangement: VertexArrangement,
         rules: VertexRules,
     ) -> Vec<Diagnostic> {
-        let name_of = |location: u32| {
+        let attribute = |location: u32| {
             self.vertex_attributes
                 .iter()
                 .find(|a| a.location == location)
-                .map_or("", |a| a.name.as_str())
         };
+        let name_of = |location: u32| attribute(location).map_or("", |a| a.name.as_str());
         let problem = |message: String, location: u32| {
-            let host = self
-                .vertex_attributes
-                .iter()
-                .find(|a| a.location == location)
-                .and_then(|a| a.host);
             // A buffer declared from a struct has the struct's layout: the struct is what to change.
-            let hint = match host {
+            let hint = match attribute(location).and_then(|a| a.host) {
                 Some(h) => format!(
                     "order the fields of `{}` with the largest formats first, or pad a 2-byte packed field to 4 \
                      bytes (Unorm8x4) or with a `Pad` field, or give each input its own buffer \

@@ -11,6 +11,16 @@ fn plan_of(info: ShaderCreateInfo) -> PipelinePlan {
     PipelinePlan::new(&reg.validated(&name).unwrap(), &reg)
 }
 
+/// Both APIs read `plan`'s interleaved buffers as laid out.
+fn assert_both_apis_read(plan: &PipelinePlan) {
+    for rules in [VertexRules::Vulkan, VertexRules::WebGpu] {
+        assert_eq!(
+            plan.vertex_layout_problems(VertexArrangement::Interleaved, rules),
+            vec![]
+        );
+    }
+}
+
 fn plan() -> PipelinePlan {
     plan_of(
         ShaderCreateInfo::new("packed_mesh")
@@ -263,12 +273,7 @@ fn a_declared_struct_is_the_buffer_layout_padding_included() {
         typed_arrangement::<GlamVertex, GlamInstance>(&p, VertexArrangement::Interleaved),
         VertexArrangement::Interleaved
     );
-    for rules in [VertexRules::Vulkan, VertexRules::WebGpu] {
-        assert_eq!(
-            p.vertex_layout_problems(VertexArrangement::Interleaved, rules),
-            vec![]
-        );
-    }
+    assert_both_apis_read(&p);
     // Declared input by input, the same inputs are packed: the struct's aligned field is named, and the hint
     // points at declaring the inputs from the struct.
     let by_hand = plan_of(
@@ -528,12 +533,7 @@ fn a_vec3a_field_is_three_floats_read_at_its_offset() {
         )
     );
     assert_eq!(plan.vertex_problems::<SimdVertex>(), vec![]);
-    for rules in [VertexRules::Vulkan, VertexRules::WebGpu] {
-        assert_eq!(
-            plan.vertex_layout_problems(VertexArrangement::Interleaved, rules),
-            vec![]
-        );
-    }
+    assert_both_apis_read(&plan);
     // Declared input by input, `nor` would be read at 12: the struct is refused, naming the field.
     let packed = plan_of(
         ShaderCreateInfo::new("simd_by_hand")

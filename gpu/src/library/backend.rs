@@ -301,7 +301,8 @@ pub trait Backend: Sync + Sized {
 
     /// A better pipeline than `pipeline`, when one became ready since it was made (Vulkan: the optimized pipeline of
     /// a fast-linked pipeline). The library hands it out from then on and keeps the old one for the frames in
-    /// flight (counted by `poll_reload_in_background`), or until the device is idle. `None` by default.
+    /// flight (counted by `begin_frame`, or by `poll_reload_in_background` until that is called), or until the device
+    /// is idle. `None` by default.
     fn better(&self, _pipeline: &Self::Graphics) -> Option<Self::Graphics> {
         None
     }
