@@ -633,10 +633,11 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
             impl ::shader_info::PushBlock for #ident {
                 fn push_problems(
                     plan: &::shader_info::PipelinePlan,
-                    _: &::shader_info::Registry,
+                    registry: &::shader_info::Registry,
                 ) -> ::std::vec::Vec<::shader_info::Diagnostic> {
                     ::shader_info::derived_push_problems(
                         plan,
+                        registry,
                         #name,
                         #rust_name,
                         __FIELDS,

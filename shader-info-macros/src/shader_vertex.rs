@@ -46,9 +46,17 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
                     F
                 }}
             }
-            None => quote_spanned! {ty.span()=>
+            // The type's own format and columns must make a value that fits in its bytes (`attribute_problem`).
+            None => quote_spanned! {ty.span()=> {
+                const _: () = if let ::core::option::Option::Some(problem) = ::shader_info::__private::attribute_problem(
+                    <#ty as ::shader_info::VertexAttribute>::FORMAT,
+                    <#ty as ::shader_info::VertexAttribute>::COLUMNS,
+                    ::core::mem::size_of::<#ty>(),
+                ) {
+                    ::core::panic!("{}", problem)
+                };
                 <#ty as ::shader_info::VertexAttribute>::FORMAT
-            },
+            }},
         };
         let columns = if explicit {
             quote!(1)
@@ -65,7 +73,20 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
             }
         });
     }
+    // Said beside the impl, which the struct's other uses then find: the one error, not a cascade of them.
+    let empty = entries.is_empty().then(|| {
+        syn::Error::new(
+            ident.span(),
+            format!(
+                "ShaderVertex: `{ident}` has no field a shader reads (padding is not read), so a buffer of it gives \
+                 the pipeline nothing; add its attributes, or use shader_info::NoVertices for a pipeline without \
+                 this buffer"
+            ),
+        )
+        .to_compile_error()
+    });
     Ok(quote! {
+        #empty
         impl ::shader_info::ShaderVertex for #ident {
             const FIELDS: &'static [::shader_info::VertexField] = &[#(#entries),*];
             const STRIDE: u32 = ::shader_info::__private::byte_count(::core::mem::size_of::<#ident>());

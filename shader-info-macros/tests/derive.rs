@@ -661,3 +661,52 @@ fn a_derived_struct_is_refused_as_a_block_it_does_not_hold() {
     let d = OwnPush::push_problems(&plan(AddsPush::NAME), &reg);
     assert!(d[0].message.contains("not of `derive_adds_push`"), "{d:?}");
 }
+
+/// A derived info with a geometry stage, served on wgpu (which has none) by its twin.
+#[derive(Clone, Copy, ShaderInfo)]
+#[repr(C)]
+#[shader(
+    name = "derive_twinned_push",
+    twin("derive_twinned_push_flat"),
+    vertex_source("t.vert"),
+    geometry_source("t.geom"),
+    geometry_layout(Triangles, TriangleStrip, 3),
+    fragment_source("t.frag")
+)]
+struct TwinnedPush {
+    scale: f32,
+    count: u32,
+}
+
+#[test]
+fn a_derived_struct_pushes_to_its_infos_twin_when_the_blocks_match() {
+    let mut reg = Registry::global().clone();
+    let twin = |name: &str, second: Type| {
+        ShaderCreateInfo::new(name)
+            .push_constant(Type::Float, "scale")
+            .push_constant(second, "count")
+            .vertex_source("t.vert")
+            .fragment_source("t.frag")
+    };
+    reg.add_info(twin("derive_twinned_push_flat", Type::Uint));
+    reg.add_info(twin("derive_other_flat", Type::Uint));
+    let plan = |name: &str| PipelinePlan::new(&reg.validated(name).unwrap(), &reg);
+    // The plan a wgpu library fetches for `derive_twinned_push`: its twin's, whose block is the struct's.
+    assert_eq!(
+        TwinnedPush::push_problems(&plan("derive_twinned_push_flat"), &reg),
+        vec![]
+    );
+    // An info with the same block that is not its twin is still refused by name.
+    let d = TwinnedPush::push_problems(&plan("derive_other_flat"), &reg);
+    assert!(d[0].message.contains("not of `derive_other_flat`"), "{d:?}");
+    // A twin whose block differs is refused member by member.
+    let mut reg = Registry::global().clone();
+    reg.add_info(twin("derive_twinned_push_flat", Type::Int));
+    let flat = PipelinePlan::new(&reg.validated("derive_twinned_push_flat").unwrap(), &reg);
+    let d = TwinnedPush::push_problems(&flat, &reg);
+    assert!(
+        d[0].message
+            .contains("member 1 is `int count` at byte 4 there, `uint count` at byte 4 in"),
+        "{d:?}"
+    );
+}

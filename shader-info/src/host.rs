@@ -73,21 +73,75 @@ impl PushBlock for NoPush {
     }
 }
 
+/// Why the push block of `twin`'s `plan`, which serves info `info` where one of its stages cannot run, is not the
+/// block of `info` itself: the struct was proven against `info`'s declaration, not the twin's.
+fn twin_block_problem(
+    plan: &PipelinePlan,
+    registry: &Registry,
+    info: &str,
+    twin: &str,
+) -> Option<Diagnostic> {
+    let own = match registry.validated(info) {
+        Ok(v) => PipelinePlan::new(&v, registry),
+        Err(mut d) => return Some(d.remove(0)),
+    };
+    let members = |p: &PipelinePlan| {
+        p.push_constants
+            .as_ref()
+            .map(|pc| pc.layout.members.clone())
+            .unwrap_or_default()
+    };
+    let (ours, theirs) = (members(&own), members(plan));
+    if ours == theirs {
+        return None;
+    }
+    let describe = |m: Option<&crate::layout::MemberLayout>| {
+        m.map_or("nothing".to_string(), |m| {
+            format!("`{} {}` at byte {}", m.ty.glsl_name(), m.name, m.offset)
+        })
+    };
+    let at = (0..ours.len().max(theirs.len()))
+        .find(|&i| ours.get(i) != theirs.get(i))
+        .unwrap_or(0);
+    Some(
+        Diagnostic::error(
+            Code::HostMismatch,
+            &plan.key,
+            format!(
+                "`{twin}` serves `{info}` here (a stage of `{info}` cannot run), but its push-constant block is not \
+                 `{info}`'s: member {at} is {} there, {} in `{info}`",
+                describe(theirs.get(at)),
+                describe(ours.get(at))
+            ),
+        )
+        .item("push_constant")
+        .hint(format!("declare the twin's push constants as `{info}` does (a shared additional_info keeps them one)")),
+    )
+}
+
 /// Why `#[derive(ShaderInfo)]` struct `type_name` (its push-constant `fields`, `size` bytes), the block of info
-/// `info`, is not `plan`'s block: empty when `plan` is that info or one of its variants and its block is the
-/// struct's fields. (The struct's layout was proven against its own declaration when it was compiled; but push
-/// constants an `additional_info` adds are in the block and not in the struct — a struct without fields would push
-/// nothing — so the members are compared too.)
+/// `info`, is not `plan`'s block: empty when `plan` is that info, one of its variants or its twin (which serves it
+/// where one of its stages cannot run), and its block is the struct's fields. (The struct's layout was proven
+/// against its own declaration when it was compiled; but push constants an `additional_info` adds are in the
+/// block and not in the struct — a struct without fields would push nothing — so the members are compared too.)
 #[doc(hidden)]
 pub fn derived_push_problems(
     plan: &PipelinePlan,
+    registry: &Registry,
     info: &str,
     type_name: &str,
     fields: &[crate::shader_type::FieldInfo],
     size: usize,
 ) -> Vec<Diagnostic> {
     let planned = plan.key.split('#').next().unwrap_or_default();
-    if planned != info {
+    let twin = registry
+        .info(info)
+        .and_then(|i| i.twin.as_ref())
+        .is_some_and(|t| t.value == planned);
+    if twin && let Some(d) = twin_block_problem(plan, registry, info, planned) {
+        return vec![d];
+    }
+    if planned != info && !twin {
         return vec![
             Diagnostic::error(
                 Code::HostMismatch,
@@ -187,17 +241,28 @@ pub trait VertexData: 'static {
         arrangement: VertexArrangement,
         rate: VertexRate,
     ) -> Vec<Diagnostic> {
-        // The struct's own layout is checked as one buffer of its rate; more buffers are the error below.
-        let one_buffer = match arrangement {
-            VertexArrangement::PerInput => VertexArrangement::Interleaved,
-            other => other,
-        };
-        let mut out = Self::buffer_problems(plan, one_buffer, rate);
         let buffers = plan
             .vertex_buffers(arrangement)
             .iter()
             .filter(|b| b.rate == rate)
             .count();
+        // With more buffers than one, the struct's own layout is checked as one buffer of its rate and the count
+        // is the error below; with one, that buffer is what the pipeline reads (packed, whatever the struct's
+        // padding), so the struct is checked against it as it is.
+        let one_buffer = match arrangement {
+            VertexArrangement::PerInput if buffers > 1 => VertexArrangement::Interleaved,
+            other => other,
+        };
+        let mut out = Self::buffer_problems(plan, one_buffer, rate);
+        if one_buffer == VertexArrangement::PerInput {
+            for d in &mut out {
+                d.hint = Some(
+                    "ask for VertexArrangement::Interleaved: the per-input arrangement reads each input packed, \
+                     from the start of a buffer of its own, not at the struct's offsets and stride"
+                        .into(),
+                );
+            }
+        }
         if out.is_empty() && buffers > 1 {
             out.push(
                 Diagnostic::error(

@@ -1006,6 +1006,7 @@ pub mod __private {
         BuiltinBits, DepthWrite, DualBlend, Frequency, ImageType, PrimitiveIn, PrimitiveOut,
         Qualifier, Stage, TextureFormat, Type,
     };
+    pub use crate::vertex::attribute_problem;
     pub use crate::{ShaderCreateInfo, ShaderType};
     pub use bytemuck;
     pub use inventory;

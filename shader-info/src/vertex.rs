@@ -81,6 +81,36 @@ impl VertexField {
     }
 }
 
+/// Why a field of `bytes` bytes cannot be read as `columns` attributes of `format` (a `VertexAttribute` type, checked
+/// by `#[derive(ShaderVertex)]` when the crate compiles): only a float matrix has columns (1 to 4 of a vector), and
+/// the format, times its columns, must fit in the field's bytes, or it would read the next field's.
+#[doc(hidden)]
+pub const fn attribute_problem(
+    format: VertexFormat,
+    columns: u32,
+    bytes: usize,
+) -> Option<&'static str> {
+    let (scalar, components) = format.reads();
+    if columns == 0 || columns > 4 {
+        return Some(
+            "the field's VertexAttribute::COLUMNS is not 1 to 4: a matrix has 2 to 4 columns, anything else 1",
+        );
+    }
+    if columns > 1 && (!matches!(scalar, Scalar::Float | Scalar::Double) || components < 2) {
+        return Some(
+            "the field's VertexAttribute has COLUMNS but no matrix format: only a float matrix has columns, each a \
+             vector of 2 to 4 floats (Float32x2..Float32x4, Float64x2..Float64x4)",
+        );
+    }
+    if format.size() as usize * columns as usize > bytes {
+        return Some(
+            "the field's VertexAttribute::FORMAT, times its COLUMNS, takes more bytes than the field has: give its \
+             type a format of its size",
+        );
+    }
+    None
+}
+
 /// Where an input declared from a host struct ([`crate::ShaderCreateInfo::vertex_struct`]) sits in that struct:
 /// the pipeline reads its buffer at the field's offset, one struct a step (the struct's size, padding included).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -100,14 +130,26 @@ pub(crate) fn struct_inputs<V: ShaderVertex>(
     first_location: u32,
     rate: VertexRate,
 ) -> Vec<VertexInput> {
-    let mut location = first_location;
+    // Checked when the caller's crate compiles: a struct of padding alone (or none) declares nothing, and the
+    // buffer it names would go unread.
+    const {
+        assert!(
+            !V::FIELDS.is_empty(),
+            "vertex_struct / instance_struct: the struct has no vertex fields (padding is not read): declare a \
+             struct with at least one field the shader reads"
+        )
+    };
+    // Past u32's last location the remaining fields are not declared: the ones before are already past every
+    // device's locations, and an error names them.
+    let mut location = Some(first_location);
     V::FIELDS
         .iter()
-        .map(|f| {
+        .map_while(|f| {
+            let at = location?;
             let ty = f.shader_type();
             let own = VertexFormat::of(ty.scalar(), ty.shape().1);
             let input = VertexInput {
-                location,
+                location: at,
                 ty,
                 name: f.name.to_string(),
                 format: (own != Some(f.format)).then_some(f.format),
@@ -118,8 +160,8 @@ pub(crate) fn struct_inputs<V: ShaderVertex>(
                     stride: V::STRIDE,
                 }),
             };
-            location = location.saturating_add(ty.locations());
-            input
+            location = at.checked_add(ty.locations());
+            Some(input)
         })
         .collect()
 }
@@ -131,6 +173,21 @@ pub(crate) fn short_name(type_name: &str) -> &str {
 }
 
 /// A `#[repr(C)]` vertex struct (derive it: `#[derive(ShaderVertex)]`).
+///
+/// Written by hand, its claims are checked where the struct declares inputs
+/// ([`crate::ShaderCreateInfo::vertex_struct`]): fields within `STRIDE` and apart (at validation, naming the field),
+/// and at least one field (when the crate builds):
+///
+/// ```compile_fail
+/// use shader_info::*;
+/// #[derive(Clone, Copy)]
+/// struct Nothing;
+/// impl ShaderVertex for Nothing {
+///     const FIELDS: &'static [VertexField] = &[];
+///     const STRIDE: u32 = 16;
+/// }
+/// let _ = ShaderCreateInfo::new("mesh").vertex_struct::<Nothing>(0); // the struct has no vertex fields
+/// ```
 pub trait ShaderVertex: Copy + 'static {
     /// The fields in declaration order (padding left out).
     const FIELDS: &'static [VertexField];
@@ -477,7 +534,7 @@ impl VertexFormat {
     /// assert_eq!(VertexFormat::Unorm8x4.reads(), (Scalar::Float, 4));
     /// assert_eq!(VertexFormat::Uint16x2.reads(), (Scalar::Uint, 2));
     /// ```
-    pub fn reads(self) -> (Scalar, u32) {
+    pub const fn reads(self) -> (Scalar, u32) {
         use VertexFormat::*;
         match self {
             Float32 => (Scalar::Float, 1),

@@ -344,7 +344,8 @@ fn a_struct_declared_with_other_inputs_of_its_rate_is_an_error_at_each() {
     assert!(
         errors.iter().any(|d| d
             .message
-            .contains("`pos` is declared twice: as vertex_in (in `mixed`) and as instance_in")),
+            .contains("`pos` is declared twice: as vertex_in from a field of struct `GlamVertex` (in `mixed`) and \
+                       as instance_in from a field of struct `MeshVertex`")),
         "{errors:#?}"
     );
     let layout = errors.iter().filter(|d| d.code == Code::Layout).count();
@@ -544,6 +545,151 @@ fn a_vec3a_field_is_three_floats_read_at_its_offset() {
     let d = packed.vertex_problems::<SimdVertex>();
     assert!(
         d[0].message.contains("field `nor` is Float32x3 at byte 16"),
+        "{d:#?}"
+    );
+}
+
+/// The errors of validating `info` (its stages' sources added), which must not validate.
+fn errors_of(info: ShaderCreateInfo) -> Vec<Diagnostic> {
+    let name = info.name.clone();
+    let mut reg = Registry::new();
+    reg.add_info(info.vertex_source("v.glsl").fragment_source("f.glsl"));
+    reg.validated(&name)
+        .map(|_| ())
+        .expect_err("the declaration must be refused")
+}
+
+/// A `ShaderVertex` written by hand: the trait is safe to implement, so its claims are checked, not trusted.
+#[derive(Clone, Copy)]
+struct Claimed<const STRIDE: u32, const UV_AT: u32>;
+
+impl<const STRIDE: u32, const UV_AT: u32> ShaderVertex for Claimed<STRIDE, UV_AT> {
+    const FIELDS: &'static [VertexField] = &[
+        VertexField {
+            name: "pos",
+            offset: 0,
+            format: VertexFormat::Float32x3,
+            columns: 1,
+        },
+        VertexField {
+            name: "uv",
+            offset: UV_AT,
+            format: VertexFormat::Float32x2,
+            columns: 1,
+        },
+    ];
+    const STRIDE: u32 = STRIDE;
+}
+
+#[test]
+fn a_struct_whose_fields_leave_its_bytes_or_overlap_is_refused_at_the_field() {
+    // As laid out: nothing to say.
+    plan_of(ShaderCreateInfo::new("fits").vertex_struct::<Claimed<20, 12>>(0));
+    // A stride of 0 would read the first vertex for every vertex.
+    let d = errors_of(ShaderCreateInfo::new("zero").vertex_struct::<Claimed<0, 12>>(0));
+    assert!(
+        d.iter().any(|d| d.code == Code::Layout
+            && d.item.as_deref() == Some("vertex_in `pos`")
+            && d.message.contains("says it is 0 bytes")),
+        "{d:#?}"
+    );
+    // A field past the struct's end would be read from the next vertex.
+    let d = errors_of(ShaderCreateInfo::new("past").vertex_struct::<Claimed<12, 40>>(0));
+    assert!(
+        d.iter().any(|d| d.item.as_deref() == Some("vertex_in `uv`")
+            && d.message.contains("bytes 40..48")
+            && d.message.contains("past its 12 bytes")),
+        "{d:#?}"
+    );
+    // Two fields claiming the same bytes.
+    let d = errors_of(ShaderCreateInfo::new("over").vertex_struct::<Claimed<20, 8>>(0));
+    assert!(
+        d.iter()
+            .any(|d| d.item.as_deref() == Some("vertex_in `pos`")
+                && d.message.contains("bytes 0..12")
+                && d.message.contains("over field `uv` at byte 8")),
+        "{d:#?}"
+    );
+    // Each names the call that declared the struct.
+    assert!(
+        d.iter()
+            .all(|d| d.origin.file.ends_with("vertex_structs.rs")),
+        "{d:#?}"
+    );
+}
+
+#[test]
+fn a_struct_declared_twice_is_named_as_such() {
+    let d = errors_of(
+        ShaderCreateInfo::new("twice")
+            .vertex_struct::<SimdVertex>(0)
+            .vertex_struct::<SimdVertex>(4),
+    );
+    assert!(
+        d.iter().any(|d| d.code == Code::Layout
+            && d.message
+                .contains("struct `SimdVertex` is declared twice for the per-vertex buffer")),
+        "{d:#?}"
+    );
+    // For both rates: one struct is one buffer, and the duplicate names say where each came from.
+    let d = errors_of(
+        ShaderCreateInfo::new("both_rates")
+            .vertex_struct::<SimdVertex>(0)
+            .instance_struct::<SimdVertex>(4),
+    );
+    let pos = d
+        .iter()
+        .find(|d| d.code == Code::DuplicateName && d.item.as_deref() == Some("instance_in `pos`"))
+        .unwrap_or_else(|| panic!("{d:#?}"));
+    assert!(
+        pos.message
+            .contains("as vertex_in from a field of struct `SimdVertex`")
+            && pos
+                .message
+                .contains("as instance_in from a field of struct `SimdVertex`"),
+        "{pos:#?}"
+    );
+    assert!(
+        pos.hint
+            .as_deref()
+            .is_some_and(|h| h.contains("declare `SimdVertex` once")),
+        "{pos:#?}"
+    );
+}
+
+#[test]
+fn locations_past_u32_stop_at_the_field_that_overflows() {
+    // `model` takes the last four locations there are; `layer` has none, and is not declared over `model`.
+    let d = errors_of(ShaderCreateInfo::new("far").instance_struct::<GlamInstance>(u32::MAX - 3));
+    assert!(
+        d.iter()
+            .any(|d| d.item.as_deref() == Some("instance_in `model`")),
+        "{d:#?}"
+    );
+    assert!(!d.iter().any(|d| d.message.contains("overlaps")), "{d:#?}");
+}
+
+#[derive(Clone, Copy, ShaderVertex)]
+#[repr(C)]
+struct DepthOnly {
+    pos: glam::Vec3A,
+}
+
+#[test]
+fn a_per_input_pipeline_is_checked_against_the_buffer_it_reads() {
+    let plan = plan_of(ShaderCreateInfo::new("depth").vertex_struct::<DepthOnly>(0));
+    // Interleaved reads the struct's 16-byte stride; per input, each input packed from a buffer of its own: 12.
+    assert_eq!(
+        DepthOnly::arranged_problems(&plan, VertexArrangement::Interleaved, VertexRate::Vertex),
+        vec![]
+    );
+    let d = DepthOnly::arranged_problems(&plan, VertexArrangement::PerInput, VertexRate::Vertex);
+    assert!(
+        d.iter()
+            .any(|d| d.message.contains("the struct is 16 bytes")
+                && d.hint
+                    .as_deref()
+                    .is_some_and(|h| h.contains("VertexArrangement::Interleaved"))),
         "{d:#?}"
     );
 }

@@ -19,7 +19,7 @@ use crate::library::{
 use ::wgpu as w;
 use shader_info::{
     Code, ConstValue, DescriptorCounts, Diagnostic, PipelinePlan, Registry, RenderState,
-    SpecValues, Stage, SubpassMode, ValidatedInfo,
+    SpecValues, Stage, SubpassMode, ValidatedInfo, VertexFormat,
 };
 use std::borrow::Cow;
 
@@ -488,6 +488,35 @@ impl Backend for WgpuBackend {
                     ),
                     "declare filled polygons for this device",
                 ));
+            }
+        }
+        // 64-bit vertex formats are an optional WebGPU feature (the Vulkan backend asks the driver per format).
+        if !features.contains(w::Features::VERTEX_ATTRIBUTE_64BIT) {
+            for a in plan
+                .vertex_attributes
+                .iter()
+                .filter(|a| a.offset_in_value == 0)
+            {
+                if matches!(
+                    a.format,
+                    VertexFormat::Float64
+                        | VertexFormat::Float64x2
+                        | VertexFormat::Float64x3
+                        | VertexFormat::Float64x4
+                ) {
+                    out.extend(problem(
+                        format!(
+                            "{} `{}` (location {}) is stored as {:?}, which {} cannot read from a vertex buffer \
+                             (WebGPU's VERTEX_ATTRIBUTE_64BIT feature)",
+                            a.rate.item(),
+                            a.name,
+                            a.location,
+                            a.format,
+                            self.ctx.device_name()
+                        ),
+                        "declare it a 32-bit float input (a vec, not a dvec) for this device",
+                    ));
+                }
             }
         }
         if !modules.iter().any(|(s, _)| *s == Stage::Vertex) {

@@ -8,7 +8,7 @@ use crate::item::Item;
 use crate::limits::{MAX_FRAGMENT_OUTPUTS, MAX_VERTEX_ATTRIBUTES};
 use crate::origin::Origin;
 use crate::types::*;
-use crate::vertex::{VertexInput, VertexRate, short_name};
+use crate::vertex::{HostField, VertexFormat, VertexInput, VertexRate, short_name};
 use std::collections::HashMap;
 
 pub(super) fn check_vertex_inputs(c: &mut Checker) {
@@ -118,6 +118,98 @@ fn check_struct_buffers(c: &mut Checker) {
                 format!("add the input as a field of `{owner}`, or declare every per-{step} input without it"),
             );
         }
+        check_struct_layout(c, rate, host);
+    }
+}
+
+/// The struct's fields as the pipeline will read them: each inside the struct's size (its stride) and apart from
+/// the others, and the struct declared once. The derive lays fields out as Rust does; a hand-written
+/// `ShaderVertex`, or a `VertexAttribute` whose format is larger than its type, can claim bytes the value does not
+/// have, which no API's layout rule refuses (they see offsets and a stride, not the struct).
+fn check_struct_layout(c: &mut Checker, rate: VertexRate, host: HostField) {
+    let info = c.info;
+    let (item, step) = (rate.item(), rate.step());
+    let owner = short_name(host.struct_name);
+    let mut fields: Vec<(u32, u32, &Item<VertexInput>)> = info
+        .vertex_inputs
+        .iter()
+        .filter(|it| {
+            it.value.rate == rate
+                && it
+                    .value
+                    .host
+                    .is_some_and(|h| h.struct_name == host.struct_name)
+        })
+        .filter_map(|it| {
+            let v = &it.value;
+            let (columns, rows) = v.ty.shape();
+            let format = v.format.or_else(|| VertexFormat::of(v.ty.scalar(), rows))?;
+            let offset = v.host?.offset;
+            Some((offset, columns * format.size(), it))
+        })
+        .collect();
+    fields.sort_by_key(|&(offset, ..)| offset);
+    if let Some(w) = fields
+        .windows(2)
+        .find(|w| w[0].2.value.name == w[1].2.value.name)
+    {
+        c.err(
+            Code::Layout,
+            format!("{item} `{}`", w[1].2.value.name),
+            w[1].2,
+            format!(
+                "struct `{owner}` is declared twice for the per-{step} buffer (its field `{}` at locations {} and {})",
+                w[0].2.value.name,
+                w[0].2.value.location.min(w[1].2.value.location),
+                w[0].2.value.location.max(w[1].2.value.location)
+            ),
+            format!("declare `{owner}` once: one struct is one buffer"),
+        );
+        return;
+    }
+    if host.stride == 0 {
+        if let Some(&(_, _, first)) = fields.first() {
+            c.err(
+                Code::Layout,
+                format!("{item} `{}`", first.value.name),
+                first,
+                format!(
+                    "struct `{owner}` says it is 0 bytes (ShaderVertex::STRIDE): every {step} would read the \
+                     first one's bytes"
+                ),
+                "derive ShaderVertex, or give STRIDE as size_of the struct",
+            );
+        }
+        return;
+    }
+    for (i, &(offset, size, it)) in fields.iter().enumerate() {
+        let name = &it.value.name;
+        let end = u64::from(offset) + u64::from(size);
+        let message = if end > u64::from(host.stride) {
+            format!(
+                "field `{name}` is read as bytes {offset}..{end} of struct `{owner}`, past its {} bytes: the \
+                 pipeline would read the rest from the next {step}",
+                host.stride
+            )
+        } else if let Some(&(next, _, other)) = fields
+            .get(i + 1)
+            .filter(|&&(next, ..)| u64::from(next) < end)
+        {
+            format!(
+                "field `{name}` is read as bytes {offset}..{end} of struct `{owner}`, over field `{}` at byte {next}",
+                other.value.name
+            )
+        } else {
+            continue;
+        };
+        c.err(
+            Code::Layout,
+            format!("{item} `{name}`"),
+            it,
+            message,
+            "a field's format (its type's VertexAttribute::FORMAT, times its COLUMNS) must take no more bytes than \
+             the field: give the type a format of its size",
+        );
     }
 }
 

@@ -61,16 +61,14 @@ fn member_named<'a>(
 /// vertex stage and fragment outputs only in the fragment stage (`vertex_in "color"` or `instance_in "color"` and
 /// `fragment_out "color"` is valid GLSL).
 fn in_different_stages(a: &What, b: &What) -> bool {
-    matches!(
-        (a, b),
-        (
-            What::Item("vertex_in" | "instance_in"),
-            What::Item("fragment_out")
-        ) | (
-            What::Item("fragment_out"),
-            What::Item("vertex_in" | "instance_in")
+    let input = |w: &What| {
+        matches!(
+            w,
+            What::Item("vertex_in" | "instance_in") | What::StructField(..)
         )
-    )
+    };
+    let output = |w: &What| matches!(w, What::Item("fragment_out"));
+    (input(a) && output(b)) || (output(a) && input(b))
 }
 
 /// What a name is, said only when it collides.
@@ -97,6 +95,9 @@ enum What<'a> {
     InstanceIn(Stage, &'a str),
     /// The geometry stage's macro `<instance>_out` for a block it passes through (see `generate::emit_interfaces`).
     AliasOf(&'a str),
+    /// A vertex input declared from a field of a host struct (`vertex_struct`, `instance_struct`): its builder
+    /// item and the struct.
+    StructField(&'static str, &'static str),
 }
 
 impl What<'_> {
@@ -119,6 +120,8 @@ impl std::fmt::Display for What<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             What::Item(w) => f.write_str(w),
+            // The item as the user names it (`vertex_in `pos``); the struct is said where it helps (duplicates).
+            What::StructField(item, _) => f.write_str(item),
             What::BlockOf(kind, base) => write!(f, "block of {kind} `{base}`"),
             What::FieldOf(ty) => write!(f, "field of shared struct `{ty}`"),
             What::ValueOf(ty) => write!(f, "value of shared enum `{ty}`"),
@@ -217,9 +220,12 @@ pub(super) fn check_names(c: &mut Checker) {
         ));
     }
     for it in &info.vertex_inputs {
+        let item = it.value.rate.item();
         names.push(named(
             &it.value.name,
-            What::Item(it.value.rate.item()),
+            it.value.host.map_or(What::Item(item), |h| {
+                What::StructField(item, crate::vertex::short_name(h.struct_name))
+            }),
             &it.declared_in,
             it.origin,
         ));
@@ -755,6 +761,7 @@ fn check_builtin_function_names(c: &mut Checker, names: &[Named], interfaces: &[
             | What::ValueOf(_)
             | What::SubpassInput
             | What::Branch
+            | What::StructField(..)
             | What::MemberOf(_) => true,
             _ => false,
         };
@@ -1051,12 +1058,28 @@ fn report_duplicate(c: &mut Checker, first: &Named, again: &Named) {
                 "a branch `{branch}` becomes `#define {name}` in GLSL: rename the branch or the other item"
             ),
         ),
-        _ => (
-            Code::DuplicateName,
-            format!("{what} `{name}`"),
-            format!("`{name}` is declared twice: as {w0} (in `{d0}`) and as {what} (in `{decl}`)"),
-            "names share one GLSL namespace: rename one of them".to_string(),
-        ),
+        _ => {
+            let say = |w: What| match w {
+                What::StructField(item, of) => format!("{item} from a field of struct `{of}`"),
+                w => w.to_string(),
+            };
+            let hint = match (w0, what) {
+                (What::StructField(_, a), What::StructField(_, b)) if a == b => {
+                    format!("one struct is one buffer: declare `{a}` once, for one rate")
+                }
+                _ => "names share one GLSL namespace: rename one of them".to_string(),
+            };
+            (
+                Code::DuplicateName,
+                format!("{what} `{name}`"),
+                format!(
+                    "`{name}` is declared twice: as {} (in `{d0}`) and as {} (in `{decl}`)",
+                    say(w0),
+                    say(what)
+                ),
+                hint,
+            )
+        }
     };
     c.diags.push(
         Diagnostic::error(code, &c.info.name, message)
