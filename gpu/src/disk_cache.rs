@@ -15,7 +15,9 @@
 //! - **Bounded.** [`DiskCache::trim`] evicts the least recently used entries past the size limit (a hit refreshes
 //!   an entry's modification time, at most once a minute).
 //! - **Shared.** [`DiskCache::with_remote`] adds a second level ([`RemoteStore`]: S3, GCS, Azure or a path through
-//!   `object_store`, feature `remote-cache`): read on a local miss, written after a compile, with the same checks.
+//!   `object_store`, feature `remote-cache`) that holds *packs* ([`pack`]): every entry one run used, as one
+//!   object, pulled before a run ([`DiskCache::pull_pack`]) and pushed after it ([`DiskCache::push_pack`]), each
+//!   entry with the same checks as a local one.
 //!
 //! Why not `cacache`: its index is an append-only log keyed by strings with SHA-256 integrity, built for npm's
 //! tarballs; here every lookup is one `open` of a file named by the key, the checksum is the container's xxh3 (a
@@ -34,7 +36,10 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
+pub mod pack;
+
 use crate::cache_file;
+use crate::sharded::ShardedMap;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -120,7 +125,7 @@ impl Kind {
     }
 }
 
-/// A second cache level shared between machines: whole entry files by name (`v1/<kind>/<key>`).
+/// A second cache level shared between machines: whole objects by name (the packs of [`pack`], `v1/pack/<hash>`).
 ///
 /// `object_store` backs it with feature `remote-cache` ([`crate::remote_cache`]); anything that can get and put
 /// bytes by name can.
@@ -140,7 +145,7 @@ pub struct DiskCacheStats {
     pub hits: u64,
     /// Entries looked for and not found (the compiler's fingerprint not counted).
     pub misses: u64,
-    /// Of the hits, those that came from the remote store.
+    /// Of the hits, those on entries a pack from the remote store brought.
     pub remote_hits: u64,
     /// Entries written.
     pub writes: u64,
@@ -180,6 +185,13 @@ pub struct DiskCache {
     remote: Option<Box<dyn RemoteStore>>,
     /// Set after the first failure to reach the remote store: the build goes on locally and says so once.
     remote_down: AtomicBool,
+    /// The build results this process read or wrote, by key (a bit per kind): what its pack holds.
+    used: ShardedMap<u8>,
+    /// The entries the pulled pack held, by key (a bit per kind): hits on them are remote hits.
+    pulled: ShardedMap<u8>,
+    /// Whether this process's results should replace the remote pack: none was found, part of it was refused, or
+    /// this process compiled what it did not hold.
+    pack_outdated: AtomicBool,
     warned: Mutex<HashSet<String>>,
     warnings: Mutex<Vec<String>>,
     hits: AtomicU64,
@@ -225,6 +237,9 @@ impl DiskCache {
             limit,
             remote: None,
             remote_down: AtomicBool::new(false),
+            used: ShardedMap::default(),
+            pulled: ShardedMap::default(),
+            pack_outdated: AtomicBool::new(false),
             warned: Mutex::new(HashSet::new()),
             warnings: Mutex::new(Vec::new()),
             hits: AtomicU64::new(0),
@@ -237,7 +252,7 @@ impl DiskCache {
         })
     }
 
-    /// Adds a shared second level, read on local misses and written after compiles.
+    /// Adds a shared second level of packs ([`Self::pull_pack`], [`Self::push_pack`]).
     pub fn with_remote(mut self, remote: Box<dyn RemoteStore>) -> DiskCache {
         self.remote = Some(remote);
         self
@@ -328,22 +343,28 @@ impl DiskCache {
     /// and said once).
     pub fn get(&self, kind: Kind, key: u128) -> Option<Vec<u8>> {
         let path = self.entry_path(kind, key);
-        let count = |c: &AtomicU64| {
-            if kind.is_build_result() {
-                c.fetch_add(1, Ordering::Relaxed);
-            }
-        };
-        if let Some(data) = self.read_local(kind, key, &path) {
-            count(&self.hits);
-            return Some(data);
+        let found = self.read_local(kind, key, &path);
+        if kind.is_build_result() {
+            let counter = match found {
+                Some(_) => {
+                    self.mark_used(kind, key);
+                    if self.remote.is_some() && pack::holds(&self.pulled, kind, key) {
+                        self.remote_hits.fetch_add(1, Ordering::Relaxed);
+                    }
+                    &self.hits
+                }
+                None => &self.misses,
+            };
+            counter.fetch_add(1, Ordering::Relaxed);
         }
-        if let Some(data) = self.read_remote(kind, key, &path) {
-            count(&self.hits);
-            count(&self.remote_hits);
-            return Some(data);
+        found
+    }
+
+    /// Records that this process used an entry (only where a remote store will want its pack).
+    fn mark_used(&self, kind: Kind, key: u128) {
+        if self.remote.is_some() {
+            *self.used.shard(key).entry(key).or_default() |= pack::bit(kind);
         }
-        count(&self.misses);
-        None
     }
 
     fn read_local(&self, kind: Kind, key: u128, path: &Path) -> Option<Vec<u8>> {
@@ -389,42 +410,10 @@ impl DiskCache {
         }
     }
 
-    /// The remote store, unless it is down or the kind is this machine's own.
-    fn remote_for(&self, kind: Kind) -> Option<&dyn RemoteStore> {
+    /// The remote store, unless it is down.
+    fn remote_up(&self) -> Option<&dyn RemoteStore> {
         let remote = self.remote.as_deref()?;
-        (kind.is_build_result() && !self.remote_down.load(Ordering::Relaxed)).then_some(remote)
-    }
-
-    fn read_remote(&self, kind: Kind, key: u128, path: &Path) -> Option<Vec<u8>> {
-        let remote = self.remote_for(kind)?;
-        let name = Self::entry_name(kind, key);
-        let bytes = match remote.get(&name) {
-            Ok(Some(b)) => b,
-            Ok(None) => return None,
-            Err(e) => {
-                self.remote_unreachable(remote, &e);
-                return None;
-            }
-        };
-        match open_entry(&bytes, kind, key) {
-            Ok(data) => {
-                let data = data.to_vec();
-                // Keep it locally too: the next start needs no network.
-                self.write_local(path, &bytes);
-                Some(data)
-            }
-            Err(why) => {
-                self.corrupt.fetch_add(1, Ordering::Relaxed);
-                self.warn_once(
-                    &name,
-                    format!(
-                        "remote shader cache object `{}/{name}` is refused ({why}); it is compiled here and replaced",
-                        remote.describe()
-                    ),
-                );
-                None
-            }
-        }
+        (!self.remote_down.load(Ordering::Relaxed)).then_some(remote)
     }
 
     fn remote_unreachable(&self, remote: &dyn RemoteStore, error: &str) {
@@ -438,15 +427,14 @@ impl DiskCache {
         );
     }
 
-    /// Stores `data` under (`kind`, `key`), locally and in the remote store.
+    /// Stores `data` under (`kind`, `key`) (and, where there is a remote store, in this process's pack).
     pub fn put(&self, kind: Kind, key: u128, data: &[u8]) {
         let bytes = seal_entry(kind, key, data);
         let path = self.entry_path(kind, key);
         self.write_local(&path, &bytes);
-        if let Some(remote) = self.remote_for(kind)
-            && let Err(e) = remote.put(&Self::entry_name(kind, key), &bytes)
-        {
-            self.remote_unreachable(remote, &e);
+        if kind.is_build_result() && self.remote.is_some() {
+            self.mark_used(kind, key);
+            self.pack_outdated.store(true, Ordering::Relaxed);
         }
     }
 

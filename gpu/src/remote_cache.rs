@@ -6,9 +6,9 @@
 //! service (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_REGION`, `AWS_ENDPOINT`, `AWS_ALLOW_HTTP`,
 //! `GOOGLE_SERVICE_ACCOUNT`, `AZURE_STORAGE_ACCOUNT_NAME`, …), as every tool built on `object_store` reads them.
 //!
-//! The store is only ever a cache: an object is the same checked container as a local entry (a damaged one is
-//! refused and replaced), an unreachable server costs one short wait and one warning, and the build goes on with
-//! the local cache. Requests time out after a few seconds and are retried twice, not the library's default of
+//! The store holds packs ([`crate::disk_cache::pack`]): the entries one command used, as one object, each the
+//! same checked container as a local entry (a damaged one is refused alone and compiled again). It is only ever a
+//! cache: an unreachable server costs one short wait and one warning, and the build goes on with the local cache. Requests time out after a few seconds and are retried twice, not the library's default of
 //! minutes, because waiting longer than compiling would defeat the purpose.
 //!
 //! ```no_run
@@ -18,6 +18,7 @@
 //! let cache = DiskCache::open("target/shader-cache", DiskCache::DEFAULT_LIMIT)
 //!     .map_err(|e| e.to_string())?
 //!     .with_remote(Box::new(remote));
+//! cache.pull_pack("build debug"); // before the run; `push_pack` after it
 //! # Ok::<(), String>(())
 //! ```
 

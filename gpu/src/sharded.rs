@@ -39,6 +39,20 @@ impl<V> ShardedMap<V> {
             .sum()
     }
 
+    /// A copy of every entry, part by part.
+    pub(crate) fn entries(&self) -> Vec<(u128, V)>
+    where
+        V: Clone,
+    {
+        self.shards
+            .iter()
+            .flat_map(|s| {
+                let s = s.lock().unwrap_or_else(|e| e.into_inner());
+                s.iter().map(|(k, v)| (*k, v.clone())).collect::<Vec<_>>()
+            })
+            .collect()
+    }
+
     /// Drops every entry.
     pub(crate) fn clear(&self) {
         for s in &self.shards {

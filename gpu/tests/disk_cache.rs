@@ -535,3 +535,94 @@ fn a_file_with_a_byte_order_mark_is_served_from_the_cache_by_a_second_process() 
     );
     assert_eq!(first.spirv, again.spirv);
 }
+
+/// Packs as a stranger may hand them: every damaged, truncated or forged form is refused entry by entry, the whole
+/// entries before the damage kept, and nothing panics.
+#[test]
+fn a_damaged_pack_keeps_its_whole_entries_and_refuses_the_rest() {
+    use shader_info_gpu::disk_cache::pack;
+    let dir = tree();
+    let cache = TempDir::new().unwrap();
+    let (c, _) = process(dir.path(), cache.path());
+    compile_all(&c);
+    let entries: Vec<Vec<u8>> = walk(&cache.path().join("v1"))
+        .into_iter()
+        .filter(|p| !p.to_string_lossy().contains("/compiler/"))
+        .map(|p| std::fs::read(p).unwrap())
+        .collect();
+    assert!(entries.len() >= 6, "{}", entries.len());
+    let whole = pack::write(entries.iter().map(Vec::as_slice));
+    let read = pack::read(&whole);
+    assert_eq!(read.len(), entries.len());
+    assert!(read.iter().all(Result::is_ok));
+
+    let first = entries[0].len();
+    // A flipped byte inside the first entry: that entry alone is refused.
+    let mut flipped = whole.clone();
+    flipped[pack::MAGIC.len() + 8 + first / 2] ^= 0x40;
+    let read = pack::read(&flipped);
+    assert_eq!(read.len(), entries.len());
+    assert_eq!(read.iter().filter(|e| e.is_err()).count(), 1);
+    assert!(read[0].is_err());
+    // Truncated in the second entry: the first is kept, the rest said.
+    let cut = &whole[..pack::MAGIC.len() + 8 + first + 12];
+    let read = pack::read(cut);
+    assert!(read[0].is_ok() && read.len() == 2);
+    let why = read[1].as_ref().err().unwrap();
+    assert!(why.contains("runs past its end"), "{why}");
+    // A length that claims more than memory holds, a missing header, nothing at all.
+    let mut huge = pack::MAGIC.to_vec();
+    huge.extend_from_slice(&u64::MAX.to_le_bytes());
+    huge.extend_from_slice(b"abc");
+    assert!(pack::read(&huge)[0].is_err());
+    assert!(pack::read(b"not a pack")[0].is_err());
+    assert!(pack::read(pack::MAGIC).is_empty());
+    // An entry of this machine's own kinds (the compiler's fingerprint) is not a build result: refused.
+    let own = walk(&cache.path().join("v1/compiler"));
+    let own = std::fs::read(&own[0]).unwrap();
+    let packed = pack::write([own.as_slice()]);
+    let read = pack::read(&packed);
+    assert!(read[0].as_ref().err().unwrap().contains("unknown kind"));
+}
+
+/// Two machines through a real object store (a folder, through `object_store`): the first compiles and pushes its
+/// pack; the second pulls it in one request and compiles nothing; a run that only hit pushes nothing.
+#[cfg(feature = "remote-cache")]
+#[test]
+fn a_second_machine_pulls_the_pack_and_compiles_nothing() {
+    use shader_info_gpu::remote_cache::ObjectStoreRemote;
+    let dir = tree();
+    let store = TempDir::new().unwrap();
+    let url = format!("file://{}", store.path().display());
+    let machine = |cache: &Path| {
+        let disk = DiskCache::open(cache, DiskCache::DEFAULT_LIMIT)
+            .unwrap()
+            .with_remote(Box::new(ObjectStoreRemote::from_url(&url).unwrap()));
+        let disk = Arc::new(disk);
+        let opts = CompilerOptions {
+            disk_cache: Some(disk.clone()),
+            ..Default::default()
+        };
+        (Compiler::with_options(dir.path(), opts).unwrap(), disk)
+    };
+    let (a, b) = (TempDir::new().unwrap(), TempDir::new().unwrap());
+    let (ca, da) = machine(a.path());
+    assert_eq!(da.pull_pack("units"), 0);
+    let first = compile_all(&ca);
+    assert!(da.push_pack("units"));
+    let objects = walk(store.path());
+    assert_eq!(objects.len(), 1, "{objects:?}");
+
+    let (cb, db) = machine(b.path());
+    assert!(db.pull_pack("units") >= 6);
+    assert_eq!(compile_all(&cb), first);
+    assert_eq!(compiled(&cb), 0);
+    let s = db.stats();
+    assert!(
+        s.hits > 0 && s.remote_hits == s.hits && s.misses == 0,
+        "{s:?}"
+    );
+    // Nothing compiled, the pack whole: nothing to push. Another pack name is another object.
+    assert!(!db.push_pack("units"));
+    assert_eq!(db.pull_pack("other units"), 0);
+}

@@ -236,7 +236,7 @@ fn parse_targets(names: &[String]) -> Result<Vec<Target>, String> {
     Ok(out)
 }
 
-#[derive(Clone, Copy, ValueEnum, Default)]
+#[derive(Clone, Copy, Debug, ValueEnum, Default)]
 enum ProfileArg {
     #[default]
     Debug,
@@ -292,6 +292,15 @@ fn main() -> ExitCode {
         disk_cache: disk_cache.clone(),
         ..CompilerOptions::default()
     };
+    // The remote store's pack for this command: its entries before it runs (one request), and after it, the
+    // entries it used when it compiled anything (see `gpu::disk_cache::pack`).
+    let pack = disk_cache
+        .as_ref()
+        .filter(|c| c.remote().is_some())
+        .and_then(|c| Some((c.clone(), pack_name(cli.command.as_ref())?)));
+    if let Some((cache, name)) = &pack {
+        cache.pull_pack(name);
+    }
     // `build` (and the main job, which builds) says the cache's warnings itself; the other commands say them last.
     let says_cache_warnings = matches!(cli.command, Some(Command::Build(_)) | None);
     let code = match cli.command {
@@ -338,12 +347,36 @@ fn main() -> ExitCode {
         },
         None => main_job(registry, &root, &compiler_opts),
     };
-    if !says_cache_warnings && let Some(cache) = &disk_cache {
-        for w in cache.warnings() {
+    let said = disk_cache.as_ref().map_or(0, |c| c.warnings().len());
+    if let Some((cache, name)) = &pack
+        && code == ExitCode::SUCCESS
+    {
+        cache.push_pack(name);
+    }
+    if let Some(cache) = &disk_cache {
+        // What the push said, after the report that said the rest.
+        let from = if says_cache_warnings { said } else { 0 };
+        for w in cache.warnings().iter().skip(from) {
             eprintln!("warning: {w}");
         }
     }
     code
+}
+
+/// The name of the remote pack of `command`: what decides the entries it uses (not where it writes them), so
+/// every runner doing the same work shares one pack. Commands that compile little (`show`) or nothing have none.
+fn pack_name(command: Option<&Command>) -> Option<String> {
+    let version = env!("CARGO_PKG_VERSION");
+    Some(match command {
+        None => format!("{version} main"),
+        Some(Command::Build(a)) => format!(
+            "{version} build profile={:?} targets={:?} checked={} filter={:?} shard={:?} branch_limit={:?}",
+            a.profile, a.target, !a.no_target_check, a.filter, a.shard, a.branch_limit
+        ),
+        Some(Command::Render(a)) => format!("{version} render backend={:?}", a.backend),
+        Some(Command::Watch(_)) => format!("{version} watch"),
+        _ => return None,
+    })
 }
 
 /// Where the persistent cache lives by default: beside cargo's outputs when this binary is one of them

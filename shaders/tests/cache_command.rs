@@ -435,14 +435,34 @@ fn runner(port: u16, prefix: &str, local: &Path, out: &Path) -> (serde_json::Val
     report(o, &[prefix])
 }
 
-/// Replaces the first object under `prefix/v1/module/` with garbage; returns its key.
-fn corrupt_one_module(port: u16, prefix: &str) -> String {
+/// The ETag of the one object under `prefix` (the pack): it changes when a runner uploads.
+fn pack_etag(port: u16, prefix: &str) -> String {
     let py = format!(
         "import boto3\n\
          s3 = boto3.client('s3', endpoint_url='http://127.0.0.1:{port}', aws_access_key_id='test', \
          aws_secret_access_key='test', region_name='us-east-1')\n\
-         keys = sorted(o['Key'] for o in s3.list_objects_v2(Bucket='{BUCKET}', Prefix='{prefix}/v1/module/')['Contents'])\n\
-         s3.put_object(Bucket='{BUCKET}', Key=keys[0], Body=b'not a cache entry')\n\
+         objects = s3.list_objects_v2(Bucket='{BUCKET}', Prefix='{prefix}/v1/')['Contents']\n\
+         assert len(objects) == 1, objects\n\
+         print(objects[0]['ETag'])\n"
+    );
+    let o = Command::new("python3").args(["-c", &py]).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).trim().to_string()
+}
+
+/// Damages one entry inside the pack under `prefix` (a byte in the middle of its first entry: the framing stays
+/// whole, the entry's checksum fails); returns the pack's key.
+fn damage_one_packed_entry(port: u16, prefix: &str) -> String {
+    let py = format!(
+        "import boto3, struct\n\
+         s3 = boto3.client('s3', endpoint_url='http://127.0.0.1:{port}', aws_access_key_id='test', \
+         aws_secret_access_key='test', region_name='us-east-1')\n\
+         keys = [o['Key'] for o in s3.list_objects_v2(Bucket='{BUCKET}', Prefix='{prefix}/v1/')['Contents']]\n\
+         assert len(keys) == 1 and '/v1/pack/' in keys[0], keys\n\
+         body = bytearray(s3.get_object(Bucket='{BUCKET}', Key=keys[0])['Body'].read())\n\
+         (n,) = struct.unpack_from('<Q', body, 8)\n\
+         body[16 + n // 2] ^= 0xff\n\
+         s3.put_object(Bucket='{BUCKET}', Key=keys[0], Body=bytes(body))\n\
          print(keys[0])\n"
     );
     let o = Command::new("python3").args(["-c", &py]).output().unwrap();
@@ -471,16 +491,23 @@ fn runners_share_a_remote_cache_on_a_real_s3_server() {
     assert!(cache_count(&b, "hits") > 0);
     assert_same_outputs(&p("a-out"), &p("b-out"));
 
-    // A corrupted object is refused (said once), compiled locally, and replaced.
-    let key = corrupt_one_module(server.port, "team");
+    // The remote store holds one object, the pack: one request each way, not one per entry.
+    // A damaged entry in it is refused (said once, naming the pack), compiled locally, and the pack replaced.
+    let key = damage_one_packed_entry(server.port, "team");
     let (c, stderr) = runner(server.port, "team", &p("c-local"), &p("c-out"));
-    assert_eq!(cache_count(&c, "corrupt"), 1, "{}", c["cache"]);
     assert_eq!(stderr.matches("is refused").count(), 1, "{stderr}");
     assert!(stderr.contains(&key), "{stderr}");
+    assert_eq!(cache_count(&c, "misses"), 1, "{}", c["cache"]);
+    assert_eq!(cache_count(&c, "remote_hits"), cache_count(&c, "hits"));
     assert_same_outputs(&p("a-out"), &p("c-out"));
-    let (d, _) = runner(server.port, "team", &p("d-local"), &p("d-out"));
-    assert_eq!(cache_count(&d, "corrupt"), 0);
+    let (d, stderr) = runner(server.port, "team", &p("d-local"), &p("d-out"));
+    assert!(!stderr.contains("is refused"), "{stderr}");
     assert_eq!(cache_count(&d, "misses"), 0);
+    // A runner whose local cache is warm and whose pack is current uploads nothing.
+    let before = pack_etag(server.port, "team");
+    let (d2, _) = runner(server.port, "team", &p("d-local"), &p("d2-out"));
+    assert_eq!(cache_count(&d2, "misses"), 0);
+    assert_eq!(pack_etag(server.port, "team"), before);
 
     // Four runners writing the same keys at once, to an empty prefix: all succeed, and the result serves a fifth
     // runner whole.
