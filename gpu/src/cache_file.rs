@@ -81,6 +81,14 @@ pub(crate) fn own_uid() -> Option<u32> {
 /// readers see the old file or the new one, never a mix. The temporary file's name is unique (`.tmp` and random
 /// letters), so writers of the same file, in any number of threads and processes, never share one.
 pub fn write_atomic(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    temp_beside(file, bytes)?
+        .persist(file)
+        .map(drop)
+        .map_err(|e| e.error)
+}
+
+/// `bytes` in a new temporary file in `file`'s folder (made if missing), to be renamed into place.
+fn temp_beside(file: &Path, bytes: &[u8]) -> std::io::Result<tempfile::NamedTempFile> {
     use std::io::Write;
     let dir = match file.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
@@ -89,7 +97,17 @@ pub fn write_atomic(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     let mut tmp = tempfile::Builder::new().prefix(".tmp").tempfile_in(dir)?;
     tmp.write_all(bytes)?;
-    tmp.persist(file).map(drop).map_err(|e| e.error)
+    Ok(tmp)
+}
+
+/// [`write_atomic`] where `file` does not exist yet: `Ok(false)`, and the file as it was, when it does (another
+/// writer's copy is never replaced).
+pub fn write_new(file: &Path, bytes: &[u8]) -> std::io::Result<bool> {
+    match temp_beside(file, bytes)?.persist_noclobber(file) {
+        Ok(_) => Ok(true),
+        Err(e) if e.error.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+        Err(e) => Err(e.error),
+    }
 }
 
 #[cfg(test)]
@@ -111,5 +129,15 @@ mod tests {
         // A directory that cannot be made is an error, not a panic.
         std::fs::write(root.path().join("plain"), b"").unwrap();
         assert!(write_atomic(&root.path().join("plain/entry"), b"x").is_err());
+    }
+
+    #[test]
+    fn a_new_write_never_replaces_another_writers_file() {
+        let root = tempfile::tempdir().unwrap();
+        let file = root.path().join("a/entry");
+        assert!(write_new(&file, b"first").unwrap());
+        assert!(!write_new(&file, b"second").unwrap());
+        assert_eq!(std::fs::read(&file).unwrap(), b"first");
+        assert_eq!(std::fs::read_dir(root.path().join("a")).unwrap().count(), 1);
     }
 }

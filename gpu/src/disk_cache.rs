@@ -130,12 +130,24 @@ impl Kind {
 /// `object_store` backs it with feature `remote-cache` ([`crate::remote_cache`]); anything that can get and put
 /// bytes by name can.
 pub trait RemoteStore: Send + Sync {
-    /// The bytes stored under `name`, `Ok(None)` when there are none, `Err` when the store cannot be reached.
-    fn get(&self, name: &str) -> Result<Option<Vec<u8>>, String>;
+    /// The object stored under `name` when it is at most `max_bytes` long (else only its size is read), `Err`
+    /// when the store cannot be reached.
+    fn get(&self, name: &str, max_bytes: u64) -> Result<Fetched, String>;
     /// Stores `bytes` under `name` (a whole-object write: readers see the old object or the new one).
     fn put(&self, name: &str, bytes: &[u8]) -> Result<(), String>;
     /// Where it is, for messages (`s3://bucket/prefix`).
     fn describe(&self) -> String;
+}
+
+/// What [`RemoteStore::get`] found.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Fetched {
+    /// No object of that name.
+    Missing,
+    /// An object past the size asked for, of this many bytes: not read.
+    TooLarge(u64),
+    /// The object's bytes.
+    Bytes(Vec<u8>),
 }
 
 /// Counters of a [`DiskCache`].
@@ -192,6 +204,9 @@ pub struct DiskCache {
     /// Whether this process's results should replace the remote pack: none was found, part of it was refused, or
     /// this process compiled what it did not hold.
     pack_outdated: AtomicBool,
+    /// Set when this process's reads are not a whole run's (a static pass answered from its record reads no
+    /// entry): its pack would hold only what the rest of the command read, so it is not pushed.
+    pack_partial: AtomicBool,
     warned: Mutex<HashSet<String>>,
     warnings: Mutex<Vec<String>>,
     hits: AtomicU64,
@@ -240,6 +255,7 @@ impl DiskCache {
             used: ShardedMap::default(),
             pulled: ShardedMap::default(),
             pack_outdated: AtomicBool::new(false),
+            pack_partial: AtomicBool::new(false),
             warned: Mutex::new(HashSet::new()),
             warnings: Mutex::new(Vec::new()),
             hits: AtomicU64::new(0),
@@ -416,6 +432,11 @@ impl DiskCache {
         (!self.remote_down.load(Ordering::Relaxed)).then_some(remote)
     }
 
+    /// Says that this process's entries are not a whole run's: its pack is not pushed (see [`pack`]).
+    pub fn mark_pack_partial(&self) {
+        self.pack_partial.store(true, Ordering::Relaxed);
+    }
+
     fn remote_unreachable(&self, remote: &dyn RemoteStore, error: &str) {
         self.remote_down.store(true, Ordering::Relaxed);
         self.warn_once(
@@ -427,20 +448,46 @@ impl DiskCache {
         );
     }
 
-    /// Stores `data` under (`kind`, `key`) (and, where there is a remote store, in this process's pack).
+    /// Stores `data` under (`kind`, `key`) (and, where there is a remote store, in this process's pack, which
+    /// then replaces the remote one: see [`pack`]).
     pub fn put(&self, kind: Kind, key: u128, data: &[u8]) {
-        let bytes = seal_entry(kind, key, data);
-        let path = self.entry_path(kind, key);
-        self.write_local(&path, &bytes);
+        self.refresh(kind, key, data);
         if kind.is_build_result() && self.remote.is_some() {
-            self.mark_used(kind, key);
             self.pack_outdated.store(true, Ordering::Relaxed);
         }
     }
 
+    /// [`Self::put`] for data that says what the entry said in other words (a manifest's file metadata after a
+    /// checkout): in this process's pack, but no reason to upload it, or every fresh checkout would.
+    pub fn refresh(&self, kind: Kind, key: u128, data: &[u8]) {
+        let bytes = seal_entry(kind, key, data);
+        let path = self.entry_path(kind, key);
+        self.write_local(&path, &bytes);
+        if kind.is_build_result() {
+            self.mark_used(kind, key);
+        }
+    }
+
     fn write_local(&self, path: &Path, bytes: &[u8]) {
-        match cache_file::write_atomic(path, bytes) {
-            Ok(()) => {
+        self.write_local_with(path, bytes, |p, b| {
+            cache_file::write_atomic(p, b).map(|()| true)
+        });
+    }
+
+    /// Writes an entry where there is none: another writer's file stays (true when this one was written).
+    fn write_local_new(&self, path: &Path, bytes: &[u8]) -> bool {
+        self.write_local_with(path, bytes, cache_file::write_new)
+    }
+
+    fn write_local_with(
+        &self,
+        path: &Path,
+        bytes: &[u8],
+        write: impl FnOnce(&Path, &[u8]) -> std::io::Result<bool>,
+    ) -> bool {
+        match write(path, bytes) {
+            Ok(false) => false,
+            Ok(true) => {
                 self.writes.fetch_add(1, Ordering::Relaxed);
                 let len = bytes.len() as u64;
                 let since = self.written_since_trim.fetch_add(len, Ordering::Relaxed) + len;
@@ -449,6 +496,7 @@ impl DiskCache {
                 if since >= mark && self.written_since_trim.swap(0, Ordering::Relaxed) >= mark {
                     let _ = self.trim();
                 }
+                true
             }
             Err(e) => {
                 self.write_errors.fetch_add(1, Ordering::Relaxed);
@@ -459,6 +507,7 @@ impl DiskCache {
                         self.dir.display()
                     ),
                 );
+                false
             }
         }
     }

@@ -8,8 +8,10 @@
 //!
 //! The store holds packs ([`crate::disk_cache::pack`]): the entries one command used, as one object, each the
 //! same checked container as a local entry (a damaged one is refused alone and compiled again). It is only ever a
-//! cache: an unreachable server costs one short wait and one warning, and the build goes on with the local cache. Requests time out after a few seconds and are retried twice, not the library's default of
-//! minutes, because waiting longer than compiling would defeat the purpose.
+//! cache: an unreachable server costs one short wait and one warning, and the build goes on with the local cache.
+//! A connection times out after 2 s and a request is retried twice, not the library's default of minutes,
+//! because waiting longer than compiling would defeat the purpose; a request itself may take two minutes (a pack
+//! of tens of MiB over a slow link).
 //!
 //! ```no_run
 //! use shader_info_gpu::disk_cache::DiskCache;
@@ -22,7 +24,7 @@
 //! # Ok::<(), String>(())
 //! ```
 
-use crate::disk_cache::RemoteStore;
+use crate::disk_cache::{Fetched, RemoteStore};
 use object_store::path::Path as ObjectPath;
 use object_store::{ObjectStore, ObjectStoreExt, PutPayload};
 use std::sync::Arc;
@@ -49,10 +51,11 @@ impl ObjectStoreRemote {
             backoff: BackoffConfig::default(),
         };
         // Set key by key: replacing the client options would drop what the environment configured
-        // (`AWS_ALLOW_HTTP`, proxies).
+        // (`AWS_ALLOW_HTTP`, proxies). An unreachable store is found out by the connection's timeout; a request
+        // carries a whole pack (75 MiB for `build --target all`), so it may take as long as a slow link needs.
         let timeouts = [
             (ClientConfigKey::ConnectTimeout, "2s"),
-            (ClientConfigKey::Timeout, "20s"),
+            (ClientConfigKey::Timeout, "120s"),
         ];
         let path = parsed.path().trim_matches('/');
         // The three cloud builders share these calls but no trait: one expansion per service.
@@ -132,7 +135,7 @@ impl ObjectStoreRemote {
     }
 
     fn block_on<T>(&self, f: impl std::future::Future<Output = T>) -> Result<T, String> {
-        let deadline = Duration::from_secs(30);
+        let deadline = Duration::from_secs(150);
         self.runtime
             .block_on(async { tokio::time::timeout(deadline, f).await })
             .map_err(|_| format!("no answer within {} s", deadline.as_secs()))
@@ -140,12 +143,14 @@ impl ObjectStoreRemote {
 }
 
 impl RemoteStore for ObjectStoreRemote {
-    fn get(&self, name: &str) -> Result<Option<Vec<u8>>, String> {
+    fn get(&self, name: &str, max_bytes: u64) -> Result<Fetched, String> {
         let path = self.path(name);
         self.block_on(async {
             match self.store.get(&path).await {
-                Ok(r) => r.bytes().await.map(|b| Some(b.to_vec())),
-                Err(object_store::Error::NotFound { .. }) => Ok(None),
+                // The size is known before the body is read: a huge object costs no memory.
+                Ok(r) if r.meta.size > max_bytes => Ok(Fetched::TooLarge(r.meta.size)),
+                Ok(r) => r.bytes().await.map(|b| Fetched::Bytes(b.to_vec())),
+                Err(object_store::Error::NotFound { .. }) => Ok(Fetched::Missing),
                 Err(e) => Err(e),
             }
         })?

@@ -552,7 +552,7 @@ fn a_damaged_pack_keeps_its_whole_entries_and_refuses_the_rest() {
         .collect();
     assert!(entries.len() >= 6, "{}", entries.len());
     let whole = pack::write(entries.iter().map(Vec::as_slice));
-    let read = pack::read(&whole);
+    let read: Vec<_> = pack::read(&whole).collect();
     assert_eq!(read.len(), entries.len());
     assert!(read.iter().all(Result::is_ok));
 
@@ -560,13 +560,13 @@ fn a_damaged_pack_keeps_its_whole_entries_and_refuses_the_rest() {
     // A flipped byte inside the first entry: that entry alone is refused.
     let mut flipped = whole.clone();
     flipped[pack::MAGIC.len() + 8 + first / 2] ^= 0x40;
-    let read = pack::read(&flipped);
+    let read: Vec<_> = pack::read(&flipped).collect();
     assert_eq!(read.len(), entries.len());
     assert_eq!(read.iter().filter(|e| e.is_err()).count(), 1);
     assert!(read[0].is_err());
     // Truncated in the second entry: the first is kept, the rest said.
     let cut = &whole[..pack::MAGIC.len() + 8 + first + 12];
-    let read = pack::read(cut);
+    let read: Vec<_> = pack::read(cut).collect();
     assert!(read[0].is_ok() && read.len() == 2);
     let why = read[1].as_ref().err().unwrap();
     assert!(why.contains("runs past its end"), "{why}");
@@ -574,14 +574,28 @@ fn a_damaged_pack_keeps_its_whole_entries_and_refuses_the_rest() {
     let mut huge = pack::MAGIC.to_vec();
     huge.extend_from_slice(&u64::MAX.to_le_bytes());
     huge.extend_from_slice(b"abc");
-    assert!(pack::read(&huge)[0].is_err());
-    assert!(pack::read(b"not a pack")[0].is_err());
-    assert!(pack::read(pack::MAGIC).is_empty());
+    let all = |p: &[u8]| pack::read(p).map(|e| e.map(|_| ())).collect::<Vec<_>>();
+    let huge = all(&huge);
+    assert!(
+        huge.len() == 1
+            && huge[0]
+                .as_ref()
+                .err()
+                .unwrap()
+                .contains("runs past its end"),
+        "{huge:?}"
+    );
+    let foreign = all(b"not a pack");
+    assert!(
+        foreign.len() == 1 && foreign[0].as_ref().err().unwrap().contains("no header"),
+        "{foreign:?}"
+    );
+    assert!(all(pack::MAGIC).is_empty());
     // An entry of this machine's own kinds (the compiler's fingerprint) is not a build result: refused.
     let own = walk(&cache.path().join("v1/compiler"));
     let own = std::fs::read(&own[0]).unwrap();
     let packed = pack::write([own.as_slice()]);
-    let read = pack::read(&packed);
+    let read: Vec<_> = pack::read(&packed).collect();
     assert!(read[0].as_ref().err().unwrap().contains("unknown kind"));
 }
 
@@ -594,8 +608,8 @@ fn a_second_machine_pulls_the_pack_and_compiles_nothing() {
     let dir = tree();
     let store = TempDir::new().unwrap();
     let url = format!("file://{}", store.path().display());
-    let machine = |cache: &Path| {
-        let disk = DiskCache::open(cache, DiskCache::DEFAULT_LIMIT)
+    let machine_over = |root: &Path, cache: &Path, limit: u64| {
+        let disk = DiskCache::open(cache, limit)
             .unwrap()
             .with_remote(Box::new(ObjectStoreRemote::from_url(&url).unwrap()));
         let disk = Arc::new(disk);
@@ -603,8 +617,9 @@ fn a_second_machine_pulls_the_pack_and_compiles_nothing() {
             disk_cache: Some(disk.clone()),
             ..Default::default()
         };
-        (Compiler::with_options(dir.path(), opts).unwrap(), disk)
+        (Compiler::with_options(root, opts).unwrap(), disk)
     };
+    let machine = |cache: &Path| machine_over(dir.path(), cache, DiskCache::DEFAULT_LIMIT);
     let (a, b) = (TempDir::new().unwrap(), TempDir::new().unwrap());
     let (ca, da) = machine(a.path());
     assert_eq!(da.pull_pack("units"), 0);
@@ -625,4 +640,31 @@ fn a_second_machine_pulls_the_pack_and_compiles_nothing() {
     // Nothing compiled, the pack whole: nothing to push. Another pack name is another object.
     assert!(!db.push_pack("units"));
     assert_eq!(db.pull_pack("other units"), 0);
+
+    // A fresh checkout elsewhere: the same files under other metadata. Its manifests are refreshed, nothing is
+    // compiled, and nothing is uploaded.
+    let checkout = TempDir::new().unwrap();
+    for rel in walk(dir.path()) {
+        let to = checkout.path().join(rel.strip_prefix(dir.path()).unwrap());
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(&rel, &to).unwrap();
+    }
+    let c = TempDir::new().unwrap();
+    let (cc, dc) = machine_over(checkout.path(), c.path(), DiskCache::DEFAULT_LIMIT);
+    assert!(dc.pull_pack("units") >= 6);
+    assert_eq!(compile_all(&cc), first);
+    assert_eq!(compiled(&cc), 0);
+    assert!(!dc.push_pack("units"));
+
+    // A pack larger than the local cache may hold is not read, and said.
+    let d = TempDir::new().unwrap();
+    let (_, dd) = machine_over(dir.path(), d.path(), 1024);
+    assert_eq!(dd.pull_pack("units"), 0);
+    assert!(
+        dd.warnings()
+            .iter()
+            .any(|w| w.contains("past this cache's limit")),
+        "{:?}",
+        dd.warnings()
+    );
 }

@@ -83,7 +83,7 @@ fn twin_block_problem(
 ) -> Option<Diagnostic> {
     let own = match registry.validated(info) {
         Ok(v) => PipelinePlan::new(&v, registry),
-        Err(mut d) => return Some(d.remove(0)),
+        Err(d) => return d.into_iter().next(),
     };
     let members = |p: &PipelinePlan| {
         p.push_constants

@@ -61,8 +61,9 @@ struct Cli {
     #[arg(long, global = true, conflicts_with = "cache")]
     no_cache: bool,
     /// A shared cache in object storage behind the local one (`s3://bucket/prefix`, `gs://…`, `az://…`,
-    /// `file:///…`; credentials and endpoint from the usual `AWS_*`, `GOOGLE_*`, `AZURE_*` variables): read on a
-    /// local miss, written after each compile. An unreachable store is said once and the build goes on locally.
+    /// `file:///…`; credentials and endpoint from the usual `AWS_*`, `GOOGLE_*`, `AZURE_*` variables). It holds one
+    /// pack per command (the entries the command used): pulled before the command in one request, pushed after it
+    /// when it compiled anything. An unreachable store is said once and the command goes on locally.
     #[arg(long, global = true, value_name = "URL", conflicts_with = "no_cache")]
     remote_cache: Option<String>,
     /// Size limit of the persistent cache in MiB; the least recently used entries are evicted past it.
@@ -297,7 +298,10 @@ fn main() -> ExitCode {
     let pack = disk_cache
         .as_ref()
         .filter(|c| c.remote().is_some())
-        .and_then(|c| Some((c.clone(), pack_name(cli.command.as_ref())?)));
+        .and_then(|c| {
+            let name = pack_name(cli.command.as_ref(), &compiler_opts.includes)?;
+            Some((c.clone(), name))
+        });
     if let Some((cache, name)) = &pack {
         cache.pull_pack(name);
     }
@@ -363,18 +367,25 @@ fn main() -> ExitCode {
     code
 }
 
-/// The name of the remote pack of `command`: what decides the entries it uses (not where it writes them), so
-/// every runner doing the same work shares one pack. Commands that compile little (`show`) or nothing have none.
-fn pack_name(command: Option<&Command>) -> Option<String> {
-    let version = env!("CARGO_PKG_VERSION");
+/// The name of the remote pack of `command`: what decides the entries it uses (not where the sources or outputs
+/// are: another runner's checkout is elsewhere), so every runner doing the same work shares one pack. Commands
+/// that compile little (`show`) or nothing have none.
+fn pack_name(command: Option<&Command>, includes: &IncludeSearch) -> Option<String> {
+    let common = format!("{} {includes:?}", env!("CARGO_PKG_VERSION"));
     Some(match command {
-        None => format!("{version} main"),
-        Some(Command::Build(a)) => format!(
-            "{version} build profile={:?} targets={:?} checked={} filter={:?} shard={:?} branch_limit={:?}",
-            a.profile, a.target, !a.no_target_check, a.filter, a.shard, a.branch_limit
-        ),
-        Some(Command::Render(a)) => format!("{version} render backend={:?}", a.backend),
-        Some(Command::Watch(_)) => format!("{version} watch"),
+        None => format!("{common} main"),
+        Some(Command::Build(a)) => {
+            // `all` and the same targets named one by one are one set.
+            let mut targets = parse_targets(&a.target).ok()?;
+            targets.sort_by_key(|t| format!("{t:?}"));
+            format!(
+                "{common} build profile={:?} targets={targets:?} checked={} filter={:?} shard={:?} \
+                 branch_limit={:?}",
+                a.profile, !a.no_target_check, a.filter, a.shard, a.branch_limit
+            )
+        }
+        Some(Command::Render(a)) => format!("{common} render backend={:?}", a.backend),
+        Some(Command::Watch(_)) => format!("{common} watch"),
         _ => return None,
     })
 }

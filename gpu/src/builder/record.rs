@@ -109,6 +109,8 @@ impl<'a> Recording<'a> {
             // Same content under new metadata: the next start is cheap again.
             self.put(&record);
         }
+        // Answered without reading a module: what else the command reads is not the pass's pack.
+        self.disk.mark_pack_partial();
         record
             .report
             .into_report(start, self.disk.stats().since(&before))

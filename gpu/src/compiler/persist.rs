@@ -137,7 +137,13 @@ pub(crate) fn load(
                 dep.meta = f.meta;
                 dep.seen = now;
             }
-            put_manifest(disk, unit_key, manifest.alternatives.clone(), alt);
+            put_manifest(
+                disk,
+                unit_key,
+                manifest.alternatives.clone(),
+                alt,
+                Put::Refresh,
+            );
         }
         let absent = alt
             .absent
@@ -233,19 +239,36 @@ pub(crate) fn store(
         .get(Kind::Manifest, unit_key)
         .and_then(|d| serde_json::from_slice::<Manifest>(&d).ok())
         .unwrap_or_default();
-    put_manifest(disk, unit_key, existing.alternatives, alt);
+    put_manifest(disk, unit_key, existing.alternatives, alt, Put::New);
 }
 
 /// Writes the manifest with `first` at the front and the others after it (at most [`ALTERNATIVES`]). Two
 /// processes updating one manifest at once may drop each other's alternative: that costs a compile, never a wrong
 /// module, since module entries are named by their content's inputs.
-fn put_manifest(disk: &DiskCache, unit_key: u128, others: Vec<Alternative>, first: Alternative) {
+/// Whether a manifest put records a new compile, or the same dependency sets under new metadata or in a new order.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Put {
+    New,
+    Refresh,
+}
+
+fn put_manifest(
+    disk: &DiskCache,
+    unit_key: u128,
+    others: Vec<Alternative>,
+    first: Alternative,
+    put: Put,
+) {
     let module = first.module.clone();
     let mut alternatives = vec![first];
     alternatives.extend(others.into_iter().filter(|a| a.module != module));
     alternatives.truncate(ALTERNATIVES);
     if let Ok(json) = serde_json::to_vec(&Manifest { alternatives }) {
-        disk.put(Kind::Manifest, unit_key, &json);
+        match put {
+            Put::New => disk.put(Kind::Manifest, unit_key, &json),
+            // A fresh checkout refreshes every manifest's metadata: no reason to upload a pack.
+            Put::Refresh => disk.refresh(Kind::Manifest, unit_key, &json),
+        }
     }
 }
 

@@ -15,9 +15,10 @@
 //! Framing: [`MAGIC`], then per entry its length (`u64`, little-endian) and the entry's container, as its file
 //! holds it. A truncated pack keeps its whole entries.
 
-use super::{DiskCache, FORMAT_DIR, Kind};
+use super::{DiskCache, FORMAT_DIR, Fetched, Kind};
 use crate::cache_file;
 use crate::sharded::ShardedMap;
+use rayon::prelude::*;
 use std::sync::atomic::Ordering;
 
 /// The first bytes of a pack.
@@ -45,10 +46,15 @@ pub fn object_name(name: &str) -> String {
 pub fn write<'a>(entries: impl IntoIterator<Item = &'a [u8]>) -> Vec<u8> {
     let mut out = MAGIC.to_vec();
     for e in entries {
-        out.extend_from_slice(&(e.len() as u64).to_le_bytes());
-        out.extend_from_slice(e);
+        append(&mut out, e);
     }
     out
+}
+
+/// Adds one entry container to a pack.
+fn append(pack: &mut Vec<u8>, entry: &[u8]) {
+    pack.extend_from_slice(&(entry.len() as u64).to_le_bytes());
+    pack.extend_from_slice(entry);
 }
 
 /// One entry of a pack: its kind and key (from its checked container) and the container's bytes.
@@ -58,31 +64,36 @@ pub struct PackedEntry<'a> {
     pub bytes: &'a [u8],
 }
 
-/// The entries of `pack`, each checked: `Ok` for an entry whose container is whole, `Err` with why one is
-/// refused. An error in the framing (not a pack, a length past the end) ends the list with that error.
-pub fn read(pack: &[u8]) -> Vec<Result<PackedEntry<'_>, String>> {
-    let mut out = Vec::new();
-    let Some(mut rest) = pack.strip_prefix(MAGIC.as_slice()) else {
-        out.push(Err("it is not a shader-info pack (no header)".to_string()));
-        return out;
-    };
-    while !rest.is_empty() {
-        let Some((len, tail)) = rest.split_first_chunk::<8>() else {
-            out.push(Err("it ends inside an entry's length".to_string()));
-            break;
+/// The entries of `pack` in order, each checked: `Ok` for an entry whose container is whole, `Err` with why one is
+/// refused. An error in the framing (not a pack, a length past the end) is the last item. One at a time, so a
+/// pack of many tiny bad entries costs no more memory than the pack.
+pub fn read(pack: &[u8]) -> impl Iterator<Item = Result<PackedEntry<'_>, String>> {
+    let mut rest = pack.strip_prefix(MAGIC.as_slice());
+    let mut header_said = false;
+    std::iter::from_fn(move || {
+        let Some(r) = rest else {
+            // Not a pack at all: said once.
+            return (!std::mem::replace(&mut header_said, true))
+                .then(|| Err("it is not a shader-info pack (no header)".to_string()));
+        };
+        if r.is_empty() {
+            return None;
+        }
+        let Some((len, tail)) = r.split_first_chunk::<8>() else {
+            rest = Some(&[]);
+            return Some(Err("it ends inside an entry's length".to_string()));
         };
         let len = u64::from_le_bytes(*len);
         let Some(bytes) = usize::try_from(len).ok().and_then(|n| tail.get(..n)) else {
-            out.push(Err(format!(
+            rest = Some(&[]);
+            return Some(Err(format!(
                 "an entry of {len} bytes runs past its end ({} bytes left)",
                 tail.len()
             )));
-            break;
         };
-        rest = &tail[bytes.len()..];
-        out.push(entry(bytes));
-    }
-    out
+        rest = Some(&tail[bytes.len()..]);
+        Some(entry(bytes))
+    })
 }
 
 /// The kind and key a checked container says it holds.
@@ -123,10 +134,24 @@ impl DiskCache {
             return 0;
         };
         let object = object_name(name);
-        let bytes = match remote.get(&object) {
-            Ok(Some(b)) => b,
-            Ok(None) => {
+        let bytes = match remote.get(&object, self.limit) {
+            Ok(Fetched::Bytes(b)) => b,
+            Ok(Fetched::Missing) => {
                 self.pack_outdated.store(true, Ordering::Relaxed);
+                return 0;
+            }
+            Ok(Fetched::TooLarge(size)) => {
+                self.pack_outdated.store(true, Ordering::Relaxed);
+                self.warn_once(
+                    &object,
+                    format!(
+                        "remote shader cache pack `{}/{object}` is {} MiB, past this cache's limit of {} MiB: not \
+                         read; this run compiles, and replaces it",
+                        remote.describe(),
+                        size >> 20,
+                        self.limit >> 20
+                    ),
+                );
                 return 0;
             }
             Err(e) => {
@@ -134,10 +159,10 @@ impl DiskCache {
                 return 0;
             }
         };
-        let mut held = 0;
+        let mut whole = Vec::new();
         for e in read(&bytes) {
-            let e = match e {
-                Ok(e) => e,
+            match e {
+                Ok(e) => whole.push(e),
                 Err(why) => {
                     self.corrupt.fetch_add(1, Ordering::Relaxed);
                     self.pack_outdated.store(true, Ordering::Relaxed);
@@ -145,21 +170,23 @@ impl DiskCache {
                         &object,
                         format!(
                             "remote shader cache pack `{}/{object}` is refused in part ({why}); what it lacks is \
-                             compiled here, and the pack replaced",
+                             compiled here, and a run that compiles replaces the pack",
                             remote.describe()
                         ),
                     );
-                    continue;
                 }
-            };
-            held += 1;
-            *self.pulled.shard(e.key).entry(e.key).or_default() |= bit(e.kind);
-            let path = self.entry_path(e.kind, e.key);
-            if !path.exists() {
-                self.write_local(&path, e.bytes);
             }
         }
-        held
+        // Each entry a file: written from every core (creating thousands of files is the pull's cost). Only where
+        // the local cache has none (another process may have written it meanwhile: its copy stays), and counted
+        // as the pack's only then.
+        whole.par_iter().for_each(|e| {
+            let path = self.entry_path(e.kind, e.key);
+            if !path.exists() && self.write_local_new(&path, e.bytes) {
+                *self.pulled.shard(e.key).entry(e.key).or_default() |= bit(e.kind);
+            }
+        });
+        whole.len()
     }
 
     /// Uploads the entries this process used as pack `name` (one request), when the remote pack is not already
@@ -169,32 +196,45 @@ impl DiskCache {
         let Some(remote) = self.remote_up() else {
             return false;
         };
-        if !self.pack_outdated.load(Ordering::Relaxed) {
+        if self.pack_partial.load(Ordering::Relaxed) {
             return false;
         }
-        let mut files = Vec::new();
+        // Cleared before the entries are gathered: a put meanwhile sets it again, for the next push.
+        if !self.pack_outdated.swap(false, Ordering::Relaxed) {
+            return false;
+        }
+        let mut pack = MAGIC.to_vec();
         let mut used = self.used.entries();
         // In key order: the same run gives the same pack.
         used.sort_unstable();
         for (key, kinds) in used {
             for kind in Kind::ALL.into_iter().filter(|k| kinds & bit(*k) != 0) {
-                // An entry trimmed away since (or never written) is left out: the pack is a cache too.
-                if let Ok(bytes) = std::fs::read(self.entry_path(kind, key)) {
-                    files.push(bytes);
+                // An entry trimmed away since (or never written, or damaged on this disk) is left out: the pack
+                // is a cache too.
+                if let Ok(bytes) = std::fs::read(self.entry_path(kind, key))
+                    && cache_file::unwrap(&bytes).is_ok()
+                {
+                    append(&mut pack, &bytes);
                 }
             }
         }
-        if files.is_empty() {
+        if pack.len() == MAGIC.len() {
             return false;
         }
-        let pack = write(files.iter().map(Vec::as_slice));
-        match remote.put(&object_name(name), &pack) {
-            Ok(()) => {
-                self.pack_outdated.store(false, Ordering::Relaxed);
-                true
-            }
+        let object = object_name(name);
+        match remote.put(&object, &pack) {
+            Ok(()) => true,
             Err(e) => {
-                self.remote_unreachable(remote, &e);
+                self.pack_outdated.store(true, Ordering::Relaxed);
+                self.warn_once(
+                    "push",
+                    format!(
+                        "the shader cache pack `{}/{object}` ({} MiB) was not uploaded ({e}); this run's results \
+                         are kept locally only",
+                        remote.describe(),
+                        pack.len() >> 20
+                    ),
+                );
                 false
             }
         }
