@@ -142,8 +142,9 @@ pub struct BindingPlan {
     /// descriptor kind.
     #[serde(skip)]
     pub resource: ResourceKind,
-    /// The smallest buffer a buffer binding accepts: its std140/std430 block size (one element for a runtime
-    /// array); `None` for other kinds, and for buffer types declared in typedef files.
+    /// The smallest buffer a buffer binding accepts: its std140/std430 block (one element for a runtime array),
+    /// rounded up to its largest member alignment (WGSL's size of the struct, and its Rust twin's); `None` for
+    /// other kinds, and for buffer types declared in typedef files.
     pub min_size: Option<u32>,
     /// The info that declared the resource and where (host-side errors about the binding name its declaration).
     #[serde(skip)]
@@ -436,8 +437,14 @@ impl PipelinePlan {
                 .split_name()
                 .map_or(r.name.as_str(), |(b, _)| b)
                 .to_string();
+            // The block's end rounded up to its members' largest alignment: the size WGSL gives the struct (a
+            // `vec3` block is 16 bytes there, and WebGPU drops a draw whose buffer is 12), and the size of its Rust
+            // twin, which is what a host uploads.
             let min_size = match r.block_layout(registry) {
-                Some(Ok(l)) => Some(round_up(l.end.max(1), 4)),
+                Some(Ok(l)) => {
+                    let align = l.members.iter().map(|m| m.align).max().unwrap_or(4).max(4);
+                    Some(round_up(l.end.max(1), align))
+                }
                 _ => None,
             };
             let kind = r.descriptor_kind();

@@ -8,8 +8,8 @@ use gpu::library::LibraryOptions;
 use gpu::vk::resource::Sampler;
 use gpu::vk::{Buffer, DescriptorPool, Image2D, Resource, ShaderLibrary, VkContext, raw};
 use shader_info::{
-    Diagnostic, Frequency, ImageType, Qualifier, Registry, SamplerState, ShaderCreateInfo,
-    TextureFormat,
+    CompareOp, Diagnostic, Frequency, ImageType, Qualifier, Registry, SamplerState,
+    ShaderCreateInfo, TextureFormat,
 };
 
 fn registry() -> Registry {
@@ -55,6 +55,15 @@ fn registry() -> Registry {
             .local_group_size(1)
             .compute_source("bn_cube.comp.glsl"),
     );
+    reg.add_info(
+        ShaderCreateInfo::new("bn_kinds")
+            .sampler(0, ImageType::Int2D, "ids", Frequency::Pass)
+            .sampler(1, ImageType::Shadow2D, "shadow", Frequency::Pass)
+            .sampler(2, ImageType::Float2D, "color", Frequency::Pass)
+            .storage_buf(3, Qualifier::Write, "vec4", "result[]", Frequency::Pass)
+            .local_group_size(1)
+            .compute_source("bn_kinds.comp.glsl"),
+    );
     reg
 }
 
@@ -72,6 +81,10 @@ fn root() -> tempfile::TempDir {
         (
             "bn_storage.comp.glsl",
             "void main() { imageStore(target, ivec2(0), vec4(1.0)); }\n",
+        ),
+        (
+            "bn_kinds.comp.glsl",
+            "void main() {\n  result[0] = vec4(texture(ids, vec2(0.5))) + vec4(texture(shadow, vec3(0.5, 0.5, 0.5)))\n    + texture(color, vec2(0.5));\n}\n",
         ),
         (
             "bn_cube.comp.glsl",
@@ -283,4 +296,72 @@ fn ash_binds_a_texture_array_by_name_and_refuses_what_does_not_fit() {
         plain, uniform, lib,
     ));
     gpu::vk::testing::assert_no_validation_messages(&ctx);
+}
+
+/// A sampler and an image must be able to sample the declared kind: a shadow sampler compares depth (a comparison
+/// sampler, a depth image), no other sampler compares, integer texels are not filtered, and an image of depth and
+/// stencil is not one aspect. Each is a validation error at the dispatch on Vulkan (wgpu refuses its bind group):
+/// refused at the bind, naming the resource.
+#[test]
+fn ash_refuses_a_sampler_or_image_that_cannot_sample_the_declared_kind() {
+    let Some(ctx) = gpu::vk::testing::test_context() else {
+        return;
+    };
+    let dir = root();
+    let mut lib = ShaderLibrary::new(&ctx, registry(), LibraryOptions::new(dir.path())).unwrap();
+    let p = lib.compute_pipeline("bn_kinds").unwrap();
+    let pool = DescriptorPool::for_layout(&ctx, p.layout(), 2).unwrap();
+    let sampled = |format| Image2D::new(&ctx, 1, 1, format, raw::ImageUsageFlags::SAMPLED).unwrap();
+    let (ints, depth, color, depth_stencil) = (
+        sampled(raw::Format::R8G8B8A8_SINT),
+        sampled(raw::Format::D32_SFLOAT),
+        sampled(raw::Format::R8G8B8A8_UNORM),
+        sampled(raw::Format::D32_SFLOAT_S8_UINT),
+    );
+    let nearest = Sampler::new(&ctx, raw::Filter::NEAREST).unwrap();
+    let linear = Sampler::new(&ctx, raw::Filter::LINEAR).unwrap();
+    let compare =
+        Sampler::with_state(&ctx, &SamplerState::nearest().compare(CompareOp::Less)).unwrap();
+    let result = Buffer::new(&ctx, 16, raw::BufferUsageFlags::STORAGE_BUFFER).unwrap();
+    let bind = |ids: Resource<'_>, shadow: Resource<'_>, c: Resource<'_>| {
+        p.layout().descriptor_set(
+            &pool,
+            &[
+                ("ids", ids),
+                ("shadow", shadow),
+                ("color", c),
+                ("result", Resource::Buffer(&result)),
+            ],
+        )
+    };
+    // As declared, each of the three; every refusal below changes one of them.
+    let (i, s, c) = (
+        Resource::Sampled(&ints, &nearest),
+        Resource::Sampled(&depth, &compare),
+        Resource::Sampled(&color, &linear),
+    );
+    refused(
+        bind(Resource::Sampled(&ints, &linear), s, c),
+        &["`ids`", "linear sampler"],
+    );
+    refused(
+        bind(i, Resource::Sampled(&color, &compare), c),
+        &["`shadow`", "compares depth"],
+    );
+    refused(
+        bind(i, Resource::Sampled(&depth, &nearest), c),
+        &["`shadow`", "does not compare"],
+    );
+    refused(
+        bind(i, s, Resource::Sampled(&color, &compare)),
+        &["`color`", "comparison sampler"],
+    );
+    let e = refused(
+        bind(i, s, Resource::Sampled(&depth_stencil, &linear)),
+        &["`color`", "depth and stencil"],
+    );
+    assert!(e.hint.unwrap().contains("depth-only"));
+    // As declared: bound, and the dispatch runs with the validation layer on.
+    let (set, handle) = bind(i, s, c).unwrap();
+    dispatch(&ctx, &p, set, handle);
 }

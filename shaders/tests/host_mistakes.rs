@@ -221,8 +221,12 @@ fn refused_alike<B: Backend>(
     );
     let e = named(&d, Code::MixedPipelineKinds, &["hm_compute"]);
     assert!(e.hint.unwrap().contains("compute_pipeline"));
-    // The right types pass, once checked.
+    // 11. Branches chosen on a variant's key: its own choice would be replaced, silently.
     let variant = lib.variant("hm_draw", &[("TINT", true)]).unwrap();
+    let d = diagnostics::<B, _>(lib.variant(variant.as_str(), &[("TINT", false)]), "hm_draw");
+    let e = named(&d, Code::Branch, &["is a variant of `hm_draw`"]);
+    assert!(e.hint.unwrap().contains("pass `hm_draw`"));
+    // The right types pass, once checked.
     lib.typed_graphics::<DrawVertex, DrawPush>(&variant, draw_options)
         .unwrap_or_else(|e| panic!("{}", shader_info::render_all(&B::diagnostics(e, "hm_draw"))));
     lib.typed_compute::<ComputePush>("hm_compute")

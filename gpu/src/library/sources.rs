@@ -153,6 +153,20 @@ impl Sources {
         if let Some(v) = self.variant_sets.get(info_name) {
             return Ok(v.clone());
         }
+        // A variant's key names one permutation already: choosing branches on it would build a variant of a
+        // variant, whose values replace the ones its key chose, silently.
+        if let Some((base, _)) = parse_variant_key(info_name) {
+            return Err(vec![
+                Diagnostic::error(
+                    Code::Branch,
+                    base,
+                    format!(
+                        "`{info_name}` is a variant of `{base}`, not an info: its branches are already chosen"
+                    ),
+                )
+                .hint(format!("choose the branches on the info: pass `{base}`")),
+            ]);
+        }
         let info = self.declared(info_name)?;
         let set = Arc::new(self.flow().variants(&info)?);
         self.variant_sets.insert(info_name.to_string(), set.clone());

@@ -81,6 +81,22 @@ fn view_problem(plan_key: &str, binding: &BindingPlan, images: &[&Image2D]) -> O
             &format!("make the image with {needed:?}"),
         ));
     }
+    // A descriptor reads one aspect; an Image2D's view of a depth-and-stencil format has both.
+    let both = vk::ImageAspectFlags::DEPTH | vk::ImageAspectFlags::STENCIL;
+    if let Some(i) = images
+        .iter()
+        .find(|i| super::resource::aspect_of(i.format()).contains(both))
+    {
+        return Some(problem(
+            format!(
+                "`{}` reads one aspect of an image, but the image bound is {:?}, depth and stencil in one view",
+                binding.name,
+                i.format()
+            ),
+            "make the image with a depth-only format (D32_SFLOAT, D16_UNORM), or bind a view of one aspect by \
+             hand (DescriptorPool::write_image_view)",
+        ));
+    }
     let (image_type, format) = match &binding.resource {
         ResourceKind::Sampler { image_type, .. } => (*image_type, None),
         ResourceKind::Image {
@@ -129,6 +145,56 @@ fn view_problem(plan_key: &str, binding: &BindingPlan, images: &[&Image2D]) -> O
             ),
             "bind an image of the declared format, or declare the format the image has",
         )
+    })
+}
+
+/// Why a sampler cannot sample an image where `binding` is declared: a shadow sampler (`sampler2DShadow`)
+/// compares depth, so it needs a comparison sampler and a depth image; any other sampler must not compare; and
+/// integer texels cannot be filtered linearly. Each is a validation error at the draw on Vulkan, where WebGPU
+/// refuses the bind group.
+fn sampler_problem(
+    plan_key: &str,
+    binding: &BindingPlan,
+    pairs: &[(&Image2D, &Sampler)],
+) -> Option<Diagnostic> {
+    let ResourceKind::Sampler { image_type, .. } = &binding.resource else {
+        return None;
+    };
+    let problem = |message: String, hint: &str| {
+        Diagnostic::error(Code::HostMismatch, plan_key, message)
+            .item(format!("resource `{}`", binding.name))
+            .at(&binding.declared_in, binding.origin)
+            .hint(hint.to_string())
+    };
+    let name = &binding.name;
+    pairs.iter().find_map(|(image, sampler)| {
+        let depth = super::resource::aspect_of(image.format()).contains(vk::ImageAspectFlags::DEPTH);
+        if image_type.is_shadow() && !depth {
+            Some(problem(
+                format!("`{name}` is declared {image_type:?} and compares depth, but the image bound is {:?}", image.format()),
+                "bind a depth image (D32_SFLOAT, D16_UNORM), or declare a sampler of the kind the image holds",
+            ))
+        } else if image_type.is_shadow() && !sampler.compares() {
+            Some(problem(
+                format!("`{name}` is declared {image_type:?}, but the sampler bound does not compare"),
+                "make the sampler with a compare op (Sampler::with_state with SamplerState::compare)",
+            ))
+        } else if !image_type.is_shadow() && sampler.compares() {
+            Some(problem(
+                format!("`{name}` is declared {image_type:?}, but the sampler bound is a comparison sampler"),
+                "bind a sampler without a compare op, or declare a shadow sampler",
+            ))
+        } else if matches!(texel_kind(image.format()), 'u' | 'i') && sampler.is_linear() {
+            Some(problem(
+                format!(
+                    "`{name}` reads integer texels ({:?}), which a linear sampler cannot filter",
+                    image.format()
+                ),
+                "bind a nearest sampler (Sampler::new(ctx, vk::Filter::NEAREST))",
+            ))
+        } else {
+            None
+        }
     })
 }
 
@@ -208,13 +274,14 @@ impl PipelineLayout {
             .filter_map(|((_, r), b)| match r {
                 Resource::Buffer(buffer) => usage_problem(&plan.key, b, buffer),
                 Resource::TexelBuffer(..) | Resource::AccelerationStructure(_) => None,
-                Resource::Texture(image) | Resource::Sampled(image, _) => {
-                    view_problem(&plan.key, b, &[image])
-                }
+                Resource::Texture(image) => view_problem(&plan.key, b, &[image]),
+                Resource::Sampled(image, sampler) => view_problem(&plan.key, b, &[image])
+                    .or_else(|| sampler_problem(&plan.key, b, &[(image, sampler)])),
                 Resource::Textures(images) => view_problem(&plan.key, b, images),
                 Resource::SampledArray(elements) => {
                     let images: Vec<&Image2D> = elements.iter().map(|(i, _)| *i).collect();
                     view_problem(&plan.key, b, &images)
+                        .or_else(|| sampler_problem(&plan.key, b, elements))
                 }
             })
             .collect();

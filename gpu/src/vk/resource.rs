@@ -622,6 +622,10 @@ impl Drop for Image2D {
 pub struct Sampler {
     ctx: VkContext,
     handle: vk::Sampler,
+    /// Whether it filters linearly (magnification or minification): integer texels cannot be filtered.
+    linear: bool,
+    /// Whether it compares (a depth comparison sampler): only shadow samplers take one, and they need one.
+    compare: bool,
 }
 
 impl Sampler {
@@ -641,6 +645,8 @@ impl Sampler {
         Ok(Sampler {
             ctx: ctx.clone(),
             handle,
+            linear: filter == vk::Filter::LINEAR,
+            compare: false,
         })
     }
 
@@ -665,7 +671,19 @@ impl Sampler {
         Ok(Sampler {
             ctx: ctx.clone(),
             handle,
+            linear: info.mag_filter == vk::Filter::LINEAR || info.min_filter == vk::Filter::LINEAR,
+            compare: info.compare_enable == vk::TRUE,
         })
+    }
+
+    /// Whether it filters linearly (magnification or minification).
+    pub fn is_linear(&self) -> bool {
+        self.linear
+    }
+
+    /// Whether it is a depth comparison sampler.
+    pub fn compares(&self) -> bool {
+        self.compare
     }
 
     /// The raw handle.
