@@ -145,6 +145,21 @@ pub struct BindingPlan {
     /// The smallest buffer a buffer binding accepts: its std140/std430 block (one element for a runtime array),
     /// rounded up to its largest member alignment (WGSL's size of the struct, and its Rust twin's); `None` for
     /// other kinds, and for buffer types declared in typedef files.
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// let mut reg = Registry::new();
+    /// reg.add_info(ShaderCreateInfo::new("tinted")
+    ///     .uniform_buf(0, "vec3", "tint", Frequency::Pass)
+    ///     .uniform_buf(1, "float", "fade", Frequency::Pass)
+    ///     .storage_buf(2, Qualifier::Write, "vec3", "points[]", Frequency::Pass)
+    ///     .local_group_size(1).compute_source("t.comp"));
+    /// let plan = PipelinePlan::new(&reg.validated("tinted").unwrap(), &reg);
+    /// let sizes: Vec<_> = plan.sets[0].bindings.iter().map(|b| b.min_size).collect();
+    /// // 12 bytes of `vec3` are a 16-byte block (WebGPU drops a dispatch given 12); a runtime array holds one
+    /// // element at its 16-byte stride.
+    /// assert_eq!(sizes, [Some(16), Some(4), Some(16)]);
+    /// ```
     pub min_size: Option<u32>,
     /// The info that declared the resource and where (host-side errors about the binding name its declaration).
     #[serde(skip)]
