@@ -420,6 +420,34 @@ fn wgpu_refuses_each_host_mistake_naming_the_declared_item() {
             .unwrap()
             .contains("`tint`")
     );
+    // A uniform given a storage-only buffer: before wgpu, whose refusal names the buffer's label.
+    names_declared(
+        &err(p.bind_group(
+            &ctx,
+            &[
+                ("tex", Bind::Sampled(&view, &sampler)),
+                ("tint", Bind::Buffer(&buffer)),
+            ],
+        )),
+        &["`tint`", "without BufferUsages(UNIFORM)"],
+    );
+    // What wgpu itself refuses is said at the declared resource, through the WGSL binding number its message
+    // names: a comparison sampler for a float texture (the sampler half of a combined sampler has a binding number
+    // of its own, one the user never declared).
+    let compare = ctx.device.create_sampler(&w::SamplerDescriptor {
+        compare: Some(w::CompareFunction::Less),
+        ..Default::default()
+    });
+    names_declared(
+        &err(p.bind_group(
+            &ctx,
+            &[
+                ("tex", Bind::Sampled(&view, &compare)),
+                ("tint", Bind::Buffer(&uniform)),
+            ],
+        )),
+        &["`tex`", "wgpu refused"],
+    );
     // A combined sampler without a declared state cannot be bound as a texture alone.
     names_declared(
         &err(p.bind_group(

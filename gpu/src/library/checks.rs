@@ -1,6 +1,7 @@
 //! The checks every backend needs before it creates a pipeline, written once: the pipeline kind, the work group
 //! against the device's limits, and a pass's attachments against the declaration and its render state. Each
-//! problem is a diagnostic naming the info and what to do; the driver never sees a pipeline that fails one.
+//! problem is a diagnostic naming the info and what to do; the driver never sees a pipeline that fails one. Also
+//! the wording of a binding check both backends make in their own flags (a buffer's usage).
 
 use super::backend::{Attachments, DeviceLimits, FormatClass};
 use shader_info::{Code, Diagnostic, PipelineKind, PipelinePlan, RenderState};
@@ -187,4 +188,29 @@ pub fn attachment_problems(
         }
     }
     out
+}
+
+/// The error for a buffer bound to `binding` without the usage its descriptor needs (`needed`; `has` is what it
+/// was made with), in each backend's own flags: undefined behaviour to bind on Vulkan, a refusal naming the
+/// buffer's label on wgpu. `None` when it has it.
+pub fn buffer_usage_problem<U: std::fmt::Debug>(
+    plan_key: &str,
+    binding: &shader_info::BindingPlan,
+    has: U,
+    needed: U,
+    contains: bool,
+) -> Option<Diagnostic> {
+    (!contains).then(|| {
+        Diagnostic::error(
+            Code::HostMismatch,
+            plan_key,
+            format!(
+                "`{}` is a {:?}, but the buffer bound was made with the usage {has:?}, without {needed:?}",
+                binding.name, binding.kind
+            ),
+        )
+        .item(format!("resource `{}`", binding.name))
+        .at(&binding.declared_in, binding.origin)
+        .hint(format!("make the buffer with {needed:?}"))
+    })
 }

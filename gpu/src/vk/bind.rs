@@ -35,21 +35,14 @@ fn usage_problem(plan_key: &str, binding: &BindingPlan, buffer: &Buffer) -> Opti
         DescriptorKind::StorageBuffer => vk::BufferUsageFlags::STORAGE_BUFFER,
         _ => return None,
     };
-    (!buffer.usage().contains(needed)).then(|| {
-        Diagnostic::error(
-            Code::HostMismatch,
-            plan_key,
-            format!(
-                "`{}` is a {:?}, but the buffer bound was made with the usage {:?}, without {needed:?}",
-                binding.name,
-                binding.kind,
-                buffer.usage()
-            ),
-        )
-        .item(format!("resource `{}`", binding.name))
-        .at(&binding.declared_in, binding.origin)
-        .hint(format!("make the buffer with {needed:?}"))
-    })
+    let has = buffer.usage();
+    crate::library::checks::buffer_usage_problem(
+        plan_key,
+        binding,
+        has,
+        needed,
+        has.contains(needed),
+    )
 }
 
 /// Why an [`Image2D`] (always a single-layer 2D view) cannot be bound where `binding` is declared: a cube, 3D,

@@ -242,7 +242,35 @@ fn bind_group(
                 plan.key
             ))
         })?;
+    // A buffer without the usage its binding needs: wgpu's refusal would name the buffer's label, not the binding.
+    let usage_problems: Vec<Diagnostic> = resources
+        .iter()
+        .zip(&resolved.bindings)
+        .filter_map(|((_, bind), declared)| {
+            let Bind::Buffer(buffer) = bind else {
+                return None;
+            };
+            let needed = match declared.kind {
+                DescriptorKind::UniformBuffer => w::BufferUsages::UNIFORM,
+                DescriptorKind::StorageBuffer => w::BufferUsages::STORAGE,
+                _ => return None,
+            };
+            let has = buffer.usage();
+            crate::library::checks::buffer_usage_problem(
+                &plan.key,
+                declared,
+                has,
+                needed,
+                has.contains(needed),
+            )
+        })
+        .collect();
+    if !usage_problems.is_empty() {
+        return Err(WgpuError::Diagnostics(usage_problems));
+    }
     let mut entries = Vec::new();
+    // Which declared resource each WGSL binding number is (a combined sampler is two): wgpu's refusals name those.
+    let mut owners = Vec::new();
     for ((name, bind), declared) in resources.iter().zip(&resolved.bindings) {
         for tb in plan
             .targets
@@ -303,6 +331,7 @@ fn bind_group(
                 }
                 (Bind::AccelerationStructure(never), _) => match *never {},
             };
+            owners.push((tb.binding, declared));
             entries.push(w::BindGroupEntry {
                 binding: tb.binding,
                 resource,
@@ -319,12 +348,44 @@ fn bind_group(
             })
         })
         .map_err(|e| {
-            fail(format!(
-                "wgpu refused the bind group of set {set} of `{}`: {e}",
-                plan.key
-            ))
+            let text = e.to_string();
+            match binding_named_in(&text).and_then(|n| owners.iter().find(|(b, _)| *b == n)) {
+                Some((_, declared)) => WgpuError::Diagnostics(vec![
+                    Diagnostic::error(
+                        Code::HostMismatch,
+                        &plan.key,
+                        format!(
+                            "wgpu refused what was bound to `{}` (set {set} of `{}`): {text}",
+                            declared.name, plan.key
+                        ),
+                    )
+                    .item(format!("resource `{}`", declared.name))
+                    .at(&declared.declared_in, declared.origin)
+                    .hint(
+                        "bind what the declaration reads: a buffer with its usage (UNIFORM or STORAGE) and a size \
+                         of 4-byte steps, a sampler of its kind (comparison for a shadow sampler, filtering for \
+                         float texels), a texture view of its type, sample count and texel kind",
+                    ),
+                ]),
+                None => fail(format!(
+                    "wgpu refused the bind group of set {set} of `{}`: {text}",
+                    plan.key
+                )),
+            }
         })?;
     Ok(SetGroup { set, group })
+}
+
+/// The WGSL binding number a wgpu validation message names ("Sampler binding 5 expects …", "… bound at binding
+/// index 0 …"), if any.
+fn binding_named_in(message: &str) -> Option<u32> {
+    let lower = message.to_ascii_lowercase();
+    lower.match_indices("binding").find_map(|(at, word)| {
+        let rest = lower[at + word.len()..].trim_start();
+        let rest = rest.strip_prefix("index").map_or(rest, str::trim_start);
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        digits.parse().ok()
+    })
 }
 
 /// The bind group of a generated binding struct ([`GraphicsPipeline::bind`]).
@@ -542,5 +603,32 @@ impl<P: PushBlock> Typed<ComputePipeline, P> {
         set: &S,
     ) -> WgpuResult<SetGroup> {
         bind(ctx, &self.layouts, &self.plan, set)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::binding_named_in;
+
+    #[test]
+    fn the_binding_number_of_wgpus_messages_is_found() {
+        assert_eq!(
+            binding_named_in(
+                "Sampler binding 5 expects comparison = true, but given a sampler with false"
+            ),
+            Some(5)
+        );
+        assert_eq!(
+            binding_named_in(
+                "Buffer bound at binding index 0 is bound with size 12 where the shader expects 16"
+            ),
+            Some(0)
+        );
+        assert_eq!(
+            binding_named_in("Binding 12 has a usage conflict"),
+            Some(12)
+        );
+        assert_eq!(binding_named_in("Bindings are wrong"), None);
+        assert_eq!(binding_named_in("the bind group layout is invalid"), None);
     }
 }
