@@ -223,13 +223,16 @@ fn ash_binds_a_texture_array_by_name_and_refuses_what_does_not_fit() {
         ),
         &["`lut`", "float or normalized", "Rgba32ui"],
     );
-    refused(
+    // A buffer without the texel-buffer usage: refused at its declaration, before the set is allocated.
+    let d = refused(
         texel_set(
             Resource::TexelBuffer(&plain, TextureFormat::Rgba32f),
             &result,
         ),
         &["`lut`", "UNIFORM_TEXEL_BUFFER"],
     );
+    assert_eq!(d.item.as_deref(), Some("resource `lut`"));
+    assert!(d.origin.file.ends_with("bind_by_name.rs"), "{d:?}");
     // A storage buffer made for uniforms: refused before it reaches a descriptor.
     let uniform = Buffer::new(&ctx, 32, raw::BufferUsageFlags::UNIFORM_BUFFER).unwrap();
     refused(

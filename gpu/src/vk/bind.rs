@@ -266,7 +266,16 @@ impl PipelineLayout {
             .zip(&resolved.bindings)
             .filter_map(|((_, r), b)| match r {
                 Resource::Buffer(buffer) => usage_problem(&plan.key, b, buffer),
-                Resource::TexelBuffer(..) | Resource::AccelerationStructure(_) => None,
+                // Before the set is allocated: a refusal then leaves nothing behind in the pool.
+                Resource::TexelBuffer(buffer, format) => pool
+                    .texel_buffer_problem(descriptor_type(b.kind), buffer, *format)
+                    .map(|why| {
+                        Diagnostic::error(Code::HostMismatch, &plan.key, format!("`{}`: {why}", b.name))
+                            .item(format!("resource `{}`", b.name))
+                            .at(&b.declared_in, b.origin)
+                            .hint("make the buffer with the texel-buffer usage, of a format the device reads")
+                    }),
+                Resource::AccelerationStructure(_) => None,
                 Resource::Texture(image) => view_problem(&plan.key, b, &[image]),
                 Resource::Sampled(image, sampler) => view_problem(&plan.key, b, &[image])
                     .or_else(|| sampler_problem(&plan.key, b, &[(image, sampler)])),

@@ -853,21 +853,14 @@ impl DescriptorPool {
         );
     }
 
-    /// Points `binding` of `set` (descriptor type `ty`, a uniform or storage texel buffer) at the whole of `buffer`
-    /// read as texels of `format`, through a buffer view the pool makes and keeps. The format must be one the
-    /// device reads (or stores) texel buffers in, and the buffer must have the usage `ty` needs: either missing is
-    /// an error, nothing written.
-    ///
-    /// # Safety
-    /// `set` was allocated from this pool and no pending command buffer uses it (as for any descriptor update).
-    pub unsafe fn write_texel_buffer_of(
+    /// Why `buffer` cannot be read as texels of `format` through a `ty` descriptor on this device (`None` when it
+    /// can): the device must read that format from texel buffers, and the buffer must have the usage `ty` needs.
+    pub(crate) fn texel_buffer_problem(
         &self,
-        set: vk::DescriptorSet,
-        binding: u32,
         ty: vk::DescriptorType,
         buffer: &Buffer,
         format: shader_info::TextureFormat,
-    ) -> VkResult<()> {
+    ) -> Option<String> {
         let (usage, feature) = if ty == vk::DescriptorType::STORAGE_TEXEL_BUFFER {
             (
                 vk::BufferUsageFlags::STORAGE_TEXEL_BUFFER,
@@ -887,17 +880,38 @@ impl DescriptorPool {
                 .get_physical_device_format_properties(self.ctx.physical_device(), vk_format)
         };
         if !props.buffer_features.contains(feature) {
-            return Err(VkError::Other(format!(
+            return Some(format!(
                 "{} cannot read texel buffers of {format:?} ({vk_format:?}) as {ty:?}",
                 self.ctx.device_name()
-            )));
+            ));
         }
-        if !buffer.usage().contains(usage) {
-            return Err(VkError::Other(format!(
+        (!buffer.usage().contains(usage)).then(|| {
+            format!(
                 "the buffer bound as a {ty:?} was made without the usage {usage:?} (it has {:?})",
                 buffer.usage()
-            )));
+            )
+        })
+    }
+
+    /// Points `binding` of `set` (descriptor type `ty`, a uniform or storage texel buffer) at the whole of `buffer`
+    /// read as texels of `format`, through a buffer view the pool makes and keeps. The format must be one the
+    /// device reads (or stores) texel buffers in, and the buffer must have the usage `ty` needs: either missing is
+    /// an error, nothing written.
+    ///
+    /// # Safety
+    /// `set` was allocated from this pool and no pending command buffer uses it (as for any descriptor update).
+    pub unsafe fn write_texel_buffer_of(
+        &self,
+        set: vk::DescriptorSet,
+        binding: u32,
+        ty: vk::DescriptorType,
+        buffer: &Buffer,
+        format: shader_info::TextureFormat,
+    ) -> VkResult<()> {
+        if let Some(why) = self.texel_buffer_problem(ty, buffer, format) {
+            return Err(VkError::Other(why));
         }
+        let vk_format = super::map::texture_format(format);
         let info = vk::BufferViewCreateInfo::default()
             .buffer(buffer.handle())
             .format(vk_format)
