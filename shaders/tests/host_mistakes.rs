@@ -420,15 +420,12 @@ fn wgpu_refuses_each_host_mistake_naming_the_declared_item() {
             .unwrap()
             .contains("`tint`")
     );
+    // Set 1 (`tex` and `tint`) with one of them wrong.
+    let set1 =
+        |tex: Bind<'_>, tint: Bind<'_>| err(p.bind_group(&ctx, &[("tex", tex), ("tint", tint)]));
     // A uniform given a storage-only buffer: before wgpu, whose refusal names the buffer's label.
     names_declared(
-        &err(p.bind_group(
-            &ctx,
-            &[
-                ("tex", Bind::Sampled(&view, &sampler)),
-                ("tint", Bind::Buffer(&buffer)),
-            ],
-        )),
+        &set1(Bind::Sampled(&view, &sampler), Bind::Buffer(&buffer)),
         &["`tint`", "without BufferUsages(UNIFORM)"],
     );
     // What wgpu itself refuses is said at the declared resource, through the WGSL binding number its message
@@ -439,13 +436,7 @@ fn wgpu_refuses_each_host_mistake_naming_the_declared_item() {
         ..Default::default()
     });
     names_declared(
-        &err(p.bind_group(
-            &ctx,
-            &[
-                ("tex", Bind::Sampled(&view, &compare)),
-                ("tint", Bind::Buffer(&uniform)),
-            ],
-        )),
+        &set1(Bind::Sampled(&view, &compare), Bind::Buffer(&uniform)),
         &["`tex`", "wgpu refused"],
     );
     // A combined sampler without a declared state cannot be bound as a texture alone.

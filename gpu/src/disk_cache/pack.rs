@@ -8,7 +8,9 @@
 //! filter, `render` with its backend) before it starts, and writes the entries its local cache lacks; every entry
 //! is the local cache's own checked container, so one damaged entry is refused alone (and said once), and the run
 //! compiles it. After the run, [`DiskCache::push_pack`] replaces the pack with the entries the run used, when it
-//! compiled anything, found no pack or refused part of it: a run that only hit uploads nothing. Two runners
+//! compiled anything, found no pack or refused part of it: a run that only hit uploads nothing, and neither does one
+//! whose static pass answered from its record (it read no entry, so its pack would hold only the rest). A pack
+//! larger than the local cache's limit is not read. Two runners
 //! pushing at once leave one whole pack (an object write is atomic), and entries are named by their content, so
 //! any pack serves every run whose entries it holds; those it lacks are compiled.
 //!

@@ -190,17 +190,23 @@ pub fn attachment_problems(
     out
 }
 
-/// The error for a buffer bound to `binding` without the usage its descriptor needs (`needed`; `has` is what it
-/// was made with), in each backend's own flags: undefined behaviour to bind on Vulkan, a refusal naming the
-/// buffer's label on wgpu. `None` when it has it.
-pub fn buffer_usage_problem<U: std::fmt::Debug>(
+/// The error for a buffer bound to `binding` without the usage its descriptor needs, in each backend's own usage
+/// flags: `has` is what the buffer was made with, `[uniform, storage]` the flag each buffer kind needs, `contains`
+/// the flags' test. Undefined behaviour to bind on Vulkan, a refusal naming the buffer's label (not the binding)
+/// on wgpu. `None` when it has the usage, or `binding` is no buffer.
+pub fn buffer_usage_problem<U: std::fmt::Debug + Copy>(
     plan_key: &str,
     binding: &shader_info::BindingPlan,
     has: U,
-    needed: U,
-    contains: bool,
+    [uniform, storage]: [U; 2],
+    contains: impl Fn(U, U) -> bool,
 ) -> Option<Diagnostic> {
-    (!contains).then(|| {
+    let needed = match binding.kind {
+        shader_info::DescriptorKind::UniformBuffer => uniform,
+        shader_info::DescriptorKind::StorageBuffer => storage,
+        _ => return None,
+    };
+    (!contains(has, needed)).then(|| {
         Diagnostic::error(
             Code::HostMismatch,
             plan_key,

@@ -30,18 +30,13 @@ impl HostTypes for VkHost {
 
 /// Why `buffer` cannot back `binding`: made without the usage its descriptor needs (undefined behaviour to bind).
 fn usage_problem(plan_key: &str, binding: &BindingPlan, buffer: &Buffer) -> Option<Diagnostic> {
-    let needed = match binding.kind {
-        DescriptorKind::UniformBuffer => vk::BufferUsageFlags::UNIFORM_BUFFER,
-        DescriptorKind::StorageBuffer => vk::BufferUsageFlags::STORAGE_BUFFER,
-        _ => return None,
-    };
-    let has = buffer.usage();
+    use vk::BufferUsageFlags as U;
     crate::library::checks::buffer_usage_problem(
         plan_key,
         binding,
-        has,
-        needed,
-        has.contains(needed),
+        buffer.usage(),
+        [U::UNIFORM_BUFFER, U::STORAGE_BUFFER],
+        U::contains,
     )
 }
 

@@ -250,18 +250,12 @@ fn bind_group(
             let Bind::Buffer(buffer) = bind else {
                 return None;
             };
-            let needed = match declared.kind {
-                DescriptorKind::UniformBuffer => w::BufferUsages::UNIFORM,
-                DescriptorKind::StorageBuffer => w::BufferUsages::STORAGE,
-                _ => return None,
-            };
-            let has = buffer.usage();
             crate::library::checks::buffer_usage_problem(
                 &plan.key,
                 declared,
-                has,
-                needed,
-                has.contains(needed),
+                buffer.usage(),
+                [w::BufferUsages::UNIFORM, w::BufferUsages::STORAGE],
+                |has, needed| has.contains(needed),
             )
         })
         .collect();
