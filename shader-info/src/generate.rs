@@ -1159,6 +1159,43 @@ pub fn typedef_struct_names(text: &str) -> Vec<String> {
     out
 }
 
+/// `line`'s code without its comments (each block comment a space), `in_comment` carrying an open `/*` from one
+/// line to the next.
+fn without_comments(line: &str, in_comment: &mut bool) -> String {
+    let mut code = String::new();
+    let mut rest = line;
+    loop {
+        if *in_comment {
+            match rest.find("*/") {
+                Some(end) => {
+                    rest = &rest[end + 2..];
+                    *in_comment = false;
+                }
+                None => return code,
+            }
+        } else {
+            let block = rest.find("/*");
+            let line_comment = rest.find("//");
+            match (block, line_comment) {
+                (Some(b), l) if l.is_none_or(|l| b < l) => {
+                    code.push_str(&rest[..b]);
+                    code.push(' ');
+                    rest = &rest[b + 2..];
+                    *in_comment = true;
+                }
+                (_, Some(l)) => {
+                    code.push_str(&rest[..l]);
+                    return code;
+                }
+                _ => {
+                    code.push_str(rest);
+                    return code;
+                }
+            }
+        }
+    }
+}
+
 /// The lines of a shared header GLSL reads, with their 0-based numbers and without comments: lines of
 /// `#ifndef GPU_SHADER` / `#if !defined(GPU_SHADER)` blocks and preprocessor lines are left out.
 fn glsl_visible_lines(text: &str) -> impl Iterator<Item = (usize, String)> + '_ {
@@ -1166,38 +1203,7 @@ fn glsl_visible_lines(text: &str) -> impl Iterator<Item = (usize, String)> + '_ 
     let mut hidden: Vec<bool> = Vec::new();
     let mut in_comment = false;
     text.lines().enumerate().filter_map(move |(i, line)| {
-        let mut code = String::new();
-        let mut rest = line;
-        loop {
-            if in_comment {
-                match rest.find("*/") {
-                    Some(end) => {
-                        rest = &rest[end + 2..];
-                        in_comment = false;
-                    }
-                    None => break,
-                }
-            } else {
-                let block = rest.find("/*");
-                let line_comment = rest.find("//");
-                match (block, line_comment) {
-                    (Some(b), l) if l.is_none_or(|l| b < l) => {
-                        code.push_str(&rest[..b]);
-                        code.push(' ');
-                        rest = &rest[b + 2..];
-                        in_comment = true;
-                    }
-                    (_, Some(l)) => {
-                        code.push_str(&rest[..l]);
-                        break;
-                    }
-                    _ => {
-                        code.push_str(rest);
-                        break;
-                    }
-                }
-            }
-        }
+        let code = without_comments(line, &mut in_comment);
         let t = code.trim_start();
         if let Some(d) = t.strip_prefix('#') {
             let cond = d.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -1390,6 +1396,8 @@ fn collect_requires(
         /// Byte offset of the next line to read, and its index.
         pos: usize,
         line: usize,
+        /// Inside a block comment (a require there is commented out).
+        in_comment: bool,
     }
     let mut order: Vec<(String, String)> = Vec::new();
     let mut done: HashSet<String> = HashSet::new();
@@ -1399,6 +1407,7 @@ fn collect_requires(
         text: text.to_string(),
         pos: 0,
         line: 0,
+        in_comment: false,
     }];
     while let Some(top) = frames.last_mut() {
         let next_line = (top.pos <= top.text.len()).then(|| {
@@ -1419,10 +1428,26 @@ fn collect_requires(
         let i = top.line;
         top.line += 1;
         top.pos += line.len() + 1;
-        let Some(raw) = parse_require(line) else {
-            continue;
+        let raw = match require_in(line, &mut top.in_comment) {
+            Require::No => continue,
+            Require::Path(raw) => raw.to_string(),
+            Require::Malformed(why) => {
+                diags.push(
+                    Diagnostic::error(
+                        Code::MissingSource,
+                        &info.name,
+                        format!("{}:{}: this `#pragma require` is not understood: {why}", top.path, i + 1),
+                    )
+                    .item(line.trim().to_string())
+                    .at(&item.declared_in, item.origin)
+                    .in_file(top.path.clone(), Some(i as u32 + 1))
+                    .with_source_line(line)
+                    .hint("write `#pragma require(path/to/file.glsl)` on its own line (a comment may follow); GLSL ignores a pragma it does not know, so the file would be left out"),
+                );
+                continue;
+            }
         };
-        let (line, from, dep) = (line.to_string(), top.path.clone(), raw.to_string());
+        let (line, from, dep) = (line.to_string(), top.path.clone(), raw);
         let key = normalize_path(&dep);
         if key.is_empty() {
             diags.push(
@@ -1468,6 +1493,7 @@ fn collect_requires(
                     text: dep_text,
                     pos: 0,
                     line: 0,
+                    in_comment: false,
                 });
             }
             Err(msg) => diags.push(
@@ -1485,15 +1511,61 @@ fn collect_requires(
     order
 }
 
-/// `#pragma require(path)` → `path`.
-fn parse_require(line: &str) -> Option<&str> {
-    let rest = line.trim_start().strip_prefix("#pragma")?.trim_start();
+/// What a line (its comments removed) says of requires.
+#[derive(Debug, PartialEq)]
+enum Require<'a> {
+    /// Not a require (another pragma, or no pragma).
+    No,
+    /// `#pragma require(path)` → `path`.
+    Path(&'a str),
+    /// A require glslang would ignore as an unknown pragma, leaving the file out: why it is not one.
+    Malformed(&'static str),
+}
+
+/// The require on `line`, unless a block comment hides it (`in_comment` carries an open `/*` from line to line).
+fn require_in<'a>(line: &'a str, in_comment: &mut bool) -> Require<'a> {
+    let hidden = *in_comment;
+    let code = without_comments(line, in_comment);
+    if hidden || !code.trim_start().starts_with('#') {
+        return Require::No;
+    }
+    parse_require(line)
+}
+
+/// Reads `#pragma require(path)` (or Blender's `BLENDER_REQUIRE`), spaced as the preprocessor allows (`# pragma`),
+/// a comment after it or not. The path is taken as written between the parentheses (`lib//common.glsl` included).
+fn parse_require(line: &str) -> Require<'_> {
+    let Some(rest) = line.trim_start().strip_prefix('#') else {
+        return Require::No;
+    };
+    let Some(rest) = rest.trim_start().strip_prefix("pragma") else {
+        return Require::No;
+    };
+    if !rest.starts_with(char::is_whitespace) {
+        return Require::No;
+    }
+    let rest = rest.trim_start();
     // Blender's spelling, so that ported sources keep theirs.
-    let rest = rest
+    let Some(rest) = rest
         .strip_prefix("require")
-        .or_else(|| rest.strip_prefix("BLENDER_REQUIRE"))?;
-    let inner = rest.trim().strip_prefix('(')?.strip_suffix(')')?.trim();
-    Some(inner.trim_matches('"'))
+        .or_else(|| rest.strip_prefix("BLENDER_REQUIRE"))
+    else {
+        return Require::No;
+    };
+    if rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+        return Require::No;
+    }
+    let Some(inner) = rest.trim_start().strip_prefix('(') else {
+        return Require::Malformed("the file's path is not in parentheses");
+    };
+    let Some((inner, after)) = inner.split_once(')') else {
+        return Require::Malformed("the parenthesis is not closed");
+    };
+    let after = after.trim_start();
+    if !(after.is_empty() || after.starts_with("//") || after.starts_with("/*")) {
+        return Require::Malformed("text follows the closing parenthesis");
+    }
+    Require::Path(inner.trim().trim_matches('"'))
 }
 
 /// Section 4: the shared structs and enums the info uses (buffer types and typedef names), each once.
@@ -1887,15 +1959,54 @@ mod tests {
 
     #[test]
     fn require_pragma_parses() {
+        for (line, path) in [
+            ("#pragma require(common/math.glsl)", "common/math.glsl"),
+            ("  #pragma require(\"a.glsl\")", "a.glsl"),
+            ("# pragma  require ( a.glsl )  ", "a.glsl"),
+            (
+                "#pragma BLENDER_REQUIRE(gpu_shader_math_lib.glsl)",
+                "gpu_shader_math_lib.glsl",
+            ),
+        ] {
+            assert_eq!(parse_require(line), Require::Path(path), "{line}");
+        }
+        for line in [
+            "#pragma once",
+            "#pragma required_by(x)",
+            "#pragmarequire(x)",
+            "void main() {}",
+        ] {
+            assert_eq!(parse_require(line), Require::No, "{line}");
+        }
+        for line in [
+            "#pragma require common/math.glsl",
+            "#pragma require(common/math.glsl",
+            "#pragma require(common/math.glsl);",
+        ] {
+            assert!(
+                matches!(parse_require(line), Require::Malformed(_)),
+                "{line}"
+            );
+        }
+        // A comment after the require is fine; one around it hides it.
+        let mut open = false;
         assert_eq!(
-            parse_require("#pragma require(common/math.glsl)"),
-            Some("common/math.glsl")
+            require_in("#pragma require(a.glsl) // saturate()", &mut open),
+            Require::Path("a.glsl")
         );
         assert_eq!(
-            parse_require("  #pragma require(\"a.glsl\")"),
-            Some("a.glsl")
+            require_in("#pragma require(a.glsl) /* x", &mut open),
+            Require::Path("a.glsl")
         );
-        assert_eq!(parse_require("#pragma once"), None);
+        assert!(open);
+        assert_eq!(
+            require_in("#pragma require(gone.glsl) */", &mut open),
+            Require::No
+        );
+        assert_eq!(
+            require_in("// #pragma require(gone.glsl)", &mut open),
+            Require::No
+        );
     }
 
     #[cfg(unix)]

@@ -1017,7 +1017,7 @@ impl PipelinePlan {
     /// reg.add_info(info.vertex_source("v").fragment_source("f"));
     /// let plan = PipelinePlan::new(&reg.validated("many").unwrap(), &reg);
     /// // WebGPU's default limits (a browser's adapter): 8 buffers, 2,048 bytes a step.
-    /// let webgpu = VertexInputLimits { buffers: 8, stride: 2048 };
+    /// let webgpu = VertexInputLimits { buffers: 8, stride: 2048, attribute_offset: 2048 };
     /// assert!(plan.vertex_input_problems(VertexArrangement::Interleaved, &webgpu).is_empty());
     /// let d = plan.vertex_input_problems(VertexArrangement::PerInput, &webgpu);
     /// assert!(d[0].message.contains("9 vertex buffers"), "{}", d[0].message);
@@ -1060,6 +1060,22 @@ impl PipelinePlan {
                     "split the inputs over buffers (VertexArrangement::PerInput), or pack them",
                     location,
                 ));
+            }
+            for &(location, _, offset) in &b.attributes {
+                if offset > limits.attribute_offset {
+                    out.push(self.vertex_input_problem(
+                        format!(
+                            "the attribute at location {location} is at byte {offset} of buffer {}'s {}; this \
+                             device reads attributes at offsets up to {}",
+                            b.binding,
+                            b.rate.step(),
+                            limits.attribute_offset
+                        ),
+                        "move the field nearer the start of its struct (padding before it counts), or split \
+                         the struct over buffers",
+                        location,
+                    ));
+                }
             }
         }
         out

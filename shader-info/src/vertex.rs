@@ -364,14 +364,26 @@ pub struct VertexInput {
 }
 
 /// What a device allows a pipeline's vertex input: buffers (Vulkan's `maxVertexInputBindings`, at least 16;
-/// WebGPU's `maxVertexBuffers`, 8 by default) and the stride of one buffer (`maxVertexInputBindingStride`,
-/// `maxVertexBufferArrayStride`). Attributes need no limit of their own: validation keeps inputs within the 16
-/// locations both APIs guarantee, so their count (at most 16) and their offsets inside a value (at most 15
-/// locations of 32 bytes, under Vulkan's guaranteed `maxVertexInputAttributeOffset` of 2,047) stay in range.
+/// WebGPU's `maxVertexBuffers`, 8 by default), the stride of one buffer (`maxVertexInputBindingStride`,
+/// `maxVertexBufferArrayStride`) and an attribute's offset inside it (Vulkan's `maxVertexInputAttributeOffset`,
+/// at least 2,047). Validation keeps inputs within the 16 locations both APIs guarantee, so their count needs no
+/// limit; their offsets do once a host struct places them (`Pad` fields can put one past 2,047 bytes on a device
+/// whose stride limit is higher).
+///
+/// ```
+/// use shader_info::VertexInputLimits;
+/// // WebGPU has no offset limit of its own: an attribute ends inside its stride, which the stride limit bounds.
+/// let webgpu = VertexInputLimits { buffers: 8, stride: 2048, attribute_offset: 2048 };
+/// assert!(webgpu.attribute_offset >= 2047);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct VertexInputLimits {
+    /// Vertex buffers one pipeline reads.
     pub buffers: u32,
+    /// Bytes of one buffer's step.
     pub stride: u32,
+    /// The largest byte offset of an attribute inside its buffer's step.
+    pub attribute_offset: u32,
 }
 
 /// How often a vertex input advances: its buffer's input rate (Vulkan) or step mode (WebGPU).

@@ -662,6 +662,51 @@ fn an_empty_require_is_refused_at_its_line() {
 }
 
 #[test]
+fn a_require_glsl_would_ignore_is_refused_at_its_line_and_commented_ones_are_left_alone() {
+    let reg = one_info(graphics("req"));
+    let f = "void main() { color = vec4(1); }";
+    // Read: a comment after it, the preprocessor's spacing, Blender's spelling.
+    let loader = MemoryLoader::default()
+        .with(
+            "v.glsl",
+            "#pragma require(a.glsl) // saturate()\n# pragma  BLENDER_REQUIRE(b.glsl)\n\
+             /* #pragma require(gone.glsl)\n#pragma require(gone.glsl) */\nvoid main() { gl_Position = vec4(fa() + fb()); }\n",
+        )
+        .with("a.glsl", "float fa() { return 1.0; }\n")
+        .with("b.glsl", "float fb() { return 1.0; }\n")
+        .with("f.glsl", f);
+    let g = generate_in(&reg, "req", Stage::Vertex, &loader)
+        .unwrap_or_else(|d| panic!("{}", render_all(&d)));
+    assert!(
+        g.source.contains("float fa()") && g.source.contains("float fb()"),
+        "{}",
+        g.source
+    );
+    // Not read: each would be an unknown pragma to glslang, the file silently left out.
+    for line in [
+        "#pragma require(a.glsl);",
+        "#pragma require a.glsl",
+        "#pragma require(a.glsl",
+    ] {
+        let loader = MemoryLoader::default()
+            .with("v.glsl", &format!("\n{line}\nvoid main() {{}}\n"))
+            .with("a.glsl", "float fa() { return 1.0; }\n")
+            .with("f.glsl", f);
+        let d = generate_in(&reg, "req", Stage::Vertex, &loader).unwrap_err();
+        let e = d
+            .iter()
+            .find(|d| d.message.contains("is not understood"))
+            .unwrap_or_else(|| panic!("{line}: {}", render_all(&d)));
+        assert_eq!(
+            (e.file.as_deref(), e.line),
+            (Some("v.glsl"), Some(2)),
+            "{line}"
+        );
+        assert!(e.hint.as_deref().unwrap().contains("own line"), "{e}");
+    }
+}
+
+#[test]
 fn non_utf8_sources_and_symlink_loops_get_their_own_hint() {
     let dir = std::env::temp_dir().join(format!("si_hostile_{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

@@ -693,3 +693,42 @@ fn a_per_input_pipeline_is_checked_against_the_buffer_it_reads() {
         "{d:#?}"
     );
 }
+
+#[derive(Clone, Copy, ShaderVertex)]
+#[repr(C)]
+struct FarField {
+    pos: [f32; 3],
+    _pad: Pad<2100>,
+    weight: f32,
+}
+
+#[test]
+fn an_attribute_past_the_devices_offset_limit_is_named() {
+    let plan = plan_of(ShaderCreateInfo::new("far").vertex_struct::<FarField>(0));
+    // Vulkan's guaranteed minimums but for the stride: a device that takes the 2,116-byte step but reads
+    // attributes only up to byte 2,047 of it.
+    let small = VertexInputLimits {
+        buffers: 16,
+        stride: 4096,
+        attribute_offset: 2047,
+    };
+    let d = plan.vertex_input_problems(VertexArrangement::Interleaved, &small);
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert!(
+        d[0].message.contains("at byte 2112") && d[0].message.contains("up to 2047"),
+        "{d:#?}"
+    );
+    assert_eq!(d[0].item.as_deref(), Some("vertex_in `weight`"));
+    assert!(
+        d[0].origin.file.ends_with("vertex_structs.rs"),
+        "located at the builder call: {d:#?}"
+    );
+    let roomy = VertexInputLimits {
+        attribute_offset: 4095,
+        ..small
+    };
+    assert_eq!(
+        plan.vertex_input_problems(VertexArrangement::Interleaved, &roomy),
+        vec![]
+    );
+}

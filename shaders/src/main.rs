@@ -159,12 +159,14 @@ fn percent(s: &str) -> Result<f64, String> {
     }
 }
 
-/// A number of seconds: finite and not negative.
-fn seconds(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
-        _ => Err(format!("`{s}` is not a number of seconds (0 or more)")),
-    }
+/// A number of seconds: finite, not negative, and a time this system can wait until (a clock of 64-bit seconds).
+fn seconds(s: &str) -> Result<std::time::Duration, String> {
+    let d = match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => std::time::Duration::try_from_secs_f64(v).ok(),
+        _ => return Err(format!("`{s}` is not a number of seconds (0 or more)")),
+    };
+    d.filter(|d| std::time::Instant::now().checked_add(*d).is_some())
+        .ok_or_else(|| format!("`{s}` seconds is past what this system's clock can wait for; leave the option out to wait without end"))
 }
 
 #[derive(clap::Args)]
@@ -174,7 +176,7 @@ struct WatchArgs {
     once: bool,
     /// Stop after this many seconds (default: run until Ctrl-C).
     #[arg(long, value_parser = seconds)]
-    timeout: Option<f64>,
+    timeout: Option<std::time::Duration>,
     /// Quiet time after the last file event before reloading, in milliseconds.
     #[arg(long, default_value_t = 150)]
     debounce_ms: u64,
@@ -514,10 +516,23 @@ fn run_watch(
 ) -> ExitCode {
     let opts = shaders::watch_command::WatchOptions {
         once: args.once,
-        timeout: args.timeout.map(std::time::Duration::from_secs_f64),
+        timeout: args.timeout,
         debounce: std::time::Duration::from_millis(args.debounce_ms),
         compiler: compiler_opts.clone(),
+        stop: Default::default(),
     };
+    // Ctrl-C is how a watch usually ends: the first one ends the loop, so that the command returns and the remote
+    // cache gets its pack; a second one (a push that hangs) ends the process at once.
+    let stop = opts.stop.clone();
+    if let Err(e) = ctrlc::set_handler(move || {
+        if stop.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            std::process::exit(130);
+        }
+    }) {
+        eprintln!(
+            "warning: cannot handle Ctrl-C ({e}): interrupting will end the process without pushing the pack"
+        );
+    }
     match shaders::watch_command::run(registry, root, &opts, &mut std::io::stdout()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

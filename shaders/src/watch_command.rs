@@ -14,6 +14,8 @@ use gpu::watch::ShaderWatcher;
 use shader_info::{DirLoader, Registry};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// How long to watch.
@@ -27,6 +29,9 @@ pub struct WatchOptions {
     pub debounce: Duration,
     /// The compiler's include search and persistent cache (reloads read and fill it too).
     pub compiler: gpu::compiler::CompilerOptions,
+    /// Set (by a Ctrl-C handler) to end the loop as a timeout does: the caller then finishes its work (the
+    /// remote cache's pack is pushed after the loop returns) instead of the process dying mid-way.
+    pub stop: Arc<AtomicBool>,
 }
 
 impl Default for WatchOptions {
@@ -36,6 +41,7 @@ impl Default for WatchOptions {
             timeout: None,
             debounce: Duration::from_millis(150),
             compiler: Default::default(),
+            stop: Default::default(),
         }
     }
 }
@@ -83,7 +89,8 @@ pub fn run(
     if !root.is_dir() {
         return Err(format!("{} is not a directory", root.display()));
     }
-    let deadline = opts.timeout.map(|t| Instant::now() + t);
+    // A timeout past what the clock holds is no deadline at all.
+    let deadline = opts.timeout.and_then(|t| Instant::now().checked_add(t));
     match device() {
         Ok(ctx) => with_device(&ctx, registry, root, opts, deadline, out),
         Err(reason) => {
@@ -109,8 +116,12 @@ fn device() -> Result<VkContext, String> {
     }
 }
 
-/// Time left until `deadline`, or `None` once it passed.
-fn remaining(deadline: Option<Instant>) -> Option<Duration> {
+/// How long to wait for the next change: a slice of the time left until `deadline`, or `None` once it passed or
+/// `stop` was set.
+fn remaining(deadline: Option<Instant>, stop: &AtomicBool) -> Option<Duration> {
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
     match deadline {
         None => Some(SLICE),
         Some(d) => d
@@ -152,7 +163,7 @@ fn with_device(
     lib.watch(opts.debounce).map_err(|e| e.to_string())?;
     writeln!(out, "{READY} {} (Ctrl-C to stop)", root.display()).map_err(io)?;
     out.flush().map_err(io)?;
-    while let Some(wait) = remaining(deadline) {
+    while let Some(wait) = remaining(deadline, &opts.stop) {
         let Some(result) = lib.wait_reload(wait) else {
             continue;
         };
@@ -173,10 +184,16 @@ fn with_device(
             return once_outcome(failed);
         }
     }
-    if opts.once {
-        return Err("no change was seen before the timeout".into());
+    stopped(opts)
+}
+
+/// How the loop ends without a reload that ends it: `--once` is an error (it saw no change).
+fn stopped(opts: &WatchOptions) -> Result<(), String> {
+    match (opts.once, opts.stop.load(Ordering::Relaxed)) {
+        (false, _) => Ok(()),
+        (true, false) => Err("no change was seen before the timeout".into()),
+        (true, true) => Err("interrupted before a change was seen".into()),
     }
-    Ok(())
 }
 
 /// How `--once` ends: an error (so a non-zero exit) when its reload or build failed.
@@ -227,7 +244,7 @@ fn compile_only(
     let watcher = ShaderWatcher::new(root, opts.debounce).map_err(|e| e.to_string())?;
     writeln!(out, "{READY} {} (Ctrl-C to stop)", root.display()).map_err(io)?;
     out.flush().map_err(io)?;
-    while let Some(wait) = remaining(deadline) {
+    while let Some(wait) = remaining(deadline, &opts.stop) {
         let Some(changed) = watcher.wait(wait) else {
             continue;
         };
@@ -244,8 +261,5 @@ fn compile_only(
             return once_outcome(!report.success());
         }
     }
-    if opts.once {
-        return Err("no change was seen before the timeout".into());
-    }
-    Ok(())
+    stopped(opts)
 }

@@ -95,3 +95,103 @@ fn watch_prints_one_line_per_reload_and_keeps_the_previous_pipeline_on_errors() 
     }
     eprintln!("{}", lines.join("\n"));
 }
+
+/// Ctrl-C is how a watch ends: the command returns normally, so a remote cache gets the pack of what it compiled
+/// (before, the signal killed the process and every runner after it compiled the watch's modules again).
+#[cfg(unix)]
+#[test]
+fn an_interrupted_watch_ends_cleanly_and_pushes_its_pack() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("glsl");
+    copy_dir(&shaders::glsl_root(), &root);
+    let remote = dir.path().join("remote");
+    std::fs::create_dir(&remote).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shader-builder"))
+        .arg("--root")
+        .arg(&root)
+        .arg("--cache")
+        .arg(dir.path().join("cache"))
+        .arg("--remote-cache")
+        .arg(format!("file://{}", remote.display()))
+        .args(["watch", "--debounce-ms", "100"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut lines = Vec::new();
+    while let Ok(l) = rx.recv_timeout(Duration::from_secs(180)) {
+        let ready = l.starts_with(shaders::watch_command::READY);
+        lines.push(l);
+        if ready {
+            break;
+        }
+    }
+    assert!(
+        lines
+            .last()
+            .is_some_and(|l| l.starts_with(shaders::watch_command::READY)),
+        "{lines:#?}"
+    );
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{:?}\n{stderr}", out.status);
+    let packs: Vec<_> = walk(&remote)
+        .into_iter()
+        .filter(|p| p.components().any(|c| c.as_os_str() == "pack"))
+        .collect();
+    assert_eq!(
+        packs.len(),
+        1,
+        "one pack in {}: {packs:?}\n{stderr}",
+        remote.display()
+    );
+    assert!(
+        std::fs::metadata(&packs[0]).unwrap().len() > 1024,
+        "{stderr}"
+    );
+}
+
+/// Every file under `dir`.
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[test]
+fn a_timeout_past_the_clock_is_refused_at_the_option() {
+    for value in ["1e19", "1e300"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_shader-builder"))
+            .args(["watch", "--timeout", value])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{value}: {stderr}");
+        assert!(
+            stderr.contains("past what this system's clock can wait for"),
+            "{value}: {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}

@@ -300,3 +300,29 @@ fn a_subpass_input_only_the_emulation_can_read_fails_the_static_pass() {
     let t = text("neg_local_read_carrier");
     assert!(t.contains("samples_carrier.frag:3"), "{t}");
 }
+
+#[test]
+fn a_filter_that_matches_no_info_fails_naming_the_closest() {
+    let report = run(
+        Registry::global(),
+        &shaders::glsl_root(),
+        Some("gpu_shader_2D_unifrom"),
+    );
+    assert!(
+        !report.success(),
+        "a misspelt filter checked nothing and passed"
+    );
+    assert_eq!(report.modules, 0);
+    let d = &report.failed[0].diagnostics[0];
+    assert_eq!(d.code, Code::UnknownInfo);
+    assert!(
+        d.message.contains("`gpu_shader_2D_unifrom` matches none"),
+        "{d:?}"
+    );
+    assert!(
+        d.hint
+            .as_deref()
+            .is_some_and(|h| h.contains("`gpu_shader_2D_uniform_color`")),
+        "{d:?}"
+    );
+}

@@ -72,12 +72,21 @@ impl std::str::FromStr for Shard {
         if i == 0 || i > n {
             return Err(bad());
         }
+        if n > MAX_SHARDS {
+            return Err(format!(
+                "`{s}` splits the pass into more than {MAX_SHARDS} parts; most of them would be empty"
+            ));
+        }
         Ok(Shard {
             index: i - 1,
             count: n,
         })
     }
 }
+
+/// The most parts a pass is split into: far more than any CI matrix runs (GitHub's takes 256 jobs), and a bound on
+/// the work of dealing the jobs (each job scans every part's load).
+pub const MAX_SHARDS: usize = 4096;
 
 /// The fixed part of a module's expected cost, in bytes of generated source (shaderc's start-up, reflection,
 /// writing).
@@ -585,6 +594,16 @@ fn validate_selected<'r>(
         .infos()
         .filter(|i| opts.filter.as_deref().is_none_or(|f| i.name.starts_with(f)))
         .collect();
+    if let Some(filter) = &opts.filter
+        && selected.is_empty()
+    {
+        // A misspelt filter would otherwise check nothing and succeed.
+        failed.push(Failure::new(
+            "",
+            None,
+            vec![filter_matches_nothing(registry, filter)],
+        ));
+    }
     let outcomes: Vec<_> = selected
         .par_iter()
         .map(|info| flow.validate(&info.name, info.do_static_compilation))
@@ -601,6 +620,41 @@ fn validate_selected<'r>(
         progress(&info.name);
     }
     validated
+}
+
+/// The error for a `filter` no registered name starts with, with the names that share the longest start with it.
+fn filter_matches_nothing(registry: &Registry, filter: &str) -> Diagnostic {
+    let shared = |name: &str| {
+        name.chars()
+            .zip(filter.chars())
+            .take_while(|(a, b)| a == b)
+            .count()
+    };
+    let best = registry.infos().map(|i| shared(&i.name)).max().unwrap_or(0);
+    let close: Vec<String> = registry
+        .infos()
+        .filter(|i| best >= 3 && shared(&i.name) == best)
+        .take(3)
+        .map(|i| format!("`{}`", i.name))
+        .collect();
+    let hint = if close.is_empty() {
+        "`shader-builder list` lists the registered infos".to_string()
+    } else {
+        format!(
+            "the closest names are {} (`shader-builder list` lists them all)",
+            close.join(", ")
+        )
+    };
+    Diagnostic::error(
+        Code::UnknownInfo,
+        "",
+        format!(
+            "the filter `{filter}` matches none of the {} registered infos: nothing would be checked",
+            registry.infos().count()
+        ),
+    )
+    .item("filter")
+    .hint(hint)
 }
 
 /// Where a module's outcome goes in the report: the info's place in the pass, the variant, the stage (`None` for
@@ -725,7 +779,7 @@ fn select_shard(
     shard: Shard,
     failed: &mut Vec<Failure>,
 ) -> Vec<(Order, Job)> {
-    if shard.index >= shard.count {
+    if shard.index >= shard.count || shard.count > MAX_SHARDS {
         // Options built by hand, not parsed: a part that does not exist would silently build nothing.
         failed.push(Failure::new(
             "",
@@ -735,7 +789,7 @@ fn select_shard(
                     Code::OutOfRange,
                     "",
                     format!(
-                        "shard {} of {} does not exist: parts are numbered 0..{}",
+                        "shard {} of {} does not exist: parts are numbered 0..{}, and at most {MAX_SHARDS}",
                         shard.index, shard.count, shard.count
                     ),
                 )
@@ -743,6 +797,7 @@ fn select_shard(
                 .hint("parse it from `I/N` (1 ≤ I ≤ N), as `build --shard` does"),
             ],
         ));
+        return Vec::new();
     }
     shard_jobs(jobs, shard)
 }
@@ -1362,5 +1417,18 @@ mod tests {
             "{}",
             report.render_failures()
         );
+        // Split too finely: refused, not a part table of `usize::MAX` entries (an abort).
+        let opts = BuildOptions {
+            shard: Some(Shard {
+                index: 0,
+                count: usize::MAX,
+            }),
+            ..BuildOptions::default()
+        };
+        let report = build(&Registry::new(), &compiler, &loader, &opts, &|_| {});
+        assert!(report.render_failures().contains("at most 4096"));
+        let parsed = "1/1000000000000".parse::<Shard>().unwrap_err();
+        assert!(parsed.contains("more than 4096 parts"), "{parsed}");
+        assert_eq!("4096/4096".parse::<Shard>().map(|s| s.index), Ok(4095));
     }
 }

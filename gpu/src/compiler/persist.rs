@@ -9,7 +9,7 @@
 
 use super::cache::Dependencies;
 use super::files::{FileMeta, FileRecord, content_hash};
-use super::includes::{Absent, LocateError, locate};
+use super::includes::{Absent, LocateError, locate, normalize};
 use super::{CompiledModule, Profile, SourceFile};
 use crate::disk_cache::{DiskCache, Kind, join_head, key_of, split_head};
 use serde::{Deserialize, Serialize};
@@ -168,6 +168,12 @@ fn check(
     hashes: &FileHashes,
     reads: &AtomicU64,
 ) -> Option<(Vec<FileRecord>, bool)> {
+    // The compiler records only normalized root-relative names; any other name came from a damaged or planted
+    // manifest (a pack is shared), and its metadata must not vouch for a file outside the root.
+    let recorded = |name: &str| normalize("", name).is_ok_and(|n| n == name);
+    if !alt.files.iter().all(|d| recorded(&d.name)) || !alt.absent.iter().all(|a| recorded(a)) {
+        return None;
+    }
     let mut files = Vec::with_capacity(alt.files.len());
     let mut refreshed = false;
     for dep in &alt.files {
@@ -242,9 +248,6 @@ pub(crate) fn store(
     put_manifest(disk, unit_key, existing.alternatives, alt, Put::New);
 }
 
-/// Writes the manifest with `first` at the front and the others after it (at most [`ALTERNATIVES`]). Two
-/// processes updating one manifest at once may drop each other's alternative: that costs a compile, never a wrong
-/// module, since module entries are named by their content's inputs.
 /// Whether a manifest put records a new compile, or the same dependency sets under new metadata or in a new order.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Put {
@@ -252,6 +255,9 @@ enum Put {
     Refresh,
 }
 
+/// Writes the manifest with `first` at the front and the others after it (at most [`ALTERNATIVES`]). Two
+/// processes updating one manifest at once may drop each other's alternative: that costs a compile, never a wrong
+/// module, since module entries are named by their content's inputs.
 fn put_manifest(
     disk: &DiskCache,
     unit_key: u128,
@@ -332,4 +338,50 @@ fn decode_module(data: &[u8]) -> Option<(CompiledModule, String)> {
         },
         head.warnings,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// An alternative naming `name`, whose recorded metadata is `path`'s as it is now (old enough to vouch).
+    fn vouching(name: &str, path: &Path) -> Alternative {
+        Alternative {
+            files: vec![Dep {
+                name: name.to_string(),
+                hash: hex(1),
+                meta: FileMeta::of(path).expect("metadata"),
+                seen: SystemTime::now() + Duration::from_secs(3600),
+            }],
+            absent: Vec::new(),
+            module: hex(2),
+        }
+    }
+
+    #[test]
+    fn a_manifest_naming_a_file_outside_the_root_is_not_trusted() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path().join("root");
+        std::fs::create_dir(&root).expect("root");
+        std::fs::write(root.join("inside.glsl"), "// in").expect("write");
+        std::fs::write(dir.path().join("outside.glsl"), "// out").expect("write");
+        let root = root.canonicalize().expect("root");
+        let (hashes, reads) = (FileHashes::default(), AtomicU64::new(0));
+        let trusted = |alt: &Alternative| check(alt, &root, &hashes, &reads).is_some();
+
+        assert!(trusted(&vouching("inside.glsl", &root.join("inside.glsl"))));
+        let outside = dir.path().join("outside.glsl");
+        for name in [
+            "../outside.glsl",
+            "./../outside.glsl",
+            &outside.to_string_lossy(),
+        ] {
+            assert!(!trusted(&vouching(name, &outside)), "{name}");
+        }
+        let mut absent = vouching("inside.glsl", &root.join("inside.glsl"));
+        absent.absent.push("../missing.glsl".into());
+        assert!(!trusted(&absent));
+        assert_eq!(reads.load(Ordering::Relaxed), 0, "metadata alone decided");
+    }
 }

@@ -446,7 +446,7 @@ impl Portable {
         let mut webgpu_limits = std::collections::BTreeMap::new();
         let (text, entry_point) = match target {
             Target::Wgsl => {
-                let (text, limits) = wgsl::write(self)?;
+                let (text, entry, limits) = wgsl::write(self)?;
                 webgpu_limits = limits;
                 (text, entry)
             }

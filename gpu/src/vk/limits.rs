@@ -43,6 +43,7 @@ pub(crate) fn device_limits(ctx: &VkContext) -> DeviceLimits {
         vertex_input: shader_info::VertexInputLimits {
             buffers: l.max_vertex_input_bindings,
             stride: l.max_vertex_input_binding_stride,
+            attribute_offset: l.max_vertex_input_attribute_offset,
         },
         max_geometry_invocations: l.max_geometry_shader_invocations,
         max_geometry_total_output_components: l.max_geometry_total_output_components,

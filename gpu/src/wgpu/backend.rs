@@ -149,6 +149,8 @@ impl Backend for WgpuBackend {
             vertex_input: shader_info::VertexInputLimits {
                 buffers: l.max_vertex_buffers,
                 stride: l.max_vertex_buffer_array_stride,
+                // WebGPU bounds an attribute's end by its stride, and the stride by this limit.
+                attribute_offset: l.max_vertex_buffer_array_stride,
             },
             // No geometry or tessellation stage (an info with one is refused for that, its limits unread).
             max_geometry_invocations: 0,

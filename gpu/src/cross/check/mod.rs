@@ -35,7 +35,7 @@ use std::process::Command;
 /// and the declaration; otherwise every difference, naming the module, target and resource.
 pub fn check(p: &Portable, t: &Translation) -> Result<(), Vec<Diagnostic>> {
     let problems = match t.target {
-        Target::Wgsl => wgsl::check(p, &t.text),
+        Target::Wgsl => wgsl::check(p, &t.text, &t.entry_point),
         Target::Hlsl => hlsl::check(p, t),
         Target::Gl | Target::Gles => gl::check(p, t),
         Target::Msl => msl::check(p, &t.text),

@@ -8,7 +8,7 @@ use crate::cross::{Portable, validate};
 use naga::proc::Layouter;
 use shader_info::{DescriptorKind, PushConstantPlan};
 
-pub(crate) fn check(p: &Portable, text: &str) -> Vec<String> {
+pub(crate) fn check(p: &Portable, text: &str, entry_point: &str) -> Vec<String> {
     let mut out = Vec::new();
     match tint::check(text) {
         Ok(None) => {}
@@ -28,6 +28,17 @@ pub(crate) fn check(p: &Portable, text: &str) -> Vec<String> {
     if let Err(e) = validate(&module) {
         out.push(format!("naga's validator rejects the parsed WGSL: {e}"));
         return out;
+    }
+    // wgpu looks the entry point up by the name the translation records.
+    if !module.entry_points.iter().any(|e| e.name == entry_point) {
+        let names: Vec<&str> = module
+            .entry_points
+            .iter()
+            .map(|e| e.name.as_str())
+            .collect();
+        out.push(format!(
+            "the translation's entry point `{entry_point}` is not in the WGSL, whose entry points are {names:?}"
+        ));
     }
     let mut layouter = Layouter::default();
     if let Err(e) = layouter.update(module.to_ctx()) {
