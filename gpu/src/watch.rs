@@ -15,6 +15,7 @@ use notify::{RecursiveMode, Watcher};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -35,6 +36,8 @@ pub struct ShaderWatcher {
     batches: Receiver<Vec<PathBuf>>,
     thread: Option<JoinHandle<()>>,
     root: PathBuf,
+    /// What the watcher reported going wrong since [`Self::take_errors`] last ran.
+    errors: Arc<Mutex<Vec<String>>>,
 }
 
 /// True for events that can change what a shader compiles to. Reads (inotify `OPEN`, which the reload itself
@@ -67,16 +70,10 @@ impl ShaderWatcher {
         let root = root.into();
         let (events_tx, events_rx) = channel::<Vec<PathBuf>>();
         let (batch_tx, batches) = channel::<Vec<PathBuf>>();
+        let errors = Arc::new(Mutex::new(Vec::new()));
+        let (said, whole) = (errors.clone(), root.clone());
         let mut watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
-            if let Ok(ev) = res
-                && relevant(&ev.kind)
-            {
-                let paths: Vec<PathBuf> =
-                    ev.paths.into_iter().filter(|p| !ignored_name(p)).collect();
-                if !paths.is_empty() {
-                    let _ = events_tx.send(paths);
-                }
-            }
+            route(res, &whole, &events_tx, &said);
         })
         .map_err(|e| WatchError(format!("cannot start the file watcher: {e}")))?;
         watcher
@@ -91,7 +88,14 @@ impl ShaderWatcher {
             batches,
             thread: Some(thread),
             root,
+            errors,
         })
+    }
+
+    /// What went wrong watching since the last call (a directory the system would not watch, an error reading
+    /// events), each said once. A change may have gone unseen: the batch that follows such an error names the root.
+    pub fn take_errors(&self) -> Vec<String> {
+        std::mem::take(&mut *self.errors.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
     /// The watched directory.
@@ -119,6 +123,37 @@ impl ShaderWatcher {
     }
 }
 
+/// Where one of the watcher's reports goes: the changed paths to the debounce thread; the root, when the kernel's
+/// queue overflowed (a checkout, a generator: which files changed is lost, so everything under the root may have,
+/// and a reload checks every file it read anyway) or the watcher failed (an error is kept for the next reload's
+/// report: a directory the system would not watch is one whose edits nothing sees).
+fn route(
+    res: notify::Result<notify::Event>,
+    root: &Path,
+    events: &Sender<Vec<PathBuf>>,
+    errors: &Mutex<Vec<String>>,
+) {
+    match res {
+        Ok(ev) if ev.need_rescan() => {
+            let _ = events.send(vec![root.to_path_buf()]);
+        }
+        Ok(ev) if relevant(&ev.kind) => {
+            let paths: Vec<PathBuf> = ev.paths.into_iter().filter(|p| !ignored_name(p)).collect();
+            if !paths.is_empty() {
+                let _ = events.send(paths);
+            }
+        }
+        Ok(_) => {}
+        Err(e) => {
+            errors
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(format!("the file watcher: {e}"));
+            let _ = events.send(vec![root.to_path_buf()]);
+        }
+    }
+}
+
 fn debounce_loop(events: Receiver<Vec<PathBuf>>, batches: Sender<Vec<PathBuf>>, quiet: Duration) {
     // Block for the first event of a burst, then extend the burst until `quiet` passes without an event.
     while let Ok(first) = events.recv() {
@@ -143,5 +178,46 @@ impl Drop for ShaderWatcher {
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use notify::event::Flag;
+
+    #[test]
+    fn an_overflow_or_an_error_reloads_everything_and_the_error_is_kept() {
+        let (tx, rx) = channel();
+        let errors = Mutex::new(Vec::new());
+        let root = Path::new("/shaders");
+        // An edit: its path.
+        let edit =
+            notify::Event::new(EventKind::Modify(ModifyKind::Any)).add_path(root.join("a.glsl"));
+        route(Ok(edit), root, &tx, &errors);
+        assert_eq!(rx.try_recv(), Ok(vec![root.join("a.glsl")]));
+        // The kernel's queue overflowed: no path, the rescan flag. Everything may have changed.
+        let overflow = notify::Event::new(EventKind::Other).set_flag(Flag::Rescan);
+        route(Ok(overflow), root, &tx, &errors);
+        assert_eq!(rx.try_recv(), Ok(vec![root.to_path_buf()]));
+        // A read is no change.
+        route(
+            Ok(notify::Event::new(EventKind::Access(AccessKind::Any))
+                .add_path(root.join("a.glsl"))),
+            root,
+            &tx,
+            &errors,
+        );
+        assert!(rx.try_recv().is_err());
+        // An error: kept to be said, and a reload in case a change went unseen.
+        route(
+            Err(notify::Error::generic("inotify watch limit reached")),
+            root,
+            &tx,
+            &errors,
+        );
+        assert_eq!(rx.try_recv(), Ok(vec![root.to_path_buf()]));
+        let said = errors.lock().unwrap().clone();
+        assert_eq!(said, ["the file watcher: inotify watch limit reached"]);
     }
 }

@@ -187,6 +187,14 @@ fn nul_bytes_are_errors_not_panics() {
     let c = Compiler::new(dir.path()).unwrap();
     let e = err(c.compile_from_file("nul.frag", Stage::Fragment, Profile::Debug));
     assert!(e.to_string().contains("NUL"), "{e}");
+    // After a byte-order mark, the line is still counted where the NUL is (the mark was 3 bytes before it).
+    std::fs::write(
+        dir.path().join("bom.frag"),
+        b"\xEF\xBB\xBF#version 450\n\0void main() {}\n",
+    )
+    .unwrap();
+    let e = err(c.compile_from_file("bom.frag", Stage::Fragment, Profile::Debug));
+    assert!(e.to_string().contains("NUL byte on line 2"), "{e}");
     let e = err(c.compile_source(
         "void main() {}\0",
         "mem.frag",

@@ -147,7 +147,7 @@ pub use types::{
     PrimitiveOut, Qualifier, Scalar, Stage, TessDomain, TessSpacing, TextureFormat, Type,
 };
 pub use validate::{
-    ValidateOptions, ValidatedInfo, identifier_problem, unsafe_text_problem, validate,
+    StateFacts, ValidateOptions, ValidatedInfo, identifier_problem, unsafe_text_problem, validate,
 };
 pub use variants::{
     DEFAULT_BRANCH_LIMIT, Enumeration, MAX_BRANCH_LIMIT, MAX_UNIQUE_VARIANTS, PermutationChunk,

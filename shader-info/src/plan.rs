@@ -427,6 +427,9 @@ pub struct PipelinePlan {
     /// The declared geometry layout (invocations, vertices per invocation), and where it is declared.
     #[serde(skip)]
     pub geometry_layout: Option<Item<crate::info::GeometryLayout>>,
+    /// What a render state given at pipeline creation is checked against ([`Self::state_problems`]).
+    #[serde(skip)]
+    pub state_facts: crate::validate::StateFacts,
 }
 
 fn stage_names<S: serde::Serializer>(stages: &[Stage], s: S) -> Result<S::Ok, S::Error> {
@@ -645,7 +648,31 @@ impl PipelinePlan {
             targets,
             interface_use: interface_use(info),
             geometry_layout: info.geometry_layout.clone(),
+            state_facts: crate::validate::StateFacts::of(info),
         }
+    }
+
+    /// A render state given whole for this pipeline (`GraphicsOptions::state`) against the rules the declared
+    /// state meets at validation: integer outputs that blend, constant factors or a stencil reference nothing sets,
+    /// a topology the stages cannot take, numbers that are not numbers. Each is said at `item`.
+    ///
+    /// ```
+    /// use shader_info::*;
+    /// let mut reg = Registry::new();
+    /// reg.add_info(ShaderCreateInfo::new("s").fragment_out(0, Type::Vec4, "color")
+    ///     .vertex_source("v").fragment_source("f"));
+    /// let plan = PipelinePlan::new(&reg.validated("s").unwrap(), &reg);
+    /// let stencil = StencilFace::new(CompareOp::Equal, StencilOp::Keep);
+    /// let state = RenderState {
+    ///     stencil: Some(StencilState { front: stencil, back: stencil, read_mask: 0xff, write_mask: 0, reference: None }),
+    ///     ..RenderState::default()
+    /// };
+    /// let d = plan.state_problems(&state, "GraphicsOptions::state");
+    /// assert!(d[0].message.contains("without a reference"), "{}", d[0].message);
+    /// assert!(plan.state_problems(&RenderState::default(), "GraphicsOptions::state").is_empty());
+    /// ```
+    pub fn state_problems(&self, state: &RenderState, item: &str) -> Vec<Diagnostic> {
+        crate::validate::state_problems(&self.key, state, &self.state_facts, item)
     }
 
     /// The input attachments of a plan made in [`crate::SubpassMode::LocalRead`]: `(binding name, color attachment

@@ -141,7 +141,7 @@ fn main() -> WgpuResult<()> {
             })],
             ..Default::default()
         });
-        pass.set_pipeline(&triangle.pipeline);
+        triangle.set_render(&mut pass);
         group.set_render(&mut pass); // set 1 (`image` is Batch); set 0 is empty: nothing to bind there
         push.set_render(&mut pass);
         triangle.set_vertices(&mut pass, &vertex_buffer);

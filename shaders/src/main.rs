@@ -169,6 +169,14 @@ fn seconds(s: &str) -> Result<std::time::Duration, String> {
         .ok_or_else(|| format!("`{s}` seconds is past what this system's clock can wait for; leave the option out to wait without end"))
 }
 
+/// A number of worker threads: 1 or more.
+fn job_count(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("`{s}` is not a number of threads (1 or more)")),
+    }
+}
+
 #[derive(clap::Args)]
 struct WatchArgs {
     /// Stop after the first reload.
@@ -190,7 +198,7 @@ struct BuildArgs {
     #[arg(long, value_enum, default_value_t = ProfileArg::Debug)]
     profile: ProfileArg,
     /// Worker threads (default: the number of cores).
-    #[arg(long)]
+    #[arg(long, value_parser = job_count)]
     jobs: Option<usize>,
     /// Write `.spv`, generated `.glsl` and reflection `.json` per module here.
     #[arg(long)]

@@ -249,13 +249,15 @@ fn compile_only(
             continue;
         };
         let report = pass();
-        writeln!(
-            out,
+        let mut line = format!(
             "{}: {}",
             describe_files(root, &changed),
             build_line(&report)
-        )
-        .map_err(io)?;
+        );
+        for e in watcher.take_errors() {
+            line.push_str(&format!("; {e}"));
+        }
+        writeln!(out, "{line}").map_err(io)?;
         out.flush().map_err(io)?;
         if opts.once {
             return once_outcome(!report.success());

@@ -223,7 +223,8 @@ pub(crate) fn read_file(
         }
     };
     if let Some(at) = text.find('\0') {
-        let line = line_of(at);
+        // Counted in the text, not the bytes: a byte-order mark was taken off its start.
+        let line = (text[..at].matches('\n').count() + 1) as u32;
         return Err(fail(
             format!("`{name}` contains a NUL byte on line {line}; it is not GLSL text"),
             Some(line),

@@ -270,6 +270,9 @@ pub trait Backend: Sync + Sized {
     /// The render state `options` replace the declared one with, if any.
     fn state_override(options: &Self::GraphicsOptions) -> Option<&RenderState>;
 
+    /// The locations `options` give color formats for.
+    fn color_override_locations(options: &Self::GraphicsOptions) -> Vec<u32>;
+
     /// How `options` arrange the vertex inputs in buffers (a typed vertex struct is checked against it).
     fn vertex_arrangement(options: &Self::GraphicsOptions) -> shader_info::VertexArrangement;
 

@@ -23,6 +23,7 @@ enum Finished<B: Backend> {
         out: ReloadOutput<B>,
         started: Instant,
         changed_files: Vec<PathBuf>,
+        watch_errors: Vec<String>,
     },
 }
 
@@ -120,12 +121,14 @@ impl<B: Backend> Library<B> {
                 out,
                 started,
                 changed_files,
+                watch_errors,
             } => {
                 self.background.reloading = false;
                 self.background.reloads += 1;
                 let mut report = self.swap_in(out);
                 report.duration = started.elapsed();
                 report.changed_files = changed_files;
+                report.watch_errors = watch_errors;
                 // Sources may be fixed: failed builds are tried again at their next poll.
                 self.background.forget_failures();
                 self.background.reloaded = Some(report);
@@ -251,12 +254,18 @@ impl<B: Backend + Send + 'static> Library<B> {
             let tx = self.background.tx.clone();
             let started = Instant::now();
             let changed_files = changed.unwrap_or_default();
+            let watch_errors = self
+                .watcher
+                .as_ref()
+                .map(|w| w.take_errors())
+                .unwrap_or_default();
             rayon::spawn(move || {
                 let out = job.run();
                 let _ = tx.send(Finished::Reload {
                     out,
                     started,
                     changed_files,
+                    watch_errors,
                 });
             });
         }

@@ -338,13 +338,26 @@ pub(crate) fn graphics_checks<B: Backend>(
     options: &B::GraphicsOptions,
 ) -> Result<RenderState, Vec<Diagnostic>> {
     let plan = &parts.plan;
-    let state = B::state_override(options)
+    let overridden = B::state_override(options);
+    let state = overridden
         .cloned()
         .unwrap_or_else(|| plan.render_state.clone().unwrap_or_default());
-    let attachments = backend.attachments(plan, options)?;
     let limits = backend.limits();
+    let overrides = checks::color_override_problems(
+        &plan.key,
+        B::color_override_locations(options),
+        limits.max_color_attachments,
+    );
+    if !overrides.is_empty() {
+        return Err(overrides);
+    }
+    let attachments = backend.attachments(plan, options)?;
     let mut problems =
         checks::attachment_problems(plan, &state, &attachments, limits.max_color_attachments);
+    // A state given whole meets the rules the declared one met at validation.
+    if overridden.is_some() {
+        problems.extend(plan.state_problems(&state, checks::STATE_OVERRIDE));
+    }
     let arrangement = B::vertex_arrangement(options);
     problems.extend(plan.vertex_layout_problems(arrangement, limits.vertex_rules));
     problems.extend(plan.vertex_input_problems(arrangement, &limits.vertex_input));

@@ -190,6 +190,42 @@ pub fn attachment_problems(
     out
 }
 
+/// The item a render state given whole (`GraphicsOptions::state`) is reported at.
+pub const STATE_OVERRIDE: &str = "GraphicsOptions::state (replacing the declared render state)";
+
+/// Color-format overrides at locations the device has no attachment for: checked before the attachment list is
+/// made, which has an entry per location up to the highest override (`u32::MAX` would be billions of entries).
+///
+/// ```
+/// use shader_info_gpu::library::checks::color_override_problems;
+/// assert!(color_override_problems("k", [0, 7], 8).is_empty());
+/// let d = color_override_problems("k", [8], 8);
+/// assert!(d[0].message.contains("location 8"), "{}", d[0].message);
+/// ```
+pub fn color_override_problems(
+    key: &str,
+    locations: impl IntoIterator<Item = u32>,
+    max_color_attachments: u32,
+) -> Vec<Diagnostic> {
+    locations
+        .into_iter()
+        .filter(|l| *l >= max_color_attachments)
+        .map(|l| {
+            Diagnostic::error(
+                Code::RenderState,
+                key,
+                format!(
+                    "a color format is given for location {l}, but the device has {max_color_attachments} color \
+                     attachments (locations 0 to {})",
+                    max_color_attachments.saturating_sub(1)
+                ),
+            )
+            .item("GraphicsOptions::color_format_overrides")
+            .hint("give formats only for locations the pass has attachments at")
+        })
+        .collect()
+}
+
 /// The error for a buffer bound to `binding` without the usage its descriptor needs, in each backend's own usage
 /// flags: `has` is what the buffer was made with, `[uniform, storage]` the flag each buffer kind needs, `contains`
 /// the flags' test. Undefined behaviour to bind on Vulkan, a refusal naming the buffer's label (not the binding)

@@ -753,9 +753,12 @@ impl<B: Backend> Library<B> {
         if let Err(d) = self.raised(None) {
             return Some(Err(B::error(d)));
         }
-        let changed = self.watcher.as_ref()?.poll()?;
+        let watcher = self.watcher.as_ref()?;
+        let changed = watcher.poll()?;
+        let watch_errors = watcher.take_errors();
         Some(self.reload().map(|mut r| {
             r.changed_files = changed;
+            r.watch_errors = watch_errors;
             r
         }))
     }
@@ -766,9 +769,12 @@ impl<B: Backend> Library<B> {
         if let Err(d) = self.raised(None) {
             return Some(Err(B::error(d)));
         }
-        let changed = self.watcher.as_ref()?.wait(timeout)?;
+        let watcher = self.watcher.as_ref()?;
+        let changed = watcher.wait(timeout)?;
+        let watch_errors = watcher.take_errors();
         Some(self.reload().map(|mut r| {
             r.changed_files = changed;
+            r.watch_errors = watch_errors;
             r
         }))
     }

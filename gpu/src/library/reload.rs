@@ -29,8 +29,12 @@ pub struct ReloadReport {
     pub modules_changed: Vec<(String, Stage)>,
     /// Modules whose compile or check failed, with diagnostics.
     pub modules_failed: Vec<(String, Stage, Vec<Diagnostic>)>,
-    /// Files the watcher reported, when the reload came from it.
+    /// Files the watcher reported, when the reload came from it (the root itself when its events overflowed or
+    /// it reported an error: any file may have changed).
     pub changed_files: Vec<PathBuf>,
+    /// What the watcher reported going wrong since the last reload ([`crate::watch::ShaderWatcher::take_errors`]):
+    /// a directory it could not watch is one whose edits no reload will see.
+    pub watch_errors: Vec<String>,
     /// Keys whose rebuilt pipelines have another layout than before (a stage started or stopped using a binding,
     /// so the binding's visibility changed): one warning each, naming the bindings. Bind groups and descriptor sets
     /// made for the previous pipeline do not fit the new one — make them again (on wgpu a draw with an old group
@@ -75,6 +79,9 @@ impl std::fmt::Display for ReloadReport {
                 }
                 PipelineOutcome::Unchanged => {}
             }
+        }
+        for e in &self.watch_errors {
+            write!(f, "; {e}")?;
         }
         for d in &self.layouts_changed {
             write!(f, "; {}", d.message)?;

@@ -204,6 +204,10 @@ impl Backend for VkBackend {
         options.state.as_ref()
     }
 
+    fn color_override_locations(options: &GraphicsOptions) -> Vec<u32> {
+        options.color_format_overrides.iter().map(|o| o.0).collect()
+    }
+
     fn vertex_arrangement(options: &GraphicsOptions) -> shader_info::VertexArrangement {
         options.vertex_layout
     }

@@ -455,12 +455,21 @@ pub fn graphics_problems(
     opts: &GraphicsOptions,
     modules: &[(Stage, &ShaderModule)],
 ) -> Vec<Diagnostic> {
-    let mut out = crate::library::checks::attachment_problems(
-        plan,
-        state,
-        &attachments(plan, opts),
-        ctx.properties().limits.max_color_attachments,
+    use crate::library::checks;
+    let max_colors = ctx.properties().limits.max_color_attachments;
+    let overrides = checks::color_override_problems(
+        &plan.key,
+        opts.color_format_overrides.iter().map(|o| o.0),
+        max_colors,
     );
+    if !overrides.is_empty() {
+        return overrides;
+    }
+    let mut out = checks::attachment_problems(plan, state, &attachments(plan, opts), max_colors);
+    // A state given whole meets the rules the declared one met at validation.
+    if opts.state.is_some() {
+        out.extend(plan.state_problems(state, checks::STATE_OVERRIDE));
+    }
     out.extend(device_graphics_problems(ctx, plan, state, opts, modules));
     out
 }

@@ -442,6 +442,10 @@ impl Backend for WgpuBackend {
         options.state.as_ref()
     }
 
+    fn color_override_locations(options: &GraphicsOptions) -> Vec<u32> {
+        options.color_format_overrides.iter().map(|o| o.0).collect()
+    }
+
     fn vertex_arrangement(options: &GraphicsOptions) -> shader_info::VertexArrangement {
         options.vertex_layout
     }
@@ -469,6 +473,19 @@ impl Backend for WgpuBackend {
             out.extend(problem(
                 format!("`{key}` declares {e}"),
                 "declare state WebGPU can draw",
+            ));
+        }
+        // WebGPU's constant bias is a whole number of depth units; Vulkan's a float factor.
+        if let Some(b) = state.depth_bias
+            && (b.constant.fract() != 0.0 || b.constant.abs() > i32::MAX as f32)
+        {
+            out.extend(problem(
+                format!(
+                    "`{key}` declares a constant depth bias of {}, which WebGPU cannot take: its bias is a whole \
+                     number of depth units",
+                    b.constant
+                ),
+                "declare a whole number (per variant where the techniques differ)",
             ));
         }
         let features = self.ctx.device.features();

@@ -374,7 +374,8 @@ pub fn depth_stencil(
     let bias = state
         .depth_bias
         .map_or(w::DepthBiasState::default(), |b| w::DepthBiasState {
-            constant: b.constant.round() as i32,
+            // A whole number: `graphics_problems` refuses the others.
+            constant: b.constant as i32,
             slope_scale: b.slope,
             clamp: b.clamp,
         });

@@ -398,6 +398,8 @@ fn bind<'a, S: BindingSet<'a, WgpuHost>>(
 
 /// A render pipeline built from a declaration.
 pub struct GraphicsPipeline {
+    /// The wgpu pipeline. Bind it with [`Self::set_render`], which also sets the declared state WebGPU keeps per
+    /// pass rather than per pipeline (the stencil reference).
     pub pipeline: w::RenderPipeline,
     pub layouts: Layouts,
     pub plan: PipelinePlan,
@@ -408,6 +410,24 @@ pub struct GraphicsPipeline {
 }
 
 impl GraphicsPipeline {
+    /// Sets the pipeline on a render pass, with the declared stencil reference: a Vulkan pipeline holds its
+    /// reference, a WebGPU pass holds one for every pipeline and starts at 0, so a pipeline set alone would test
+    /// and write 0 where the declaration says otherwise. A reference declared dynamic is left to the caller
+    /// (`set_stencil_reference`).
+    ///
+    /// ```no_run
+    /// # fn f(p: &shader_info_gpu::wgpu::GraphicsPipeline, pass: &mut shader_info_gpu::wgpu::raw::RenderPass<'_>) {
+    /// p.set_render(pass);
+    /// pass.draw(0..3, 0..1);
+    /// # }
+    /// ```
+    pub fn set_render(&self, pass: &mut w::RenderPass<'_>) {
+        pass.set_pipeline(&self.pipeline);
+        if let Some(reference) = self.state.stencil.and_then(|s| s.reference) {
+            pass.set_stencil_reference(reference.into());
+        }
+    }
+
     /// See [`Layouts::push`].
     pub fn push(&self, ctx: &WgpuContext, bytes: &[u8]) -> WgpuResult<PushData> {
         self.layouts.push(ctx, bytes)

@@ -141,7 +141,7 @@ pub fn draw(ctx: &WgpuContext, pipeline: &super::GraphicsPipeline, d: &Draw) -> 
             color_attachments: &[cleared(&view)],
             ..Default::default()
         });
-        pass.set_pipeline(&pipeline.pipeline);
+        pipeline.set_render(&mut pass);
         for (index, group) in d.groups {
             pass.set_bind_group(*index, *group, &[]);
         }

@@ -21,6 +21,8 @@ use checker::Checker;
 pub use checker::ValidateOptions;
 pub use hostile::unsafe_text_problem;
 pub use names::identifier_problem;
+pub use render_state::StateFacts;
+pub(crate) use render_state::state_problems;
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::registry::Registry;

@@ -386,7 +386,7 @@ pub fn render_frame(lib: &mut WgpuLibrary, width: u32, height: u32) -> WgpuResul
 /// Records prepared draws into a render pass.
 fn record_draws(pass: &mut w::RenderPass<'_>, t: &Targets, draws: &[Prepared<GraphicsPipeline>]) {
     for d in draws {
-        pass.set_pipeline(&d.pipeline.pipeline);
+        d.pipeline.set_render(pass);
         for (index, group) in &d.groups {
             pass.set_bind_group(*index, group, &[]);
         }

@@ -84,7 +84,8 @@ pub fn specialize_mesh(v: &mut VariantBuilder) {
         // pushes depth away, so the lit pass's LessOrEqual test still passes).
         v.state(StateItem::ColorWrites(0, ColorWrites::NONE));
         v.state(StateItem::DepthBias(Some(DepthBias {
-            constant: 1.25,
+            // A whole number of depth units: WebGPU takes no fraction.
+            constant: 1.0,
             slope: 1.75,
             clamp: 0.0,
         })));
