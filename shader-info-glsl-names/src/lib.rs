@@ -94,6 +94,17 @@ pub const GLSL_KEYWORDS: &[&str] = &[
     "row_major",
     "demote",
     "terminateInvocation",
+    // Storage qualifiers and statements of the extensions the generator enables (ray tracing, barycentrics):
+    // glslang takes them as keywords in every stage of such a module.
+    "rayPayloadEXT",
+    "rayPayloadInEXT",
+    "hitAttributeEXT",
+    "callableDataEXT",
+    "callableDataInEXT",
+    "shaderRecordEXT",
+    "ignoreIntersectionEXT",
+    "terminateRayEXT",
+    "pervertexEXT",
 ];
 
 /// GLSL's built-in type names: scalars, vectors, matrices, samplers, textures, images and the ray-tracing types.
@@ -252,6 +263,7 @@ pub const GLSL_TYPE_NAMES: &[&str] = &[
     "sampler2DShadow",
     "samplerCubeShadow",
     "sampler2DRectShadow",
+    "sampler3DRect",
     "sampler1DArrayShadow",
     "sampler2DArrayShadow",
     "samplerCubeArrayShadow",
@@ -562,7 +574,15 @@ static BUILTIN_FUNCTIONS: std::sync::LazyLock<foldhash::HashSet<&'static str>> =
     std::sync::LazyLock::new(|| GLSL_BUILTIN_FUNCTIONS.iter().copied().collect());
 
 /// Why `name` is not a usable GLSL identifier, if it is not: empty, not letters/digits/`_`, a `gl_` prefix or a
-/// `__` (reserved by GLSL), a keyword or a built-in type name.
+/// `__` (reserved by GLSL), a keyword or a built-in type name, or a name the preprocessor expands.
+///
+/// ```
+/// use shader_info_glsl_names::identifier_problem;
+/// assert!(identifier_problem("light0").is_none());
+/// for reserved in ["sample", "gl_Light", "a__b", "sampler3DRect", "rayPayloadEXT", "VULKAN"] {
+///     assert!(identifier_problem(reserved).is_some(), "{reserved}");
+/// }
+/// ```
 pub fn identifier_problem(name: &str) -> Option<String> {
     let mut chars = name.chars();
     match chars.next() {
@@ -599,6 +619,13 @@ pub fn identifier_problem(name: &str) -> Option<String> {
     if name == "defined" {
         return Some(
             "`defined` is the preprocessor's operator: as a define it breaks every `#if defined(…)`".into(),
+        );
+    }
+    if name == "VULKAN" {
+        return Some(
+            "`VULKAN` is defined by glslang (to 100) in every module compiled for Vulkan: the preprocessor would \
+             expand this name into a number"
+                .into(),
         );
     }
     if STANDARD_DEFINES.contains(&name) {

@@ -875,6 +875,49 @@ fn blocks_named_like_target_keywords_still_translate_and_check() {
     }
 }
 
+/// Names naga's namer changes (a final `_` dropped, a GLSL built-in function or reserved word given `_`): push
+/// constants keep their declared names on OpenGL, where the host sets them by name, and block members naga renamed
+/// are still matched to their declarations by every target's check.
+#[test]
+fn names_naga_renames_keep_their_declared_meaning_on_every_target() {
+    let mut s = Scratch::new(&[(
+        "r.comp",
+        "void main() { out_values[0] = flags_.x + distance + bounds.min.x + bounds.max.y; }\n",
+    )]);
+    s.registry.add_struct(
+        StructDef::new("ScratchBounds")
+            .field(Field::new(Type::Vec4, "min"))
+            .field(Field::new(Type::Vec4, "max")),
+    );
+    let info = ShaderCreateInfo::new("scratch_renamed_names")
+        .storage_buf(
+            0,
+            Qualifier::Write,
+            "float",
+            "out_values[]",
+            Frequency::Pass,
+        )
+        .uniform_buf(1, "ScratchBounds", "bounds", Frequency::Pass)
+        .push_constant(Type::Vec4, "flags_")
+        .push_constant(Type::Float, "distance")
+        .local_group_size(1)
+        .compute_source("r.comp")
+        .do_static_compilation(true);
+    for (target, verdict) in s.verdicts(info, Stage::Compute) {
+        let Verdict::Translated(t) = &verdict else {
+            panic!("{target}: {:?}", verdict.lines(target));
+        };
+        if matches!(target, Target::Gl | Target::Gles) {
+            assert!(
+                t.text.contains("gpu_push_constants.flags_")
+                    && t.text.contains("gpu_push_constants.distance;"),
+                "{target}: {}",
+                t.text
+            );
+        }
+    }
+}
+
 /// Registers from 1000 up: the HLSL check tells register classes apart by the bindings glslang gives them, and a
 /// `b1000` beside a `u0` must stay a cbuffer (its member offsets compared), not read as the storage buffer.
 #[test]

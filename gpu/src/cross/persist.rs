@@ -77,8 +77,9 @@ pub(crate) fn host_uniforms_back(names: &[String]) -> Option<Vec<&'static str>> 
 /// Bumped whenever this library changes what it writes for the same module (the crate's version does not move
 /// between commits): a translation kept by an older writer is then never served. 2: blocks carry their declared
 /// names instead of `unnamed`, `unnamed_1`. 3: WGSL reads a push-constant block over 64 bytes from the storage
-/// buffer (`cross::immediates`). 4: a WGSL translation carries the WebGPU limits it needs (`webgpu_limits`).
-pub(super) const OUTPUT_REVISION: u32 = 4;
+/// buffer (`cross::immediates`). 4: a WGSL translation carries the WebGPU limits it needs (`webgpu_limits`). 5: a
+/// WGSL translation records its entry point as its text names it (`cs_pass1_` for `cs_pass1`).
+pub(super) const OUTPUT_REVISION: u32 = 5;
 
 /// The part of a verdict's key shared by every target of one module. It is made of what the translation reads
 /// (the generated text, the portable SPIR-V, the binding map and the options), not of the info's name: variants

@@ -371,9 +371,17 @@ fn bind_group(
 }
 
 /// The WGSL binding number a wgpu validation message names ("Sampler binding 5 expects …", "… bound at binding
-/// index 0 …"), if any.
+/// index 0 …"), if any. Labels (wgpu quotes them: "Buffer with 'light binding 2' label") are the user's words, not
+/// wgpu's: a number in one names no binding.
 fn binding_named_in(message: &str) -> Option<u32> {
-    let lower = message.to_ascii_lowercase();
+    let unquoted: String = message
+        .split('\'')
+        .enumerate()
+        .filter(|(i, _)| i % 2 == 0)
+        .map(|(_, part)| part)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let lower = unquoted.to_ascii_lowercase();
     lower.match_indices("binding").find_map(|(at, word)| {
         let rest = lower[at + word.len()..].trim_start();
         let rest = rest.strip_prefix("index").map_or(rest, str::trim_start);
@@ -643,6 +651,14 @@ mod tests {
             Some(12)
         );
         assert_eq!(binding_named_in("Bindings are wrong"), None);
+        assert_eq!(
+            binding_named_in("Buffer with 'light binding 2' label is destroyed"),
+            None
+        );
+        assert_eq!(
+            binding_named_in("Buffer with 'light binding 2' label at binding 4 is too small"),
+            Some(4)
+        );
         assert_eq!(binding_named_in("the bind group layout is invalid"), None);
     }
 }

@@ -291,7 +291,10 @@ fn block_problems(
         let Some(path) = gl_member_path(&m.name) else {
             continue;
         };
-        let Some(&(want, stride)) = declared.get(&path) else {
+        let Some(&(want, stride)) = declared
+            .get(&path)
+            .or_else(|| renamed_by_naga(declared.iter(), &path))
+        else {
             out.push(format!(
                 "{}: glslang reflects a member `{path}` the declaration does not have",
                 what
@@ -315,7 +318,10 @@ fn block_problems(
         // The block's own array member (a top-level array): glslang reports its stride on every member
         // inside it.
         let head = path.split('.').next().unwrap_or_default();
-        if let (Some(got), Some(&(_, Some(want)))) = (m.top_level_array_stride, declared.get(head))
+        let head_declared = declared
+            .get(head)
+            .or_else(|| renamed_by_naga(declared.iter(), head));
+        if let (Some(got), Some(&(_, Some(want)))) = (m.top_level_array_stride, head_declared)
             && got != i64::from(want)
         {
             out.push(format!(
@@ -325,6 +331,31 @@ fn block_problems(
         }
     }
     out
+}
+
+/// The declared member `written` (a `.`-separated path as glslang reflects it) stands for, when naga's namer
+/// renamed one of its names: it drops a final `_` (`flags_` is written `flags`), adds one to a name ending in a
+/// digit or to a GLSL built-in function or reserved word (`min` is written `min_`), and puts `gen_` before its own
+/// prefixes. Only a single declared path matching every segment so is taken: the check stays exact.
+fn renamed_by_naga<'d, V>(
+    declared: impl Iterator<Item = (&'d String, &'d V)>,
+    written: &str,
+) -> Option<&'d V> {
+    let same = |d: &str, w: &str| {
+        w == d
+            || w.strip_suffix('_') == Some(d)
+            || d.strip_suffix('_') == Some(w)
+            || w.strip_prefix("gen_") == Some(d)
+    };
+    let matches = |d: &str| {
+        d.split('.').count() == written.split('.').count()
+            && d.split('.')
+                .zip(written.split('.'))
+                .all(|(d, w)| same(d, w))
+    };
+    let mut found = declared.filter(|(d, _)| matches(d)).map(|(_, v)| v);
+    let first = found.next()?;
+    found.next().is_none().then_some(first)
 }
 
 #[cfg(test)]

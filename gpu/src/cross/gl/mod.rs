@@ -71,6 +71,18 @@ pub(super) fn write(
     );
     // The host sets push constants and finds block members by their declared names.
     let text = post::declared_member_names(&text);
+    let text = match &p.plan.push_constants {
+        Some(block) => {
+            let names: Vec<&str> = block
+                .layout
+                .members
+                .iter()
+                .map(|m| m.name.as_str())
+                .collect();
+            post::declared_push_member_names(&text, &names)
+        }
+        None => text,
+    };
     Ok(post::base_instance_from_host(&text))
 }
 

@@ -122,6 +122,91 @@ pub(crate) fn declared_member_names(text: &str) -> String {
     result
 }
 
+/// The GL text with the push-constant block's members named as `declared` (in declared order), whatever naga's
+/// namer made of them: besides the `_` after a final digit ([`declared_member_names`]), it drops a final `_`
+/// (`flags_` is written `flags`), adds one to GLSL's built-in function names and reserved words (`distance` is
+/// written `distance_`), and puts `gen_` before its own prefixes. The host sets each member by the declared name
+/// (`gpu_push_constants.flags_`): a renamed one is a location of -1, and its `glUniform*` silently sets nothing.
+///
+/// The block is flat and its members come in declared order, so the n-th member written is the n-th declared;
+/// every read is `gpu_push_constants.<member>`. A block whose member count differs is left as written (the check
+/// then names each member it cannot find).
+pub(crate) fn declared_push_member_names(text: &str, declared: &[&str]) -> String {
+    let instance = shader_info::GL_PUSH_CONSTANT_UNIFORM;
+    // `uniform <Struct> gpu_push_constants;`
+    let Some(ty) = text.lines().find_map(|l| {
+        let decl = l
+            .trim()
+            .strip_suffix(';')?
+            .strip_suffix(instance)?
+            .trim_end();
+        decl.rsplit(' ').next().filter(|t| !t.is_empty())
+    }) else {
+        return text.to_string();
+    };
+    let opening = format!("struct {ty} {{");
+    let mut written: Vec<String> = Vec::new();
+    let mut in_block = false;
+    for line in text.lines() {
+        let t = line.trim();
+        if t == opening {
+            in_block = true;
+        } else if in_block && t.starts_with('}') {
+            break;
+        } else if in_block && let Some(decl) = t.strip_suffix(';') {
+            let head = decl.split('[').next().unwrap_or(decl).trim_end();
+            written.push(head.rsplit(' ').next().unwrap_or_default().to_string());
+        }
+    }
+    if written.len() != declared.len() || written.iter().zip(declared).all(|(w, d)| w == d) {
+        return text.to_string();
+    }
+    let renamed: std::collections::HashMap<&str, &str> = written
+        .iter()
+        .zip(declared)
+        .filter(|(w, d)| w != *d)
+        .map(|(w, d)| (w.as_str(), *d))
+        .collect();
+    let mut out = String::with_capacity(text.len());
+    let mut in_block = false;
+    for line in text.split_inclusive('\n') {
+        let t = line.trim();
+        if t == opening {
+            in_block = true;
+        } else if in_block && t.starts_with('}') {
+            in_block = false;
+        } else if in_block && let Some(decl) = t.strip_suffix(';') {
+            let head = decl.split('[').next().unwrap_or(decl).trim_end();
+            let name = head.rsplit(' ').next().unwrap_or_default();
+            if let Some(to) = renamed.get(name) {
+                let head_end = head.as_ptr() as usize - line.as_ptr() as usize + head.len();
+                let at = head_end - name.len();
+                out.push_str(&line[..at]);
+                out.push_str(to);
+                out.push_str(&line[at + name.len()..]);
+                continue;
+            }
+        }
+        out.push_str(line);
+    }
+    // Every read: `gpu_push_constants.<member>` followed by a non-identifier character.
+    let access = format!("{instance}.");
+    let mut result = String::with_capacity(out.len());
+    let mut rest = out.as_str();
+    while let Some(i) = rest.find(&access) {
+        let before_ok = !rest[..i].ends_with(is_ident_char);
+        result.push_str(&rest[..i + access.len()]);
+        rest = &rest[i + access.len()..];
+        let end = rest.find(|c: char| !is_ident_char(c)).unwrap_or(rest.len());
+        if before_ok && let Some(to) = renamed.get(&rest[..end]) {
+            result.push_str(to);
+            rest = &rest[end..];
+        }
+    }
+    result.push_str(rest);
+    result
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -165,6 +250,34 @@ mod tests {
             "{alone}"
         );
         assert!(!alone.contains("gl_BaseInstance"), "{alone}");
+    }
+
+    #[test]
+    fn push_constant_members_get_their_declared_names_whatever_naga_made_of_them() {
+        let text = "struct PushConstants {\n    vec4 flags;\n    float distance_;\n    float gen__group;\n    \
+                    int n[2];\n};\nuniform PushConstants gpu_push_constants;\nvoid main() {\n    \
+                    float d = gpu_push_constants.distance_ + float(gpu_push_constants.n[1]);\n    \
+                    vec4 f = gpu_push_constants.flags;\n    float distance_ = d;\n}\n";
+        let got = declared_push_member_names(text, &["flags_", "distance", "_group", "n"]);
+        assert!(
+            got.contains(
+                "    vec4 flags_;\n    float distance;\n    float _group;\n    int n[2];\n"
+            ),
+            "{got}"
+        );
+        assert!(
+            got.contains("float d = gpu_push_constants.distance + float(gpu_push_constants.n[1]);"),
+            "{got}"
+        );
+        assert!(got.contains("vec4 f = gpu_push_constants.flags_;"), "{got}");
+        // A local of the written spelling is no member.
+        assert!(got.contains("float distance_ = d;"), "{got}");
+        // Nothing to do, or a block that is not the declared one: as written.
+        assert_eq!(
+            declared_push_member_names(text, &["flags", "distance_", "gen__group", "n"]),
+            text
+        );
+        assert_eq!(declared_push_member_names(text, &["flags_"]), text);
     }
 
     #[test]
