@@ -21,24 +21,12 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-#[test]
-fn watch_prints_one_line_per_reload_and_keeps_the_previous_pipeline_on_errors() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("glsl");
-    copy_dir(&shaders::glsl_root(), &root);
+/// `shader-builder` with `args` (a watch), its stdout's lines coming through the receiver.
+fn spawn(args: &[&str], stderr: Stdio) -> (std::process::Child, mpsc::Receiver<String>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_shader-builder"))
-        .arg("--root")
-        .arg(&root)
-        .args([
-            "watch",
-            "--once",
-            "--timeout",
-            "120",
-            "--debounce-ms",
-            "100",
-        ])
+        .args(args)
         .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
+        .stderr(stderr)
         .spawn()
         .unwrap();
     let stdout = child.stdout.take().unwrap();
@@ -50,24 +38,48 @@ fn watch_prints_one_line_per_reload_and_keeps_the_previous_pipeline_on_errors() 
             }
         }
     });
+    (child, rx)
+}
+
+/// The lines until the one that says the watch started (asserted to come within two minutes), that one last.
+fn until_ready(rx: &mpsc::Receiver<String>) -> Vec<String> {
     let mut lines = Vec::new();
+    while let Ok(l) = rx.recv_timeout(Duration::from_secs(120)) {
+        let ready = l.starts_with(shaders::watch_command::READY);
+        lines.push(l);
+        if ready {
+            return lines;
+        }
+    }
+    panic!("the watch never said it started: {lines:#?}");
+}
+
+#[test]
+fn watch_prints_one_line_per_reload_and_keeps_the_previous_pipeline_on_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("glsl");
+    copy_dir(&shaders::glsl_root(), &root);
+    let root_arg = root.to_str().unwrap();
+    let (mut child, rx) = spawn(
+        &[
+            "--root",
+            root_arg,
+            "watch",
+            "--once",
+            "--timeout",
+            "120",
+            "--debounce-ms",
+            "100",
+        ],
+        Stdio::inherit(),
+    );
+    // Wait until it watches; then break the uniform-color fragment shader.
+    let mut lines = until_ready(&rx);
     let next = |lines: &mut Vec<String>| -> Option<String> {
         let l = rx.recv_timeout(Duration::from_secs(120)).ok()?;
         lines.push(l.clone());
         Some(l)
     };
-    // Wait until it watches; then break the uniform-color fragment shader.
-    while let Some(l) = next(&mut lines) {
-        if l.starts_with(shaders::watch_command::READY) {
-            break;
-        }
-    }
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with(shaders::watch_command::READY)),
-        "{lines:#?}"
-    );
     let file = root.join("2d/uniform_color.frag.glsl");
     let source = std::fs::read_to_string(&file).unwrap();
     std::fs::write(&file, source.replace("void main()", "void main() oops")).unwrap();
@@ -106,41 +118,25 @@ fn an_interrupted_watch_ends_cleanly_and_pushes_its_pack() {
     copy_dir(&shaders::glsl_root(), &root);
     let remote = dir.path().join("remote");
     std::fs::create_dir(&remote).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_shader-builder"))
-        .arg("--root")
-        .arg(&root)
-        .arg("--cache")
-        .arg(dir.path().join("cache"))
-        .arg("--remote-cache")
-        .arg(format!("file://{}", remote.display()))
-        .args(["watch", "--debounce-ms", "100"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let (tx, rx) = mpsc::channel::<String>();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    let mut lines = Vec::new();
-    while let Ok(l) = rx.recv_timeout(Duration::from_secs(180)) {
-        let ready = l.starts_with(shaders::watch_command::READY);
-        lines.push(l);
-        if ready {
-            break;
-        }
-    }
-    assert!(
-        lines
-            .last()
-            .is_some_and(|l| l.starts_with(shaders::watch_command::READY)),
-        "{lines:#?}"
+    let (remote_url, cache) = (
+        format!("file://{}", remote.display()),
+        dir.path().join("cache"),
     );
+    let (child, rx) = spawn(
+        &[
+            "--root",
+            root.to_str().unwrap(),
+            "--cache",
+            cache.to_str().unwrap(),
+            "--remote-cache",
+            &remote_url,
+            "watch",
+            "--debounce-ms",
+            "100",
+        ],
+        Stdio::piped(),
+    );
+    until_ready(&rx);
     let sent = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()

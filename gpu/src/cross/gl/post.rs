@@ -12,7 +12,7 @@
 //! before the digits; `color1` (no separator before the digits) therefore never names another member of the same
 //! struct, and `.<ident>` after a dot is always a member access (swizzles are letters).
 
-use std::collections::BTreeSet;
+use std::collections::HashMap;
 
 /// The GL text with the draw's base instance read from `naga_vs_first_instance`, the uniform the host already sets
 /// to the draw's first instance for naga's `gl_InstanceIndex` (`uint(gl_InstanceID) + naga_vs_first_instance`).
@@ -73,53 +73,79 @@ fn is_ident_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_'
 }
 
-/// The GL text with every struct member naga renamed for ending in a digit named as declared.
-pub(crate) fn declared_member_names(text: &str) -> String {
-    // 1. The member names to restore: those in struct definitions.
-    let mut renamed = BTreeSet::new();
+/// The name a struct-body line declares (`type name;`, `type name[N];`), with its byte offset in the line.
+fn member_name(line: &str) -> Option<(usize, &str)> {
+    let decl = line.trim().strip_suffix(';')?;
+    let head = decl.split('[').next().unwrap_or(decl).trim_end();
+    let name = head.rsplit(' ').next().filter(|n| !n.is_empty())?;
+    // `head` is a slice of `line`, and the name ends it.
+    let at = head.as_ptr() as usize - line.as_ptr() as usize + head.len() - name.len();
+    Some((at, name))
+}
+
+/// `text` with the members of the struct definitions whose opening line `opens` picks renamed by `rename` (`None`:
+/// kept as written), and each renaming made, written name to new name.
+fn rename_members(
+    text: &str,
+    opens: impl Fn(&str) -> bool,
+    mut rename: impl FnMut(&str) -> Option<String>,
+) -> (String, HashMap<String, String>) {
+    let mut renamed = HashMap::new();
     let mut out = String::with_capacity(text.len());
     let mut in_struct = false;
     for line in text.split_inclusive('\n') {
         let t = line.trim();
-        if t.starts_with("struct ") && t.ends_with('{') {
+        if opens(t) {
             in_struct = true;
         } else if in_struct && t.starts_with('}') {
             in_struct = false;
-        } else if in_struct && let Some(decl) = t.strip_suffix(';') {
-            // `type name;` or `type name[N];`
-            let head = decl.split('[').next().unwrap_or(decl).trim_end();
-            let name = head.rsplit(' ').next().unwrap_or_default();
-            if let Some(base) = digit_renamed(name) {
-                renamed.insert(name.to_string());
-                // `head` is a slice of `line`; the name ends it.
-                let head_end = head.as_ptr() as usize - line.as_ptr() as usize + head.len();
-                let at = head_end - name.len();
-                out.push_str(&line[..at]);
-                out.push_str(base);
-                out.push_str(&line[at + name.len()..]);
-                continue;
-            }
+        } else if in_struct
+            && let Some((at, name)) = member_name(line)
+            && let Some(to) = rename(name)
+        {
+            out.push_str(&line[..at]);
+            out.push_str(&to);
+            out.push_str(&line[at + name.len()..]);
+            renamed.insert(name.to_string(), to);
+            continue;
         }
         out.push_str(line);
     }
-    if renamed.is_empty() {
-        return out;
-    }
-    // 2. Every member access `.<name>` followed by a non-identifier character.
-    let mut result = String::with_capacity(out.len());
-    let mut rest = out.as_str();
-    while let Some(i) = rest.find('.') {
-        result.push_str(&rest[..=i]);
-        rest = &rest[i + 1..];
+    (out, renamed)
+}
+
+/// `text` with every identifier after `prefix` that `renamed` holds renamed (a whole identifier: followed by a
+/// non-identifier character; and, for a prefix that starts with one, not preceded by one).
+fn rename_after(text: &str, prefix: &str, renamed: &HashMap<String, String>) -> String {
+    let whole = prefix.starts_with(is_ident_char);
+    let mut result = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(prefix) {
+        let starts = !whole || !rest[..i].ends_with(is_ident_char);
+        result.push_str(&rest[..i + prefix.len()]);
+        rest = &rest[i + prefix.len()..];
         let end = rest.find(|c: char| !is_ident_char(c)).unwrap_or(rest.len());
-        let ident = &rest[..end];
-        if renamed.contains(ident) {
-            result.push_str(&ident[..ident.len() - 1]);
+        if starts && let Some(to) = renamed.get(&rest[..end]) {
+            result.push_str(to);
             rest = &rest[end..];
         }
     }
     result.push_str(rest);
     result
+}
+
+/// The GL text with every struct member naga renamed for ending in a digit named as declared, in its struct's
+/// definition and at every member access (`.color1_` → `.color1`).
+pub(crate) fn declared_member_names(text: &str) -> String {
+    let (out, renamed) = rename_members(
+        text,
+        |t| t.starts_with("struct ") && t.ends_with('{'),
+        |name| digit_renamed(name).map(str::to_string),
+    );
+    if renamed.is_empty() {
+        return out;
+    }
+    rename_after(&out, ".", &renamed)
 }
 
 /// The GL text with the push-constant block's members named as `declared` (in declared order), whatever naga's
@@ -145,66 +171,23 @@ pub(crate) fn declared_push_member_names(text: &str, declared: &[&str]) -> Strin
         return text.to_string();
     };
     let opening = format!("struct {ty} {{");
-    let mut written: Vec<String> = Vec::new();
-    let mut in_block = false;
-    for line in text.lines() {
-        let t = line.trim();
-        if t == opening {
-            in_block = true;
-        } else if in_block && t.starts_with('}') {
-            break;
-        } else if in_block && let Some(decl) = t.strip_suffix(';') {
-            let head = decl.split('[').next().unwrap_or(decl).trim_end();
-            written.push(head.rsplit(' ').next().unwrap_or_default().to_string());
-        }
-    }
-    if written.len() != declared.len() || written.iter().zip(declared).all(|(w, d)| w == d) {
+    let written: Vec<&str> = text
+        .lines()
+        .skip_while(|l| l.trim() != opening)
+        .skip(1)
+        .take_while(|l| !l.trim().starts_with('}'))
+        .filter_map(|l| Some(member_name(l)?.1))
+        .collect();
+    if written.len() != declared.len() || written == declared {
         return text.to_string();
     }
-    let renamed: std::collections::HashMap<&str, &str> = written
-        .iter()
-        .zip(declared)
-        .filter(|(w, d)| w != *d)
-        .map(|(w, d)| (w.as_str(), *d))
-        .collect();
-    let mut out = String::with_capacity(text.len());
-    let mut in_block = false;
-    for line in text.split_inclusive('\n') {
-        let t = line.trim();
-        if t == opening {
-            in_block = true;
-        } else if in_block && t.starts_with('}') {
-            in_block = false;
-        } else if in_block && let Some(decl) = t.strip_suffix(';') {
-            let head = decl.split('[').next().unwrap_or(decl).trim_end();
-            let name = head.rsplit(' ').next().unwrap_or_default();
-            if let Some(to) = renamed.get(name) {
-                let head_end = head.as_ptr() as usize - line.as_ptr() as usize + head.len();
-                let at = head_end - name.len();
-                out.push_str(&line[..at]);
-                out.push_str(to);
-                out.push_str(&line[at + name.len()..]);
-                continue;
-            }
-        }
-        out.push_str(line);
-    }
-    // Every read: `gpu_push_constants.<member>` followed by a non-identifier character.
-    let access = format!("{instance}.");
-    let mut result = String::with_capacity(out.len());
-    let mut rest = out.as_str();
-    while let Some(i) = rest.find(&access) {
-        let before_ok = !rest[..i].ends_with(is_ident_char);
-        result.push_str(&rest[..i + access.len()]);
-        rest = &rest[i + access.len()..];
-        let end = rest.find(|c: char| !is_ident_char(c)).unwrap_or(rest.len());
-        if before_ok && let Some(to) = renamed.get(&rest[..end]) {
-            result.push_str(to);
-            rest = &rest[end..];
-        }
-    }
-    result.push_str(rest);
-    result
+    let mut next = declared.iter();
+    let (out, renamed) = rename_members(
+        text,
+        |t| t == opening,
+        |name| next.next().filter(|d| **d != name).map(|d| d.to_string()),
+    );
+    rename_after(&out, &format!("{instance}."), &renamed)
 }
 
 #[cfg(test)]
