@@ -239,6 +239,9 @@ impl std::fmt::Debug for DiskCache {
     }
 }
 
+/// The fewest bytes written between two trims of a long-lived cache ([`DiskCache::put`]).
+const TRIM_FLOOR: u64 = 64 << 10;
+
 impl DiskCache {
     /// The default size limit: 1 GiB (the whole library with every translation is about 40 MiB).
     pub const DEFAULT_LIMIT: u64 = 1 << 30;
@@ -491,8 +494,9 @@ impl DiskCache {
                 self.writes.fetch_add(1, Ordering::Relaxed);
                 let len = bytes.len() as u64;
                 let since = self.written_since_trim.fetch_add(len, Ordering::Relaxed) + len;
-                // Of the writers that crossed the mark, the one that takes the count back to 0 trims.
-                let mark = (self.limit / 10).max(1);
+                // Of the writers that crossed the mark, the one that takes the count back to 0 trims. At least 64
+                // KiB apart: each trim walks the whole cache, and a tiny limit would walk it at every write.
+                let mark = (self.limit / 10).max(TRIM_FLOOR);
                 if since >= mark && self.written_since_trim.swap(0, Ordering::Relaxed) >= mark {
                     let _ = self.trim();
                 }

@@ -67,7 +67,7 @@ struct Cli {
     #[arg(long, global = true, value_name = "URL", conflicts_with = "no_cache")]
     remote_cache: Option<String>,
     /// Size limit of the persistent cache in MiB; the least recently used entries are evicted past it.
-    #[arg(long, global = true, default_value_t = 1024)]
+    #[arg(long, global = true, default_value_t = 1024, value_parser = cache_limit)]
     cache_limit_mib: u64,
     #[command(subcommand)]
     command: Option<Command>,
@@ -167,6 +167,15 @@ fn seconds(s: &str) -> Result<std::time::Duration, String> {
     };
     d.filter(|d| std::time::Instant::now().checked_add(*d).is_some())
         .ok_or_else(|| format!("`{s}` seconds is past what this system's clock can wait for; leave the option out to wait without end"))
+}
+
+/// A cache size in MiB: 1 or more (a cache of 0 would evict every entry as it is written).
+fn cache_limit(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        Ok(_) => Err("a cache of 0 MiB keeps nothing; use --no-cache to run without one".into()),
+        Err(_) => Err(format!("`{s}` is not a number of MiB (1 or more)")),
+    }
 }
 
 /// A number of worker threads: 1 or more.
@@ -559,10 +568,12 @@ fn compare(
     use shaders::demo::Frame;
     let result = Frame::read_png(a)
         .and_then(|fa| Frame::read_png(b).map(|fb| (fa, fb)))
-        .and_then(|(fa, fb)| fa.difference(&fb, tolerance));
+        .and_then(|(fa, fb)| {
+            let pixels = fa.width as usize * fa.height as usize;
+            fa.difference(&fb, tolerance).map(|d| (d, pixels))
+        });
     match result {
-        Ok((max, mean, share)) => {
-            let pixels = Frame::read_png(a).map_or(0, |f| f.width as usize * f.height as usize);
+        Ok(((max, mean, share), pixels)) => {
             println!(
                 "max abs difference {max}, mean {mean:.4}; {} of {pixels} pixels ({:.4}%) differ by more than \
                  {tolerance}",

@@ -353,6 +353,73 @@ fn shards_merged_equal_one_full_run_byte_for_byte() {
     assert!(conflict.contains("x.spv"), "{conflict}");
 }
 
+/// A part's record says it finished and how it was built: a rerun that fails leaves none behind (the earlier
+/// record made a half-old part look whole), parts built with other options are not merged, a part with no module
+/// still finishes, and an output path that is a file is one error before anything compiles.
+#[test]
+fn a_part_is_merged_only_when_this_run_finished_it_with_the_same_options() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |n: &str| dir.path().join(n).to_str().unwrap().to_string();
+    let part = |i: u32, out: &str, extra: &[&str]| {
+        let shard = format!("{i}/2");
+        let mut args = vec!["--no-cache", "build", "--shard", &shard, "--out", out];
+        args.extend(extra);
+        builder().args(&args).output().unwrap()
+    };
+    let merge = |out: &str, parts: &[&str]| {
+        builder()
+            .args(["merge", "--out", out])
+            .args(parts)
+            .output()
+            .unwrap()
+    };
+    let stderr = |o: &Output| String::from_utf8_lossy(&o.stderr).into_owned();
+    let (one, two) = (path("one"), path("two"));
+    for (i, out) in [(1, &one), (2, &two)] {
+        let o = part(i, out, &["--filter", FILTER]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    assert!(merge(&path("merged"), &[&one, &two]).status.success());
+    // Built again and failing (here: a filter that matches nothing), the part has no record: not mergeable.
+    let failed = part(2, &two, &["--filter", "gpu_shader_2D_nothing"]);
+    assert!(!failed.status.success());
+    assert!(!Path::new(&two).join(".shard").exists());
+    let stale = merge(&path("stale"), &[&one, &two]);
+    assert!(
+        !stale.status.success() && stderr(&stale).contains("finished"),
+        "{}",
+        stderr(&stale)
+    );
+    // Built with other targets: refused, both folders and both option sets named.
+    let o = part(2, &two, &["--filter", FILTER, "--target", "wgsl"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mixed = merge(&path("mixed"), &[&one, &two]);
+    let text = stderr(&mixed);
+    assert!(!mixed.status.success(), "{text}");
+    assert!(
+        text.contains("built differently") && text.contains("[Wgsl]") && text.contains("[]"),
+        "{text}"
+    );
+    // A part with no module (one info with one stage, split in two): finished, its folder made.
+    let empty = path("empty");
+    let o = part(2, &empty, &["--filter", "gpu_compute_particles", "--json"]);
+    let (r, _) = report(o, &["build", "--shard", "2/2"]);
+    assert_eq!(r["modules"], 0);
+    assert!(Path::new(&empty).join(".shard").exists());
+    // `--out` naming a file: one error, nothing compiled.
+    let file = path("file.spv");
+    std::fs::write(&file, b"x").unwrap();
+    let o = builder()
+        .args(["--no-cache", "build", "--json", "--out", &file])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(r["modules"], 0);
+    assert_eq!(r["failed"].as_array().map(Vec::len), Some(1), "{r}");
+    assert!(r.to_string().contains("is a file"), "{r}");
+}
+
 /// The S3-compatible server of a test, stopped when dropped.
 struct S3Server {
     child: Child,
@@ -592,6 +659,19 @@ fn build_pipelines_warms_every_pipeline_up_and_starts_warm_the_second_time() {
     assert!(
         warm.contains(" 0 misses"),
         "the shader cache served every module: {warm}"
+    );
+    // A cache file that cannot be written (a folder holds its name): the pipelines were made, the run succeeds
+    // and says what was not kept.
+    for e in std::fs::read_dir(&pipelines).unwrap() {
+        let file = e.unwrap().path();
+        std::fs::remove_file(&file).unwrap();
+        std::fs::create_dir(&file).unwrap();
+        std::fs::write(file.join("keep"), b"x").unwrap();
+    }
+    let unsaved = run();
+    assert!(
+        unsaved.contains("the pipeline cache was not saved"),
+        "{unsaved}"
     );
 }
 

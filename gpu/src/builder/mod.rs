@@ -330,6 +330,28 @@ pub struct BuildReport {
 }
 
 impl BuildReport {
+    /// The report of a pass that could not start: nothing compiled, `problem` said.
+    fn failed_before_the_pass(
+        problem: Diagnostic,
+        opts: &BuildOptions,
+        start: Instant,
+    ) -> BuildReport {
+        BuildReport {
+            infos_total: 0,
+            infos_passed: 0,
+            modules: 0,
+            seconds: start.elapsed().as_secs_f64(),
+            failed: vec![Failure::new("", None, vec![problem])],
+            infos: Vec::new(),
+            targets: BTreeMap::new(),
+            phases: Phases::default(),
+            cache: None,
+            shard: opts.shard,
+            replayed: false,
+            module_reports: Vec::new(),
+        }
+    }
+
     /// True when nothing failed.
     pub fn success(&self) -> bool {
         self.failed.is_empty()
@@ -393,6 +415,9 @@ pub fn build(
     progress: &(dyn Fn(&str) + Sync),
 ) -> BuildReport {
     let start = Instant::now();
+    if let Err(d) = prepare_out_dir(opts) {
+        return BuildReport::failed_before_the_pass(*d, opts, start);
+    }
     let recording = record::Recording::of(registry, compiler, opts);
     if let Some(report) = recording.as_ref().and_then(|r| r.replay(loader, start)) {
         return report;
@@ -416,12 +441,19 @@ pub fn build(
         let loaded = once.files.into_inner().unwrap_or_else(|e| e.into_inner());
         r.store(&report, &loaded, loader);
     }
-    // A part that built completely says which part it is: `merge_outputs` takes only a whole set of parts.
+    // A part that built completely says which part it is and what it was built with: `merge_outputs` takes only
+    // a whole set of parts built alike.
     if let (Some(dir), Some(shard)) = (&opts.out_dir, opts.shard)
         && report.success()
-        && let Err(e) = std::fs::write(
-            dir.join(SHARD_RECORD),
-            format!("{}/{}\n", shard.index + 1, shard.count),
+        && let Err(e) = crate::cache_file::write_atomic(
+            &dir.join(SHARD_RECORD),
+            format!(
+                "{}/{}\n{SHARD_OPTIONS}{}\n",
+                shard.index + 1,
+                shard.count,
+                part_options(opts)
+            )
+            .as_bytes(),
         )
     {
         let mut report = report;
@@ -439,8 +471,63 @@ pub fn build(
     report
 }
 
-/// The file a part's output directory names its part in (`I/N`), written when the part built completely.
+/// The file a part's output directory names its part in (`I/N`, then the options it was built with), written
+/// when the part built completely.
 pub const SHARD_RECORD: &str = ".shard";
+
+/// The start of a part record's second line: what decides the part's files besides its sources.
+const SHARD_OPTIONS: &str = "options: ";
+
+/// What decides a part's files besides its sources and declarations: two parts built with other options (one
+/// without the WGSL files, one in release) merge into a set no single build makes. (The declarations are not
+/// compared: their identity holds code addresses, which differ between two builds of one checkout.)
+fn part_options(opts: &BuildOptions) -> String {
+    format!(
+        "shader-info {} profile {:?} targets {:?} checked {} filter {:?} branch limit {}",
+        env!("CARGO_PKG_VERSION"),
+        opts.profile,
+        opts.cross.targets,
+        opts.cross.check,
+        opts.filter,
+        opts.branch_limit,
+    )
+}
+
+/// The output directory made ready before anything compiles: a folder (not a file) that can be written, and, for a
+/// part, without the record of an earlier part (a part that fails now must not look finished to `merge`).
+fn prepare_out_dir(opts: &BuildOptions) -> Result<(), Box<Diagnostic>> {
+    let Some(dir) = &opts.out_dir else {
+        return Ok(());
+    };
+    let fail = |message: String, hint: &str| {
+        Box::new(
+            Diagnostic::error(Code::Io, "", message)
+                .item("out")
+                .hint(hint.to_string()),
+        )
+    };
+    if dir.exists() && !dir.is_dir() {
+        return Err(fail(
+            format!("the output directory `{}` is a file", dir.display()),
+            "name a folder (it is made if missing)",
+        ));
+    }
+    let unwritable = |e: std::io::Error| {
+        fail(
+            format!(
+                "cannot write to the output directory `{}`: {e}",
+                dir.display()
+            ),
+            "name a folder this user can write to",
+        )
+    };
+    std::fs::create_dir_all(dir).map_err(unwritable)?;
+    tempfile::NamedTempFile::new_in(dir).map_err(unwritable)?;
+    match std::fs::remove_file(dir.join(SHARD_RECORD)) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(unwritable(e)),
+        _ => Ok(()),
+    }
+}
 
 /// A loader that reads each file once per pass: the pass is a snapshot of the tree, and hundreds of variants
 /// load the same stage sources.
@@ -1217,17 +1304,39 @@ pub fn merge_outputs(shards: &[PathBuf], out: &std::path::Path) -> Result<usize,
         );
     }
     let mut parts: Vec<Shard> = Vec::new();
+    let mut built_with: Option<(String, &PathBuf)> = None;
     for dir in shards {
         let record = dir.join(SHARD_RECORD);
-        let shard: Shard = std::fs::read_to_string(&record)
-            .map_err(|_| {
-                format!(
-                    "`{}` has no `{SHARD_RECORD}`: it is not the output of a `build --shard I/N` that finished",
-                    dir.display()
-                )
-            })?
+        let text = std::fs::read_to_string(&record).map_err(|_| {
+            format!(
+                "`{}` has no `{SHARD_RECORD}`: it is not the output of a `build --shard I/N` that finished",
+                dir.display()
+            )
+        })?;
+        let mut lines = text.lines();
+        let shard: Shard = lines
+            .next()
+            .unwrap_or_default()
             .trim()
-            .parse()?;
+            .parse()
+            .map_err(|e| format!("`{}`: {e}", record.display()))?;
+        let options = lines
+            .next()
+            .and_then(|l| l.strip_prefix(SHARD_OPTIONS))
+            .unwrap_or("(not recorded: an older build)")
+            .to_string();
+        match &built_with {
+            Some((first, first_dir)) if *first != options => {
+                return Err(format!(
+                    "the parts were built differently: `{}` with {first}, `{}` with {options}; build every part \
+                     with the same options and sources",
+                    first_dir.display(),
+                    dir.display()
+                ));
+            }
+            Some(_) => {}
+            None => built_with = Some((options, dir)),
+        }
         if parts.contains(&shard) {
             return Err(format!(
                 "part {}/{} is given twice (again in `{}`)",

@@ -107,6 +107,14 @@ impl Frame {
         let mut decoder = png::Decoder::new(std::io::BufReader::new(file));
         decoder.set_transformations(png::Transformations::EXPAND);
         let mut reader = decoder.read_info().map_err(|e| fail(&e))?;
+        // The header's size decides the buffer: a few bytes can claim terabytes (an abort, not an error).
+        let (width, height) = (reader.info().width, reader.info().height);
+        if width > MAX_SIDE || height > MAX_SIDE {
+            return Err(fail(&format!(
+                "the image is {width}×{height}; frames are compared up to {MAX_SIDE}×{MAX_SIDE}, the largest \
+                 `render --size` makes"
+            )));
+        }
         let mut buf = vec![0u8; reader.output_buffer_size()];
         let info = reader.next_frame(&mut buf).map_err(|e| fail(&e))?;
         buf.truncate(info.buffer_size());
@@ -116,7 +124,12 @@ impl Frame {
                 .chunks_exact(3)
                 .flat_map(|p| [p[0], p[1], p[2], 255])
                 .collect(),
-            other => return Err(fail(&format!("unsupported PNG format {other:?}"))),
+            (color, depth) => {
+                return Err(fail(&format!(
+                    "it is a {depth:?}-bit {color:?} PNG; compare reads 8-bit RGB or RGBA images (`render` \
+                     writes those): convert it first"
+                )));
+            }
         };
         Ok(Frame {
             width: info.width,
@@ -152,7 +165,10 @@ impl Frame {
     }
 }
 
-/// Parses `WIDTHxHEIGHT` (e.g. `1280x720`), each between 1 and 16384.
+/// The longest side of a frame the demo renders or `compare` reads.
+pub const MAX_SIDE: u32 = 16384;
+
+/// Parses `WIDTHxHEIGHT` (e.g. `1280x720`), each between 1 and [`MAX_SIDE`].
 ///
 /// ```
 /// assert_eq!(shaders::demo::parse_size("640x360"), Ok((640, 360)));
@@ -160,11 +176,12 @@ impl Frame {
 /// assert!(shaders::demo::parse_size("0x10").is_err());
 /// ```
 pub fn parse_size(s: &str) -> Result<(u32, u32), String> {
-    let bad = || format!("`{s}` is not a size: write WIDTHxHEIGHT, e.g. 1280x720, each 1..=16384");
+    let bad =
+        || format!("`{s}` is not a size: write WIDTHxHEIGHT, e.g. 1280x720, each 1..={MAX_SIDE}");
     let (w, h) = s.trim().split_once(['x', 'X']).ok_or_else(bad)?;
     let w: u32 = w.trim().parse().map_err(|_| bad())?;
     let h: u32 = h.trim().parse().map_err(|_| bad())?;
-    if !(1..=16384).contains(&w) || !(1..=16384).contains(&h) {
+    if !(1..=MAX_SIDE).contains(&w) || !(1..=MAX_SIDE).contains(&h) {
         return Err(bad());
     }
     Ok((w, h))

@@ -256,20 +256,22 @@ fn load_pipeline_cache(
 }
 
 /// Saves the device's pipeline cache to `file` (when given), saying so.
-fn save_pipeline_cache(
-    ctx: &VkContext,
-    file: Option<&Path>,
-    notes: &mut Vec<String>,
-) -> Result<(), RenderError> {
+fn save_pipeline_cache(ctx: &VkContext, file: Option<&Path>, notes: &mut Vec<String>) {
+    // A cache that cannot be kept costs the next start its warm pipelines, not this run its frame.
     if let Some(file) = file {
-        let saved = gpu::vk::pipeline_cache::save(ctx, file)
-            .map_err(|e| RenderError::Failed(e.to_string()))?;
-        notes.push(format!(
-            "pipeline cache: saved {saved} bytes to {}",
-            file.display()
-        ));
+        notes.push(match gpu::vk::pipeline_cache::save(ctx, file) {
+            Ok(saved) => format!("pipeline cache: saved {saved} bytes to {}", file.display()),
+            Err(e) => unsaved(&e),
+        });
     }
-    Ok(())
+}
+
+/// The note of a pipeline cache that could not be saved.
+fn unsaved(e: &dyn std::fmt::Display) -> String {
+    format!(
+        "warning: the pipeline cache was not saved ({e}); the next start creates its pipelines cold — give \
+         --pipeline-cache a folder this user can write"
+    )
 }
 
 /// What [`warm_up_pipelines`] did.
@@ -304,7 +306,7 @@ pub fn warm_up_pipelines(
         .map_err(|e| RenderError::Failed(e.to_string()))?;
     let pipelines = create_all(&mut lib);
     notes.extend(disk_cache_note(opts));
-    save_pipeline_cache(&ctx, cache_file.as_deref(), &mut notes)?;
+    save_pipeline_cache(&ctx, cache_file.as_deref(), &mut notes);
     drop(lib);
     Ok(WarmedUp {
         device: ctx.device_name().to_string(),
@@ -474,7 +476,7 @@ fn render_vulkan(
     let frame = render_frame(&mut lib, size.0, size.1)
         .map_err(|e| RenderError::Failed(format!("rendering the demo frame failed: {e}")))?;
     let frame_ms = ms(t);
-    save_pipeline_cache(&ctx, cache_file.as_deref(), &mut notes)?;
+    save_pipeline_cache(&ctx, cache_file.as_deref(), &mut notes);
     // Pipelines are destroyed before the messages are read, so their destruction is validated too.
     drop(lib);
     let (driver, validation): (Vec<_>, Vec<_>) = ctx
@@ -530,12 +532,12 @@ fn render_wgpu(
         RenderError::Failed(format!("rendering the demo frame through wgpu failed: {e}"))
     })?;
     let frame_ms = ms(t);
-    if pipeline_cache.is_some()
-        && let Some(saved) = ctx
-            .save_pipeline_cache()
-            .map_err(|e| RenderError::Failed(e.to_string()))?
-    {
-        notes.push(format!("pipeline cache: saved {saved} bytes"));
+    if pipeline_cache.is_some() {
+        match ctx.save_pipeline_cache() {
+            Ok(Some(saved)) => notes.push(format!("pipeline cache: saved {saved} bytes")),
+            Ok(None) => {}
+            Err(e) => notes.push(unsaved(&e)),
+        }
     }
     drop(lib);
     ctx.wait_idle();
