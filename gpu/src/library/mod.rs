@@ -748,29 +748,26 @@ impl<B: Backend> Library<B> {
     /// the device raised about the library's objects since the last call come first, as the error, and the changes
     /// are reloaded at the next call.
     pub fn poll_reload(&mut self) -> Option<Result<ReloadReport, B::Error>> {
+        self.reload_watched(|w| w.poll())
+    }
+
+    /// Like [`Self::poll_reload`], but waits up to `timeout` for changes first.
+    pub fn wait_reload(&mut self, timeout: Duration) -> Option<Result<ReloadReport, B::Error>> {
+        self.reload_watched(|w| w.wait(timeout))
+    }
+
+    /// Reloads when `changes` takes a batch from the watcher, the batch and the watcher's errors in the report.
+    fn reload_watched(
+        &mut self,
+        changes: impl FnOnce(&ShaderWatcher) -> Option<Vec<std::path::PathBuf>>,
+    ) -> Option<Result<ReloadReport, B::Error>> {
         // Errors raised since the last call are reported before the watcher's batch is taken: `reload` would
         // return them without reloading, and the batch (the saved edit) would be lost.
         if let Err(d) = self.raised(None) {
             return Some(Err(B::error(d)));
         }
         let watcher = self.watcher.as_ref()?;
-        let changed = watcher.poll()?;
-        let watch_errors = watcher.take_errors();
-        Some(self.reload().map(|mut r| {
-            r.changed_files = changed;
-            r.watch_errors = watch_errors;
-            r
-        }))
-    }
-
-    /// Like [`Self::poll_reload`], but waits up to `timeout` for changes first.
-    pub fn wait_reload(&mut self, timeout: Duration) -> Option<Result<ReloadReport, B::Error>> {
-        // As in `poll_reload`: the batch is taken only when the reload will run.
-        if let Err(d) = self.raised(None) {
-            return Some(Err(B::error(d)));
-        }
-        let watcher = self.watcher.as_ref()?;
-        let changed = watcher.wait(timeout)?;
+        let changed = changes(watcher)?;
         let watch_errors = watcher.take_errors();
         Some(self.reload().map(|mut r| {
             r.changed_files = changed;
