@@ -259,6 +259,56 @@ fn a_declared_sampler_state_is_an_msl_inline_sampler_and_in_the_map() {
     );
 }
 
+/// Two inline samplers of one state: each declared state must have its own declaration in the MSL (one filter
+/// written once stood for both).
+#[test]
+fn each_inline_sampler_is_checked_against_its_own_declared_state() {
+    let mut s = Scratch::new(&[
+        (
+            "two.frag",
+            "void main() { color = texture(a, vec2(0.5)) + texture(b, vec2(0.5)); }\n",
+        ),
+        ("two.vert", "void main() { gl_Position = vec4(0.0); }\n"),
+    ]);
+    let info = ShaderCreateInfo::new("scratch_two_samplers")
+        .sampler_with_state(
+            0,
+            ImageType::Float2D,
+            "a",
+            Frequency::Pass,
+            SamplerState::nearest(),
+        )
+        .sampler_with_state(
+            1,
+            ImageType::Float2D,
+            "b",
+            Frequency::Pass,
+            SamplerState::nearest(),
+        )
+        .fragment_out(0, Type::Vec4, "color")
+        .vertex_source("two.vert")
+        .fragment_source("two.frag")
+        .do_static_compilation(true);
+    let p = s.portable(info, Stage::Fragment);
+    let t = translate(&p, Target::Msl);
+    assert_eq!(
+        t.text.matches("min_filter::nearest").count(),
+        2,
+        "{}",
+        t.text
+    );
+    check::check(&p, &t).unwrap_or_else(|d| panic!("{}", render_all(&d)));
+    // The second sampler turned linear: the first's `nearest` no longer answers for it.
+    let at = t.text.rfind("min_filter::nearest").unwrap();
+    let mut text = t.text.clone();
+    text.replace_range(at..at + "min_filter::nearest".len(), "min_filter::linear");
+    check_fails(
+        &p,
+        &Translation { text, ..t.clone() },
+        &["lacks its declared `min_filter::nearest`"],
+    );
+}
+
 /// A translation whose text a test edits, to see the check catch it.
 fn tampered(t: &Translation, from: &str, to: &str) -> Translation {
     assert!(t.text.contains(from), "`{from}` is not in:\n{}", t.text);

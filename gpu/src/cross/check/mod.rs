@@ -77,8 +77,8 @@ pub fn tools() -> Vec<(&'static str, bool)> {
 /// Bumped whenever a check changes what it accepts (the translations' own changes bump `OUTPUT_REVISION`): a
 /// verdict an older check gave is then never served from a cache. 2: HLSL cbuffer offsets are compared (they were
 /// not: a key mismatch), register classes 8,192 bindings apart. 3: the WGSL check refuses a recorded entry point its
-/// text lacks.
-const CHECK_REVISION: u32 = 3;
+/// text lacks. 4: the MSL check matches each inline sampler's filter with one declared state.
+const CHECK_REVISION: u32 = 4;
 
 /// What the checkers of `opts` are, for cache keys (empty when nothing is checked): the checks' revision; a verdict
 /// made without Tint is not kept for a pass that has it, nor for one that requires it (and fails without it), nor

@@ -48,13 +48,28 @@ pub(crate) fn check(p: &Portable, text: &str) -> Vec<String> {
             inline.len()
         ));
     }
+    // Each declaration's filter, matched one to one with the declared states: with two inline samplers, one
+    // filter written twice must not stand for both.
+    let mut filters: Vec<&str> = text
+        .match_indices("constexpr metal::sampler ")
+        .map(|(at, _)| {
+            let declaration = &text[at..];
+            let declaration = &declaration[..declaration.find(");").unwrap_or(declaration.len())];
+            ["min_filter::nearest", "min_filter::linear"]
+                .into_iter()
+                .find(|f| declaration.contains(f))
+                .unwrap_or("no min_filter")
+        })
+        .collect();
     for b in &inline {
         if let Some(state) = b.sampler_state {
             let filter = match state.filter {
                 shader_info::TexelFilter::Nearest => "min_filter::nearest",
                 shader_info::TexelFilter::Linear => "min_filter::linear",
             };
-            if !text.contains(filter) {
+            if let Some(at) = filters.iter().position(|f| *f == filter) {
+                filters.swap_remove(at);
+            } else {
                 out.push(format!(
                     "the inline sampler of `{}` lacks its declared `{filter}`",
                     b.name
