@@ -65,6 +65,28 @@ pub fn unwrap(bytes: &[u8]) -> Result<&[u8], String> {
 
 /// This process's user id, where the system tells it (`/proc/self` on Linux): files handed to a driver or a
 /// runtime folder are used only when they are this user's own.
+/// Why `file` is not read as a cache whose bytes go to a driver: it belongs to another user (a shared temporary
+/// folder, where anyone can put a file by the expected name). `None` for this user's file, a missing one, or where
+/// files have no owner.
+pub(crate) fn foreign_owner(file: &Path) -> Option<String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let (meta, uid) = (std::fs::metadata(file).ok()?, own_uid()?);
+        (meta.uid() != uid).then(|| {
+            format!(
+                "it belongs to another user (uid {}): only this user's pipeline cache is handed to the driver",
+                meta.uid()
+            )
+        })
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = file;
+        None
+    }
+}
+
 pub(crate) fn own_uid() -> Option<u32> {
     #[cfg(unix)]
     {

@@ -164,6 +164,21 @@ fn wgpu_saves_and_reloads_its_pipeline_cache_and_refuses_a_damaged_one() {
         );
         pipeline(&second);
         shader_info_gpu::wgpu::testing::assert_quiet(&second);
+        // The same good bytes in another user's file (a shared temporary folder) are not handed to the driver.
+        #[cfg(unix)]
+        let owner = std::os::unix::fs::MetadataExt::uid(&std::fs::metadata(&file).unwrap());
+        #[cfg(unix)]
+        if std::os::unix::fs::chown(&file, Some(12345), None).is_ok() {
+            let foreign = context();
+            assert!(
+                foreign.pipeline_cache_status().starts_with("cold, refused")
+                    && foreign.pipeline_cache_status().contains("another user"),
+                "{}",
+                foreign.pipeline_cache_status()
+            );
+            drop(foreign);
+            std::os::unix::fs::chown(&file, Some(owner), None).unwrap();
+        }
         let mut bytes = std::fs::read(&file).unwrap();
         let last = bytes.len() - 1;
         bytes[last] ^= 0x5A;

@@ -113,16 +113,8 @@ fn unwrap_file(ctx: &VkContext, bytes: &[u8]) -> Result<Vec<u8>, String> {
 /// documentation). A refusal is returned, never an error: the caller goes on cold and may report it once.
 pub fn load(ctx: &VkContext, file: &Path) -> Loaded {
     // The data goes to the driver: a file another user could have written (a shared temporary folder) is not read.
-    #[cfg(unix)]
-    if let (Ok(meta), Some(uid)) = (std::fs::metadata(file), crate::cache_file::own_uid()) {
-        use std::os::unix::fs::MetadataExt;
-        if meta.uid() != uid {
-            return Loaded::Refused(format!(
-                "{}: it belongs to another user (uid {}): only this user's pipeline cache is handed to the driver",
-                file.display(),
-                meta.uid()
-            ));
-        }
+    if let Some(why) = crate::cache_file::foreign_owner(file) {
+        return Loaded::Refused(format!("{}: {why}", file.display()));
     }
     let bytes = match std::fs::read(file) {
         Ok(b) => b,

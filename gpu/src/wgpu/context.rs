@@ -136,7 +136,11 @@ impl WgpuContext {
                 (None, "the adapter has no pipeline cache".to_string())
             }
             Some(file) => {
-                let read = std::fs::read(file);
+                // As on Vulkan: the bytes go to the driver, so another user's file is not read.
+                let read = match crate::cache_file::foreign_owner(file) {
+                    Some(why) => Err(std::io::Error::other(why)),
+                    None => std::fs::read(file),
+                };
                 let (data, status) = match &read {
                     Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                         (None, format!("cold: {} does not exist yet", file.display()))
