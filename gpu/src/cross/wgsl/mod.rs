@@ -34,18 +34,19 @@ pub(super) fn write(p: &Portable) -> Result<(String, String, BTreeMap<String, u6
 /// ends in `_` loses it, a WGSL keyword or a name already taken gets a suffix. wgpu finds the entry point by the
 /// text's name. The writer puts each entry point's stage attributes on a line of their own, then `fn NAME(`.
 fn written_entry_point(text: &str) -> Option<String> {
-    let mut lines = text.lines();
-    while let Some(line) = lines.next() {
-        let stage = ["@vertex", "@fragment", "@compute"]
+    // From the end: the writer puts entry points after every other function (only polyfills follow them), so
+    // the whole text is not walked for every translation.
+    text.rmatch_indices("\nfn ").find_map(|(at, _)| {
+        let attributes = text[..at].rsplit('\n').next()?.trim_start();
+        if !["@vertex", "@fragment", "@compute"]
             .iter()
-            .any(|a| line.trim_start().starts_with(a));
-        if stage {
-            let name = lines.next()?.trim_start().strip_prefix("fn ")?;
-            let end = name.find('(')?;
-            return Some(name[..end].trim().to_string());
+            .any(|a| attributes.starts_with(a))
+        {
+            return None;
         }
-    }
-    None
+        let name = &text[at + "\nfn ".len()..];
+        Some(name[..name.find('(')?].trim().to_string())
+    })
 }
 
 #[cfg(test)]
