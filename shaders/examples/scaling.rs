@@ -6,7 +6,8 @@
 //! (summed over threads), and the pass's own work alone (a pass whose every compile is a cache hit: seconds, and its
 //! share of the pass). The machines this runs on are shared and noisy: each row runs the pass and plain shaderc once
 //! untimed, then in turn `--runs` times (default 5), and prints the medians with the range (min–max) of each and of the
-//! pass/shaderc ratio taken run by run.
+//! pass/shaderc ratio taken run by run. The lead and tail columns say how much of each run's wall time no compile
+//! ran in: before the first and after the last (medians, milliseconds), for the pass and for plain shaderc.
 //!
 //! `cargo run --release -p shaders --example scaling [-- debug|release] [--max-jobs N | --jobs 1,16] [--runs N] [--root DIR]`
 
@@ -85,21 +86,30 @@ fn kind(stage: Stage) -> shaderc::ShaderKind {
     }
 }
 
-/// Plain shaderc over `modules` from `jobs` threads: seconds.
+/// Plain shaderc over `modules` from `jobs` threads: seconds, and the span its compiles ran in as the pass reports
+/// its jobs' ([`Span`]).
 fn plain_shaderc(
     modules: &[GeneratedStage],
     files: &HashMap<String, String>,
     profile: Profile,
     jobs: usize,
-) -> f64 {
+) -> (f64, Span) {
+    use std::sync::atomic::{AtomicU64, Ordering};
     let compiler = shaderc::Compiler::new().expect("shaderc");
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()
         .expect("pool");
+    let (first, last, summed) = (
+        AtomicU64::new(u64::MAX),
+        AtomicU64::new(0),
+        AtomicU64::new(0),
+    );
     let t = Instant::now();
     pool.install(|| {
         modules.par_iter().for_each(|g| {
+            let began = t.elapsed().as_nanos() as u64;
+            first.fetch_min(began, Ordering::Relaxed);
             let mut o = shaderc::CompileOptions::new().expect("options");
             o.set_target_env(
                 shaderc::TargetEnv::Vulkan,
@@ -141,9 +151,53 @@ fn plain_shaderc(
             compiler
                 .compile_into_spirv(&g.source, kind(g.stage), &name, "main", Some(&o))
                 .unwrap_or_else(|e| panic!("{}: {e}", g.name));
+            let ended = t.elapsed().as_nanos() as u64;
+            last.fetch_max(ended, Ordering::Relaxed);
+            summed.fetch_add(ended - began, Ordering::Relaxed);
         })
     });
-    t.elapsed().as_secs_f64()
+    let secs = t.elapsed().as_secs_f64();
+    let at = |a: &AtomicU64| a.load(Ordering::Relaxed) as f64 * 1e-9;
+    (
+        secs,
+        Span {
+            lead: at(&first),
+            tail: secs - at(&last),
+            summed: at(&summed),
+        },
+    )
+}
+
+/// The part of a run no compile ran in: from its start to the first compile (the pass: to its first job), and from
+/// the last compile's end to its end; and the compiles' (the pass: its jobs') time summed over threads. The rest of
+/// the gap between the pass and plain shaderc is in the middle, on threads that were not compiling.
+#[derive(Clone, Copy, Default)]
+struct Span {
+    lead: f64,
+    tail: f64,
+    summed: f64,
+}
+
+impl Span {
+    fn of(report: &gpu::builder::BuildReport) -> Span {
+        let p = report.phases;
+        Span {
+            lead: p.first_job,
+            tail: report.seconds - p.last_job,
+            summed: p.jobs,
+        }
+    }
+}
+
+/// The median lead and tail of `spans`, in milliseconds, and their summed compile time in seconds.
+fn lead_tail(spans: &[Span]) -> String {
+    let of = |f: fn(&Span) -> f64| median(&mut spans.iter().map(f).collect::<Vec<f64>>());
+    format!(
+        "{:.1}/{:.1} {:.2}",
+        1e3 * of(|s| s.lead),
+        1e3 * of(|s| s.tail),
+        of(|s| s.summed)
+    )
 }
 
 fn main() {
@@ -209,7 +263,7 @@ fn main() {
             modules.len()
         );
         println!(
-            "{:>4} {:>20} {:>9} {:>7} {:>6} {:>20} {:>7} {:>18} {:>16} {:>15} | summed over threads: {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}",
+            "{:>4} {:>20} {:>9} {:>7} {:>6} {:>20} {:>7} {:>18} {:>16} {:>15} {:>31} | summed over threads: {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}",
             "jobs",
             "pass s (range)",
             "modules/s",
@@ -220,6 +274,7 @@ fn main() {
             "overhead (range)",
             "run by run [IQR]",
             "own work",
+            "lead/tail ms, summed s: pass; sc",
             "jobs",
             "gen",
             "compile",
@@ -234,14 +289,17 @@ fn main() {
             let mut pass = Vec::new();
             let mut plain = Vec::new();
             let mut ratios = Vec::new();
+            let (mut pass_spans, mut plain_spans) = (Vec::new(), Vec::new());
             let mut report = None;
             // One untimed round first: the first run on a fresh machine took up to three times the others (page
             // cache, thread start-up, CPU clocks), which skewed the range of both.
             plain_shaderc(&modules, &sources, profile, jobs);
             timed_pass(registry, &root, &loader, profile, jobs);
             for _ in 0..runs {
-                let raw = plain_shaderc(&modules, &sources, profile, jobs);
+                let (raw, span) = plain_shaderc(&modules, &sources, profile, jobs);
                 let (secs, r) = timed_pass(registry, &root, &loader, profile, jobs);
+                plain_spans.push(span);
+                pass_spans.push(Span::of(&r));
                 pass.push(secs);
                 plain.push(raw);
                 ratios.push(secs / raw);
@@ -255,7 +313,7 @@ fn main() {
             }
             let ph = report.phases;
             println!(
-                "{jobs:>4} {:>20} {:>9.0} {:>6.2}x {:>6.2} {:>20} {:>6.2}x {:>18} {:>16} {:>15} | {:>28.2} {:>6.2} {:>6.2} {:>7.2} {:>6.2} {:>7.2} {:>6.2}",
+                "{jobs:>4} {:>20} {:>9.0} {:>6.2}x {:>6.2} {:>20} {:>6.2}x {:>18} {:>16} {:>15} {:>31} | {:>28.2} {:>6.2} {:>6.2} {:>7.2} {:>6.2} {:>7.2} {:>6.2}",
                 spread(secs, &pass, "", 3),
                 report.modules as f64 / secs,
                 base / secs,
@@ -265,6 +323,7 @@ fn main() {
                 spread(secs / raw, &ratios, "x", 2),
                 quartiles(&mut ratios),
                 format!("{own:.4}s ({:.0} %)", 100.0 * own / secs),
+                format!("{}; {}", lead_tail(&pass_spans), lead_tail(&plain_spans)),
                 ph.jobs,
                 ph.flow.generate,
                 ph.flow.compile,

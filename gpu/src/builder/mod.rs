@@ -236,6 +236,12 @@ pub struct Phases {
     pub write: f64,
     /// Whole jobs (one module each), start to end.
     pub jobs: f64,
+    /// Wall clock, not summed: seconds from the pass's start to the start of its first job, the part of the pass
+    /// no module compiles in (validation, and the expansion of what compiles first).
+    pub first_job: f64,
+    /// Wall clock, not summed: seconds from the pass's start to the end of its last job; the pass's `seconds`
+    /// less this is its tail after the last module (the reports).
+    pub last_job: f64,
 }
 
 /// Verdict counts of one target over the pass.
@@ -576,7 +582,7 @@ fn build_in_pool(
         .filter(|(info, _)| info.do_static_compilation)
         .filter_map(|(info, v)| Some((*info, v.as_ref()?)))
         .collect();
-    let clock = JobClock::default();
+    let clock = JobClock::new(start);
     let shaderc_before = compiler.shaderc_seconds();
     let waited_before = compiler.wait_seconds();
     let cache_before = compiler.disk_cache().map(|d| d.stats());
@@ -657,6 +663,8 @@ fn build_in_pool(
             cross: nanos(&clock.cross),
             write: nanos(&clock.write),
             jobs: nanos(&clock.jobs),
+            first_job: clock.span().0,
+            last_job: clock.span().1,
         },
         module_reports: modules,
         shard: opts.shard,
@@ -1032,9 +1040,7 @@ impl Runner<'_> {
     fn run(&self, job: &Job, generated: Option<GeneratedStage>) -> Outcome {
         let t = Instant::now();
         let out = compile_one(self.flow, self.opts, job, generated, self.clock);
-        self.clock
-            .jobs
-            .fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        self.clock.job(t);
         (self.progress)(&format!("{} {}", job.info.name, job.stage.short_name()));
         out
     }
@@ -1132,12 +1138,51 @@ fn info_reports(
         .collect()
 }
 
-/// Time of the builder's own phases, summed over threads.
-#[derive(Default)]
+/// Time of the builder's own phases, summed over threads, and when the first job began and the last ended.
 struct JobClock {
+    start: Instant,
     cross: AtomicU64,
     write: AtomicU64,
     jobs: AtomicU64,
+    /// Nanoseconds from `start`.
+    first: AtomicU64,
+    last: AtomicU64,
+}
+
+impl JobClock {
+    fn new(start: Instant) -> Self {
+        JobClock {
+            start,
+            cross: AtomicU64::new(0),
+            write: AtomicU64::new(0),
+            jobs: AtomicU64::new(0),
+            first: AtomicU64::new(u64::MAX),
+            last: AtomicU64::new(0),
+        }
+    }
+
+    /// A job ran from `began` to now.
+    fn job(&self, began: Instant) {
+        let since = |t: Instant| t.duration_since(self.start).as_nanos() as u64;
+        let end = Instant::now();
+        self.jobs.fetch_add(
+            end.duration_since(began).as_nanos() as u64,
+            Ordering::Relaxed,
+        );
+        // Read before written, as elsewhere: an update on every job would bounce the line between the threads.
+        if since(began) < self.first.load(Ordering::Relaxed) {
+            self.first.fetch_min(since(began), Ordering::Relaxed);
+        }
+        self.last.fetch_max(since(end), Ordering::Relaxed);
+    }
+
+    /// [`Phases::first_job`] and [`Phases::last_job`]: 0 where no job ran.
+    fn span(&self) -> (f64, f64) {
+        match self.first.load(Ordering::Relaxed) {
+            u64::MAX => (0.0, 0.0),
+            first => (first as f64 * 1e-9, nanos(&self.last)),
+        }
+    }
 }
 
 fn nanos(c: &AtomicU64) -> f64 {
