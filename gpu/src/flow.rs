@@ -328,10 +328,7 @@ impl<'a> Flow<'a> {
                 if prelude_instance {
                     // The prelude's `gl_InstanceID` reads the base instance (`shaderDrawParameters`, see the plan).
                     active = active.replace(shader_info::BLENDER_PRELUDE_VERTEX, "");
-                    if BuiltinBits::INSTANCE_ID
-                        .first_use(&active)
-                        .is_some_and(|(_, word)| word == "gl_InstanceID")
-                    {
+                    if spells_word(&active, &["gl_InstanceID", "gpu_BaseInstance"]) {
                         add |= BuiltinBits::INSTANCE_ID;
                     }
                 }
@@ -897,6 +894,21 @@ fn undeclared_builtin_hint(d: Diagnostic, info: &ValidatedInfo, stage: Stage) ->
         )),
         None => d,
     }
+}
+
+/// Whether the code of `text` (outside `//` comments) uses one of `words` as a whole word: the Blender prelude's
+/// names that read the base instance, which `gl_InstanceIndex` before them must not hide.
+fn spells_word(text: &str, words: &[&str]) -> bool {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .any(|code| {
+            words.iter().any(|w| {
+                code.match_indices(w).any(|(at, _)| {
+                    !code[..at].ends_with(ident) && !code[at + w.len()..].starts_with(ident)
+                })
+            })
+        })
 }
 
 /// The diagnostics, each naming the variant when `info` is one.

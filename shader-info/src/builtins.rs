@@ -44,6 +44,9 @@ impl BuiltinBits {
             BuiltinBits::LOCAL_INVOCATION_ID => {
                 &["gl_LocalInvocationID", "gl_LocalInvocationIndex"]
             }
+            BuiltinBits::LOCAL_INVOCATION_INDEX => &["gl_LocalInvocationIndex"],
+            BuiltinBits::NUM_WORK_GROUP => &["gl_NumWorkGroups"],
+            BuiltinBits::WORK_GROUP_SIZE => &["gl_WorkGroupSize"],
             BuiltinBits::WORK_GROUP_ID => &["gl_WorkGroupID"],
             BuiltinBits::SUBGROUP => &["gl_Subgroup", "gl_NumSubgroups", "subgroup"],
             BuiltinBits::TEXTURE_ATOMIC => &["imageAtomic"],
@@ -260,6 +263,9 @@ impl BuiltinBits {
                 let compute_only = [
                     BuiltinBits::GLOBAL_INVOCATION_ID,
                     BuiltinBits::LOCAL_INVOCATION_ID,
+                    BuiltinBits::LOCAL_INVOCATION_INDEX,
+                    BuiltinBits::NUM_WORK_GROUP,
+                    BuiltinBits::WORK_GROUP_SIZE,
                     BuiltinBits::WORK_GROUP_ID,
                 ];
                 if fragment_only.contains(&b) {

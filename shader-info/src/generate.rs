@@ -707,9 +707,7 @@ fn emit_preamble(e: &mut Emitter, info: &ResolvedInfo, stage: Stage, flavor: Fla
     );
     if info.blender_prelude {
         pre.push_str(BLENDER_PRELUDE);
-        if stage == Stage::Vertex {
-            pre.push_str(BLENDER_PRELUDE_VERTEX);
-        }
+        pre.push_str(&blender_prelude_of(stage));
     }
     if flavor == Flavor::Portable {
         pre.push_str("#define GPU_PORTABLE\n");
@@ -764,6 +762,28 @@ fn emit_typedef_files(
                 if let Some(d) = text_problem(info, &t.value, &text, false, t) {
                     diags.push(d);
                 }
+                let text = match info.blender_prelude.then(|| blender_enums(&text)) {
+                    Some(Ok(Some(rewritten))) => rewritten,
+                    Some(Err((line, what))) => {
+                        diags.push(
+                            Diagnostic::error(
+                                Code::Unsupported,
+                                &info.name,
+                                format!("typedef_source `{}`: line {line} {what}", t.value),
+                            )
+                            .item(format!("typedef_source `{}`", t.value))
+                            .in_file(t.value.clone(), Some(line))
+                            .at(&t.declared_in, t.origin)
+                            .hint(
+                                "write it as Blender's shared headers do (`enum eName : uint32_t {`, one value a \
+                                 line, `};`), or guard it with `#ifndef GPU_SHADER` and declare it in Rust with \
+                                 #[derive(ShaderEnum)]",
+                            ),
+                        );
+                        text
+                    }
+                    _ => text,
+                };
                 if let Some((line, what)) = c_dialect_problem(&text) {
                     diags.push(
                         Diagnostic::error(
@@ -780,7 +800,8 @@ fn emit_typedef_files(
                         .hint(
                             "declare the enum in Rust with #[derive(ShaderEnum)] (its values become GLSL constants) \
                              and name it in the info, or guard the C/C++ part with `#ifndef GPU_SHADER`; the \
-                             structs and the dialect's vector types can stay (see ShaderCreateInfo::blender_compat)",
+                             structs and the dialect's vector types can stay, and under ShaderCreateInfo::blender_compat \
+                             Blender's enums are read as Blender reads them",
                         ),
                     );
                 }
@@ -1131,6 +1152,176 @@ pub fn c_dialect_problem(text: &str) -> Option<(u32, &'static str)> {
     })
 }
 
+/// A shared header's C enums as Blender's GLSL preprocessor rewrites them, under the Blender prelude
+/// ([`crate::ShaderCreateInfo::blender_compat`]): the type becomes a macro of its underlying type and each value a
+/// constant, on the lines where they were written (line numbers stay), so structs and code use both unchanged.
+///
+/// ```text
+/// enum eShape : uint32_t {      →  #define eShape uint
+///   SHAPE_A = 1u,               →  const uint SHAPE_A = 1u;
+///   SHAPE_B,                    →  const uint SHAPE_B = (SHAPE_A + 1u);
+/// };                            →
+/// ```
+///
+/// `Ok(None)` when the text declares no enum GLSL reads (those inside `#ifndef GPU_SHADER` blocks stay as they
+/// are); `Err((line, what))` for an enum this cannot rewrite: an `enum class` (GLSL has no scoped names) or one
+/// written on a single line (the type's `#define` needs a line of its own).
+///
+/// ```
+/// use shader_info::blender_enums;
+/// let header = "enum eShape : uint32_t {\n  A = 1u,\n  B,\n};\nstruct S { eShape s; };\n";
+/// let glsl = blender_enums(header).unwrap().unwrap();
+/// assert_eq!(glsl, "#define eShape uint\nconst uint A = 1u;\nconst uint B = (A + 1u);\n\nstruct S { eShape s; };\n");
+/// assert!(blender_enums("enum class eMode : uint32_t {\n  A = 0u,\n};\n").is_err());
+/// ```
+pub fn blender_enums(text: &str) -> Result<Option<String>, (u32, String)> {
+    let visible: HashMap<usize, String> = glsl_visible_lines(text).collect();
+    let starts_enum = |code: &str| {
+        code.strip_prefix("enum").is_some_and(|rest| {
+            rest.is_empty() || rest.starts_with(|c: char| c.is_whitespace() || c == '{')
+        })
+    };
+    if !visible.values().any(|c| starts_enum(c)) {
+        return Ok(None);
+    }
+    struct Body {
+        ty: &'static str,
+        /// The previous value's name (the next unnumbered value counts on from it); `None` before the first.
+        previous: Option<String>,
+        /// Whether the `{` is still to come (on a line of its own).
+        open: bool,
+    }
+    let mut body: Option<Body> = None;
+    let mut out = String::with_capacity(text.len());
+    let mut in_comment = false;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        let ending = &line[line.trim_end_matches(['\n', '\r']).len()..];
+        // The rewritten line keeps an unclosed block comment open, so the comment's next lines stay comment.
+        without_comments(line, &mut in_comment);
+        let reopen = if in_comment { " /*" } else { "" };
+        let number = i as u32 + 1;
+        let Some(code) = visible.get(&i).map(|c| c.trim()) else {
+            out.push_str(line);
+            continue;
+        };
+        let rewritten = match &mut body {
+            None if starts_enum(code) => {
+                let header = code["enum".len()..].trim();
+                let (head, after) = match header.split_once('{') {
+                    Some((h, a)) => (h.trim(), Some(a.trim())),
+                    None => (header, None),
+                };
+                let (name, underlying) = match head.split_once(':') {
+                    Some((n, t)) => (
+                        n.trim(),
+                        Some(t.split_whitespace().collect::<Vec<_>>().join(" ")),
+                    ),
+                    None => (head, None),
+                };
+                if name
+                    .split_whitespace()
+                    .next()
+                    .is_some_and(|w| w == "class" || w == "struct")
+                {
+                    return Err((
+                        number,
+                        "declares a scoped enum (`enum class`), which GLSL cannot name".into(),
+                    ));
+                }
+                if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                    return Err((
+                        number,
+                        format!("declares an enum `{name}` this cannot read"),
+                    ));
+                }
+                if after.is_some_and(|a| !a.is_empty()) {
+                    return Err((
+                        number,
+                        format!(
+                            "declares the enum `{name}` on one line; its values need lines of their own"
+                        ),
+                    ));
+                }
+                let ty = match underlying.as_deref() {
+                    Some("int" | "int32_t" | "int16_t" | "int8_t" | "short" | "char") => "int",
+                    Some(_) => "uint",
+                    // Blender's rule: a C enum's values carry the `u` suffix.
+                    None => "uint",
+                };
+                body = Some(Body {
+                    ty,
+                    previous: None,
+                    open: after.is_none(),
+                });
+                format!("#define {name} {ty}")
+            }
+            None => {
+                out.push_str(line);
+                continue;
+            }
+            Some(b) if b.open => {
+                if code != "{" {
+                    return Err((number, "expected the enum's `{` on its own line".into()));
+                }
+                b.open = false;
+                String::new()
+            }
+            Some(b) => {
+                let (entries, closed) = match code.split_once('}') {
+                    Some((e, rest)) => {
+                        if !matches!(rest.trim(), "" | ";") {
+                            return Err((
+                                number,
+                                format!("ends an enum with `}}{rest}`; write `}};`"),
+                            ));
+                        }
+                        (e, true)
+                    }
+                    None => (code, false),
+                };
+                let mut consts = Vec::new();
+                for entry in entries.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+                    let (name, value) = match entry.split_once('=') {
+                        Some((n, v)) => (n.trim(), v.trim().to_string()),
+                        None => {
+                            let one = if b.ty == "uint" { "1u" } else { "1" };
+                            let value = match &b.previous {
+                                Some(p) => format!("({p} + {one})"),
+                                None => if b.ty == "uint" { "0u" } else { "0" }.to_string(),
+                            };
+                            (entry, value)
+                        }
+                    };
+                    if name.is_empty()
+                        || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                    {
+                        return Err((
+                            number,
+                            format!("has an enum value `{entry}` this cannot read"),
+                        ));
+                    }
+                    consts.push(format!("const {} {name} = {value};", b.ty));
+                    b.previous = Some(name.to_string());
+                }
+                if closed {
+                    body = None;
+                }
+                consts.join(" ")
+            }
+        };
+        out.push_str(&rewritten);
+        out.push_str(reopen);
+        out.push_str(ending);
+    }
+    match body {
+        Some(_) => Err((
+            text.lines().count() as u32,
+            "ends inside an enum (no `};`)".into(),
+        )),
+        None => Ok(Some(out)),
+    }
+}
+
 /// The structs a shared header defines for GLSL (`struct LightData { … }`, outside `#ifndef GPU_SHADER` blocks and
 /// comments): names a buffer may take as its type, though the core does not lay them out (the compiler and
 /// reflection check their use).
@@ -1275,7 +1466,13 @@ fn text_problem<T>(
 
 /// What Blender's GLSL prelude gives every stage that sources ported from Blender meet
 /// ([`crate::ShaderCreateInfo::blender_compat`]): the create-info symbol, the vector and matrix names of its shared
-/// C++/GLSL dialect, the no-op forms of its static assertions and the create-info lint stubs.
+/// C++/GLSL dialect and the other type names of its GLSL backend, the macros its shared utility header defines for
+/// GLSL (static assertions, `static`, `inline`, the `cosf` family), the derivative signs, the layer and viewport
+/// names, and the create-info lint stubs.
+///
+/// A ported header may define these names again, as Blender's own `GPU_shader_shared_utils` header does: glslang
+/// takes a second definition only when it is the same, so each is spelt as Blender spells it there (argument names
+/// included).
 pub const BLENDER_PRELUDE: &str = "\
 #define USE_GPU_SHADER_CREATE_INFO
 #define float1 float
@@ -1303,12 +1500,78 @@ pub const BLENDER_PRELUDE: &str = "\
 #define bool2 bvec2
 #define bool3 bvec3
 #define bool4 bvec4
+#define bool32_t bool
 #define packed_float3 vec3
-#define packed_int3 ivec3
+#define packed_int3 int3
 #define packed_uint3 uvec3
-#define BLI_STATIC_ASSERT(cond_, msg_)
+#define int32_t int
+#define uint32_t uint
+#define char int
+#define char2 int2
+#define char3 int3
+#define char4 int4
+#define short int
+#define short2 int2
+#define short3 int3
+#define short4 int4
+#define uchar uint
+#define uchar2 uint2
+#define uchar3 uint3
+#define uchar4 uint4
+#define ushort uint
+#define ushort2 uint2
+#define ushort3 uint3
+#define ushort4 uint4
+#define half float
+#define half2 float2
+#define half3 float3
+#define half4 float4
+#define depth2D sampler2D
+#define depth2DArray sampler2DArray
+#define depth2DMS sampler2DMS
+#define depth2DMSArray sampler2DMSArray
+#define depthCube samplerCube
+#define depthCubeArray samplerCubeArray
+#define depth2DArrayShadow sampler2DArrayShadow
+#define usampler2DArrayAtomic usampler2DArray
+#define usampler2DAtomic usampler2D
+#define usampler3DAtomic usampler3D
+#define isampler2DArrayAtomic isampler2DArray
+#define isampler2DAtomic isampler2D
+#define isampler3DAtomic isampler3D
+#define imageStoreFast imageStore
+#define imageLoadFast imageLoad
+#define select(A, B, mask) mix(A, B, mask)
+#define BLI_STATIC_ASSERT(cond, msg)
 #define BLI_STATIC_ASSERT_ALIGN(type_, align_)
 #define BLI_STATIC_ASSERT_SIZE(type_, size_)
+#define ATTR_FALLTHROUGH
+#define ENUM_OPERATORS(a)
+#define UNUSED_VARS(a)
+#define static
+#define inline
+#define cosf cos
+#define sinf sin
+#define tanf tan
+#define acosf acos
+#define asinf asin
+#define atanf atan
+#define floorf floor
+#define ceilf ceil
+#define sqrtf sqrt
+#define expf exp
+#define DFDX_SIGN 1.0
+#define DFDY_SIGN 1.0
+#define gpu_Layer gl_Layer
+#define gpu_ViewportIndex gl_ViewportIndex
+#define specialization_constant_get(create_info, _res) _res
+#define shared_variable_get(create_info, _res) _res
+#define push_constant_get(create_info, _res) _res
+#define interface_get(create_info, _res) _res
+#define attribute_get(create_info, _res) _res
+#define buffer_get(create_info, _res) _res
+#define sampler_get(create_info, _res) _res
+#define image_get(create_info, _res) _res
 #define VERTEX_SHADER_CREATE_INFO(info_)
 #define FRAGMENT_SHADER_CREATE_INFO(info_)
 #define GEOMETRY_SHADER_CREATE_INFO(info_)
@@ -1325,34 +1588,111 @@ pub(crate) struct PreludeMacro {
     pub definition: &'static str,
 }
 
-/// The macros of [`BLENDER_PRELUDE`] (the vertex stage's part defines only `gl_` names, which no declaration can
-/// take), read from its text once.
+/// The macros of [`BLENDER_PRELUDE`] and of every stage's part, read from their text once (a name defined in two
+/// stages' parts once, as the first defines it).
 pub(crate) fn blender_prelude_macros() -> &'static [PreludeMacro] {
     static MACROS: std::sync::LazyLock<Vec<PreludeMacro>> = std::sync::LazyLock::new(|| {
-        BLENDER_PRELUDE
-            .lines()
-            .filter_map(|line| line.strip_prefix("#define "))
-            .map(|definition| {
-                let end = definition
-                    .find(|c: char| c == '(' || c.is_whitespace())
-                    .unwrap_or(definition.len());
-                PreludeMacro {
-                    name: &definition[..end],
-                    function_like: definition[end..].starts_with('('),
-                    definition,
-                }
-            })
-            .collect()
+        let mut seen = std::collections::HashSet::new();
+        [
+            BLENDER_PRELUDE,
+            BLENDER_PRELUDE_VERTEX,
+            BLENDER_PRELUDE_GEOMETRY,
+            BLENDER_PRELUDE_FRAGMENT,
+            BLENDER_PRELUDE_NOT_FRAGMENT,
+        ]
+        .into_iter()
+        .flat_map(str::lines)
+        .filter_map(|line| line.strip_prefix("#define "))
+        .map(|definition| {
+            let end = definition
+                .find(|c: char| c == '(' || c.is_whitespace())
+                .unwrap_or(definition.len());
+            PreludeMacro {
+                name: &definition[..end],
+                function_like: definition[end..].starts_with('('),
+                definition,
+            }
+        })
+        .filter(|m| seen.insert(m.name))
+        .collect()
     });
     &MACROS
 }
 
-/// The vertex stage's part of [`BLENDER_PRELUDE`]: OpenGL's vertex and instance numbers. Vulkan's
-/// `gl_InstanceIndex` counts from the draw's first instance, OpenGL's `gl_InstanceID` from zero.
+/// The GLSL type a type name of Blender's dialect stands for under [`BLENDER_PRELUDE`] (`float4` is `vec4`,
+/// `packed_uint3` is `uvec3`, `bool32_t` is `bool`); `None` for any other name.
+///
+/// ```
+/// use shader_info::blender_type_alias;
+/// assert_eq!(blender_type_alias("float4"), Some("vec4"));
+/// assert_eq!(blender_type_alias("uint32_t"), Some("uint"));
+/// assert_eq!(blender_type_alias("vec4"), None);
+/// ```
+pub fn blender_type_alias(name: &str) -> Option<&'static str> {
+    let macros = blender_prelude_macros();
+    let mut at = macros.iter().find(|m| m.name == name && !m.function_like)?;
+    // Aliases of aliases (`half4` is `float4`), a few steps at most.
+    for _ in 0..4 {
+        let value = at.definition[at.name.len()..].trim();
+        if crate::Type::from_glsl_name(value).is_some() {
+            return Some(value);
+        }
+        at = macros
+            .iter()
+            .find(|m| m.name == value && !m.function_like)?;
+    }
+    None
+}
+
+/// The vertex stage's part of [`BLENDER_PRELUDE`]: OpenGL's vertex and instance numbers, and the names Blender's
+/// Vulkan backend gives Vulkan's. Vulkan's `gl_InstanceIndex` counts from the draw's first instance, OpenGL's
+/// `gl_InstanceID` from zero.
 pub const BLENDER_PRELUDE_VERTEX: &str = "\
+#define GPU_ARB_shader_draw_parameters
+#define gpu_BaseInstance (gl_BaseInstanceARB)
+#define gpu_InstanceIndex (gl_InstanceIndex)
 #define gl_VertexID gl_VertexIndex
 #define gl_InstanceID (gl_InstanceIndex - gl_BaseInstanceARB)
 ";
+
+/// The geometry stage's part of [`BLENDER_PRELUDE`]: Blender's sources emit vertices through its own name.
+pub const BLENDER_PRELUDE_GEOMETRY: &str = "#define gpu_EmitVertex EmitVertex\n";
+
+/// The fragment stage's part of [`BLENDER_PRELUDE`]: the stage-agnostic functions of Blender's backend, and its
+/// barycentric names (`GL_EXT_fragment_shader_barycentric`, written where the info declares
+/// `BuiltinBits::BARYCENTRIC_COORD`).
+pub const BLENDER_PRELUDE_FRAGMENT: &str = "\
+#define gpu_discard_fragment() discard
+#define gpu_dfdx(x) dFdx(x)
+#define gpu_dfdy(x) dFdy(x)
+#define gpu_fwidth(x) fwidth(x)
+#define gpu_BaryCoord gl_BaryCoordEXT
+#define gpu_BaryCoordNoPersp gl_BaryCoordNoPerspEXT
+";
+
+/// The other stages' forms of the stage-agnostic functions of [`BLENDER_PRELUDE_FRAGMENT`]: shared code calls them
+/// from any stage, and outside a fragment stage they do nothing.
+pub const BLENDER_PRELUDE_NOT_FRAGMENT: &str = "\
+#define gpu_discard_fragment()
+#define gpu_dfdx(x) x
+#define gpu_dfdy(x) x
+#define gpu_fwidth(x) x
+";
+
+/// The stage's own part of the Blender prelude, after [`BLENDER_PRELUDE`].
+fn blender_prelude_of(stage: Stage) -> String {
+    let mut out = String::new();
+    match stage {
+        Stage::Vertex => out.push_str(BLENDER_PRELUDE_VERTEX),
+        Stage::Geometry => out.push_str(BLENDER_PRELUDE_GEOMETRY),
+        _ => {}
+    }
+    out.push_str(match stage {
+        Stage::Fragment => BLENDER_PRELUDE_FRAGMENT,
+        _ => BLENDER_PRELUDE_NOT_FRAGMENT,
+    });
+    out
+}
 
 /// A source as the Blender prelude reads it: the self-includes of Blender's newer sources
 /// (`#include "infos/<name>_info.hh"` or `…_infos.hh`, the C++ create-info headers the lint stubs name) become empty

@@ -167,8 +167,16 @@ pub struct Define {
 }
 
 impl Define {
-    /// Splits Blender's one-string form (`"name(a) body"`, `"NAME value"` is not split: an object-like define keeps
-    /// its text as the name, as before) into the macro with its parameter list and the body.
+    /// Splits Blender's one-string form into the macro (with its parameter list) and the body, as Blender writes
+    /// `#define <text>`: `"name(a) body"` is function-like; `"NAME value"` and `"NAME (a + b)"` (a space before the
+    /// parenthesis) are object-like.
+    ///
+    /// ```
+    /// use shader_info::ShaderCreateInfo;
+    /// let info = ShaderCreateInfo::new("x").define("resource_handle (chunk * LEN + resource_id)");
+    /// assert_eq!(info.defines[0].value.name, "resource_handle");
+    /// assert_eq!(info.defines[0].value.value.as_deref(), Some("(chunk * LEN + resource_id)"));
+    /// ```
     fn from_blender(text: String) -> Define {
         if let Some(open) = text.find('(')
             && let Some(close) = text[open..].find(')').map(|i| open + i)
@@ -178,6 +186,15 @@ impl Define {
             return Define {
                 name: text[..=close].to_string(),
                 value: (!body.is_empty()).then(|| body.to_string()),
+            };
+        }
+        if let Some((name, body)) = text.trim().split_once(char::is_whitespace)
+            && name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            return Define {
+                name: name.to_string(),
+                value: Some(body.trim().to_string()),
             };
         }
         Define {
@@ -1226,9 +1243,10 @@ impl ShaderCreateInfo {
         self
     }
 
-    /// `#define name`. A function-like macro may be given whole, as Blender's infos write it:
+    /// `#define name`. A macro with its body may be given whole, as Blender's infos write it:
     /// `.define("to_display(a) a")` is `#define to_display(a) a` (the same as
-    /// `.define_value("to_display(a)", "a")`); a library file may `#undef` and replace it.
+    /// `.define_value("to_display(a)", "a")`) and `.define("LEN 4")` is `#define LEN 4`; a library file may
+    /// `#undef` and replace it.
     #[track_caller]
     pub fn define(mut self, name: impl Into<String>) -> Self {
         let it = self.item(Define::from_blender(name.into()));
@@ -1257,17 +1275,28 @@ impl ShaderCreateInfo {
 
     /// Opts into the Blender compatibility prelude, for sources ported from Blender unchanged (inherited through
     /// `additional_info`; [`crate::Registry::blender_compat`] turns it on for a whole registry). Every stage then
-    /// gets what Blender's GLSL prelude gives its sources:
+    /// gets what Blender's GLSL prelude and its Vulkan backend give its sources:
     ///
     /// - `USE_GPU_SHADER_CREATE_INFO`;
     /// - `gl_VertexID` and `gl_InstanceID` in the vertex stage, with OpenGL's meaning: `gl_InstanceID` is
     ///   `gl_InstanceIndex - gl_BaseInstance` (Vulkan's instance index counts from the draw's first instance; the
-    ///   base comes from `GL_ARB_shader_draw_parameters`, the device feature `shaderDrawParameters`);
-    /// - the vector and matrix names of Blender's shared C++/GLSL dialect (`float2`…`float4x4`, `int2`, `uint3`,
-    ///   `bool4`, `bool1`, `packed_float3`, …) and the no-op forms of its static assertions
-    ///   (`BLI_STATIC_ASSERT_ALIGN`, `BLI_STATIC_ASSERT_SIZE`, `BLI_STATIC_ASSERT`), so a shared header in that
-    ///   dialect can be a `typedef_source` (a C enum in it cannot: it is refused, naming what to write instead);
+    ///   base comes from `GL_ARB_shader_draw_parameters`, the device feature `shaderDrawParameters`), and the
+    ///   backend's `gpu_InstanceIndex`, `gpu_BaseInstance` and `GPU_ARB_shader_draw_parameters`;
+    /// - the type names of Blender's shared C++/GLSL dialect and GLSL backend (`float2`…`float4x4`, `int2`,
+    ///   `uint3`, `bool4`, `bool32_t`, `packed_float3`, `uint32_t`, `half4`, `depth2D`, …; a buffer may be
+    ///   declared of one, `uniform_buf(0, "float4", …)`), and what its shared utility header defines for GLSL
+    ///   (`BLI_STATIC_ASSERT*`, `static`, `inline`, `cosf`…), spelt as Blender spells them, so a ported header that
+    ///   defines them again compiles;
+    /// - the C enums of a `typedef_source` header rewritten as Blender's preprocessor rewrites them (the type a
+    ///   macro of `uint`, each value a constant), so a shared header in that dialect can be a `typedef_source`;
+    /// - `DFDX_SIGN`, `DFDY_SIGN`, `gpu_Layer`, `gpu_ViewportIndex`, the resource accessors of newer sources
+    ///   (`buffer_get(info, name)`, …), the stage-agnostic `gpu_discard_fragment()`, `gpu_dfdx`, `gpu_dfdy` and
+    ///   `gpu_fwidth`, `gpu_EmitVertex` in a geometry stage and `gpu_BaryCoord` in a fragment stage;
     /// - the create-info lint stubs of newer sources (`VERTEX_SHADER_CREATE_INFO(info)`, …) as empty macros.
+    ///
+    /// Resource slots are numbered per kind, as Blender numbers them ([`Self::slots_per_kind`]), unless the info
+    /// declares otherwise. Depth is not remapped: a stage that writes OpenGL's depth range (Blender's Vulkan backend
+    /// halves it after `main` unless the info declares `BuiltinBits::CLIP_CONTROL`) writes it unchanged.
     ///
     /// `#pragma BLENDER_REQUIRE(file)` is read as `#pragma require(file)` with or without the prelude.
     ///

@@ -73,9 +73,11 @@ pub use constant::{ConstOverride, ConstValue, SharedConstant};
 pub use device_use::DescriptorCounts;
 pub use diagnostic::{Code, Diagnostic, Related, Severity, render, render_all};
 pub use generate::{
-    BLENDER_PRELUDE, BLENDER_PRELUDE_VERTEX, DirLoader, Flavor, GenerateOptions, GeneratedStage,
-    LineOrigin, MappedLocation, MemoryLoader, SourceLoader, SourceMap, SourceMapEntry,
-    c_dialect_problem, generate, portable_spec_name, typedef_struct_names, without_bom,
+    BLENDER_PRELUDE, BLENDER_PRELUDE_FRAGMENT, BLENDER_PRELUDE_GEOMETRY,
+    BLENDER_PRELUDE_NOT_FRAGMENT, BLENDER_PRELUDE_VERTEX, DirLoader, Flavor, GenerateOptions,
+    GeneratedStage, LineOrigin, MappedLocation, MemoryLoader, SourceLoader, SourceMap,
+    SourceMapEntry, blender_enums, blender_type_alias, c_dialect_problem, generate,
+    portable_spec_name, typedef_struct_names, without_bom,
 };
 pub use glsl_names::define_name_problem;
 pub use host::{

@@ -120,10 +120,18 @@ pub fn resolve(registry: &Registry, name: &str) -> Result<ResolvedInfo, Vec<Diag
     r.visit(root, &mut out);
     r.diags.extend(twin_problem);
     size_by_constants(&mut out);
-    let space = out
-        .slot_space
-        .as_ref()
-        .map_or_else(SlotSpace::default, |s| s.value);
+    if out.blender_prelude {
+        blender_buffer_types(&mut out);
+    }
+    // Blender numbers slots per kind (sampler 0 beside storage buffer 0): a port written as Blender's info is
+    // numbered as Blender numbers it, unless it says otherwise.
+    let space = out.slot_space.as_ref().map_or_else(
+        || match out.blender_prelude {
+            true => SlotSpace::PerKind,
+            false => SlotSpace::default(),
+        },
+        |s| s.value,
+    );
     // Conditional resources get their bindings with the others, so every variant binds alike.
     derive_bindings(
         &mut out
@@ -242,6 +250,28 @@ pub(crate) fn conditions_holding(
         .iter()
         .map(|it| it.value.condition.eval(&on))
         .collect()
+}
+
+/// Buffer types written in Blender's dialect (`float4`, `uint2`, `float4x4`, …) under their GLSL names, which the
+/// Blender prelude makes them: everything after resolution (layouts, reflection, translations) reads one name.
+fn blender_buffer_types(out: &mut ShaderCreateInfo) {
+    let conditional = out
+        .conditional_resources
+        .iter_mut()
+        .filter_map(|c| c.value.resource.as_mut().ok());
+    for r in out
+        .resources
+        .iter_mut()
+        .map(|r| &mut r.value)
+        .chain(conditional)
+    {
+        if let ResourceKind::UniformBuffer { type_name }
+        | ResourceKind::StorageBuffer { type_name, .. } = &mut r.kind
+            && let Some(glsl) = crate::generate::blender_type_alias(type_name)
+        {
+            *type_name = glsl.to_string();
+        }
+    }
 }
 
 /// Resolves array sizes that name a value the info knows (`views[VIEW_COUNT]` → `views[4]`): a shared constant, an

@@ -753,9 +753,18 @@ impl BuiltinBits {
     /// Atomic operations on images (`imageAtomicAdd`, …), which the atomic image types
     /// ([`ImageType::AtomicUint2D`], …) require.
     pub const TEXTURE_ATOMIC: BuiltinBits = BuiltinBits(1 << 15);
+    /// `gl_LocalInvocationIndex` (Blender names it apart from [`BuiltinBits::LOCAL_INVOCATION_ID`]).
+    pub const LOCAL_INVOCATION_INDEX: BuiltinBits = BuiltinBits(1 << 16);
+    /// `gl_NumWorkGroups`.
+    pub const NUM_WORK_GROUP: BuiltinBits = BuiltinBits(1 << 17);
+    /// `gl_WorkGroupSize`.
+    pub const WORK_GROUP_SIZE: BuiltinBits = BuiltinBits(1 << 18);
+    /// The stage writes depth in Vulkan's range (0 to 1) already. Blender declares it where its sources do; this
+    /// library never remaps depth, so it documents intent and changes nothing.
+    pub const CLIP_CONTROL: BuiltinBits = BuiltinBits(1 << 19);
 
     /// Every bit with its name.
-    pub const NAMED: [(BuiltinBits, &'static str); 16] = [
+    pub const NAMED: [(BuiltinBits, &'static str); 20] = [
         (BuiltinBits::VERTEX_ID, "VERTEX_ID"),
         (BuiltinBits::INSTANCE_ID, "INSTANCE_ID"),
         (BuiltinBits::POINT_SIZE, "POINT_SIZE"),
@@ -772,6 +781,13 @@ impl BuiltinBits {
         (BuiltinBits::WORK_GROUP_ID, "WORK_GROUP_ID"),
         (BuiltinBits::SUBGROUP, "SUBGROUP"),
         (BuiltinBits::TEXTURE_ATOMIC, "TEXTURE_ATOMIC"),
+        (
+            BuiltinBits::LOCAL_INVOCATION_INDEX,
+            "LOCAL_INVOCATION_INDEX",
+        ),
+        (BuiltinBits::NUM_WORK_GROUP, "NUM_WORK_GROUP"),
+        (BuiltinBits::WORK_GROUP_SIZE, "WORK_GROUP_SIZE"),
+        (BuiltinBits::CLIP_CONTROL, "CLIP_CONTROL"),
     ];
 
     /// True when every bit of `other` is set.

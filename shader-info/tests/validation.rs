@@ -1362,7 +1362,7 @@ fn names_the_blender_prelude_defines_are_taken() {
     let ok = check(
         graphics("bp_ok")
             .define_value("float2", "vec2")
-            .define("BLI_STATIC_ASSERT(cond_,  msg_)")
+            .define("BLI_STATIC_ASSERT(cond,  msg)")
             .push_constant(Type::Int, "BLI_STATIC_ASSERT_SIZE")
             .blender_compat(),
     );

@@ -384,7 +384,8 @@ fn the_prelude_gives_opengl_vertex_and_instance_numbers_on_vulkan() {
 }
 
 #[test]
-fn a_shared_header_in_blenders_dialect_is_a_typedef_source_and_a_c_enum_in_one_is_refused() {
+fn a_shared_header_in_blenders_dialect_is_a_typedef_source_and_its_c_enums_read_as_blender_reads_them()
+ {
     let port = Port::new(widget_infos());
     port.compile("compat_2D_icon_dialect");
     port.with(|flow| {
@@ -393,7 +394,29 @@ fn a_shared_header_in_blenders_dialect_is_a_typedef_source_and_a_c_enum_in_one_i
         assert!(flow.plan(&info).builtin_features.is_empty());
     });
     port.translates_everywhere("compat_2D_icon_dialect");
-    let diags = port.with(|flow| {
+    // Under the prelude, a C enum is a macro of its type and a constant per value, as Blender's preprocessor
+    // makes it.
+    port.compile("compat_2D_icon_enum_header");
+    port.with(|flow| {
+        let info = flow.validated("compat_2D_icon_enum_header").unwrap();
+        let frag = flow.generate(&info, Stage::Fragment).unwrap();
+        assert!(
+            frag.source.contains("#define eCompatIconShape uint\n"),
+            "{}",
+            frag.source
+        );
+        assert!(
+            frag.source.contains("const uint COMPAT_ICON_ROUND = 1u;"),
+            "{}",
+            frag.source
+        );
+    });
+    // Without it, the header is C the GLSL compiler cannot read: refused at the enum's line.
+    let mut plain = widget_infos();
+    for info in &mut plain {
+        info.blender_prelude = false;
+    }
+    let diags = Port::new(plain).with(|flow| {
         let info = flow.validated("compat_2D_icon_enum_header").unwrap();
         flow.generate(&info, Stage::Fragment).unwrap_err()
     });
@@ -428,7 +451,7 @@ fn a_define_repeating_a_prelude_macro_compiles() {
             .push_constant(Type::Vec4, "color2")
             .push_constant(Type::Int, "size")
             .define_value("float2", "vec2")
-            .define("BLI_STATIC_ASSERT(cond_,  msg_)")
+            .define("BLI_STATIC_ASSERT(cond,  msg)")
             .vertex_source("checker_vert.glsl")
             .fragment_source("checker_frag.glsl")
             .blender_compat()
@@ -975,4 +998,118 @@ fn a_source_that_declares_its_own_output_again_is_told_which_item_declares_it() 
             "{hint}"
         );
     });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// 9. The rest of what Blender's backends give its sources: the names of Blender's Vulkan backend in each stage,
+//    its GLSL type names (buffers of `float4`), slots numbered per kind, shared headers with C enums that define
+//    the prelude's names again, and `define("NAME (value)")`.
+
+fn lights_info() -> ShaderCreateInfo {
+    ShaderCreateInfo::new("compat_lights")
+        .vertex_in(0, Type::Vec2, "pos")
+        .fragment_out(0, Type::Vec4, "fragColor")
+        .push_constant(Type::Mat4, "ModelViewProjectionMatrix")
+        .typedef_source("compat_shared_kinds.hh")
+        // Slot 0 of three kinds, as Blender numbers them.
+        .storage_buf(
+            0,
+            Qualifier::Read,
+            "CompatLight",
+            "lights[]",
+            Frequency::Pass,
+        )
+        .uniform_buf(0, "float4", "clip_planes[2]", Frequency::Pass)
+        .sampler(0, ImageType::Float2D, "atlas", Frequency::Pass)
+        .define("atlas_scale (1.0 / 255.0)")
+        .vertex_source("lights_vert.glsl")
+        .fragment_source("lights_frag.glsl")
+        .blender_compat()
+        .do_static_compilation(true)
+}
+
+#[test]
+fn a_port_with_blenders_backend_names_slots_per_kind_and_enum_headers_compiles() {
+    let port = Port::new(vec![lights_info()]);
+    port.compile("compat_lights");
+    port.with(|flow| {
+        let info = flow.validated("compat_lights").unwrap();
+        // Uniform buffers first, then storage buffers, then samplers, each kind after the one before.
+        let binding = |name: &str| {
+            info.resources
+                .iter()
+                .find(|r| r.value.name.starts_with(name))
+                .map(|r| r.value.binding)
+        };
+        assert_eq!(
+            (binding("clip_planes"), binding("lights"), binding("atlas")),
+            (Some(0), Some(1), Some(2))
+        );
+        // `float4` is `vec4` from resolution on: layouts and reflection read one name.
+        let clip = info.resources.iter().find(|r| r.value.name.starts_with("clip_planes")).unwrap();
+        assert!(
+            matches!(&clip.value.kind, ResourceKind::UniformBuffer { type_name } if type_name == "vec4"),
+            "{:?}",
+            clip.value.kind
+        );
+        // The define with a space before its parenthesis is object-like.
+        let define = info.defines.iter().find(|d| d.value.macro_name() == "atlas_scale").unwrap();
+        assert_eq!(define.value.value.as_deref(), Some("(1.0 / 255.0)"));
+        // `gpu_BaseInstance` reads the base instance, a draw parameter the device must enable.
+        assert!(info.builtins.contains(BuiltinBits::INSTANCE_ID));
+        assert!(
+            flow.plan(&info)
+                .builtin_features
+                .iter()
+                .any(|f| f.feature == "shaderDrawParameters")
+        );
+    });
+    // A slot numbering the info declares wins over Blender's.
+    let per_set = Port::new(vec![lights_info().slots_per_set()]);
+    per_set.with(|flow| {
+        let e = flow.validated("compat_lights").unwrap_err();
+        assert!(
+            e.iter().any(|d| d.code == Code::BindingCollision),
+            "{}",
+            render_all(&e)
+        );
+    });
+}
+
+#[test]
+fn a_geometry_stage_emits_through_blenders_name() {
+    let info = ShaderCreateInfo::new("compat_emit")
+        .vertex_in(0, Type::Vec3, "pos")
+        .geometry_layout(PrimitiveIn::Triangles, PrimitiveOut::TriangleStrip, 3)
+        .fragment_out(0, Type::Vec4, "fragColor")
+        .push_constant(Type::Mat4, "ModelViewProjectionMatrix")
+        .push_constant(Type::Vec4, "color")
+        .vertex_source("pos3d_vert.glsl")
+        .geometry_source("emit_geom.glsl")
+        .fragment_source("uniform_color_frag.glsl")
+        .additional_info("compat_srgb_to_framebuffer_space")
+        .blender_compat()
+        .do_static_compilation(true);
+    let port = Port::new(vec![srgb_block(), info]);
+    port.compile("compat_emit");
+}
+
+#[test]
+fn a_scoped_enum_in_a_shared_header_is_refused_at_its_line() {
+    let info = blender_2d("compat_scoped")
+        .push_constant(Type::Vec4, "color")
+        .typedef_source("compat_shared_scoped.hh")
+        .vertex_source("checker_vert.glsl")
+        .fragment_source("uniform_color_frag.glsl")
+        .additional_info("compat_srgb_to_framebuffer_space")
+        .blender_compat();
+    let diags = Port::new(vec![srgb_block(), info]).with(|flow| {
+        let info = flow.validated("compat_scoped").unwrap();
+        flow.generate(&info, Stage::Fragment).unwrap_err()
+    });
+    let d = &diags[0];
+    assert_eq!(d.code, Code::Unsupported, "{d}");
+    assert!(d.message.contains("scoped enum"), "{d}");
+    assert_eq!(d.file.as_deref(), Some("compat_shared_scoped.hh"), "{d}");
+    assert_eq!(d.line, Some(6), "{d}");
 }
