@@ -362,7 +362,13 @@ impl<'a> Flow<'a> {
         name: &str,
         require_complete: bool,
     ) -> Result<ValidatedInfo, Vec<Diagnostic>> {
-        let resolved = self.registry.resolve(name)?;
+        let mut resolved = self.registry.resolve(name)?;
+        // An array sized by a macro of a shared header (Blender's `drw_view_buf[DRW_VIEW_LEN]`, the header holding
+        // `#define DRW_VIEW_LEN 1`) takes the header's number, as the compiler will.
+        if resolved.has_named_sizes() && !resolved.typedef_sources.is_empty() {
+            let headers = header_sizes(self.loader, &resolved);
+            resolved = resolved.with_header_sizes(&headers);
+        }
         // Buffers may take a struct a shared header defines (Blender's `typedef_source("draw_shader_shared.hh")`
         // and `storage_buf(.., "ObjectMatrices", ..)`): the names come from the headers as they are now; a header
         // that cannot be read is generation's error to report.
@@ -894,6 +900,67 @@ fn undeclared_builtin_hint(d: Diagnostic, info: &ValidatedInfo, stage: Stage) ->
         )),
         None => d,
     }
+}
+
+/// The numeric macros (`#define NAME 4`, `#  define NAME 64u`) of `info`'s typedef sources and of the headers they
+/// `#include` (relative to the including header, then to the root), the first definition of each name: what a
+/// size named by one of them is when the info does not define it.
+fn header_sizes(loader: &dyn SourceLoader, info: &shader_info::ResolvedInfo) -> Vec<(String, u32)> {
+    let mut out: Vec<(String, u32)> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut todo: Vec<String> = info
+        .typedef_sources
+        .iter()
+        .map(|t| t.value.clone())
+        .collect();
+    todo.reverse();
+    // A bounded walk: a header tree of more files than this is not a shared header.
+    while let Some(path) = todo.pop().filter(|_| seen.len() < 256) {
+        if !seen.insert(path.clone()) {
+            continue;
+        }
+        let Ok(text) = loader.load(&path) else {
+            continue;
+        };
+        let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+        let mut includes = Vec::new();
+        for line in text.lines() {
+            let Some(directive) = line.trim_start().strip_prefix('#') else {
+                continue;
+            };
+            let mut words = directive.split_whitespace();
+            match words.next() {
+                Some("define") => {
+                    if let (Some(name), Some(value), None) =
+                        (words.next(), words.next(), words.next())
+                        && !name.contains('(')
+                        && let Ok(n) = value.trim_end_matches(['u', 'U']).parse::<u32>()
+                        && !out.iter().any(|(o, _)| o == name)
+                    {
+                        out.push((name.to_string(), n));
+                    }
+                }
+                Some("include") => {
+                    let rest = directive.trim_start()["include".len()..].trim();
+                    if let Some(file) = rest.strip_prefix('"').and_then(|r| r.split('"').next()) {
+                        let beside = if dir.is_empty() {
+                            file.to_string()
+                        } else {
+                            format!("{dir}/{file}")
+                        };
+                        includes.push(if loader.load(&beside).is_ok() {
+                            beside
+                        } else {
+                            file.to_string()
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+        todo.extend(includes.into_iter().rev());
+    }
+    out
 }
 
 /// Whether the code of `text` (outside `//` comments) uses one of `words` as a whole word: the Blender prelude's

@@ -31,7 +31,7 @@ pub fn prove(
     let infos = fields.iter().map(|f| {
         let name = f.ident.as_ref().expect("named field");
         let ty = &f.ty;
-        let lit = LitStr::new(&name.to_string(), name.span());
+        let lit = LitStr::new(&crate::attrs::name_of(name), name.span());
         quote_spanned! {ty.span()=>
             __si::FieldInfo::new::<#ty>(#lit, ::core::mem::offset_of!(#ident, #name))
         }

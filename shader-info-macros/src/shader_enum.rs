@@ -20,7 +20,7 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
     let glsl_name = opts
         .name
         .clone()
-        .unwrap_or_else(|| LitStr::new(&ident.to_string(), ident.span()));
+        .unwrap_or_else(|| LitStr::new(&attrs::name_of(ident), ident.span()));
     attrs::check_glsl_name(&glsl_name.value(), "enum name", glsl_name.span())?;
     let prefix = opts.prefix.as_ref().map_or_else(
         || format!("{}_", attrs::screaming_snake(&glsl_name.value())),
@@ -54,7 +54,10 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
                 ),
             ));
         }
-        let mut name = format!("{prefix}{}", attrs::screaming_snake(&v.ident.to_string()));
+        let mut name = format!(
+            "{prefix}{}",
+            attrs::screaming_snake(&attrs::name_of(&v.ident))
+        );
         for a in v.attrs.iter().filter(|a| a.path().is_ident("shader")) {
             a.parse_nested_meta(|m| {
                 if m.path.is_ident("name") {
@@ -78,7 +81,7 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
                 ),
             ));
         }
-        glsl_names.push((v.ident.to_string(), name.clone()));
+        glsl_names.push((attrs::name_of(&v.ident), name.clone()));
         let vid = &v.ident;
         values.push(quote! { (__si::String::from(#name), #ident::#vid as u32) });
         variants.push(vid);

@@ -377,11 +377,16 @@ fn builder_call(
         }
         toks.push(arg_tokens(*arg, e));
     }
+    // The frequency is its own argument (`sampler_with_state` takes the sampler state after it).
+    let freq_at = spec
+        .iter()
+        .position(|a| matches!(a, Enum("Frequency", _)))
+        .unwrap_or(spec.len() - 1);
     let resource = res_name.map(|n| Resource {
         name: n,
         slot: toks[0].clone(),
-        frequency: toks[toks.len() - 1].clone(),
-        frequency_expr: args[args.len() - 1].clone(),
+        frequency: toks[freq_at].clone(),
+        frequency_expr: args[freq_at].clone(),
         host: host_kind(&method, spec, &args),
         span: key.span(),
         conditional,
@@ -449,6 +454,11 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
     }
     for f in &fields {
         attrs::check_field_type(&f.ty)?;
+        if let Some(i) = &f.ident
+            && !attrs::is_pad(&f.ty)
+        {
+            attrs::check_glsl_name(&attrs::name_of(i), "push constant", i.span())?;
+        }
     }
     let ident = &input.ident;
     let mut name: Option<LitStr> = None;
@@ -533,9 +543,10 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
             calls.push(call);
         }
     }
-    let name = name.unwrap_or_else(|| LitStr::new(&attrs::snake(&ident.to_string()), ident.span()));
+    let name =
+        name.unwrap_or_else(|| LitStr::new(&attrs::snake(&attrs::name_of(ident)), ident.span()));
 
-    let rust_name = LitStr::new(&ident.to_string(), ident.span());
+    let rust_name = LitStr::new(&attrs::name_of(ident), ident.span());
     let proof = layout_proof::prove(ident, &rust_name, &fields, false, true);
     let push_checks = fields.iter().enumerate().map(|(i, f)| {
         let span = f.ident.as_ref().map_or(f.span(), |i| i.span());
@@ -677,8 +688,11 @@ fn field_ident(base: &str, span: Span) -> syn::Result<Ident> {
     if syn::parse_str::<Ident>(&text).is_ok() {
         return Ok(Ident::new(&text, span));
     }
-    // `self`, `super`, `crate` and `_` cannot be raw identifiers either.
-    if ["self", "super", "crate", "_"].contains(&text.as_str()) || text.is_empty() {
+    // A keyword becomes a raw identifier; anything else that is no identifier (`2D_SHADOWS`, `FOG-ON`) cannot be
+    // one. `self`, `super`, `crate` and `_` cannot be raw identifiers either.
+    let shaped = text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !shaped || ["self", "super", "crate", "_"].contains(&text.as_str()) {
         return Err(attrs::err(
             span,
             format!("`{base}` makes the field name `{text}`, which Rust cannot use; rename it"),
@@ -715,7 +729,7 @@ fn set_structs(
         if members.is_empty() {
             continue;
         }
-        let set_ident = Ident::new(&format!("{ident}{frequency}Set"), ident.span());
+        let set_ident = quote::format_ident!("{}{}Set", ident, frequency, span = ident.span());
         let freq = Ident::new(frequency, Span::call_site());
         let mut fields = Vec::new();
         let mut pushes = Vec::new();
@@ -829,7 +843,7 @@ fn branch_struct(
     inherits: bool,
 ) -> syn::Result<TokenStream> {
     let (ident, vis) = (&input.ident, &input.vis);
-    let struct_ident = Ident::new(&format!("{ident}Branches"), ident.span());
+    let struct_ident = quote::format_ident!("{}Branches", ident, span = ident.span());
     let mut fields = Vec::new();
     let mut values = Vec::new();
     let mut seen: Vec<(String, String)> = Vec::new();

@@ -16,7 +16,7 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
     for f in &fields {
         let named = f.ident.as_ref().filter(|_| !attrs::is_pad(&f.ty));
         if let Some(Err(e)) =
-            named.map(|i| attrs::check_glsl_name(&i.to_string(), "field", i.span()))
+            named.map(|i| attrs::check_glsl_name(&attrs::name_of(i), "field", i.span()))
         {
             match &mut errors {
                 Some(all) => all.combine(e),
@@ -43,7 +43,7 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
     let glsl_name = opts
         .name
         .clone()
-        .unwrap_or_else(|| LitStr::new(&ident.to_string(), ident.span()));
+        .unwrap_or_else(|| LitStr::new(&attrs::name_of(ident), ident.span()));
     attrs::check_glsl_name(&glsl_name.value(), "struct name", glsl_name.span())?;
     let (std140, std430) = opts.rules();
     let proof = layout_proof::prove(ident, &glsl_name, &fields, std140, std430);
@@ -122,7 +122,7 @@ pub fn attribute(args: TokenStream, mut item: syn::ItemStruct) -> syn::Result<To
     let ident = &item.ident;
     let table = format_ident!(
         "__SHADER_AUTO_PAD_{}",
-        attrs::screaming_snake(&ident.to_string())
+        attrs::screaming_snake(&attrs::name_of(ident))
     );
     let infos = named.named.iter().map(|f| {
         let ty = &f.ty;

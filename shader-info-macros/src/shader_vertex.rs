@@ -31,7 +31,7 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
                         ),
                     ));
                 };
-                let variant = syn::Ident::new(&variant.to_string(), format.span());
+                let variant = syn::Ident::new(&attrs::name_of(&variant), format.span());
                 quote_spanned! {format.span()=> {
                     const F: ::shader_info::VertexFormat = ::shader_info::VertexFormat::#variant;
                     const _: () = assert!(
@@ -63,7 +63,8 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
         } else {
             quote_spanned! {ty.span()=> <#ty as ::shader_info::VertexAttribute>::COLUMNS }
         };
-        let text = name.to_string();
+        let text = attrs::name_of(name);
+        attrs::check_glsl_name(&text, "vertex field", name.span())?;
         entries.push(quote! {
             ::shader_info::VertexField {
                 name: #text,

@@ -710,3 +710,64 @@ fn a_derived_struct_pushes_to_its_infos_twin_when_the_blocks_match() {
         "{d:?}"
     );
 }
+
+/// A field named with a raw identifier gives GLSL its name without the `r#` (`type` is no GLSL keyword).
+#[derive(Clone, Copy, ShaderStruct)]
+#[repr(C)]
+#[shader(std430)]
+struct RawNamed {
+    r#type: u32,
+    r#loop: f32,
+}
+
+#[test]
+fn a_raw_identifier_field_is_named_without_its_prefix() {
+    let s = Registry::global().find_struct("RawNamed").unwrap();
+    assert_eq!(
+        s.glsl(),
+        "struct RawNamed {\n  uint type;\n  float loop;\n};\n"
+    );
+}
+
+/// `sampler_with_state` through the derive: its frequency is its fourth argument, before the sampler state.
+#[derive(Clone, Copy, ShaderInfo)]
+#[shader(
+    name = "derive_sampler_state",
+    sampler_with_state(0, Float2D, "albedo", Batch, SamplerState::linear()),
+    uniform_buf(1, "vec4", "tint", Batch),
+    local_group_size(1),
+    compute_source("lit.comp.glsl")
+)]
+struct SamplerStated;
+
+#[test]
+fn a_sampler_with_state_is_declared_and_grouped_by_its_frequency() {
+    let builder = ShaderCreateInfo::new("derive_sampler_state")
+        .sampler_with_state(
+            0,
+            ImageType::Float2D,
+            "albedo",
+            Frequency::Batch,
+            SamplerState::linear(),
+        )
+        .uniform_buf(1, "vec4", "tint", Frequency::Batch)
+        .local_group_size(1)
+        .compute_source("lit.comp.glsl")
+        .slots_per_set();
+    assert_eq!(SamplerStated::create_info(), builder);
+    assert_eq!(SamplerStated::ALBEDO, Binding { set: 1, binding: 0 });
+    // The batch set's struct holds both, the texture alone: the sampler is declared.
+    struct Toy;
+    impl HostTypes for Toy {
+        type Buffer = Vec<u8>;
+        type Texture = String;
+        type Sampler = ();
+        type AccelerationStructure = Unsupported;
+    }
+    let (texture, buffer) = (String::from("albedo"), vec![0u8; 16]);
+    let set = SamplerStatedBatchSet::<Toy> {
+        albedo: &texture,
+        tint: &buffer,
+    };
+    assert_eq!(set.albedo, "albedo");
+}

@@ -418,6 +418,13 @@ impl HostResource {
                 Some(m) => format!("a buffer of at least {m} bytes"),
                 None => "a buffer".into(),
             },
+            // One view is written per binding: the rest of an array would be read unwritten.
+            DescriptorKind::UniformTexelBuffer | DescriptorKind::StorageTexelBuffer if n > 1 => {
+                format!(
+                    "{n} texel buffers, which no bind call here writes (each takes a view of its own); declare {n} \
+                 single texel buffers, or bind this one yourself"
+                )
+            }
             DescriptorKind::UniformTexelBuffer => match &binding.resource {
                 crate::ResourceKind::Sampler { image_type, .. } => format!(
                     "a texel buffer (a buffer and its texels' format, of {} components)",
@@ -485,6 +492,9 @@ impl HostResource {
             },
             // A texel buffer is read through a view of a format: a sampled one of the declared component kind (a
             // float format for a FloatBuffer), a storage one of exactly the declared format.
+            DescriptorKind::UniformTexelBuffer | DescriptorKind::StorageTexelBuffer if n > 1 => {
+                false
+            }
             DescriptorKind::UniformTexelBuffer => match (self, &binding.resource) {
                 (HostResource::TexelBuffer(f), crate::ResourceKind::Sampler { image_type, .. }) => {
                     f.component_kind() == image_type.component_kind()
@@ -813,6 +823,41 @@ impl VariantSet {
 #[cfg(test)]
 mod tests {
     use crate::*;
+
+    /// A bind writes one view per texel-buffer binding: an array of them is refused where it is bound, naming it,
+    /// rather than drawn with its other elements unwritten.
+    #[test]
+    fn an_array_of_texel_buffers_is_refused_where_it_is_bound() {
+        let mut reg = Registry::new();
+        reg.add_info(
+            ShaderCreateInfo::new("luts")
+                .sampler(0, ImageType::FloatBuffer, "lut[4]", Frequency::Batch)
+                .sampler(1, ImageType::FloatBuffer, "one", Frequency::Batch)
+                .local_group_size(1)
+                .compute_source("c"),
+        );
+        let plan = PipelinePlan::new(&reg.validated("luts").unwrap(), &reg);
+        let texels = HostResource::TexelBuffer(TextureFormat::Rgba32f);
+        let e = plan
+            .bind_set(&[("lut", texels), ("one", texels)])
+            .map(drop)
+            .unwrap_err();
+        assert_eq!(e.len(), 1, "{}", render_all(&e));
+        assert!(
+            e[0].message.contains("`lut`") && e[0].message.contains("4 texel buffers"),
+            "{}",
+            e[0].message
+        );
+        // A single one binds.
+        reg.add_info(
+            ShaderCreateInfo::new("lut")
+                .sampler(0, ImageType::FloatBuffer, "one", Frequency::Batch)
+                .local_group_size(1)
+                .compute_source("c"),
+        );
+        let plan = PipelinePlan::new(&reg.validated("lut").unwrap(), &reg);
+        plan.bind_set(&[("one", texels)]).unwrap();
+    }
 
     /// `shadow[1]` is one descriptor: its typed set struct field (`[_; 1]`) gives an array of one, which used to
     /// fit nothing (every bind failed, "takes a texture and a sampler, but 1 textures with samplers was given").

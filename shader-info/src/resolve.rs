@@ -50,6 +50,33 @@ impl ResolvedInfo {
     }
 }
 
+impl ResolvedInfo {
+    /// Whether an array size of a resource, shared variable or push constant is still a name resolution could not
+    /// turn into a number (a macro of a shared header: Blender's `drw_view_buf[DRW_VIEW_LEN]`).
+    pub fn has_named_sizes(&self) -> bool {
+        let named = |name: &str| {
+            name.split('[').skip(1).any(|seg| {
+                let inner = seg.trim_end_matches(']').trim();
+                !inner.is_empty() && inner.parse::<u32>().is_err()
+            })
+        };
+        self.resources.iter().any(|r| named(&r.value.name))
+            || self
+                .conditional_resources
+                .iter()
+                .filter_map(|c| c.value.resource.as_ref().ok())
+                .any(|r| named(&r.name))
+            || self.shared_variables.iter().any(|v| named(&v.value.name))
+            || self.push_constants.iter().any(|p| named(&p.value.name))
+    }
+
+    /// This info with the array sizes still named (see [`ResolvedInfo::has_named_sizes`]) taken from `headers`, the
+    /// numeric macros (`#define DRW_VIEW_LEN 1`) of the shared headers its stages include before the resources.
+    pub fn with_header_sizes(&self, headers: &[(String, u32)]) -> ResolvedInfo {
+        self.with_changes(|info| size_by_constants_and(info, headers))
+    }
+}
+
 impl Deref for ResolvedInfo {
     type Target = ShaderCreateInfo;
     fn deref(&self) -> &ShaderCreateInfo {
@@ -280,6 +307,12 @@ fn blender_buffer_types(out: &mut ShaderCreateInfo) {
 /// then sees numbers. A push constant sized so (`params[N]`) gets its array size. A name that is no positive
 /// integer is left as written, for validation to report.
 fn size_by_constants(info: &mut ShaderCreateInfo) {
+    size_by_constants_and(info, &[]);
+}
+
+/// [`size_by_constants`], then the numeric macros of `headers` for the sizes still named: the info's own defines
+/// come first, as a header's `#if !defined(NAME)` default comes after them in the generated text.
+fn size_by_constants_and(info: &mut ShaderCreateInfo, headers: &[(String, u32)]) {
     let constants = info.constants.clone();
     let defines: Vec<(String, u32)> = info
         .defines
@@ -288,6 +321,7 @@ fn size_by_constants(info: &mut ShaderCreateInfo) {
             let n = d.value.value.as_deref()?.trim().parse::<u32>().ok()?;
             (n > 0 && d.value.params().is_none()).then(|| (d.value.macro_name().to_string(), n))
         })
+        .chain(headers.iter().filter(|(_, n)| *n > 0).cloned())
         .collect();
     let group = info.local_group_size.as_ref().map(|g| g.value);
     let mut used: Vec<String> = Vec::new();

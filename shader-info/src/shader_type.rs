@@ -263,7 +263,9 @@ pub type StdLayout = Result<TypeLayout, Message>;
 /// same offsets (components, matrix columns at the matrix stride, struct members at their std offsets), and
 /// `size_of::<Self>() >= size`, and no byte of the value is uninitialised (it is `bytemuck::NoUninit` in spirit;
 /// the trait does not require it because bytemuck has no `NoUninit` impl for arrays of non-`Pod` types such as
-/// `[MyEnum; 4]`, which are fine here).
+/// `[MyEnum; 4]`, which are fine here). `glam::Vec3A` and `glam::Mat3A` are shader types only where glam keeps them in
+/// SIMD registers (SSE2, NEON, SIMD128); a build that turns on glam's `scalar-math` feature on such a target gives
+/// them padding this cannot see, so do not share them with GLSL there.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be shared with GLSL",
     label = "not a shader type",
@@ -301,12 +303,57 @@ macro_rules! impl_value {
 
 impl_value! {
     f32 => Float, i32 => Int, u32 => Uint, f64 => Double, Bool32 => Bool,
-    glam::Vec2 => Vec2, glam::Vec3 => Vec3, glam::Vec3A => Vec3, glam::Vec4 => Vec4, glam::Quat => Vec4,
+    glam::Vec2 => Vec2, glam::Vec3 => Vec3, glam::Vec4 => Vec4, glam::Quat => Vec4,
     glam::IVec2 => IVec2, glam::IVec3 => IVec3, glam::IVec4 => IVec4,
     glam::UVec2 => UVec2, glam::UVec3 => UVec3, glam::UVec4 => UVec4,
     glam::DVec2 => DVec2, glam::DVec3 => DVec3, glam::DVec4 => DVec4,
-    glam::Mat3A => Mat3, glam::Mat4 => Mat4,
+    glam::Mat4 => Mat4,
 }
+
+// glam's SIMD backends hold Vec3A (and Mat3A's columns) in a vector register whose fourth lane is written with the
+// others. Its scalar backend (a target without SSE2, NEON or SIMD128: wasm32 by default, i586, riscv, …) leaves that
+// lane uninitialised padding, which no byte view of a struct may read: there both are refused, with what to write.
+// (glam's `scalar-math` feature picks the scalar backend on any target, and a crate feature cannot be seen from
+// here; it is documented on `ShaderType`.)
+#[cfg(any(
+    target_feature = "sse2",
+    all(target_arch = "aarch64", target_feature = "neon"),
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
+impl_value! { glam::Vec3A => Vec3, glam::Mat3A => Mat3 }
+
+#[cfg(not(any(
+    target_feature = "sse2",
+    all(target_arch = "aarch64", target_feature = "neon"),
+    all(target_arch = "wasm32", target_feature = "simd128")
+)))]
+const SCALAR_VEC3A_HINT: Message = Message::new().str(
+    "on this target glam stores `Vec3A`/`Mat3A` without SIMD, and their fourth lane is uninitialised padding: use \
+     `glam::Vec3` and a `f32` (or `Pad<4>`) after it, or a `glam::Vec4`",
+);
+
+#[cfg(not(any(
+    target_feature = "sse2",
+    all(target_arch = "aarch64", target_feature = "neon"),
+    all(target_arch = "wasm32", target_feature = "simd128")
+)))]
+macro_rules! impl_refused_scalar {
+    ($($rust:ty => $glsl:ident),* $(,)?) => {$(
+        // SAFETY: both layouts are Err, so no derive accepts it.
+        unsafe impl ShaderType for $rust {
+            const GLSL: GlslType = GlslType::value(Type::$glsl);
+            const STD140: StdLayout = Err(SCALAR_VEC3A_HINT);
+            const STD430: StdLayout = Err(SCALAR_VEC3A_HINT);
+        }
+    )*};
+}
+
+#[cfg(not(any(
+    target_feature = "sse2",
+    all(target_arch = "aarch64", target_feature = "neon"),
+    all(target_arch = "wasm32", target_feature = "simd128")
+)))]
+impl_refused_scalar! { glam::Vec3A => Vec3, glam::Mat3A => Mat3 }
 
 /// Why a glam double matrix is no field of a shader struct: GLSL's `dmat2`/`dmat4` are not declarable types here,
 /// and as `mat2`/`mat4` the GPU would read the `f64` halves as floats (a `DMat2` is even the size of a std140

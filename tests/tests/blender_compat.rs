@@ -1113,3 +1113,61 @@ fn a_scoped_enum_in_a_shared_header_is_refused_at_its_line() {
     assert_eq!(d.file.as_deref(), Some("compat_shared_scoped.hh"), "{d}");
     assert_eq!(d.line, Some(6), "{d}");
 }
+
+/// Array sizes named by a shared header's macros (Blender's `drw_view_buf[DRW_VIEW_LEN]`, the header's
+/// `#if !defined(DRW_VIEW_LEN)` default), from the typedef source and a header it includes; a define of the info
+/// comes first, as it does in the generated text.
+#[test]
+fn array_sizes_may_name_a_macro_of_a_shared_header() {
+    let views = |name: &str| {
+        ShaderCreateInfo::new(name)
+            .local_group_size(16)
+            .typedef_source("compat_view_shared.hh")
+            .uniform_buf(0, "CompatView", "views[COMPAT_VIEW_LEN]", Frequency::Pass)
+            .storage_buf(0, Qualifier::Write, "float4", "result[]", Frequency::Pass)
+            .shared_variable(Type::Uint, "bins[COMPAT_BIN_COUNT]")
+            .compute_source("views_comp.glsl")
+            .blender_compat()
+            .do_static_compilation(true)
+    };
+    let port = Port::new(vec![
+        views("compat_views"),
+        views("compat_views_4").define_value("COMPAT_VIEW_LEN", "4"),
+    ]);
+    for (name, len) in [("compat_views", 2), ("compat_views_4", 4)] {
+        port.compile(name);
+        port.with(|flow| {
+            let info = flow.validated(name).unwrap();
+            let names: Vec<&str> = info
+                .resources
+                .iter()
+                .map(|r| r.value.name.as_str())
+                .collect();
+            assert!(
+                names.contains(&format!("views[{len}]").as_str()),
+                "{names:?}"
+            );
+            assert_eq!(info.shared_variables[0].value.name, "bins[16]");
+        });
+    }
+    // A name no header defines is still refused, naming it.
+    let typo = ShaderCreateInfo::new("compat_views_typo")
+        .local_group_size(16)
+        .typedef_source("compat_view_shared.hh")
+        .uniform_buf(
+            0,
+            "CompatView",
+            "views[COMPAT_VIEW_LENGTH]",
+            Frequency::Pass,
+        )
+        .compute_source("views_comp.glsl")
+        .blender_compat();
+    Port::new(vec![typo]).with(|flow| {
+        let e = flow.validated("compat_views_typo").unwrap_err();
+        assert!(
+            e.iter().any(|d| d.message.contains("COMPAT_VIEW_LENGTH")),
+            "{}",
+            render_all(&e)
+        );
+    });
+}
