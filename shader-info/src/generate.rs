@@ -87,6 +87,20 @@ pub trait SourceLoader: Sync {
         let _ = path;
         None
     }
+
+    /// The paths of every file named `name` (its last component), for sources that name files as Blender's do:
+    /// by name alone, wherever they live (`#pragma BLENDER_REQUIRE(common_view_lib.glsl)` from any folder). Empty,
+    /// the default, where the loader cannot list its files.
+    ///
+    /// ```
+    /// use shader_info::{MemoryLoader, SourceLoader};
+    /// let loader = MemoryLoader::default().with("draw/common_view_lib.glsl", "");
+    /// assert_eq!(loader.find_by_name("common_view_lib.glsl"), ["draw/common_view_lib.glsl"]);
+    /// ```
+    fn find_by_name(&self, name: &str) -> Vec<String> {
+        let _ = name;
+        Vec::new()
+    }
 }
 
 /// Loads files from a directory. Paths that leave the directory (`..`, absolute paths) are refused.
@@ -101,7 +115,13 @@ pub struct DirLoader {
     root: PathBuf,
     /// The root's real path, resolved once (each load resolves only its file).
     real_root: Option<PathBuf>,
+    /// Root-relative paths by file name ([`SourceLoader::find_by_name`]), listed on the first lookup and again
+    /// when a name is not found (a file added since).
+    by_name: NameIndex,
 }
+
+/// Root-relative paths by file name, shared by a loader's clones.
+type NameIndex = std::sync::Arc<std::sync::Mutex<Option<HashMap<String, Vec<String>>>>>;
 
 impl DirLoader {
     /// A loader rooted at `root`.
@@ -110,6 +130,7 @@ impl DirLoader {
         DirLoader {
             real_root: std::fs::canonicalize(&root).ok(),
             root,
+            by_name: Default::default(),
         }
     }
 
@@ -152,7 +173,45 @@ impl DirLoader {
     }
 }
 
+/// Every file under `root`, by name: root-relative paths, sorted. Hidden folders and links to folders are not
+/// entered (a link may lead out of the root or back into it); a tree deeper than 64 folders is not walked further.
+fn files_by_name(root: &Path) -> HashMap<String, Vec<String>> {
+    let mut out: HashMap<String, Vec<String>> = HashMap::new();
+    let mut todo = vec![(root.to_path_buf(), 0usize)];
+    while let Some((dir, depth)) = todo.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let Ok(kind) = e.file_type() else { continue };
+            if kind.is_dir() && !name.starts_with('.') && depth < 64 {
+                todo.push((e.path(), depth + 1));
+            } else if !kind.is_dir()
+                && let Ok(rel) = e.path().strip_prefix(root)
+            {
+                let rel = rel.to_string_lossy().replace('\\', "/");
+                out.entry(name).or_default().push(rel);
+            }
+        }
+    }
+    out.values_mut().for_each(|v| v.sort());
+    out
+}
+
 impl SourceLoader for DirLoader {
+    fn find_by_name(&self, name: &str) -> Vec<String> {
+        let mut index = self.by_name.lock().unwrap_or_else(|e| e.into_inner());
+        let found = index.as_ref().and_then(|i| i.get(name)).cloned();
+        if let Some(found) = found {
+            return found;
+        }
+        let fresh = files_by_name(&self.root);
+        let found = fresh.get(name).cloned().unwrap_or_default();
+        *index = Some(fresh);
+        found
+    }
+
     // Lexical, without resolving links (a check per file on every warm start): a file whose link now leads out of
     // the root has other metadata, and its load through `resolve` is refused.
     fn file_path(&self, path: &str) -> Option<PathBuf> {
@@ -206,6 +265,17 @@ impl MemoryLoader {
 }
 
 impl SourceLoader for MemoryLoader {
+    fn find_by_name(&self, name: &str) -> Vec<String> {
+        let mut found: Vec<String> = self
+            .0
+            .keys()
+            .filter(|p| p.rsplit('/').next() == Some(name))
+            .cloned()
+            .collect();
+        found.sort();
+        found
+    }
+
     fn load(&self, path: &str) -> Result<String, String> {
         self.0
             .get(path)
@@ -322,6 +392,9 @@ pub struct GeneratedStage {
     /// The entry point's name in the compiled module (`main` unless the info names it: GLSL's own function is
     /// always `main`, and the compiler renames the SPIR-V entry point).
     pub entry_point: String,
+    /// Generated under the Blender prelude: the compiler reads the `#include`s of its files as Blender does
+    /// (an include of a create-info header, `…_info.hh`/`…_infos.hh`, is empty).
+    pub blender: bool,
     /// Where in `source` the branch section is ([`GeneratedStage::with_branches`]).
     branches: std::ops::Range<usize>,
 }
@@ -369,6 +442,7 @@ impl GeneratedStage {
             source_map: self.source_map.clone(),
             files: self.files.clone(),
             entry_point: self.entry_point.clone(),
+            blender: self.blender,
             branches: self.branches.start..self.branches.start + new.len(),
         })
     }
@@ -582,6 +656,7 @@ pub fn generate(
         }),
         files,
         entry_point: info.entry_point_of(stage).to_string(),
+        blender: info.blender_prelude,
         branches,
     })
 }
@@ -1788,7 +1863,19 @@ fn collect_requires(
             }
         };
         let (line, from, dep) = (line.to_string(), top.path.clone(), raw);
-        let key = normalize_path(&dep);
+        let mut key = normalize_path(&dep);
+        // Blender names required files by name alone, from any folder.
+        let mut ambiguous = String::new();
+        if info.blender_prelude
+            && !key.is_empty()
+            && !done.contains(&key)
+            && loader.load(&key).is_err()
+        {
+            match blender_require_path(loader, &from, &key) {
+                Ok(found) => key = found,
+                Err(why) => ambiguous = why,
+            }
+        }
         if key.is_empty() {
             diags.push(
                 Diagnostic::error(
@@ -1840,7 +1927,7 @@ fn collect_requires(
                 Diagnostic::error(
                     Code::MissingSource,
                     &info.name,
-                    format!("{from}:{}: required file `{dep}`: {msg}", i + 1),
+                    format!("{from}:{}: required file `{dep}`: {msg}{ambiguous}", i + 1),
                 )
                 .item(format!("#pragma require({dep})"))
                 .at(&item.declared_in, item.origin)
@@ -1849,6 +1936,40 @@ fn collect_requires(
         }
     }
     order
+}
+
+/// Where a required file Blender's way (by name, from any folder) is when `key` is not a path from the root: beside
+/// the file that requires it, else the one file of its name under the root. `Err` says why none was taken (empty
+/// when no file has the name; the files, when several have).
+fn blender_require_path(
+    loader: &dyn SourceLoader,
+    from: &str,
+    key: &str,
+) -> Result<String, String> {
+    if let Some((dir, _)) = from.rsplit_once('/') {
+        let beside = normalize_path(&format!("{dir}/{key}"));
+        if loader.load(&beside).is_ok() {
+            return Ok(beside);
+        }
+    }
+    let name = key.rsplit('/').next().unwrap_or(key);
+    let found = loader.find_by_name(name);
+    // `common/lib.glsl` from a folder that is not the root: the one file whose path ends so.
+    let ending: Vec<&String> = found
+        .iter()
+        .filter(|f| f.ends_with(&format!("/{key}")))
+        .collect();
+    if let [one] = ending.as_slice() {
+        return Ok((*one).clone());
+    }
+    match found.as_slice() {
+        [one] => Ok(one.clone()),
+        [] => Err(String::new()),
+        several => Err(format!(
+            " (several files have its name: `{}`; write the path from the shader root)",
+            several.join("`, `")
+        )),
+    }
 }
 
 /// What a line (its comments removed) says of requires.

@@ -1171,3 +1171,62 @@ fn array_sizes_may_name_a_macro_of_a_shared_header() {
         );
     });
 }
+
+/// Newer Blender sources `#include` their libraries, and the libraries include their create-info header and the
+/// shared header the info already inserts: under the prelude the first is empty and the second is not read twice
+/// (glslang has no `#pragma once`; a second copy redefined the header's structs).
+#[test]
+fn included_libraries_may_include_their_info_header_and_the_typedef_source_again() {
+    let info = |name: &str| {
+        ShaderCreateInfo::new(name)
+            .local_group_size(16)
+            .typedef_source("compat_view_shared.hh")
+            .uniform_buf(0, "CompatView", "views[COMPAT_VIEW_LEN]", Frequency::Pass)
+            .storage_buf(0, Qualifier::Write, "float4", "result[]", Frequency::Pass)
+            .compute_source("views_include_comp.glsl")
+            .do_static_compilation(true)
+    };
+    let port = Port::new(vec![info("compat_views_include").blender_compat()]);
+    port.compile("compat_views_include");
+    port.with(|flow| {
+        let v = flow.validated("compat_views_include").unwrap();
+        let module = flow.compile(&v, Stage::Compute).unwrap();
+        // The library was read; the create-info header was not (no such file exists).
+        let files: Vec<&str> = module
+            .module
+            .files
+            .iter()
+            .map(|f| f.name.as_str())
+            .collect();
+        assert!(files.contains(&"views_lib.glsl"), "{files:?}");
+        assert!(!files.iter().any(|f| f.ends_with("_infos.hh")), "{files:?}");
+    });
+}
+
+/// Blender names the files a source requires or includes by name alone, wherever they live: under the prelude a
+/// file not found by its path is the one file of its name under the root; two of one name are refused, naming both.
+#[test]
+fn required_and_included_files_are_found_by_name_as_blender_finds_them() {
+    let info = |name: &str, frag: &str| {
+        blender_2d(name)
+            .push_constant(Type::Vec4, "color")
+            .vertex_source("checker_vert.glsl")
+            .fragment_source(frag)
+            .blender_compat()
+    };
+    let port = Port::new(vec![
+        info("compat_named", "named_frag.glsl"),
+        info("compat_twice", "twice_frag.glsl"),
+    ]);
+    port.compile("compat_named");
+    port.with(|flow| {
+        let v = flow.validated("compat_twice").unwrap();
+        let e = flow.generate(&v, Stage::Fragment).unwrap_err();
+        let text = render_all(&e);
+        assert!(text.contains("several files have its name"), "{text}");
+        assert!(
+            text.contains("named/compat_twice.glsl") && text.contains("other/compat_twice.glsl"),
+            "{text}"
+        );
+    });
+}

@@ -543,6 +543,10 @@ struct OncePerPass<'a> {
 }
 
 impl SourceLoader for OncePerPass<'_> {
+    fn find_by_name(&self, name: &str) -> Vec<String> {
+        self.loader.find_by_name(name)
+    }
+
     fn load(&self, path: &str) -> Result<String, String> {
         if let Some(r) = self
             .files

@@ -260,10 +260,19 @@ pub(crate) struct Includer<'a> {
     reads: &'a AtomicU64,
     /// Called with every lexical directory and file path before the file is read (the change watcher).
     before_read: &'a (dyn Fn(&Path) + 'a),
+    /// Root-relative names of the files the generator already put in the main text (typedef sources, required
+    /// files, the stage source): an `#include` of one is empty, as a second include of any file is.
+    inlined: &'a [String],
+    /// Read as Blender reads includes: a create-info header (`…_info.hh`, `…_infos.hh`) is empty, and a file not
+    /// found where the search looks is the one file of its name under the root (Blender names files by name alone).
+    blender: bool,
+    names: &'a shader_info::DirLoader,
     state: RefCell<State>,
 }
 
 impl<'a> Includer<'a> {
+    // Each argument is a borrow the includer holds for one compile; a struct of them would repeat these fields.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         root: &'a Path,
         main_name: &'a str,
@@ -272,6 +281,8 @@ impl<'a> Includer<'a> {
         search: &'a IncludeSearch,
         reads: &'a AtomicU64,
         before_read: &'a (dyn Fn(&Path) + 'a),
+        generated: Option<&'a shader_info::GeneratedStage>,
+        names: &'a shader_info::DirLoader,
     ) -> Includer<'a> {
         let seen = main_path.iter().cloned().collect();
         Includer {
@@ -281,6 +292,9 @@ impl<'a> Includer<'a> {
             search,
             reads,
             before_read,
+            inlined: generated.map_or(&[], |g| g.files.as_slice()),
+            blender: generated.is_some_and(|g| g.blender),
+            names,
             state: RefCell::new(State {
                 stack: vec![(main_name.to_string(), main_path)],
                 seen,
@@ -314,7 +328,20 @@ impl<'a> Includer<'a> {
         {
             return Err(msg);
         }
-        let result = self.resolve(&mut st, requested, ty, requester, depth);
+        // Blender's newer sources include their create-info header for its C++ linter; the info is the declaration.
+        if self.blender && (requested.ends_with("_info.hh") || requested.ends_with("_infos.hh")) {
+            return Ok(ResolvedInclude {
+                resolved_name: requested.to_string(),
+                content: String::new(),
+            });
+        }
+        let mut result = self.resolve(&mut st, requested, ty, requester, depth);
+        if result.is_err() && self.blender {
+            let name = requested.rsplit('/').next().unwrap_or(requested);
+            if let [one] = shader_info::SourceLoader::find_by_name(self.names, name).as_slice() {
+                result = self.resolve(&mut st, one, IncludeType::Standard, requester, depth);
+            }
+        }
         if let (Err(msg), IncludeType::Relative) = (&result, ty) {
             st.failed_relative = Some((requested.to_string(), requester.to_string(), msg.clone()));
         }
@@ -349,7 +376,12 @@ impl<'a> Includer<'a> {
             return Err(format!("include cycle: {}", chain.join(" → ")));
         }
         st.stack.push((rel.clone(), Some(canonical.clone())));
-        if !st.seen.insert(canonical.clone()) {
+        let inlined = || {
+            self.inlined
+                .iter()
+                .any(|f| normalize("", f).is_ok_and(|f| f == rel))
+        };
+        if !st.seen.insert(canonical.clone()) || inlined() {
             // Included before in this compilation: once is enough (an implicit include guard).
             return Ok(ResolvedInclude {
                 resolved_name: rel,

@@ -123,6 +123,8 @@ pub struct Compiler {
     shaderc: shaderc::Compiler,
     root: PathBuf,
     search: IncludeSearch,
+    /// The root's files by name, for Blender's includes by name ([`shader_info::SourceLoader::find_by_name`]).
+    names: shader_info::DirLoader,
     cache: Cache,
     disk: Option<Arc<DiskCache>>,
     /// Content hashes of files checked against the disk cache's manifests (shared by every unit).
@@ -219,6 +221,7 @@ impl Compiler {
             .map_err(|e| CompileError::single(&shown, format!("cannot start shaderc: {e}")))?;
         Ok(Compiler {
             shaderc,
+            names: shader_info::DirLoader::new(&root),
             cache: Cache::new(
                 root.clone(),
                 opts.change_detection == ChangeDetection::Journal,
@@ -552,6 +555,8 @@ impl Compiler {
             &self.search,
             &self.cache.reads,
             &watch,
+            unit.generated,
+            &self.names,
         ));
         let cb = includer.clone();
         options.set_include_callback(move |req, ty, from, depth| cb.include(req, ty, from, depth));
