@@ -324,13 +324,18 @@ impl<'a> Flow<'a> {
                 && !info.builtins.contains(BuiltinBits::INSTANCE_ID)
                 && spelled(BuiltinBits::INSTANCE_ID);
             if !wanted.is_empty() || prelude_instance {
-                let mut active = active_text(&generated.source);
-                if prelude_instance {
-                    // The prelude's `gl_InstanceID` reads the base instance (`shaderDrawParameters`, see the plan).
-                    active = active.replace(shader_info::BLENDER_PRELUDE_VERTEX, "");
-                    if spells_word(&active, &["gl_InstanceID", "gpu_BaseInstance"]) {
-                        add |= BuiltinBits::INSTANCE_ID;
-                    }
+                // The Blender prelude's own macros spell builtins (`gpu_Layer` is `gl_Layer`): only the code's uses
+                // count.
+                let active =
+                    shader_info::without_blender_prelude(&active_text(&generated.source), stage);
+                // The prelude's `gl_InstanceID` reads the base instance (`shaderDrawParameters`, see the plan).
+                if prelude_instance
+                    && spells_word(
+                        &active,
+                        &["gl_InstanceID", "gpu_BaseInstance", "gl_BaseInstanceARB"],
+                    )
+                {
+                    add |= BuiltinBits::INSTANCE_ID;
                 }
                 for bit in wanted {
                     if bit.first_use(&active).is_some() {
@@ -903,9 +908,16 @@ fn undeclared_builtin_hint(d: Diagnostic, info: &ValidatedInfo, stage: Stage) ->
 }
 
 /// The numeric macros (`#define NAME 4`, `#  define NAME 64u`) of `info`'s typedef sources and of the headers they
-/// `#include` (relative to the including header, then to the root), the first definition of each name: what a
-/// size named by one of them is when the info does not define it.
+/// `#include` (relative to the including header, then to the root), the first definition of each name outside the
+/// conditional blocks the generated text switches off (`#ifndef GPU_SHADER`, `#if !defined(NAME)` of a name the
+/// info defines): what a size named by one of them is when the info does not define it.
 fn header_sizes(loader: &dyn SourceLoader, info: &shader_info::ResolvedInfo) -> Vec<(String, u32)> {
+    // What the generated text defines before the headers, so their conditions read as the compiler reads them.
+    let mut before = String::from("#define GPU_SHADER\n#define GPU_VULKAN\n");
+    for d in &info.defines {
+        before.push_str(&format!("#define {}\n", d.value.macro_name()));
+    }
+    let skip = before.lines().count();
     let mut out: Vec<(String, u32)> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     let mut todo: Vec<String> = info
@@ -924,8 +936,10 @@ fn header_sizes(loader: &dyn SourceLoader, info: &shader_info::ResolvedInfo) -> 
         };
         let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
         let mut includes = Vec::new();
-        for line in text.lines() {
-            let Some(directive) = line.trim_start().strip_prefix('#') else {
+        let active = active_text(&format!("{before}{text}"));
+        for line in active.lines().skip(skip) {
+            let code = line.split("//").next().unwrap_or("");
+            let Some(directive) = code.trim_start().strip_prefix('#') else {
                 continue;
             };
             let mut words = directive.split_whitespace();
@@ -963,8 +977,8 @@ fn header_sizes(loader: &dyn SourceLoader, info: &shader_info::ResolvedInfo) -> 
     out
 }
 
-/// Whether the code of `text` (outside `//` comments) uses one of `words` as a whole word: the Blender prelude's
-/// names that read the base instance, which `gl_InstanceIndex` before them must not hide.
+/// Whether the code of `text` (outside `//` comments) uses one of `words` as a whole word: the names that read the
+/// base instance under the Blender prelude, which `gl_InstanceIndex` before them must not hide.
 fn spells_word(text: &str, words: &[&str]) -> bool {
     let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
     text.lines()

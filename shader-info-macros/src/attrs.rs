@@ -173,14 +173,14 @@ pub fn named_fields<'a>(
     }
 }
 
-/// Refuses `name` where GLSL cannot use it (a keyword, a built-in type name, a `gl_` prefix, a `__`), on `span`:
-/// otherwise it would pass the derive and fail later inside glslang, far from the declaration.
 /// The name an identifier gives GLSL and the registry: its text without the `r#` of a raw identifier (a field
 /// `r#type` is the member `type`).
 pub fn name_of(ident: &syn::Ident) -> String {
     syn::ext::IdentExt::unraw(ident).to_string()
 }
 
+/// Refuses `name` where GLSL cannot use it (a keyword, a built-in type name, a `gl_` prefix, a `__`), on `span`:
+/// otherwise it would pass the derive and fail later inside glslang, far from the declaration.
 pub fn check_glsl_name(name: &str, what: &str, span: proc_macro2::Span) -> syn::Result<()> {
     match crate::glsl_names::identifier_problem(name) {
         None => Ok(()),

@@ -116,7 +116,7 @@ pub struct DirLoader {
     /// The root's real path, resolved once (each load resolves only its file).
     real_root: Option<PathBuf>,
     /// Root-relative paths by file name ([`SourceLoader::find_by_name`]), listed on the first lookup and again
-    /// when a name is not found (a file added since).
+    /// when a name is not found or a file found is gone (added or moved since).
     by_name: NameIndex,
 }
 
@@ -173,8 +173,9 @@ impl DirLoader {
     }
 }
 
-/// Every file under `root`, by name: root-relative paths, sorted. Hidden folders and links to folders are not
-/// entered (a link may lead out of the root or back into it); a tree deeper than 64 folders is not walked further.
+/// Every file under `root`, by name: root-relative paths, sorted. Hidden folders are not entered and symbolic links
+/// are left out (a link may lead out of the root, back into it, or name a file listed already); a tree deeper than
+/// 64 folders is not walked further.
 fn files_by_name(root: &Path) -> HashMap<String, Vec<String>> {
     let mut out: HashMap<String, Vec<String>> = HashMap::new();
     let mut todo = vec![(root.to_path_buf(), 0usize)];
@@ -187,7 +188,7 @@ fn files_by_name(root: &Path) -> HashMap<String, Vec<String>> {
             let Ok(kind) = e.file_type() else { continue };
             if kind.is_dir() && !name.starts_with('.') && depth < 64 {
                 todo.push((e.path(), depth + 1));
-            } else if !kind.is_dir()
+            } else if kind.is_file()
                 && let Ok(rel) = e.path().strip_prefix(root)
             {
                 let rel = rel.to_string_lossy().replace('\\', "/");
@@ -203,7 +204,10 @@ impl SourceLoader for DirLoader {
     fn find_by_name(&self, name: &str) -> Vec<String> {
         let mut index = self.by_name.lock().unwrap_or_else(|e| e.into_inner());
         let found = index.as_ref().and_then(|i| i.get(name)).cloned();
-        if let Some(found) = found {
+        // Listed again when the name is missing or a file listed is gone (moved since).
+        if let Some(found) = found
+            && found.iter().all(|f| self.root.join(f).is_file())
+        {
             return found;
         }
         let fresh = files_by_name(&self.root);
@@ -1248,6 +1252,13 @@ pub fn c_dialect_problem(text: &str) -> Option<(u32, &'static str)> {
 /// let glsl = blender_enums(header).unwrap().unwrap();
 /// assert_eq!(glsl, "#define eShape uint\nconst uint A = 1u;\nconst uint B = (A + 1u);\n\nstruct S { eShape s; };\n");
 /// assert!(blender_enums("enum class eMode : uint32_t {\n  A = 0u,\n};\n").is_err());
+/// // A comment over several lines of the body stays one comment.
+/// let commented = "enum eFlag : uint32_t {\n  A = 1u, /* one,\n   * two */ B = 2u,\n  /* three\n   four */\n  C = 4u,\n};\n";
+/// let glsl = blender_enums(commented).unwrap().unwrap();
+/// assert_eq!(
+///     glsl,
+///     "#define eFlag uint\nconst uint A = 1u; /*\n*/ const uint B = 2u;\n /*\n*/ \nconst uint C = 4u;\n\n"
+/// );
 /// ```
 pub fn blender_enums(text: &str) -> Result<Option<String>, (u32, String)> {
     let visible: HashMap<usize, String> = glsl_visible_lines(text).collect();
@@ -1271,14 +1282,22 @@ pub fn blender_enums(text: &str) -> Result<Option<String>, (u32, String)> {
     let mut in_comment = false;
     for (i, line) in text.split_inclusive('\n').enumerate() {
         let ending = &line[line.trim_end_matches(['\n', '\r']).len()..];
-        // The rewritten line keeps an unclosed block comment open, so the comment's next lines stay comment.
+        // A rewritten line keeps the block comment it ends in open and closes the one it starts in, so the
+        // comment's other lines stay comment and the code after it stays code.
+        let starts_in_comment = in_comment;
         without_comments(line, &mut in_comment);
         let reopen = if in_comment { " /*" } else { "" };
+        let close = if starts_in_comment { "*/ " } else { "" };
         let number = i as u32 + 1;
         let Some(code) = visible.get(&i).map(|c| c.trim()) else {
             out.push_str(line);
             continue;
         };
+        // A line that is comment from end to end stays as it is.
+        if body.is_some() && code.is_empty() && starts_in_comment && in_comment {
+            out.push_str(line);
+            continue;
+        }
         let rewritten = match &mut body {
             None if starts_enum(code) => {
                 let header = code["enum".len()..].trim();
@@ -1384,6 +1403,7 @@ pub fn blender_enums(text: &str) -> Result<Option<String>, (u32, String)> {
                 consts.join(" ")
             }
         };
+        out.push_str(close);
         out.push_str(&rewritten);
         out.push_str(reopen);
         out.push_str(ending);
@@ -1753,6 +1773,22 @@ pub const BLENDER_PRELUDE_NOT_FRAGMENT: &str = "\
 #define gpu_dfdy(x) x
 #define gpu_fwidth(x) x
 ";
+
+/// `text` (a generated stage's, or part of it) with the lines of the Blender prelude it holds, as generated for
+/// `stage`, left empty (every other line keeps its number): what scans for the code's own uses read (the
+/// prelude's macros spell builtins, `gpu_Layer` being `gl_Layer`). Text without the prelude is returned as it is.
+///
+/// ```
+/// use shader_info::{without_blender_prelude, Stage, BLENDER_PRELUDE, BLENDER_PRELUDE_NOT_FRAGMENT};
+/// let text = format!("#version 450\n{BLENDER_PRELUDE}{BLENDER_PRELUDE_NOT_FRAGMENT}void main() {{}}\n");
+/// let scanned = without_blender_prelude(&text, Stage::Compute);
+/// assert!(!scanned.contains("gl_Layer") && scanned.ends_with("\nvoid main() {}\n"));
+/// assert_eq!(scanned.lines().count(), text.lines().count());
+/// ```
+pub fn without_blender_prelude(text: &str, stage: Stage) -> String {
+    let prelude = format!("{BLENDER_PRELUDE}{}", blender_prelude_of(stage));
+    text.replacen(&prelude, &"\n".repeat(prelude.lines().count()), 1)
+}
 
 /// The stage's own part of the Blender prelude, after [`BLENDER_PRELUDE`].
 fn blender_prelude_of(stage: Stage) -> String {

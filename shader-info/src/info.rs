@@ -397,7 +397,8 @@ pub struct ShaderCreateInfo {
     pub subpass_inputs: Vec<Item<SubpassInput>>,
     /// Entry-point names other than `main`, per stage ([`Self::entry_point`]).
     pub entry_points: Vec<Item<(Stage, String)>>,
-    /// How resource slots are numbered ([`SlotSpace`]); `None` is [`SlotSpace::PerSet`].
+    /// How resource slots are numbered ([`SlotSpace`]); `None` is [`SlotSpace::PerSet`], or
+    /// [`SlotSpace::PerKind`] under the Blender prelude ([`Self::blender_compat`]).
     pub slot_space: Option<Item<SlotSpace>>,
     /// Declared render state (see [`crate::render_state`]), one item per builder call.
     pub render_state: Vec<Item<StateItem>>,
@@ -894,7 +895,8 @@ impl ShaderCreateInfo {
         self
     }
 
-    /// Declares this info's slots to be its bindings, Vulkan's own rule and the default ([`SlotSpace::PerSet`]),
+    /// Declares this info's slots to be its bindings, Vulkan's own rule and the default ([`SlotSpace::PerSet`]; the
+    /// Blender prelude's default is per kind),
     /// for code that names the bindings: composed with an info that numbers per kind ([`Self::slots_per_kind`]),
     /// resolution reports the conflict, naming both, instead of moving the resources to other bindings.
     /// `#[derive(ShaderInfo)]` declares it for an info with resources (its binding constants name the slots).

@@ -77,7 +77,7 @@ pub use generate::{
     BLENDER_PRELUDE_NOT_FRAGMENT, BLENDER_PRELUDE_VERTEX, DirLoader, Flavor, GenerateOptions,
     GeneratedStage, LineOrigin, MappedLocation, MemoryLoader, SourceLoader, SourceMap,
     SourceMapEntry, blender_enums, blender_type_alias, c_dialect_problem, generate,
-    portable_spec_name, typedef_struct_names, without_bom,
+    portable_spec_name, typedef_struct_names, without_blender_prelude, without_bom,
 };
 pub use glsl_names::define_name_problem;
 pub use host::{

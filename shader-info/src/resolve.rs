@@ -314,14 +314,23 @@ fn size_by_constants(info: &mut ShaderCreateInfo) {
 /// come first, as a header's `#if !defined(NAME)` default comes after them in the generated text.
 fn size_by_constants_and(info: &mut ShaderCreateInfo, headers: &[(String, u32)]) {
     let constants = info.constants.clone();
+    // A header's number counts only for a name the info does not define: a define of another value (`4u`, another
+    // macro) comes first in the text, and the header's `#if !defined(NAME)` default is then not what compiles.
+    let defined = |name: &str| info.defines.iter().any(|d| d.value.macro_name() == name);
     let defines: Vec<(String, u32)> = info
         .defines
         .iter()
         .filter_map(|d| {
-            let n = d.value.value.as_deref()?.trim().parse::<u32>().ok()?;
+            let value = d.value.value.as_deref()?.trim();
+            let n = value.trim_end_matches(['u', 'U']).parse::<u32>().ok()?;
             (n > 0 && d.value.params().is_none()).then(|| (d.value.macro_name().to_string(), n))
         })
-        .chain(headers.iter().filter(|(_, n)| *n > 0).cloned())
+        .chain(
+            headers
+                .iter()
+                .filter(|(name, n)| *n > 0 && !defined(name))
+                .cloned(),
+        )
         .collect();
     let group = info.local_group_size.as_ref().map(|g| g.value);
     let mut used: Vec<String> = Vec::new();

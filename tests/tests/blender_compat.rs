@@ -1133,8 +1133,14 @@ fn array_sizes_may_name_a_macro_of_a_shared_header() {
     let port = Port::new(vec![
         views("compat_views"),
         views("compat_views_4").define_value("COMPAT_VIEW_LEN", "4"),
+        // The info's define comes first whatever its spelling: the header's default is then switched off.
+        views("compat_views_4u").define("COMPAT_VIEW_LEN 4u"),
     ]);
-    for (name, len) in [("compat_views", 2), ("compat_views_4", 4)] {
+    for (name, len) in [
+        ("compat_views", 2),
+        ("compat_views_4", 4),
+        ("compat_views_4u", 4),
+    ] {
         port.compile(name);
         port.with(|flow| {
             let info = flow.validated(name).unwrap();
@@ -1229,4 +1235,18 @@ fn required_and_included_files_are_found_by_name_as_blender_finds_them() {
             "{text}"
         );
     });
+}
+
+/// A typedef header that includes another the info names after it: the include is read where it is (the later
+/// header is not in the text yet), and the header's guard leaves out the generator's copy.
+#[test]
+fn a_typedef_header_may_include_one_the_info_inserts_after_it() {
+    let info = ShaderCreateInfo::new("compat_order")
+        .local_group_size(4)
+        .typedef_source("compat_order_a.hh")
+        .typedef_source("compat_order_b.hh")
+        .storage_buf(0, Qualifier::Write, "float4", "result[]", Frequency::Pass)
+        .compute_source("order_comp.glsl")
+        .blender_compat();
+    Port::new(vec![info]).compile("compat_order");
 }

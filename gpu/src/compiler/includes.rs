@@ -260,8 +260,11 @@ pub(crate) struct Includer<'a> {
     reads: &'a AtomicU64,
     /// Called with every lexical directory and file path before the file is read (the change watcher).
     before_read: &'a (dyn Fn(&Path) + 'a),
-    /// Root-relative names of the files the generator already put in the main text (typedef sources, required
-    /// files, the stage source): an `#include` of one is empty, as a second include of any file is.
+    /// Root-relative names of the files the generator put in the main text (typedef sources, required files, the
+    /// stage source). Under the Blender prelude, a library's `#include` of one (an include inside an included file)
+    /// is empty, as Blender's `#pragma once` makes it: the library is included from the stage source, after the
+    /// generator's copies. (shaderc names the main text, not the file a `#line` names, as the requester of an
+    /// include written in it, so where in the text a first-level include sits is not known: those are read.)
     inlined: &'a [String],
     /// Read as Blender reads includes: a create-info header (`…_info.hh`, `…_infos.hh`) is empty, and a file not
     /// found where the search looks is the one file of its name under the root (Blender names files by name alone).
@@ -377,9 +380,12 @@ impl<'a> Includer<'a> {
         }
         st.stack.push((rel.clone(), Some(canonical.clone())));
         let inlined = || {
-            self.inlined
-                .iter()
-                .any(|f| normalize("", f).is_ok_and(|f| f == rel))
+            self.blender
+                && depth >= 2
+                && self
+                    .inlined
+                    .iter()
+                    .any(|f| normalize("", f).is_ok_and(|f| f == rel))
         };
         if !st.seen.insert(canonical.clone()) || inlined() {
             // Included before in this compilation: once is enough (an implicit include guard).

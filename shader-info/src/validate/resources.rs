@@ -52,10 +52,11 @@ pub(super) fn check_resources(c: &mut Checker) {
         }
         if let Some(first) = bindings.get(&(r.set(), r.binding)) {
             let f = &first.value;
+            // Declared, or the Blender prelude's default (resolution numbered the slots so).
             let per_kind = info
                 .slot_space
                 .as_ref()
-                .is_some_and(|s| s.value == SlotSpace::PerKind);
+                .map_or(info.blender_prelude, |s| s.value == SlotSpace::PerKind);
             let (place, hint) = if per_kind {
                 (
                     format!("{} slot {} of set {}", r.kind.word(), r.slot, r.set()),
