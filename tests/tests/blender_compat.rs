@@ -1092,6 +1092,13 @@ fn a_geometry_stage_emits_through_blenders_name() {
         .do_static_compilation(true);
     let port = Port::new(vec![srgb_block(), info]);
     port.compile("compat_emit");
+    // The prelude's own `gpu_Layer` and `gpu_ViewportIndex` macros are no use of the builtins: the plan asks the
+    // device for nothing (they once made it ask for multiViewport).
+    port.with(|flow| {
+        let info = flow.validated("compat_emit").unwrap();
+        assert_eq!(info.builtins, BuiltinBits::NONE, "{:?}", info.builtins);
+        assert!(flow.plan(&info).builtin_features.is_empty());
+    });
 }
 
 #[test]
