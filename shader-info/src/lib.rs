@@ -33,6 +33,7 @@
 //! Data flows one way: declare → register → resolve `additional_info` → validate ([`ValidatedInfo`]) → variants →
 //! generate, and the [`PipelinePlan`] every backend maps; the `gpu` crate compiles and creates pipelines from there.
 
+mod blender;
 mod builtins;
 mod condition;
 mod constant;
@@ -67,17 +68,20 @@ mod validate;
 mod variants;
 mod vertex;
 
+pub use blender::{
+    BLENDER_PRELUDE, BLENDER_PRELUDE_FRAGMENT, BLENDER_PRELUDE_GEOMETRY,
+    BLENDER_PRELUDE_NOT_FRAGMENT, BLENDER_PRELUDE_VERTEX, blender_type_alias,
+    without_blender_prelude,
+};
 pub use builtins::BuiltinFeature;
 pub use condition::Condition;
 pub use constant::{ConstOverride, ConstValue, SharedConstant};
 pub use device_use::DescriptorCounts;
 pub use diagnostic::{Code, Diagnostic, Related, Severity, render, render_all};
 pub use generate::{
-    BLENDER_PRELUDE, BLENDER_PRELUDE_FRAGMENT, BLENDER_PRELUDE_GEOMETRY,
-    BLENDER_PRELUDE_NOT_FRAGMENT, BLENDER_PRELUDE_VERTEX, DirLoader, Flavor, GenerateOptions,
-    GeneratedStage, LineOrigin, MappedLocation, MemoryLoader, SourceLoader, SourceMap,
-    SourceMapEntry, blender_enums, blender_type_alias, c_dialect_problem, generate,
-    portable_spec_name, typedef_struct_names, without_blender_prelude, without_bom,
+    DirLoader, Flavor, GenerateOptions, GeneratedStage, LineOrigin, MappedLocation, MemoryLoader,
+    SourceLoader, SourceMap, SourceMapEntry, blender_enums, c_dialect_problem, generate,
+    portable_spec_name, typedef_struct_names, without_bom,
 };
 pub use glsl_names::define_name_problem;
 pub use host::{

@@ -294,7 +294,7 @@ fn blender_buffer_types(out: &mut ShaderCreateInfo) {
     {
         if let ResourceKind::UniformBuffer { type_name }
         | ResourceKind::StorageBuffer { type_name, .. } = &mut r.kind
-            && let Some(glsl) = crate::generate::blender_type_alias(type_name)
+            && let Some(glsl) = crate::blender::blender_type_alias(type_name)
         {
             *type_name = glsl.to_string();
         }

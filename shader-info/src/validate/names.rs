@@ -619,7 +619,7 @@ fn check_prelude_names(
     if !info.blender_prelude {
         return;
     }
-    let prelude = crate::generate::blender_prelude_macros();
+    let prelude = crate::blender::blender_prelude_macros();
     let find = |name: &str| prelude.iter().find(|m| m.name == name);
     let collapse = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
     for &(name, kind, declared_in, origin, written) in macros {
