@@ -301,6 +301,18 @@ macro_rules! impl_value {
     )*};
 }
 
+/// Types GLSL has a name for that no rule set lays out as Rust does, each refused with `$hint`.
+macro_rules! impl_refused {
+    ($hint:ident: $($rust:ty => $glsl:ident),* $(,)?) => {$(
+        // SAFETY: both layouts are Err, so no derive accepts it.
+        unsafe impl ShaderType for $rust {
+            const GLSL: GlslType = GlslType::value(Type::$glsl);
+            const STD140: StdLayout = Err($hint);
+            const STD430: StdLayout = Err($hint);
+        }
+    )*};
+}
+
 impl_value! {
     f32 => Float, i32 => Int, u32 => Uint, f64 => Double, Bool32 => Bool,
     glam::Vec2 => Vec2, glam::Vec3 => Vec3, glam::Vec4 => Vec4, glam::Quat => Vec4,
@@ -327,33 +339,16 @@ impl_value! { glam::Vec3A => Vec3, glam::Mat3A => Mat3 }
     all(target_arch = "aarch64", target_feature = "neon"),
     all(target_arch = "wasm32", target_feature = "simd128")
 )))]
-const SCALAR_VEC3A_HINT: Message = Message::new().str(
-    "on this target glam stores `Vec3A`/`Mat3A` without SIMD, and their fourth lane is uninitialised padding: use \
-     `glam::Vec3` and a `f32` (or `Pad<4>`) after it, or a `glam::Vec4`",
-);
+mod scalar_glam {
+    use super::*;
 
-#[cfg(not(any(
-    target_feature = "sse2",
-    all(target_arch = "aarch64", target_feature = "neon"),
-    all(target_arch = "wasm32", target_feature = "simd128")
-)))]
-macro_rules! impl_refused_scalar {
-    ($($rust:ty => $glsl:ident),* $(,)?) => {$(
-        // SAFETY: both layouts are Err, so no derive accepts it.
-        unsafe impl ShaderType for $rust {
-            const GLSL: GlslType = GlslType::value(Type::$glsl);
-            const STD140: StdLayout = Err(SCALAR_VEC3A_HINT);
-            const STD430: StdLayout = Err(SCALAR_VEC3A_HINT);
-        }
-    )*};
+    const SCALAR_VEC3A_HINT: Message = Message::new().str(
+        "on this target glam stores `Vec3A`/`Mat3A` without SIMD, and their fourth lane is uninitialised padding: \
+         use `glam::Vec3` and a `f32` (or `Pad<4>`) after it, or a `glam::Vec4`",
+    );
+
+    impl_refused! { SCALAR_VEC3A_HINT: glam::Vec3A => Vec3, glam::Mat3A => Mat3 }
 }
-
-#[cfg(not(any(
-    target_feature = "sse2",
-    all(target_arch = "aarch64", target_feature = "neon"),
-    all(target_arch = "wasm32", target_feature = "simd128")
-)))]
-impl_refused_scalar! { glam::Vec3A => Vec3, glam::Mat3A => Mat3 }
 
 /// Why a glam double matrix is no field of a shader struct: GLSL's `dmat2`/`dmat4` are not declarable types here,
 /// and as `mat2`/`mat4` the GPU would read the `f64` halves as floats (a `DMat2` is even the size of a std140
@@ -363,18 +358,7 @@ const DOUBLE_MATRIX_HINT: Message = Message::new().str(
      (glam::Mat2, glam::Mat4), or its columns as DVec fields",
 );
 
-macro_rules! impl_refused_double_matrix {
-    ($($rust:ty => $glsl:ident),* $(,)?) => {$(
-        // SAFETY: both layouts are Err, so no derive accepts it.
-        unsafe impl ShaderType for $rust {
-            const GLSL: GlslType = GlslType::value(Type::$glsl);
-            const STD140: StdLayout = Err(DOUBLE_MATRIX_HINT);
-            const STD430: StdLayout = Err(DOUBLE_MATRIX_HINT);
-        }
-    )*};
-}
-
-impl_refused_double_matrix! { glam::DMat2 => Mat2, glam::DMat4 => Mat4 }
+impl_refused! { DOUBLE_MATRIX_HINT: glam::DMat2 => Mat2, glam::DMat4 => Mat4 }
 
 // SAFETY: glam's Mat2 columns are 8 bytes apart, which is std430's mat2; std140 pads them to 16 (reported as Err).
 unsafe impl ShaderType for glam::Mat2 {

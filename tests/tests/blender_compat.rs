@@ -1124,18 +1124,22 @@ fn a_scoped_enum_in_a_shared_header_is_refused_at_its_line() {
 /// Array sizes named by a shared header's macros (Blender's `drw_view_buf[DRW_VIEW_LEN]`, the header's
 /// `#if !defined(DRW_VIEW_LEN)` default), from the typedef source and a header it includes; a define of the info
 /// comes first, as it does in the generated text.
+/// A compute info over the views header: its views sized by the header's macro, its results in `float4`s.
+fn views_info(name: &str, source: &str) -> ShaderCreateInfo {
+    ShaderCreateInfo::new(name)
+        .local_group_size(16)
+        .typedef_source("compat_view_shared.hh")
+        .uniform_buf(0, "CompatView", "views[COMPAT_VIEW_LEN]", Frequency::Pass)
+        .storage_buf(0, Qualifier::Write, "float4", "result[]", Frequency::Pass)
+        .compute_source(source)
+        .blender_compat()
+        .do_static_compilation(true)
+}
+
 #[test]
 fn array_sizes_may_name_a_macro_of_a_shared_header() {
     let views = |name: &str| {
-        ShaderCreateInfo::new(name)
-            .local_group_size(16)
-            .typedef_source("compat_view_shared.hh")
-            .uniform_buf(0, "CompatView", "views[COMPAT_VIEW_LEN]", Frequency::Pass)
-            .storage_buf(0, Qualifier::Write, "float4", "result[]", Frequency::Pass)
-            .shared_variable(Type::Uint, "bins[COMPAT_BIN_COUNT]")
-            .compute_source("views_comp.glsl")
-            .blender_compat()
-            .do_static_compilation(true)
+        views_info(name, "views_comp.glsl").shared_variable(Type::Uint, "bins[COMPAT_BIN_COUNT]")
     };
     let port = Port::new(vec![
         views("compat_views"),
@@ -1190,16 +1194,10 @@ fn array_sizes_may_name_a_macro_of_a_shared_header() {
 /// (glslang has no `#pragma once`; a second copy redefined the header's structs).
 #[test]
 fn included_libraries_may_include_their_info_header_and_the_typedef_source_again() {
-    let info = |name: &str| {
-        ShaderCreateInfo::new(name)
-            .local_group_size(16)
-            .typedef_source("compat_view_shared.hh")
-            .uniform_buf(0, "CompatView", "views[COMPAT_VIEW_LEN]", Frequency::Pass)
-            .storage_buf(0, Qualifier::Write, "float4", "result[]", Frequency::Pass)
-            .compute_source("views_include_comp.glsl")
-            .do_static_compilation(true)
-    };
-    let port = Port::new(vec![info("compat_views_include").blender_compat()]);
+    let port = Port::new(vec![views_info(
+        "compat_views_include",
+        "views_include_comp.glsl",
+    )]);
     port.compile("compat_views_include");
     port.with(|flow| {
         let v = flow.validated("compat_views_include").unwrap();
