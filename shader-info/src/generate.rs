@@ -842,9 +842,12 @@ fn emit_typedef_files(
                 if let Some(d) = text_problem(info, &t.value, &text, false, t) {
                     diags.push(d);
                 }
+                // An enum the rewrite refuses is reported once, by it.
+                let mut enum_refused = false;
                 let text = match info.blender_prelude.then(|| blender_enums(&text)) {
                     Some(Ok(Some(rewritten))) => rewritten,
                     Some(Err((line, what))) => {
+                        enum_refused = true;
                         diags.push(
                             Diagnostic::error(
                                 Code::Unsupported,
@@ -864,7 +867,7 @@ fn emit_typedef_files(
                     }
                     _ => text,
                 };
-                if let Some((line, what)) = c_dialect_problem(&text) {
+                if let Some((line, what)) = c_dialect_problem(&text).filter(|_| !enum_refused) {
                     diags.push(
                         Diagnostic::error(
                             Code::Unsupported,

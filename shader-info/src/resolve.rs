@@ -48,9 +48,7 @@ impl ResolvedInfo {
             composed_of: self.composed_of.clone(),
         }
     }
-}
 
-impl ResolvedInfo {
     /// Whether an array size of a resource, shared variable or push constant is still a name resolution could not
     /// turn into a number (a macro of a shared header: Blender's `drw_view_buf[DRW_VIEW_LEN]`).
     pub fn has_named_sizes(&self) -> bool {

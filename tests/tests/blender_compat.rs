@@ -1114,6 +1114,7 @@ fn a_scoped_enum_in_a_shared_header_is_refused_at_its_line() {
         let info = flow.validated("compat_scoped").unwrap();
         flow.generate(&info, Stage::Fragment).unwrap_err()
     });
+    assert_eq!(diags.len(), 1, "{}", render_all(&diags));
     let d = &diags[0];
     assert_eq!(d.code, Code::Unsupported, "{d}");
     assert!(d.message.contains("scoped enum"), "{d}");
