@@ -112,6 +112,11 @@ pub fn attribute(args: TokenStream, mut item: syn::ItemStruct) -> syn::Result<To
     for f in &named.named {
         attrs::check_field_type(&f.ty)?;
     }
+    // The rule sets may be named on the item (`#[shader(std430)]`) instead of in the attribute: the derive proves
+    // those, so the padding must be theirs.
+    let own = TypeOptions::from_attrs(&item.attrs, OptionsFor::Struct)?;
+    opts.std140 |= own.std140;
+    opts.std430 |= own.std430;
     let (std140, _) = opts.rules();
     // With both rule sets the proof insists they agree, so either gives the same padding.
     let rules = if std140 {

@@ -771,3 +771,28 @@ fn a_sampler_with_state_is_declared_and_grouped_by_its_frequency() {
     };
     assert_eq!(set.albedo, "albedo");
 }
+
+/// A struct of two `vec2`s: 16-aligned in std140, 8-aligned in std430.
+#[derive(Clone, Copy, Default, ShaderStruct)]
+#[repr(C)]
+struct PairOfVec2 {
+    a: Vec2,
+    b: Vec2,
+}
+
+/// `auto_pad` with the rule set named on the item, not in the attribute: padded for std430 (the struct after 8
+/// bytes), which the derive then proves. It was padded for std140 (16) and refused by its own proof.
+#[shader_struct(auto_pad)]
+#[shader(std430)]
+#[derive(Clone, Copy, Default)]
+#[repr(C)]
+struct PaddedForStd430 {
+    x: f32,
+    pair: PairOfVec2,
+}
+
+#[test]
+fn auto_pad_reads_the_rule_set_named_on_the_item() {
+    assert_eq!(std::mem::offset_of!(PaddedForStd430, pair), 8);
+    assert_eq!(size_of::<PaddedForStd430>(), 24);
+}
