@@ -577,6 +577,15 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
             ));
         };
         let cname = Ident::new(&cname.to_string(), r.name.span());
+        // The derive's own constant: a second `NAME` was rustc's E0592 at the derive line.
+        if cname_text == "NAME" {
+            return Err(attrs::err(
+                r.name.span(),
+                format!(
+                    "resource `{base}` makes the binding constant `NAME`, which holds the info's name; rename the resource"
+                ),
+            ));
+        }
         if let Some((first, _)) = constant_of.iter().find(|(_, c)| *c == cname_text) {
             return Err(attrs::err(
                 r.name.span(),
@@ -737,6 +746,13 @@ fn set_structs(
             let full = r.name.value();
             let base = full.split('[').next().unwrap_or_default().to_string();
             let field = field_ident(&base, r.name.span())?;
+            if unseen && field == "by_name" {
+                return Err(attrs::err(
+                    r.name.span(),
+                    "resource `by_name` makes the set field the derive uses for the resources it cannot see (an \
+                     `additional_info`'s, subpass inputs); rename the resource",
+                ));
+            }
             // A texture declared as an array (`shadow_maps[4]`) is that many descriptors: its field holds every
             // element (an array of the declared length, or a slice when the length is not a number here).
             let array = full
@@ -851,6 +867,15 @@ fn branch_struct(
         let name = b.value();
         let field = field_ident(&name, b.span())?;
         let text = field.to_string();
+        if inherits && text == "inherited" {
+            return Err(attrs::err(
+                b.span(),
+                format!(
+                    "branch `{name}` makes the field `inherited`, which holds the branches of the info's \
+                     `additional_info`; rename the branch"
+                ),
+            ));
+        }
         if let Some((first, _)) = seen.iter().find(|(_, f)| *f == text) {
             return Err(attrs::err(
                 b.span(),
