@@ -129,10 +129,20 @@ pub fn attribute(args: TokenStream, mut item: syn::ItemStruct) -> syn::Result<To
         "__SHADER_AUTO_PAD_{}",
         attrs::screaming_snake(&attrs::name_of(ident))
     );
+    // An attribute runs before `#[cfg]`s are applied: a field under a `cfg` carries it into the table and onto its
+    // padding, and the padding looks its field up by name, so the struct the compiler keeps is padded as it is.
+    let cfgs = |f: &syn::Field| -> Vec<syn::Attribute> {
+        f.attrs
+            .iter()
+            .filter(|a| a.path().is_ident("cfg"))
+            .cloned()
+            .collect()
+    };
     let infos = named.named.iter().map(|f| {
         let ty = &f.ty;
-        let lit = LitStr::new(&f.ident.as_ref().expect("named").to_string(), ty.span());
-        quote_spanned!(ty.span()=> ::shader_info::__private::FieldInfo::new::<#ty>(#lit, 0))
+        let lit = LitStr::new(&attrs::name_of(f.ident.as_ref().expect("named")), ty.span());
+        let cfg = cfgs(f);
+        quote_spanned!(ty.span()=> #(#cfg)* ::shader_info::__private::FieldInfo::new::<#ty>(#lit, 0))
     });
     let table_item = quote! {
         #[doc(hidden)]
@@ -163,23 +173,22 @@ pub fn attribute(args: TokenStream, mut item: syn::ItemStruct) -> syn::Result<To
         }
     }
     let old: Vec<syn::Field> = named.named.iter().cloned().collect();
-    let n = old.len();
     let mut new = syn::punctuated::Punctuated::<syn::Field, syn::Token![,]>::new();
-    for (i, f) in old.into_iter().enumerate() {
+    for f in old {
         // `unraw`: a raw field name (`r#type`) would make `_pad_before_r#type`, no identifier.
-        let pad_name = format_ident!(
-            "_pad_before_{}",
-            syn::ext::IdentExt::unraw(f.ident.as_ref().expect("named"))
-        );
+        let name = attrs::name_of(f.ident.as_ref().expect("named"));
+        let pad_name = format_ident!("_pad_before_{}", name);
+        let cfg = cfgs(&f);
         new.push(syn::parse_quote! {
+            #(#cfg)*
             #[doc(hidden)]
-            #vis #pad_name: ::shader_info::Pad<{ ::shader_info::__private::auto_pad(#table, #i, #rules) }>
+            #vis #pad_name: ::shader_info::Pad<{ ::shader_info::__private::auto_pad_before(#table, #name, #rules) }>
         });
         new.push(f);
     }
     new.push(syn::parse_quote! {
         #[doc(hidden)]
-        #vis _pad_end: ::shader_info::Pad<{ ::shader_info::__private::auto_pad(#table, #n, #rules) }>
+        #vis _pad_end: ::shader_info::Pad<{ ::shader_info::__private::auto_pad(#table, #table.len(), #rules) }>
     });
     named.named = new;
     let mut shader_args = Vec::new();

@@ -796,3 +796,26 @@ fn auto_pad_reads_the_rule_set_named_on_the_item() {
     assert_eq!(std::mem::offset_of!(PaddedForStd430, pair), 8);
     assert_eq!(size_of::<PaddedForStd430>(), 24);
 }
+
+/// `auto_pad` runs before `#[cfg]`s are applied: a field under one that is off is neither padded for nor counted.
+#[shader_struct(auto_pad, std140)]
+#[derive(Clone, Copy, Default)]
+#[repr(C)]
+struct WithCfgField {
+    a: f32,
+    #[cfg(any())]
+    gone: f32,
+    #[cfg(all())]
+    kept: f32,
+    c: Vec4,
+}
+
+#[test]
+fn auto_pad_pads_the_fields_cfg_keeps() {
+    assert_eq!(std::mem::offset_of!(WithCfgField, kept), 4);
+    assert_eq!(std::mem::offset_of!(WithCfgField, c), 16);
+    assert_eq!(size_of::<WithCfgField>(), 32);
+    let def = Registry::global().find_struct("WithCfgField").unwrap();
+    let names: Vec<&str> = def.fields.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["a", "kept", "c"]);
+}

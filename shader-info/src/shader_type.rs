@@ -867,6 +867,27 @@ pub const fn auto_pad(fields: &[FieldInfo], index: usize, rules: Rules) -> usize
     round_up(std_end, align).saturating_sub(rust_end) as usize
 }
 
+/// [`auto_pad`] before the field named `name`: the table is the struct's fields as the compiler keeps them (a field
+/// under a `#[cfg]` that is off is not in it), so an index taken when the attribute ran would name another field.
+/// A name not in the table pads nothing (the proof on the rewritten struct reports any gap left).
+pub const fn auto_pad_before(fields: &[FieldInfo], name: &str, rules: Rules) -> usize {
+    let mut i = 0;
+    while i < fields.len() {
+        let (a, b) = (fields[i].name.as_bytes(), name.as_bytes());
+        if a.len() == b.len() {
+            let mut j = 0;
+            while j < a.len() && a[j] == b[j] {
+                j += 1;
+            }
+            if j == a.len() {
+                return auto_pad(fields, i, rules);
+            }
+        }
+        i += 1;
+    }
+    0
+}
+
 /// The push-constant block is at most [`MAX_PUSH_CONSTANTS_SIZE`] bytes (past 128 it is spilled).
 pub const fn check_push_constants(name: &'static str, rust_size: usize) -> Option<Message> {
     if rust_size > MAX_PUSH_CONSTANTS_SIZE as usize {
@@ -1028,8 +1049,9 @@ pub mod __private {
     //! Items the derive macros' generated code uses. Not a public API.
     pub use super::{
         Binding, FieldInfo, GlslType, Message, RuleSet, StdLayout, TypeLayout, add_push_constants,
-        auto_pad, byte_count, check_binding, check_field, check_push_constant_field,
-        check_push_constants, check_struct, enum_names, member_offsets, struct_def, struct_layout,
+        auto_pad, auto_pad_before, byte_count, check_binding, check_field,
+        check_push_constant_field, check_push_constants, check_struct, enum_names, member_offsets,
+        struct_def, struct_layout,
     };
     pub use crate::layout::Rules;
     pub use crate::registry::{EnumDef, EnumRegistration, InfoRegistration, StructRegistration};
