@@ -803,9 +803,9 @@ fn auto_pad_reads_the_rule_set_named_on_the_item() {
 #[repr(C)]
 struct WithCfgField {
     a: f32,
-    #[cfg(any())]
+    #[cfg(not(test))]
     gone: f32,
-    #[cfg(all())]
+    #[cfg(test)]
     kept: f32,
     c: Vec4,
 }
