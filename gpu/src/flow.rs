@@ -326,8 +326,11 @@ impl<'a> Flow<'a> {
             if !wanted.is_empty() || prelude_instance {
                 // The Blender prelude's own macros spell builtins (`gpu_Layer` is `gl_Layer`): only the code's uses
                 // count.
-                let active =
-                    shader_info::without_blender_prelude(&active_text(&generated.source), stage);
+                let active = active_text(&generated.source);
+                let active = match info.blender_prelude {
+                    true => shader_info::without_blender_prelude(&active, stage),
+                    false => active,
+                };
                 // The prelude's `gl_InstanceID` reads the base instance (`shaderDrawParameters`, see the plan).
                 if prelude_instance
                     && spells_word(

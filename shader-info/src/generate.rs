@@ -1658,17 +1658,24 @@ fn collect_requires(
         };
         let (line, from, dep) = (line.to_string(), top.path.clone(), raw);
         let mut key = normalize_path(&dep);
-        // Blender names required files by name alone, from any folder.
+        // Blender names required files by name alone, from any folder: a file not found by its path is looked for
+        // there, and the load that answered is the one used below (each file is read once).
         let mut ambiguous = String::new();
-        if info.blender_prelude
-            && !key.is_empty()
-            && !done.contains(&key)
-            && loader.load(&key).is_err()
-        {
-            match blender_require_path(loader, &from, &key) {
-                Ok(found) => key = found,
-                Err(why) => ambiguous = why,
-            }
+        let mut loaded: Option<Result<String, String>> = None;
+        if info.blender_prelude && !key.is_empty() && !done.contains(&key) {
+            loaded = Some(match loader.load(&key) {
+                Ok(text) => Ok(text),
+                Err(msg) => match blender_require_path(loader, &from, &key) {
+                    Ok((found, text)) => {
+                        key = found;
+                        text
+                    }
+                    Err(why) => {
+                        ambiguous = why;
+                        Err(msg)
+                    }
+                },
+            });
         }
         if key.is_empty() {
             diags.push(
@@ -1703,7 +1710,7 @@ fn collect_requires(
         if done.contains(&key) {
             continue;
         }
-        match loader.load(&key) {
+        match loaded.unwrap_or_else(|| loader.load(&key)) {
             Ok(dep_text) => {
                 if let Some(d) = text_problem(info, &key, &dep_text, false, item) {
                     diags.push(d);
@@ -1732,18 +1739,18 @@ fn collect_requires(
     order
 }
 
-/// Where a required file Blender's way (by name, from any folder) is when `key` is not a path from the root: beside
-/// the file that requires it, else the one file of its name under the root. `Err` says why none was taken (empty
-/// when no file has the name; the files, when several have).
+/// Where a required file Blender's way (by name, from any folder) is when `key` is not a path from the root, and
+/// its load: beside the file that requires it, else the one file of its name under the root. `Err` says why none
+/// was taken (empty when no file has the name; the files, when several have).
 fn blender_require_path(
     loader: &dyn SourceLoader,
     from: &str,
     key: &str,
-) -> Result<String, String> {
+) -> Result<(String, Result<String, String>), String> {
     if let Some((dir, _)) = from.rsplit_once('/') {
         let beside = normalize_path(&format!("{dir}/{key}"));
-        if loader.load(&beside).is_ok() {
-            return Ok(beside);
+        if let Ok(text) = loader.load(&beside) {
+            return Ok((beside, Ok(text)));
         }
     }
     let name = key.rsplit('/').next().unwrap_or(key);
@@ -1753,17 +1760,19 @@ fn blender_require_path(
         .iter()
         .filter(|f| f.ends_with(&format!("/{key}")))
         .collect();
-    if let [one] = ending.as_slice() {
-        return Ok((*one).clone());
-    }
-    match found.as_slice() {
-        [one] => Ok(one.clone()),
-        [] => Err(String::new()),
-        several => Err(format!(
-            " (several files have its name: `{}`; write the path from the shader root)",
-            several.join("`, `")
-        )),
-    }
+    let one = match (ending.as_slice(), found.as_slice()) {
+        ([one], _) => (*one).clone(),
+        (_, [one]) => one.clone(),
+        (_, []) => return Err(String::new()),
+        (_, several) => {
+            return Err(format!(
+                " (several files have its name: `{}`; write the path from the shader root)",
+                several.join("`, `")
+            ));
+        }
+    };
+    let loaded = loader.load(&one);
+    Ok((one, loaded))
 }
 
 /// What a line (its comments removed) says of requires.

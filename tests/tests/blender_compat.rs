@@ -92,6 +92,14 @@ fn translated(verdicts: &[(Target, Verdict)], target: Target) -> String {
     }
 }
 
+/// Whether the plan of `info` asks the device for `shaderDrawParameters` (the base instance).
+fn asks_for_draw_parameters(flow: &Flow, info: &shader_info::ValidatedInfo) -> bool {
+    flow.plan(info)
+        .builtin_features
+        .iter()
+        .any(|f| f.feature == "shaderDrawParameters")
+}
+
 /// The head every 2D info of Blender's has: `pos` in, `fragColor` out, the model-view-projection push constant.
 fn blender_2d(name: &str) -> ShaderCreateInfo {
     ShaderCreateInfo::new(name)
@@ -345,12 +353,7 @@ fn the_prelude_gives_opengl_vertex_and_instance_numbers_on_vulkan() {
         assert!(!frag.source.contains("#define gl_InstanceID"));
         // The base instance is a draw parameter: the plan asks the device for it.
         assert!(info.builtins.contains(BuiltinBits::INSTANCE_ID));
-        assert!(
-            flow.plan(&info)
-                .builtin_features
-                .iter()
-                .any(|f| f.feature == "shaderDrawParameters")
-        );
+        assert!(asks_for_draw_parameters(flow, &info));
     });
     // Every translation keeps OpenGL's meaning: MSL reads `[[base_instance]]`; OpenGL and ES read the base from the
     // first-instance uniform the host sets for `gl_InstanceIndex`; HLSL's SV_InstanceID already counts from 0.
@@ -1057,12 +1060,7 @@ fn a_port_with_blenders_backend_names_slots_per_kind_and_enum_headers_compiles()
         assert_eq!(define.value.value.as_deref(), Some("(1.0 / 255.0)"));
         // `gpu_BaseInstance` reads the base instance, a draw parameter the device must enable.
         assert!(info.builtins.contains(BuiltinBits::INSTANCE_ID));
-        assert!(
-            flow.plan(&info)
-                .builtin_features
-                .iter()
-                .any(|f| f.feature == "shaderDrawParameters")
-        );
+        assert!(asks_for_draw_parameters(flow, &info));
     });
     // A slot numbering the info declares wins over Blender's.
     let per_set = Port::new(vec![lights_info().slots_per_set()]);

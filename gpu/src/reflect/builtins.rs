@@ -151,7 +151,10 @@ pub fn undeclared_builtins(
             if !extensions.is_empty() {
                 effects.push(format!("write `#extension {}`", extensions.join("`, `#extension ")));
             }
-            let used = bit.first_use(&shader_info::without_blender_prelude(&generated.source, stage));
+            let used = match info.blender_prelude {
+                true => bit.first_use(&shader_info::without_blender_prelude(&generated.source, stage)),
+                false => bit.first_use(&generated.source),
+            };
             let what = used
                 .as_ref()
                 .map_or_else(|| format!("BuiltinBits::{name}"), |(_, n)| format!("`{n}`"));
