@@ -580,12 +580,7 @@ fn build_in_pool(
         .iter()
         .map(|d| Failure::new(&d.info, None, vec![d.clone()]))
         .collect();
-    let validated = validate_selected(&flow, registry, opts, progress, &mut failed);
-    let compilable: Vec<(&ShaderCreateInfo, &ValidatedInfo)> = validated
-        .iter()
-        .filter(|(info, _)| info.do_static_compilation)
-        .filter_map(|(info, v)| Some((*info, v.as_ref()?)))
-        .collect();
+    let selected = select(registry, opts, &mut failed);
     let clock = JobClock::new(start);
     let shaderc_before = compiler.shaderc_seconds();
     let waited_before = compiler.wait_seconds();
@@ -597,56 +592,36 @@ fn build_in_pool(
         progress,
         units: Default::default(),
     };
-    // Modules are expanded and generated before they compile, not interleaved with compiles on one thread (each
-    // variant's modules compiling as soon as it was expanded): validation and generation between compiles made
-    // shaderc itself slower (on the 2-core VM at 2 jobs, shaderc summed over threads took 0.99 s against 0.93 s, the
-    // pass 1.19× plain shaderc against 1.10×).
-    let compilable: Vec<(usize, &ShaderCreateInfo, &ValidatedInfo)> = compilable
-        .into_iter()
-        .enumerate()
-        .map(|(at, (info, v))| (at, info, v))
-        .collect();
     let cold = compiler.cold(opts.profile);
-    let (results, variant_sets) = match opts.shard {
-        // A part is dealt from every module.
-        Some(shard) => {
-            let Expanded { jobs, variant_sets } = expand_jobs(&flow, &compilable, &mut failed);
-            let jobs = select_shard(jobs, shard, &mut failed);
-            (compile_jobs(&runner, jobs), variant_sets)
-        }
-        // A process's first compile builds glslang's tables (0.10-0.13 s on the 16-core H200 machine) under a lock
-        // every compile takes: every module is expanded meanwhile, instead of every thread waiting.
-        None if cold => {
-            let ((), Expanded { jobs, variant_sets }) = rayon::join(
-                || compiler.warm_up(opts.profile),
-                || expand_jobs(&flow, &compilable, &mut failed),
-            );
-            (compile_jobs(&runner, jobs), variant_sets)
-        }
-        // The infos without branches compile while those with branches expand: on 16 cores the mesh's expansion
-        // (its 8,192 permutations enumerated on one thread, 3 ms, then 436 groups validated and generated) took
-        // 11 ms, most threads idle, before its first module compiled. Overlapped, the pass was nearer plain shaderc
-        // in 9 of 12 alternating runs (H200 machine, `scaling --jobs 16 --runs 15 debug`: medians of the run-by-run
-        // overheads 1.10× against 1.125×); on the 2-core VM at 2 jobs it was 2 % further (1.11× against 1.09×).
-        // The branched modules compile as soon as they are expanded, beside the last of the others rather than
-        // after them, so that no thread waits at that boundary for the slowest compile of the first set.
-        None => {
-            let (plain, branched): (Vec<_>, Vec<_>) = compilable
-                .into_iter()
-                .partition(|(_, _, v)| v.branches.is_empty());
-            let mut branch_failures = Vec::new();
-            let (done, (branched, variant_sets)) = rayon::join(
-                // Without branches, an info has no variant to fail.
-                || compile_jobs(&runner, expand_jobs(&flow, &plain, &mut Vec::new()).jobs),
-                || {
-                    let Expanded { jobs, variant_sets } =
-                        expand_jobs(&flow, &branched, &mut branch_failures);
-                    (compile_jobs(&runner, jobs), variant_sets)
-                },
-            );
-            failed.extend(branch_failures);
-            (merge_in_order(done, branched), variant_sets)
-        }
+    let (validated, results, variant_sets) = if opts.shard.is_none() && !cold {
+        stream(&flow, selected, &runner, &mut failed)
+    } else {
+        let validated = validate_all(&flow, selected, progress, &mut failed);
+        // Modules are expanded and generated before they compile, not interleaved with compiles on one thread:
+        // a part is dealt from every module, and a cold pass expands them all while glslang builds its tables.
+        let compilable: Vec<(usize, &ShaderCreateInfo, &ValidatedInfo)> = validated
+            .iter()
+            .enumerate()
+            .filter(|(_, (info, _))| info.do_static_compilation)
+            .filter_map(|(at, (info, v))| Some((at, *info, v.as_ref()?)))
+            .collect();
+        let (results, variant_sets) = match opts.shard {
+            Some(shard) => {
+                let Expanded { jobs, variant_sets } = expand_jobs(&flow, &compilable, &mut failed);
+                let jobs = select_shard(jobs, shard, &mut failed);
+                (compile_jobs(&runner, jobs), variant_sets)
+            }
+            // A process's first compile builds glslang's tables (0.10-0.13 s on the 16-core H200 machine) under a
+            // lock every compile takes: every module is expanded meanwhile, instead of every thread waiting.
+            None => {
+                let ((), Expanded { jobs, variant_sets }) = rayon::join(
+                    || compiler.warm_up(opts.profile),
+                    || expand_jobs(&flow, &compilable, &mut failed),
+                );
+                (compile_jobs(&runner, jobs), variant_sets)
+            }
+        };
+        (validated, results, variant_sets)
     };
     let results = in_order(results);
     let (modules, targets) = count_verdicts(results, &opts.cross.targets, &mut failed);
@@ -680,15 +655,12 @@ fn build_in_pool(
     }
 }
 
-/// Every selected info and its validation (`None` where it failed, with the failure in `failed`). In parallel,
-/// reported in registry order; building blocks are checked without the completeness rules.
-fn validate_selected<'r>(
-    flow: &Flow,
+/// The infos the pass checks, in registry order (a filter that matches none is a failure).
+fn select<'r>(
     registry: &'r Registry,
     opts: &BuildOptions,
-    progress: &(dyn Fn(&str) + Sync),
     failed: &mut Vec<Failure>,
-) -> Vec<(&'r ShaderCreateInfo, Option<ValidatedInfo>)> {
+) -> Vec<&'r ShaderCreateInfo> {
     let selected: Vec<&ShaderCreateInfo> = registry
         .infos()
         .filter(|i| opts.filter.as_deref().is_none_or(|f| i.name.starts_with(f)))
@@ -703,22 +675,92 @@ fn validate_selected<'r>(
             vec![filter_matches_nothing(registry, filter)],
         ));
     }
+    selected
+}
+
+/// Every selected info and its validation (`None` where it failed, with the failure in `failed`). In parallel,
+/// reported in registry order; building blocks are checked without the completeness rules.
+fn validate_all<'r>(
+    flow: &Flow,
+    selected: Vec<&'r ShaderCreateInfo>,
+    progress: &(dyn Fn(&str) + Sync),
+    failed: &mut Vec<Failure>,
+) -> Vec<(&'r ShaderCreateInfo, Option<ValidatedInfo>)> {
     let outcomes: Vec<_> = selected
         .par_iter()
-        .map(|info| flow.validate(&info.name, info.do_static_compilation))
+        .map(|info| {
+            let outcome = flow.validate(&info.name, info.do_static_compilation);
+            progress(&info.name);
+            outcome
+        })
         .collect();
-    let mut validated = Vec::new();
-    for (info, outcome) in selected.into_iter().zip(outcomes) {
-        match outcome {
-            Ok(v) => validated.push((info, Some(v))),
-            Err(diagnostics) => {
-                failed.push(Failure::new(&info.name, None, diagnostics));
-                validated.push((info, None));
-            }
-        }
-        progress(&info.name);
+    selected
+        .into_iter()
+        .zip(outcomes)
+        .map(|(info, outcome)| (info, recorded(info, outcome, failed)))
+        .collect()
+}
+
+/// An info's validation, its failure recorded.
+fn recorded(
+    info: &ShaderCreateInfo,
+    outcome: Result<ValidatedInfo, Vec<Diagnostic>>,
+    failed: &mut Vec<Failure>,
+) -> Option<ValidatedInfo> {
+    outcome
+        .map_err(|diagnostics| failed.push(Failure::new(&info.name, None, diagnostics)))
+        .ok()
+}
+
+/// The pass with no barrier between validation and compiles: each info is validated, expanded and compiled in one
+/// task, so the first module compiles as soon as its own info is ready and an info with branches expands while the
+/// others compile. Validated first, then expanded for every info, the pass spent 1.2-1.9 ms before its first compile
+/// at 16 jobs on the H200 machine, when plain shaderc over the same units spent none. The outcomes, failures and
+/// variant sets are reported in registry order, validation failures before those of expansion, as the staged pass
+/// reports them.
+#[allow(clippy::type_complexity)]
+fn stream<'r>(
+    flow: &Flow,
+    selected: Vec<&'r ShaderCreateInfo>,
+    runner: &Runner,
+    failed: &mut Vec<Failure>,
+) -> (
+    Vec<(&'r ShaderCreateInfo, Option<ValidatedInfo>)>,
+    Vec<Placed>,
+    Vec<(String, VariantSet)>,
+) {
+    // Infos that declare branches start first: the expansion of their variants is the pass's longest own work, and
+    // started as the pool reached them in registry order it ran while the other infos' compiles were running out.
+    let mut first: Vec<(usize, &ShaderCreateInfo)> = selected.iter().copied().enumerate().collect();
+    first.sort_by_key(|(_, info)| info.branches.is_empty());
+    let mut streamed: Vec<_> = first
+        .into_par_iter()
+        .map(|(at, info)| {
+            let outcome = flow.validate(&info.name, info.do_static_compilation);
+            (runner.progress)(&info.name);
+            let mut later = Vec::new();
+            let (done, sets) = match &outcome {
+                Ok(v) if info.do_static_compilation => {
+                    let Expanded { jobs, variant_sets } =
+                        expand_jobs(flow, &[(at, info, v)], &mut later);
+                    (compile_jobs(runner, jobs), variant_sets)
+                }
+                _ => Default::default(),
+            };
+            (at, (outcome, later, done, sets))
+        })
+        .collect();
+    streamed.sort_unstable_by_key(|(at, _)| *at);
+    let (mut validated, mut later, mut results, mut variant_sets) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for (info, (_, (outcome, failures, done, sets))) in selected.into_iter().zip(streamed) {
+        validated.push((info, recorded(info, outcome, failed)));
+        later.extend(failures);
+        results.extend(done);
+        variant_sets.extend(sets);
     }
-    validated
+    failed.extend(later);
+    (validated, results, variant_sets)
 }
 
 /// The error for a `filter` no registered name starts with, with the names that share the longest start with it.
@@ -767,24 +809,6 @@ type Placed = (Order, Outcome);
 /// would have given, whichever thread ran what.
 fn in_order(done: Vec<Placed>) -> Vec<Outcome> {
     done.into_iter().map(|(_, outcome)| outcome).collect()
-}
-
-/// Two lists in the pass's order, merged.
-fn merge_in_order(a: Vec<Placed>, b: Vec<Placed>) -> Vec<Placed> {
-    if b.is_empty() {
-        return a;
-    }
-    if a.is_empty() {
-        return b;
-    }
-    let mut out = Vec::with_capacity(a.len() + b.len());
-    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
-    while let (Some(x), Some(y)) = (a.peek(), b.peek()) {
-        out.extend(if x.0 <= y.0 { a.next() } else { b.next() });
-    }
-    out.extend(a);
-    out.extend(b);
-    out
 }
 
 /// What became of one module.
