@@ -47,8 +47,10 @@ impl TypeOptions {
         } else if what == OptionsFor::AutoPad && p.is_ident("auto_pad") {
             self.auto_pad = true;
         } else if p.is_ident("name") {
+            once(&self.name, &meta)?;
             self.name = Some(meta.value()?.parse()?);
         } else if what == OptionsFor::Enum && p.is_ident("prefix") {
+            once(&self.prefix, &meta)?;
             self.prefix = Some(meta.value()?.parse()?);
         } else {
             let expected = match what {
@@ -71,6 +73,34 @@ impl TypeOptions {
             a.parse_nested_meta(|m| o.parse_one(m, what))?;
         }
         Ok(o)
+    }
+}
+
+/// Refuses an option given a second time (`name = "A", name = "B"`, or in two attributes): one would silently win.
+pub fn once<T>(earlier: &Option<T>, meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<()> {
+    match earlier {
+        Some(_) => Err(meta.error(format!(
+            "`{}` is given twice: keep one",
+            path_string(&meta.path)
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Refuses `#[helper(..)]` where the derive reads none (on a field, or on the type): whatever it says would do
+/// nothing, with no sign of it. `instead` says where it belongs.
+pub fn refuse_helper(
+    attrs: &[Attribute],
+    helper: &str,
+    derive: &str,
+    instead: &str,
+) -> syn::Result<()> {
+    match attrs.iter().find(|a| a.path().is_ident(helper)) {
+        Some(a) => Err(syn::Error::new_spanned(
+            a,
+            format!("#[derive({derive})] reads no `#[{helper}(..)]` here: {instead}"),
+        )),
+        None => Ok(()),
     }
 }
 

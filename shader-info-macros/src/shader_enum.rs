@@ -58,9 +58,12 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
             "{prefix}{}",
             attrs::screaming_snake(&attrs::name_of(&v.ident))
         );
+        let mut named: Option<()> = None;
         for a in v.attrs.iter().filter(|a| a.path().is_ident("shader")) {
             a.parse_nested_meta(|m| {
                 if m.path.is_ident("name") {
+                    attrs::once(&named, &m)?;
+                    named = Some(());
                     name = m.value()?.parse::<LitStr>()?.value();
                     Ok(())
                 } else {

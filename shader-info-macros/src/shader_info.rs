@@ -453,6 +453,12 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
         attrs::require_repr_c(&input, "ShaderInfo")?;
     }
     for f in &fields {
+        attrs::refuse_helper(
+            &f.attrs,
+            "shader",
+            "ShaderInfo",
+            "a field is a push constant named as the field (without `r#`); the info's entries go on the struct",
+        )?;
         attrs::check_field_type(&f.ty)?;
         if let Some(i) = &f.ident
             && !attrs::is_pad(&f.ty)
@@ -485,6 +491,12 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
                         "write the info's name as `name = \"my_shader\"`",
                     ));
                 };
+                if name.is_some() {
+                    return Err(attrs::err(
+                        entry.key.span(),
+                        "`name` is given twice: an info has one name; keep one",
+                    ));
+                }
                 name = Some(s);
                 continue;
             }

@@ -14,6 +14,12 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
     let opts = TypeOptions::from_attrs(&input.attrs, OptionsFor::Struct)?;
     let mut errors: Option<syn::Error> = None;
     for f in &fields {
+        attrs::refuse_helper(
+            &f.attrs,
+            "shader",
+            "ShaderStruct",
+            "a member's GLSL name is its field's name (without `r#`), and the options (`std140`, `std430`, `name`) go on the struct",
+        )?;
         let named = f.ident.as_ref().filter(|_| !attrs::is_pad(&f.ty));
         if let Some(Err(e)) =
             named.map(|i| attrs::check_glsl_name(&attrs::name_of(i), "field", i.span()))
@@ -125,10 +131,9 @@ pub fn attribute(args: TokenStream, mut item: syn::ItemStruct) -> syn::Result<To
         quote!(::shader_info::__private::Rules::Std430)
     };
     let ident = &item.ident;
-    let table = format_ident!(
-        "__SHADER_AUTO_PAD_{}",
-        attrs::screaming_snake(&attrs::name_of(ident))
-    );
+    // The type's own spelling: two types whose names differ only in case (`HDRColor`, `HdrColor`) have one
+    // screaming-snake name, and their tables would collide.
+    let table = format_ident!("__SHADER_AUTO_PAD_{}", attrs::name_of(ident));
     // An attribute runs before `#[cfg]`s are applied: a field under a `cfg` carries it into the table and onto its
     // padding, and the padding looks its field up by name, so the struct the compiler keeps is padded as it is.
     let cfgs = |f: &syn::Field| -> Vec<syn::Attribute> {
@@ -146,6 +151,7 @@ pub fn attribute(args: TokenStream, mut item: syn::ItemStruct) -> syn::Result<To
     });
     let table_item = quote! {
         #[doc(hidden)]
+        #[allow(non_upper_case_globals)]
         const #table: &[::shader_info::__private::FieldInfo] = &[#(#infos),*];
     };
     let vis = item.vis.clone();

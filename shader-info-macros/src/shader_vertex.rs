@@ -11,6 +11,12 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
     attrs::require_no_generics(&input, "ShaderVertex")?;
     let fields = attrs::named_fields(&input, "ShaderVertex", false)?;
     attrs::require_repr_c(&input, "ShaderVertex")?;
+    attrs::refuse_helper(
+        &input.attrs,
+        "vertex",
+        "ShaderVertex",
+        "a format goes on the field it describes, `#[vertex(format = \"Unorm8x4\")]`",
+    )?;
     let ident = &input.ident;
     let mut entries = Vec::new();
     for f in fields.iter().filter(|f| !attrs::is_pad(&f.ty)) {
@@ -101,6 +107,7 @@ fn packed_format(f: &syn::Field) -> syn::Result<Option<LitStr>> {
     for a in f.attrs.iter().filter(|a| a.path().is_ident("vertex")) {
         a.parse_nested_meta(|m| {
             if m.path.is_ident("format") {
+                attrs::once(&found, &m)?;
                 found = Some(m.value()?.parse::<LitStr>()?);
                 Ok(())
             } else {

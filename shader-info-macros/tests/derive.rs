@@ -819,3 +819,30 @@ fn auto_pad_pads_the_fields_cfg_keeps() {
     let names: Vec<&str> = def.fields.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(names, ["a", "kept", "c"]);
 }
+
+/// Two auto-padded types whose names differ only in case, in one module: each has its own padding table (named
+/// from one screaming-snake spelling, the two tables were one constant declared twice).
+#[shader_struct(auto_pad, std140)]
+#[derive(Clone, Copy, Default)]
+#[repr(C)]
+#[allow(clippy::upper_case_acronyms)]
+struct HDRColor {
+    scale: f32,
+    color: Vec4,
+}
+
+#[shader_struct(auto_pad, std430)]
+#[derive(Clone, Copy, Default)]
+#[repr(C)]
+struct HdrColor {
+    scale: f32,
+    pair: PairOfVec2,
+}
+
+#[test]
+fn auto_pad_types_whose_names_differ_in_case_have_their_own_padding() {
+    assert_eq!(std::mem::offset_of!(HDRColor, color), 16);
+    assert_eq!(size_of::<HDRColor>(), 32);
+    assert_eq!(std::mem::offset_of!(HdrColor, pair), 8);
+    assert_eq!(size_of::<HdrColor>(), 24);
+}
