@@ -1753,24 +1753,7 @@ fn blender_require_path(
             return Ok((beside, Ok(text)));
         }
     }
-    let name = key.rsplit('/').next().unwrap_or(key);
-    let found = loader.find_by_name(name);
-    // `common/lib.glsl` from a folder that is not the root: the one file whose path ends so.
-    let ending: Vec<&String> = found
-        .iter()
-        .filter(|f| f.ends_with(&format!("/{key}")))
-        .collect();
-    let one = match (ending.as_slice(), found.as_slice()) {
-        ([one], _) => (*one).clone(),
-        (_, [one]) => one.clone(),
-        (_, []) => return Err(String::new()),
-        (_, several) => {
-            return Err(format!(
-                " (several files have its name: `{}`; write the path from the shader root)",
-                several.join("`, `")
-            ));
-        }
-    };
+    let one = crate::blender::blender_file_by_name(loader, key)?;
     let loaded = loader.load(&one);
     Ok((one, loaded))
 }

@@ -1227,12 +1227,21 @@ fn required_and_included_files_are_found_by_name_as_blender_finds_them() {
     let port = Port::new(vec![
         info("compat_named", "named_frag.glsl"),
         info("compat_twice", "twice_frag.glsl"),
+        info("compat_twice_include", "twice_include_frag.glsl"),
     ]);
     port.compile("compat_named");
     port.with(|flow| {
         let v = flow.validated("compat_twice").unwrap();
         let e = flow.generate(&v, Stage::Fragment).unwrap_err();
         let text = render_all(&e);
+        assert!(text.contains("several files have its name"), "{text}");
+        assert!(
+            text.contains("named/compat_twice.glsl") && text.contains("other/compat_twice.glsl"),
+            "{text}"
+        );
+        // An `#include` of the same name: the same refusal, not "cannot find".
+        let v = flow.validated("compat_twice_include").unwrap();
+        let text = render_all(&flow.compile(&v, Stage::Fragment).unwrap_err());
         assert!(text.contains("several files have its name"), "{text}");
         assert!(
             text.contains("named/compat_twice.glsl") && text.contains("other/compat_twice.glsl"),

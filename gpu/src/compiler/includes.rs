@@ -339,10 +339,12 @@ impl<'a> Includer<'a> {
             });
         }
         let mut result = self.resolve(&mut st, requested, ty, requester, depth);
-        if result.is_err() && self.blender {
-            let name = requested.rsplit('/').next().unwrap_or(requested);
-            if let [one] = shader_info::SourceLoader::find_by_name(self.names, name).as_slice() {
-                result = self.resolve(&mut st, one, IncludeType::Standard, requester, depth);
+        if let (Err(msg), true) = (&mut result, self.blender) {
+            match shader_info::blender_file_by_name(self.names, requested) {
+                Ok(one) => {
+                    result = self.resolve(&mut st, &one, IncludeType::Standard, requester, depth)
+                }
+                Err(why) => msg.push_str(&why),
             }
         }
         if let (Err(msg), IncludeType::Relative) = (&result, ty) {
