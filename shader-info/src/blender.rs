@@ -8,7 +8,10 @@ use crate::types::Stage;
 /// ([`crate::ShaderCreateInfo::blender_compat`]): the create-info symbol, the vector and matrix names of its shared
 /// C++/GLSL dialect and the other type names of its GLSL backend, the macros its shared utility header defines for
 /// GLSL (static assertions, `static`, `inline`, the `cosf` family), the derivative signs, the layer and viewport
-/// names, and the create-info lint stubs.
+/// names, and the create-info lint stubs; and what the GLSL compatibility header of Blender 4.5 and later adds for
+/// sources written in its C++-compatible style (`constexpr` as `const`, the `packed_` vector types, the depth
+/// sampler types, `textureGather0`…`3`, `imageFence`, and the Metal address-space words `constant`, `device`,
+/// `thread`, `threadgroup` as nothing).
 ///
 /// A ported header may define these names again, as Blender's own `GPU_shader_shared_utils` header does: glslang
 /// takes a second definition only when it is the same, so each is spelt as Blender spells it there (argument names
@@ -44,6 +47,12 @@ pub const BLENDER_PRELUDE: &str = "\
 #define packed_float3 vec3
 #define packed_int3 int3
 #define packed_uint3 uvec3
+#define packed_float2 float2
+#define packed_int2 int2
+#define packed_uint2 uint2
+#define packed_float4 float4
+#define packed_int4 int4
+#define packed_uint4 uint4
 #define int32_t int
 #define uint32_t uint
 #define char int
@@ -81,6 +90,20 @@ pub const BLENDER_PRELUDE: &str = "\
 #define isampler3DAtomic isampler3D
 #define imageStoreFast imageStore
 #define imageLoadFast imageLoad
+#define imageFence(image)
+#define sampler2DDepth sampler2D
+#define sampler2DArrayDepth sampler2DArray
+#define samplerCubeDepth samplerCube
+#define samplerCubeArrayDepth samplerCubeArray
+#define textureGather0(_tex, _co) textureGather(_tex, _co, 0)
+#define textureGather1(_tex, _co) textureGather(_tex, _co, 1)
+#define textureGather2(_tex, _co) textureGather(_tex, _co, 2)
+#define textureGather3(_tex, _co) textureGather(_tex, _co, 3)
+#define constexpr const
+#define constant
+#define device
+#define thread
+#define threadgroup
 #define select(A, B, mask) mix(A, B, mask)
 #define BLI_STATIC_ASSERT(cond, msg)
 #define BLI_STATIC_ASSERT_ALIGN(type_, align_)

@@ -1263,3 +1263,24 @@ fn a_typedef_header_may_include_one_the_info_inserts_after_it() {
         .blender_compat();
     Port::new(vec![info]).compile("compat_order");
 }
+
+/// Sources in the style of Blender 4.5 and later (`constexpr`, `packed_float2`, `textureGather0`, `constant`,
+/// `imageFence`) compile under the prelude, as Blender's newer GLSL compatibility header makes them.
+#[test]
+fn sources_in_blender_newer_style_compile() {
+    let info = ShaderCreateInfo::new("compat_modern_style")
+        .vertex_in(0, Type::Vec2, "pos")
+        .vertex_in(1, Type::Vec2, "texCoord")
+        .vertex_out(
+            &StageInterfaceInfo::new("compat_modern_style_iface", "")
+                .smooth(Type::Vec2, "texCoord_interp"),
+        )
+        .fragment_out(0, Type::Vec4, "fragColor")
+        .push_constant(Type::Mat4, "ModelViewProjectionMatrix")
+        .push_constant(Type::Vec4, "color")
+        .sampler(0, ImageType::Float2D, "image", Frequency::Pass)
+        .vertex_source("image_vert.glsl")
+        .fragment_source("modern_style_frag.glsl")
+        .blender_compat();
+    Port::new(vec![info]).compile("compat_modern_style");
+}
