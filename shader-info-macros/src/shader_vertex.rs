@@ -17,6 +17,14 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
         "ShaderVertex",
         "a format goes on the field it describes, `#[vertex(format = \"Unorm8x4\")]`",
     )?;
+    for pad in fields.iter().filter(|f| attrs::is_pad(&f.ty)) {
+        attrs::refuse_helper(
+            &pad.attrs,
+            "vertex",
+            "ShaderVertex",
+            "padding is not an attribute; a format goes on the field it describes",
+        )?;
+    }
     let ident = &input.ident;
     let mut entries = Vec::new();
     for f in fields.iter().filter(|f| !attrs::is_pad(&f.ty)) {

@@ -449,12 +449,12 @@ fn pass_outcome(
         .iter()
         .map(|m| (m.info.clone(), m.stage.clone(), m.variant))
         .collect();
-    let mut failures: Vec<String> = report
+    // In the report's order: validation failures first (registry order), then those of variants.
+    let failures: Vec<String> = report
         .failed
         .iter()
         .map(|f| format!("{} {:?}: {}", f.info, f.stage, render_all(&f.diagnostics)))
         .collect();
-    failures.sort();
     (modules, failures)
 }
 
@@ -466,9 +466,10 @@ fn warm(root: &std::path::Path) {
     assert!(Compiler::tables_built(Profile::Debug));
 }
 
-/// A warm process's pass compiles the infos without branches while those with branches expand; a sharded part
-/// expands every info first. One part of one is the whole pass: the same modules in the same order, the same
-/// failures (a variant that fails its validation included).
+/// A warm process's pass validates, expands and compiles each info in one task (those with branches first); a
+/// sharded part validates and expands every info first. One part of one is the whole pass: the same modules in the
+/// same order, the same failures in the same order (an info that fails its validation, and a variant that fails its
+/// own).
 #[test]
 fn the_pass_and_its_one_part_agree_module_by_module() {
     let whole = Some(gpu::builder::Shard { index: 0, count: 1 });
@@ -503,9 +504,15 @@ fn the_pass_and_its_one_part_agree_module_by_module() {
     };
     reg.add_info(info("twins").branch("WRONG").specialize(wrong_state));
     reg.add_info(info("plain"));
+    reg.add_info(info("zz_broken").additional_info("no_such_info"));
     let (modules, failures) = pass_outcome(&reg, dir.path(), None);
-    assert_eq!(failures.len(), 1, "the wrong twin fails: {failures:?}");
-    assert!(failures[0].contains("variant 1"), "{failures:?}");
+    assert_eq!(failures.len(), 2, "{failures:?}");
+    // The info that fails validation is reported first, though it comes last in the registry.
+    assert!(failures[0].starts_with("zz_broken"), "{failures:?}");
+    assert!(
+        failures[1].contains("variant 1"),
+        "the wrong twin fails: {failures:?}"
+    );
     // In the registry's order (by name), whichever thread ran what.
     assert_eq!(
         modules,

@@ -718,7 +718,9 @@ fn recorded(
 /// at 16 jobs on the H200 machine, when plain shaderc over the same units spent none; streamed, 0.2-0.3 ms. (The
 /// pass/shaderc ratio moved within that machine's noise: run-by-run medians 1.01-1.04× against 1.02-1.03×, three
 /// processes of 21 runs each.) The outcomes, failures and variant sets are reported in registry order, validation
-/// failures before those of expansion, as the staged pass reports them.
+/// failures before those of expansion, as the staged pass reports them. A process's first pass is not streamed
+/// (see `build_in_pool`): it expands every module while glslang builds its tables; this is every later pass of a
+/// process (`watch`, a tool or renderer that builds again).
 #[allow(clippy::type_complexity)]
 fn stream<'r>(
     flow: &Flow,
@@ -732,6 +734,8 @@ fn stream<'r>(
 ) {
     // Infos that declare branches start first: the expansion of their variants is the pass's longest own work, and
     // started as the pool reached them in registry order it ran while the other infos' compiles were running out.
+    // (Branches inherited through `additional_info` are not seen before validation: such an info starts in its
+    // registry place, which costs time, not correctness.)
     let mut first: Vec<(usize, &ShaderCreateInfo)> = selected.iter().copied().enumerate().collect();
     first.sort_by_key(|(_, info)| info.branches.is_empty());
     let mut streamed: Vec<_> = first
@@ -961,7 +965,8 @@ fn compile_jobs(runner: &Runner, mut jobs: Vec<(Order, Job)>) -> Vec<Placed> {
 /// jobs, so a thread then compiles one stage after another of the same kind and glslang's state for that stage
 /// stays in its caches. On the 2-core VM (`examples/scaling`, 1 and 2 jobs), plain shaderc over the library's units
 /// took 3–10 % less time in this order than in the order they are generated (each variant's stages in turn), and
-/// the pass 3–5 % less; a single cold `shader-builder build` at 2 jobs moved less than its noise (0.59 s), and on
+/// the pass 3–5 % less (measured with every module of the pass grouped at once; a streamed pass groups each info's
+/// modules, most of which are the mesh ubershader's); a single cold `shader-builder build` at 2 jobs moved less than its noise (0.59 s), and on
 /// the 16-core H200 machine the order made no difference. Moved, not sorted: each job is moved twice.
 fn by_stage<T>(items: Vec<T>, stage_of: impl Fn(&T) -> Stage) -> Vec<T> {
     let count = items.len();

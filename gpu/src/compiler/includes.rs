@@ -248,6 +248,9 @@ struct State {
     absent: Vec<Absent>,
     /// A failed `"x"` request (requested, requester, message): shaderc's retry as `<x>` must fail the same way.
     failed_relative: Option<(String, String, String)>,
+    /// The last search found no file (rather than refusing one, or a cycle): only then is a name looked for
+    /// Blender's way.
+    not_found: bool,
 }
 
 /// The include callback's state for one compilation.
@@ -304,6 +307,7 @@ impl<'a> Includer<'a> {
                 files: Vec::new(),
                 absent: Vec::new(),
                 failed_relative: None,
+                not_found: false,
             }),
         }
     }
@@ -339,8 +343,10 @@ impl<'a> Includer<'a> {
             });
         }
         let mut result = self.resolve(&mut st, requested, ty, requester, depth);
-        if let (Err(msg), true) = (&mut result, self.blender) {
-            match shader_info::blender_file_by_name(self.names, requested) {
+        if let (Err(msg), true) = (&mut result, self.blender && st.not_found) {
+            // As `#pragma BLENDER_REQUIRE` names it: `./common/lib.glsl` is `common/lib.glsl`.
+            let key = normalize("", requested).unwrap_or_else(|_| requested.to_string());
+            match shader_info::blender_file_by_name(self.names, &key) {
                 Ok(one) => {
                     result = self.resolve(&mut st, &one, IncludeType::Standard, requester, depth)
                 }
@@ -426,6 +432,7 @@ impl<'a> Includer<'a> {
         relative_to: Option<&str>,
         requester: &str,
     ) -> Result<(String, PathBuf, PathBuf), String> {
+        st.not_found = false;
         let mut tried: Vec<String> = Vec::new();
         let mut escaped: Option<String> = None;
         for base in self.search.bases(relative_to) {
@@ -456,6 +463,7 @@ impl<'a> Includer<'a> {
                 }
             }
         }
+        st.not_found = !tried.is_empty() || escaped.is_none();
         Err(match (escaped, tried.is_empty()) {
             (Some(e), true) => format!("{e} (included from `{requester}`)"),
             _ => format!(

@@ -23,6 +23,14 @@ struct Corner {
     position: [f32; 2],
 }
 
+#[derive(Clone, Copy, ShaderVertex)]
+#[repr(C)]
+struct Padded {
+    position: [f32; 2],
+    #[vertex(format = "Unorm8x4")]
+    _pad: shader_info::Pad<4>,
+}
+
 // An option given twice: one would silently win.
 #[derive(Clone, Copy, ShaderStruct)]
 #[shader(name = "Sun")]
