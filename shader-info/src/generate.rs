@@ -888,7 +888,7 @@ fn emit_typedef_files(
                         ),
                     );
                 }
-                e.file(&t.value, &text);
+                e.file(&t.value, &blender_source(info, &text, files));
                 files.push(t.value.clone());
             }
             Err(msg) => diags.push(missing(info, "typedef_source", &t.value, t, msg)),
@@ -1087,12 +1087,12 @@ fn emit_stage_source(
                 );
             }
             for (path, dep_text) in &order {
-                e.file(path, &blender_source(info, dep_text));
+                e.file(path, &blender_source(info, dep_text, files));
                 files.push(path.clone());
             }
             e.push(&format!("#line 1 \"{main_file}\""), LineOrigin::Preamble);
             e.push(
-                &blender_source(info, &text),
+                &blender_source(info, &text, files),
                 LineOrigin::File {
                     path: main_file.to_string(),
                     first_line: 1,
@@ -1564,28 +1564,49 @@ fn text_problem<T>(
 }
 
 /// A source as the Blender prelude reads it: the self-includes of Blender's newer sources
-/// (`#include "infos/<name>_info.hh"` or `…_infos.hh`, the C++ create-info headers the lint stubs name) become empty
-/// lines (the info is the declaration; line numbers stay). Other sources are unchanged.
-fn blender_source<'t>(info: &ResolvedInfo, text: &'t str) -> std::borrow::Cow<'t, str> {
-    let is_info_include = |line: &str| {
-        line.trim_start()
-            .strip_prefix("#include")
-            .map(str::trim)
-            .and_then(|p| p.strip_prefix('"')?.strip_suffix('"'))
-            .is_some_and(|p| p.ends_with("_info.hh") || p.ends_with("_infos.hh"))
+/// (`#include "infos/<name>_info.hh"` or `…_infos.hh`, the C++ create-info headers the lint stubs name), and the
+/// includes of a file already in the text above (`inlined`: the typedef sources and required files the generator put
+/// there), become empty lines; line numbers stay. Blender's `#pragma once` makes the second an empty include, and
+/// glslang has no `#pragma once`: read again, the file would define its functions twice. (An include inside an
+/// included file is emptied by the include callback, which sees its depth.) Other sources are unchanged.
+fn blender_source<'t>(
+    info: &ResolvedInfo,
+    text: &'t str,
+    inlined: &[String],
+) -> std::borrow::Cow<'t, str> {
+    let blank = |line: &str| {
+        blender_include(line).is_some_and(|p| {
+            let p = normalize_path(p);
+            p.ends_with("_info.hh")
+                || p.ends_with("_infos.hh")
+                || inlined
+                    .iter()
+                    .any(|f| *f == p || f.ends_with(&format!("/{p}")))
+        })
     };
-    if !info.blender_prelude || !text.lines().any(is_info_include) {
+    if !info.blender_prelude || !text.lines().any(blank) {
         return std::borrow::Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());
     for line in text.split_inclusive('\n') {
-        if is_info_include(line) {
+        if blank(line) {
             out.push_str(if line.ends_with('\n') { "\n" } else { "" });
         } else {
             out.push_str(line);
         }
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// The path of a line's `#include "path"` (`#  include` too, as Blender indents directives inside `#if` blocks).
+fn blender_include(line: &str) -> Option<&str> {
+    line.trim_start()
+        .strip_prefix('#')?
+        .trim_start()
+        .strip_prefix("include")?
+        .trim()
+        .strip_prefix('"')?
+        .strip_suffix('"')
 }
 
 /// Collects the files `#pragma require(path)` pulls in, each once (by its normalized path), dependencies first:

@@ -1228,8 +1228,11 @@ fn required_and_included_files_are_found_by_name_as_blender_finds_them() {
         info("compat_named", "named_frag.glsl"),
         info("compat_twice", "twice_frag.glsl"),
         info("compat_twice_include", "twice_include_frag.glsl"),
+        info("compat_deep_include", "deep_include_frag.glsl"),
     ]);
     port.compile("compat_named");
+    // Two files of one name, and an include that names one by its folder (`./named/…`, found under `deep/`).
+    port.compile("compat_deep_include");
     port.with(|flow| {
         let v = flow.validated("compat_twice").unwrap();
         let e = flow.generate(&v, Stage::Fragment).unwrap_err();
@@ -1283,4 +1286,28 @@ fn sources_in_blender_newer_style_compile() {
         .fragment_source("modern_style_frag.glsl")
         .blender_compat();
     Port::new(vec![info]).compile("compat_modern_style");
+}
+
+/// A source that includes a file the generator already put in its text (a required library, a typedef source), as
+/// Blender's sources may since their `#pragma once` makes the include empty: under the prelude the include is an
+/// empty line; read again, the unguarded files would define their function and struct twice.
+#[test]
+fn an_include_of_a_file_already_in_the_text_is_empty_as_blender_pragma_once_makes_it() {
+    let info = blender_2d("compat_once")
+        .push_constant(Type::Vec4, "color")
+        .typedef_source("compat_once_shared.hh")
+        .vertex_source("checker_vert.glsl")
+        .fragment_source("once_frag.glsl")
+        .blender_compat();
+    let port = Port::new(vec![info]);
+    port.compile("compat_once");
+    port.with(|flow| {
+        let v = flow.validated("compat_once").unwrap();
+        let text = flow.generate(&v, Stage::Fragment).unwrap().source;
+        assert_eq!(text.matches("float compat_once()").count(), 1, "{text}");
+        assert!(
+            !text.contains("#include \"compat_once_lib.glsl\""),
+            "{text}"
+        );
+    });
 }

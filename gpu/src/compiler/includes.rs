@@ -267,7 +267,8 @@ pub(crate) struct Includer<'a> {
     /// stage source). Under the Blender prelude, a library's `#include` of one (an include inside an included file)
     /// is empty, as Blender's `#pragma once` makes it: the library is included from the stage source, after the
     /// generator's copies. (shaderc names the main text, not the file a `#line` names, as the requester of an
-    /// include written in it, so where in the text a first-level include sits is not known: those are read.)
+    /// include written in it, so where in the text a first-level include sits is not known here: the generator,
+    /// which knows, empties those that follow its copy.)
     inlined: &'a [String],
     /// Read as Blender reads includes: a create-info header (`…_info.hh`, `…_infos.hh`) is empty, and a file not
     /// found where the search looks is the one file of its name under the root (Blender names files by name alone).
