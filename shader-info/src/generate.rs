@@ -1378,7 +1378,10 @@ pub fn blender_enums(text: &str) -> Result<Option<String>, (u32, String)> {
                     None => (code, false),
                 };
                 let mut consts = Vec::new();
-                for entry in entries.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+                for entry in top_level_commas(entries)
+                    .map(str::trim)
+                    .filter(|e| !e.is_empty())
+                {
                     let (name, value) = match entry.split_once('=') {
                         Some((n, v)) => (n.trim(), v.trim().to_string()),
                         None => {
@@ -1419,6 +1422,19 @@ pub fn blender_enums(text: &str) -> Result<Option<String>, (u32, String)> {
         )),
         None => Ok(Some(out)),
     }
+}
+
+/// `text` split at its commas outside parentheses and brackets: an enum value may be `max(A, 2u)`.
+fn top_level_commas(text: &str) -> impl Iterator<Item = &str> {
+    let mut depth = 0i32;
+    text.split(move |c: char| {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth -= 1,
+            _ => {}
+        }
+        c == ',' && depth == 0
+    })
 }
 
 /// The structs a shared header defines for GLSL (`struct LightData { … }`, outside `#ifndef GPU_SHADER` blocks and
@@ -2204,6 +2220,21 @@ fn emit_interfaces(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn blender_enum_values_may_hold_commas_inside_parentheses() {
+        let header = "enum eSize : uint32_t {\n  SMALL = 1u,\n  LARGE = max(SMALL, 2u), HUGE = min(8u, max(LARGE, 4u)),\n};\n";
+        let glsl = blender_enums(header).unwrap().unwrap();
+        assert!(
+            glsl.contains("const uint LARGE = max(SMALL, 2u);"),
+            "{glsl}"
+        );
+        assert!(
+            glsl.contains("const uint HUGE = min(8u, max(LARGE, 4u));"),
+            "{glsl}"
+        );
+        assert_eq!(glsl.lines().count(), header.lines().count());
+    }
 
     /// Validation reserves the polyfills' names: every function and macro they define is listed.
     #[test]
