@@ -189,6 +189,31 @@ fn layouts_are_created_and_identical_set_layouts_are_shared() {
     assert_no_validation_messages(&ctx);
 }
 
+/// A layout description made by hand (its fields are public) whose push range the driver would refuse (not a
+/// multiple of 4, empty, over the device's limit) is refused by `PipelineLayout::new`, not created and left to a
+/// validation error at the draw.
+#[test]
+fn a_hand_made_push_range_the_driver_would_refuse_is_refused() {
+    let Some(ctx) = test_context() else { return };
+    let cache = LayoutCache::new(&ctx);
+    let info = ShaderCreateInfo::new("test_push_range")
+        .push_constant(Type::Vec4, "tint")
+        .local_group_size(1)
+        .compute_source("p.comp");
+    let desc = describe_layout(&plan(info));
+    assert_eq!(desc.push_constants.as_ref().unwrap().size, 16);
+    PipelineLayout::new(&ctx, &cache, &desc).unwrap();
+    let limit = ctx.properties().limits.max_push_constants_size;
+    for size in [0, 6, limit + 4] {
+        let mut bad = desc.clone();
+        bad.push_constants.as_mut().unwrap().size = size;
+        let e = PipelineLayout::new(&ctx, &cache, &bad).expect_err("refused");
+        assert!(e.to_string().contains(&format!("{size} bytes")), "{e}");
+    }
+    drop(cache);
+    assert_no_validation_messages(&ctx);
+}
+
 #[test]
 fn the_messenger_really_counts_validation_errors() {
     // Proves the zero-message assertions of the other tests mean something: a bad call is counted.

@@ -296,8 +296,51 @@ impl<T: ShaderVertex> VertexData for T {
         for d in &mut out {
             d.code = Code::HostMismatch;
         }
+        out.extend(written_by_hand_problems::<T>(&plan.key));
         out
     }
+}
+
+/// What a `ShaderVertex` written by hand may claim wrongly (the derive states it from the struct): a `STRIDE` other
+/// than the struct's size (its buffer is made of `size_of` steps, the pipeline would take `STRIDE` ones), and a
+/// field past its end.
+fn written_by_hand_problems<T: ShaderVertex>(key: &str) -> Vec<Diagnostic> {
+    let name = crate::vertex::short_name(std::any::type_name::<T>());
+    let size = std::mem::size_of::<T>() as u64;
+    let mut out = Vec::new();
+    if u64::from(T::STRIDE) != size {
+        out.push(
+            Diagnostic::error(
+                Code::HostMismatch,
+                key,
+                format!(
+                    "`{name}` says its stride is {} bytes (ShaderVertex::STRIDE), but it is {size} bytes: a buffer \
+                     of them would be read at the wrong vertices",
+                    T::STRIDE
+                ),
+            )
+            .item(name.to_string())
+            .hint("derive ShaderVertex, or give STRIDE as size_of the struct"),
+        );
+    }
+    for f in T::FIELDS {
+        let end = u64::from(f.offset) + u64::from(f.columns) * u64::from(f.format.size());
+        if end > size {
+            out.push(
+                Diagnostic::error(
+                    Code::HostMismatch,
+                    key,
+                    format!(
+                        "field `{}` of `{name}` is bytes {}..{end}, past the struct's {size} bytes",
+                        f.name, f.offset
+                    ),
+                )
+                .item(format!("{name}.{}", f.name))
+                .hint("derive ShaderVertex, or give the field's own offset and format"),
+            );
+        }
+    }
+    out
 }
 
 /// The arrangement a typed pipeline whose vertex and instance structs are `V` and `I` is created with, when
@@ -823,6 +866,55 @@ impl VariantSet {
 #[cfg(test)]
 mod tests {
     use crate::*;
+
+    /// A `ShaderVertex` written by hand whose `STRIDE` is not its size (or whose field runs past it) is refused
+    /// where a typed pipeline takes it: its buffer is made of `size_of` steps, the pipeline would step `STRIDE`.
+    #[test]
+    fn a_hand_written_vertex_whose_stride_is_not_its_size_is_refused() {
+        #[derive(Clone, Copy)]
+        #[repr(C)]
+        struct Wrong {
+            pos: [f32; 3],
+        }
+        impl ShaderVertex for Wrong {
+            const FIELDS: &'static [VertexField] = &[
+                VertexField {
+                    name: "pos",
+                    offset: 0,
+                    format: VertexFormat::Float32x3,
+                    columns: 1,
+                },
+                VertexField {
+                    name: "tail",
+                    offset: 12,
+                    format: VertexFormat::Float32,
+                    columns: 1,
+                },
+            ];
+            const STRIDE: u32 = 16;
+        }
+        let mut reg = Registry::new();
+        reg.add_info(
+            ShaderCreateInfo::new("strided")
+                .vertex_in(0, Type::Vec3, "pos")
+                .vertex_in(1, Type::Float, "tail")
+                .fragment_out(0, Type::Vec4, "color")
+                .vertex_source("v")
+                .fragment_source("f"),
+        );
+        let plan = PipelinePlan::new(&reg.validated("strided").unwrap(), &reg);
+        let e = <Wrong as VertexData>::vertex_problems(&plan);
+        let text = render_all(&e);
+        assert!(
+            text.contains("says its stride is 16 bytes") && text.contains("but it is 12 bytes"),
+            "{text}"
+        );
+        assert!(
+            text.contains("field `tail` of `Wrong` is bytes 12..16"),
+            "{text}"
+        );
+        assert!(e.iter().all(|d| d.code == Code::HostMismatch));
+    }
 
     /// A bind writes one view per texel-buffer binding: an array of them is refused where it is bound, naming it,
     /// rather than drawn with its other elements unwritten.

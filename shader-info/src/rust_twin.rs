@@ -172,6 +172,16 @@ pub(crate) fn push_constant_twin_problems<T: ShaderType>(
             "struct `{name}` is not registered: link the crate that declares it"
         ))];
     };
+    // Two structs of one GLSL name (`Params` in two modules): the registry keeps the first, which may not be `T`,
+    // and comparing the other's members would pass or refuse `T` by registration order.
+    if !registry.type_problems(name).is_empty() {
+        let mut out = vec![problem(format!(
+            "`{rust}` is the GLSL struct `{name}`, and the registry holds more than one struct of that name: which \
+             one `{rust}` is cannot be told"
+        ))];
+        out.extend(registry.type_problems(name).iter().cloned());
+        return out;
+    }
     let mut out = Vec::new();
     if layout.size < block_size {
         out.push(problem(format!(

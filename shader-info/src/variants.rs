@@ -267,7 +267,8 @@ impl VariantSet {
     /// The variant for a permutation: one bounds check and one table read, no hashing.
     #[inline]
     pub fn lookup(&self, bits: u64) -> Result<usize, VariantError> {
-        match self.table.get(bits as usize) {
+        // `usize::try_from`: on a 32-bit target `bits as usize` would wrap 2^32 to permutation 0.
+        match usize::try_from(bits).ok().and_then(|at| self.table.get(at)) {
             Some(&i) if i != u32::MAX => Ok(i as usize),
             Some(_) => Err(VariantError::NeverUsed {
                 info: self.info.clone(),

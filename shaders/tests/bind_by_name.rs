@@ -56,6 +56,19 @@ fn registry() -> Registry {
             .compute_source("bn_cube.comp.glsl"),
     );
     reg.add_info(
+        ShaderCreateInfo::new("bn_fixed")
+            .sampler_with_state(
+                0,
+                ImageType::Shadow2D,
+                "shadow",
+                Frequency::Pass,
+                SamplerState::nearest().compare(CompareOp::Less),
+            )
+            .storage_buf(1, Qualifier::Write, "vec4", "result[]", Frequency::Pass)
+            .local_group_size(1)
+            .compute_source("bn_fixed.comp.glsl"),
+    );
+    reg.add_info(
         ShaderCreateInfo::new("bn_kinds")
             .sampler(0, ImageType::Int2D, "ids", Frequency::Pass)
             .sampler(1, ImageType::Shadow2D, "shadow", Frequency::Pass)
@@ -85,6 +98,10 @@ fn root() -> tempfile::TempDir {
         (
             "bn_kinds.comp.glsl",
             "void main() {\n  result[0] = vec4(texture(ids, vec2(0.5))) + vec4(texture(shadow, vec3(0.5, 0.5, 0.5)))\n    + texture(color, vec2(0.5));\n}\n",
+        ),
+        (
+            "bn_fixed.comp.glsl",
+            "void main() { result[0] = vec4(texture(shadow, vec3(0.5, 0.5, 0.5))); }\n",
         ),
         (
             "bn_cube.comp.glsl",
@@ -366,5 +383,37 @@ fn ash_refuses_a_sampler_or_image_that_cannot_sample_the_declared_kind() {
     assert!(e.hint.unwrap().contains("depth-only"));
     // As declared: bound, and the dispatch runs with the validation layer on.
     let (set, handle) = bind(i, s, c).unwrap();
+    dispatch(&ctx, &p, set, handle);
+}
+
+/// An image bound alone where the declaration fixes the sampler (`sampler_with_state`) must suit that sampler as a
+/// bound pair must: a comparison needs a depth image. Refused at the bind, naming the resource (it was written, and
+/// the dispatch compared a colour image); a depth image binds and the dispatch runs with the validation layer on.
+#[test]
+fn ash_refuses_an_image_that_cannot_take_the_declared_fixed_sampler() {
+    let Some(ctx) = gpu::vk::testing::test_context() else {
+        return;
+    };
+    let dir = root();
+    let mut lib = ShaderLibrary::new(&ctx, registry(), LibraryOptions::new(dir.path())).unwrap();
+    let p = lib.compute_pipeline("bn_fixed").unwrap();
+    let pool = DescriptorPool::for_layout(&ctx, p.layout(), 1).unwrap();
+    let sampled = |format| Image2D::new(&ctx, 1, 1, format, raw::ImageUsageFlags::SAMPLED).unwrap();
+    let (depth, color) = (
+        sampled(raw::Format::D32_SFLOAT),
+        sampled(raw::Format::R8G8B8A8_UNORM),
+    );
+    let result = Buffer::new(&ctx, 16, raw::BufferUsageFlags::STORAGE_BUFFER).unwrap();
+    let bind = |shadow: &Image2D| {
+        p.layout().descriptor_set(
+            &pool,
+            &[
+                ("shadow", Resource::Texture(shadow)),
+                ("result", Resource::Buffer(&result)),
+            ],
+        )
+    };
+    refused(bind(&color), &["`shadow`", "compares depth"]);
+    let (set, handle) = bind(&depth).unwrap();
     dispatch(&ctx, &p, set, handle);
 }

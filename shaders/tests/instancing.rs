@@ -441,5 +441,28 @@ fn wgpu_draws_instances_from_their_own_buffer() {
         declared.set_instances(&mut pass, &sprites);
         pass.draw(0..shaded.len(), 0..sprites.len());
     });
+    // No instances left after culling: an empty buffer is set and draws nothing (wgpu panics on an empty slice,
+    // so the buffer keeps four unread bytes, as ash's keeps one).
+    let none = VertexBuffer::<Sprite>::new(&ctx, &[]).unwrap();
+    assert_eq!(none.len(), 0);
+    let target = testing::render_target(&ctx, SIZE);
+    let mut enc = ctx.device.create_command_encoder(&Default::default());
+    {
+        let view = target.create_view(&Default::default());
+        let mut pass = enc.begin_render_pass(&w::RenderPassDescriptor {
+            color_attachments: &[testing::cleared(&view)],
+            ..Default::default()
+        });
+        pass.set_pipeline(&p.pipeline);
+        p.set_vertices(&mut pass, &corners);
+        p.set_instances(&mut pass, &none);
+        pass.draw(0..corners.len(), 0..none.len());
+    }
+    ctx.queue.submit([enc.finish()]);
+    let pixels = ctx.read_texture(&target).unwrap();
+    assert!(
+        pixels.chunks(4).all(|p| p == [0, 0, 0, 255]),
+        "no instance, nothing drawn"
+    );
     testing::assert_quiet(&ctx);
 }

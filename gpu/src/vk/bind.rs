@@ -145,6 +145,50 @@ fn sampler_problem(
     binding: &BindingPlan,
     pairs: &[(&Image2D, &Sampler)],
 ) -> Option<Diagnostic> {
+    let pairs: Vec<(&Image2D, Filtering)> = pairs
+        .iter()
+        .map(|(image, sampler)| {
+            (
+                *image,
+                Filtering {
+                    compares: sampler.compares(),
+                    linear: sampler.is_linear(),
+                },
+            )
+        })
+        .collect();
+    filtering_problem(plan_key, binding, &pairs)
+}
+
+/// [`sampler_problem`] for images bound alone where the declaration fixes the sampler
+/// ([`shader_info::ShaderCreateInfo::sampler_with_state`]): the library makes that sampler, and the image must suit
+/// it all the same (a depth image for a comparison, no integer texels for a linear filter).
+fn fixed_sampler_problem(
+    plan_key: &str,
+    binding: &BindingPlan,
+    images: &[&Image2D],
+) -> Option<Diagnostic> {
+    let state = binding.resource.fixed_sampler()?;
+    let filtering = Filtering {
+        compares: state.compare.is_some(),
+        linear: state.filter == shader_info::TexelFilter::Linear,
+    };
+    let pairs: Vec<(&Image2D, Filtering)> = images.iter().map(|i| (*i, filtering)).collect();
+    filtering_problem(plan_key, binding, &pairs)
+}
+
+/// What a sampler does that the image it samples must suit.
+#[derive(Clone, Copy)]
+struct Filtering {
+    compares: bool,
+    linear: bool,
+}
+
+fn filtering_problem(
+    plan_key: &str,
+    binding: &BindingPlan,
+    pairs: &[(&Image2D, Filtering)],
+) -> Option<Diagnostic> {
     let ResourceKind::Sampler { image_type, .. } = &binding.resource else {
         return None;
     };
@@ -162,17 +206,17 @@ fn sampler_problem(
                 format!("`{name}` is declared {image_type:?} and compares depth, but the image bound is {:?}", image.format()),
                 "bind a depth image (D32_SFLOAT, D16_UNORM), or declare a sampler of the kind the image holds",
             ))
-        } else if image_type.is_shadow() && !sampler.compares() {
+        } else if image_type.is_shadow() && !sampler.compares {
             Some(problem(
                 format!("`{name}` is declared {image_type:?}, but the sampler bound does not compare"),
                 "make the sampler with a compare op (Sampler::with_state with SamplerState::compare)",
             ))
-        } else if !image_type.is_shadow() && sampler.compares() {
+        } else if !image_type.is_shadow() && sampler.compares {
             Some(problem(
                 format!("`{name}` is declared {image_type:?}, but the sampler bound is a comparison sampler"),
                 "bind a sampler without a compare op, or declare a shadow sampler",
             ))
-        } else if matches!(texel_kind(image.format()), 'u' | 'i') && sampler.is_linear() {
+        } else if matches!(texel_kind(image.format()), 'u' | 'i') && sampler.linear {
             Some(problem(
                 format!(
                     "`{name}` reads integer texels ({:?}), which a linear sampler cannot filter",
@@ -271,10 +315,12 @@ impl PipelineLayout {
                             .hint("make the buffer with the texel-buffer usage, of a format the device reads")
                     }),
                 Resource::AccelerationStructure(_) => None,
-                Resource::Texture(image) => view_problem(&plan.key, b, &[image]),
+                Resource::Texture(image) => view_problem(&plan.key, b, &[image])
+                    .or_else(|| fixed_sampler_problem(&plan.key, b, &[image])),
                 Resource::Sampled(image, sampler) => view_problem(&plan.key, b, &[image])
                     .or_else(|| sampler_problem(&plan.key, b, &[(image, sampler)])),
-                Resource::Textures(images) => view_problem(&plan.key, b, images),
+                Resource::Textures(images) => view_problem(&plan.key, b, images)
+                    .or_else(|| fixed_sampler_problem(&plan.key, b, images)),
                 Resource::SampledArray(elements) => {
                     let images: Vec<&Image2D> = elements.iter().map(|(i, _)| *i).collect();
                     view_problem(&plan.key, b, &images)

@@ -288,6 +288,19 @@ impl PipelineLayout {
         cache: &LayoutCache,
         desc: &LayoutDesc,
     ) -> VkResult<PipelineLayout> {
+        // A description made by hand (its fields are public) is held to what the driver takes: a push range it
+        // refused would surface as a validation error at the draw, behind this safe call.
+        let limit = ctx.properties().limits.max_push_constants_size;
+        if let Some(p) = desc.push_constants.iter().find(|p| {
+            p.spill_set.is_none()
+                && (p.size == 0 || p.size % 4 != 0 || p.size > limit || p.stages.is_empty())
+        }) {
+            return Err(VkError::Other(format!(
+                "a push-constant range of {} bytes for stages {:?}: Vulkan takes a non-zero multiple of 4 up to \
+                 this device's {limit} bytes, for at least one stage (describe the layout with describe_layout)",
+                p.size, p.stages
+            )));
+        }
         let sets = desc
             .sets
             .iter()

@@ -535,11 +535,14 @@ impl<V: shader_info::ShaderVertex + bytemuck::NoUninit> VertexBuffer<V> {
                 vertices.len()
             ))
         })?;
+        // A draw with no vertices or instances left (after culling) is ordinary, but wgpu panics when an empty
+        // buffer's slice is set: an empty one holds four unread bytes, as the ash backend's holds one.
+        let bytes: &[u8] = bytemuck::cast_slice(vertices);
         let buffer = ctx
             .device
             .create_buffer_init(&w::util::BufferInitDescriptor {
                 label: Some(std::any::type_name::<V>()),
-                contents: bytemuck::cast_slice(vertices),
+                contents: if bytes.is_empty() { &[0; 4] } else { bytes },
                 usage: w::BufferUsages::VERTEX,
             });
         Ok(crate::library::VertexBuffer::from_parts(buffer, count))
