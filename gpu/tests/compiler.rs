@@ -1149,3 +1149,78 @@ fn a_header_without_a_final_line_break_compiles() {
     c.compile_from_file("n.frag", Stage::Fragment, Profile::Debug)
         .unwrap_or_else(|e| panic!("{e}"));
 }
+
+/// Every word glslang reads as a keyword where the generator's text puts a declared name (Vulkan GLSL 450, and the
+/// extensions a declaration can turn on) is refused as a name before it reaches glslang: each is tried here as a
+/// variable in such a shader, which the linked glslang must refuse, and against the name rule, which must refuse it
+/// too. The tile-image words are keywords of newer glslang (its scanner reserves them for every Vulkan shader)
+/// that the linked one still takes: refused as names all the same, so a declaration compiles with either.
+#[test]
+fn the_keywords_glslang_reserves_are_refused_as_names() {
+    let shaderc = shaderc::Compiler::new().unwrap();
+    let mut options = shaderc::CompileOptions::new().unwrap();
+    options.set_target_env(
+        shaderc::TargetEnv::Vulkan,
+        shaderc::EnvVersion::Vulkan1_3 as u32,
+    );
+    let newer = [
+        "tileImageEXT",
+        "attachmentEXT",
+        "iattachmentEXT",
+        "uattachmentEXT",
+    ];
+    for (word, extension) in [
+        ("pervertexNV", ""),
+        ("devicecoherent", ""),
+        ("queuefamilycoherent", ""),
+        ("workgroupcoherent", ""),
+        ("subgroupcoherent", ""),
+        ("shadercallcoherent", ""),
+        ("nonprivate", ""),
+        ("nonuniformEXT", "GL_EXT_nonuniform_qualifier"),
+        ("rayPayloadEXT", "GL_EXT_ray_tracing"),
+        ("hitAttributeEXT", "GL_EXT_ray_tracing"),
+        ("accelerationStructureEXT", "GL_EXT_ray_tracing"),
+    ] {
+        let ext = if extension.is_empty() {
+            String::new()
+        } else {
+            format!("#extension {extension} : enable\n")
+        };
+        let text = format!(
+            "#version 450\n{ext}layout(location = 0) out vec4 o;\nvoid main() {{ float {word} = 1.0; o = vec4({word}); }}\n"
+        );
+        let compiled = shaderc.compile_into_spirv(
+            &text,
+            shaderc::ShaderKind::Fragment,
+            "word.frag",
+            "main",
+            Some(&options),
+        );
+        assert!(compiled.is_err(), "glslang takes `{word}` as a name");
+    }
+    for word in newer.into_iter().chain([
+        "pervertexNV",
+        "devicecoherent",
+        "queuefamilycoherent",
+        "workgroupcoherent",
+        "subgroupcoherent",
+        "shadercallcoherent",
+        "nonprivate",
+        "nonuniformEXT",
+    ]) {
+        let mut reg = shader_info::Registry::new();
+        reg.add_info(
+            shader_info::ShaderCreateInfo::new("named")
+                .push_constant(shader_info::Type::Float, word)
+                .local_group_size(1)
+                .compute_source("c.comp"),
+        );
+        let refused = reg.validated("named").expect_err(word);
+        assert!(
+            refused.iter().any(|d| d.message.contains(word)),
+            "{}",
+            shader_info::render_all(&refused)
+        );
+    }
+}

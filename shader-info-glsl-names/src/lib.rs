@@ -105,6 +105,33 @@ pub const GLSL_KEYWORDS: &[&str] = &[
     "ignoreIntersectionEXT",
     "terminateRayEXT",
     "pervertexEXT",
+    // Words glslang reads as keywords in the versions and extensions the generator writes (Vulkan GLSL 450/460:
+    // the memory-model qualifiers from 420 on, tile-image and per-vertex words, the Vulkan attachment types) or
+    // under extensions a declaration may turn on: as names they fail glslang with a syntax error.
+    "tileImageEXT",
+    "pervertexNV",
+    "devicecoherent",
+    "queuefamilycoherent",
+    "workgroupcoherent",
+    "subgroupcoherent",
+    "shadercallcoherent",
+    "nonprivate",
+    "attachmentEXT",
+    "iattachmentEXT",
+    "uattachmentEXT",
+    "nonuniformEXT",
+    "perprimitiveEXT",
+    "taskPayloadSharedEXT",
+    "spirv_instruction",
+    "spirv_execution_mode",
+    "spirv_execution_mode_id",
+    "spirv_decorate",
+    "spirv_decorate_id",
+    "spirv_decorate_string",
+    "spirv_type",
+    "spirv_storage_class",
+    "spirv_by_reference",
+    "spirv_literal",
 ];
 
 /// GLSL's built-in type names: scalars, vectors, matrices, samplers, textures, images and the ray-tracing types.

@@ -264,6 +264,7 @@ pub fn split_array_name(name: &str) -> Result<(&str, ArraySize), String> {
 /// assert_eq!(split_shared_name("tile[8][4]"), Ok(("tile", ArraySize::Fixed(32))));
 /// assert_eq!(split_shared_name("sum[64]"), Ok(("sum", ArraySize::Fixed(64))));
 /// assert!(split_shared_name("tile[8][0]").is_err());
+/// assert!(split_shared_name("tile[8]x[4]").is_err());
 /// ```
 pub fn split_shared_name(name: &str) -> Result<(&str, ArraySize), String> {
     let Some(open) = name.find('[') else {
@@ -275,6 +276,13 @@ pub fn split_shared_name(name: &str) -> Result<(&str, ArraySize), String> {
     }
     let mut count: u32 = 1;
     for segment in rest.split_inclusive(']') {
+        // `tile[8]x[4]`: each dimension follows the last one's `]` (the text is written into GLSL as it is).
+        if !segment.trim_start().starts_with('[') {
+            return Err(format!(
+                "`{name}`: `{}` stands between its dimensions; write them one after another (`{base}[8][4]`)",
+                segment.trim_end_matches(']')
+            ));
+        }
         let (_, size) =
             split_array_name(&format!("{base}{segment}")).map_err(|e| format!("`{name}`: {e}"))?;
         let ArraySize::Fixed(n) = size else {

@@ -80,12 +80,25 @@ fn a_define_value_cannot_add_preprocessor_lines() {
         "1 /* open comment",
         "1 // comment",
         "1\u{2028}#error injected",
+        // GLSL has no strings: an unbalanced quote fails glslang at the `#define` in every stage.
+        "\"",
+        "\"text\"",
+        // No stringizing in GLSL's preprocessor (newer glslang refuses it at the definition).
+        "a # b",
+        "#",
     ] {
         let d = check(graphics("inject").define_value("VALUE", value));
         refused(&d, Code::InvalidConstant, "inject", &["VALUE"]);
     }
     // Ordinary values stay accepted.
-    for value in ["1", "vec3(0.5, 1.0, 2.0)", "(A + B) * 2", "-1.5e-3", ""] {
+    for value in [
+        "1",
+        "vec3(0.5, 1.0, 2.0)",
+        "(A + B) * 2",
+        "-1.5e-3",
+        "",
+        "a ## 1",
+    ] {
         let d = check(graphics("ok").define_value("VALUE", value));
         assert!(errors(&d).is_empty(), "`{value}`: {}", render_all(&d));
     }
@@ -93,7 +106,8 @@ fn a_define_value_cannot_add_preprocessor_lines() {
 
 #[test]
 fn file_names_that_would_break_a_line_directive_are_refused() {
-    for file in ["a\"b.glsl", "a\nb.glsl", "", "a\\b.glsl"] {
+    let long = format!("{}.glsl", "d/".repeat(500));
+    for file in ["a\"b.glsl", "a\nb.glsl", "", "a\\b.glsl", long.as_str()] {
         let d = check(
             ShaderCreateInfo::new("files")
                 .vertex_source(file)
@@ -135,6 +149,12 @@ fn bindings_locations_and_counts_near_u32_max_are_errors_without_wrapped_ranges(
     let d =
         check(graphics("arrays").sampler(0, ImageType::Float2D, "t[4294967295]", Frequency::Pass));
     refused(&d, Code::OutOfRange, "arrays", &["t"]);
+    // GLSL's array sizes are `int`s, whatever holds the array; and an acceleration-structure array is a
+    // descriptor array like a texture's.
+    let d = check(compute("tlas").acceleration_structure(0, "tlas[3000000000]", Frequency::Pass));
+    refused(&d, Code::OutOfRange, "tlas", &["tlas", "2147483647"]);
+    let d = check(compute("tlases").acceleration_structure(0, "tlas[2000000]", Frequency::Pass));
+    refused(&d, Code::OutOfRange, "tlases", &["tlas", "descriptors"]);
     let d = check(compute("shared").shared_variable(Type::Float, "a[4294967295]"));
     refused(
         &d,
@@ -229,7 +249,8 @@ fn render_state_on_a_compute_info_is_refused() {
 
 #[test]
 fn empty_and_malformed_info_names_are_refused() {
-    for name in ["", " ", "a b", "a\nb", "1abc"] {
+    let long = "n".repeat(201);
+    for name in ["", " ", "a b", "a\nb", "1abc", long.as_str()] {
         let d = check(graphics(name));
         assert!(
             errors(&d).iter().any(|d| d.code == Code::InvalidIdentifier),
@@ -279,4 +300,65 @@ fn a_long_additional_info_chain_is_resolved_or_refused_without_overflowing_the_s
         .unwrap()
         .join()
         .unwrap();
+}
+
+// --- declarations that compile and do nothing ---
+
+/// With early fragment tests Vulkan ignores the depth the fragment stage writes: a depth write declared beside
+/// them gets a warning naming both, and either alone none.
+#[test]
+fn a_depth_write_beside_early_fragment_tests_is_warned_of() {
+    let d = check(
+        graphics("early")
+            .early_fragment_test(true)
+            .depth_write(DepthWrite::Greater),
+    );
+    assert!(errors(&d).is_empty(), "{}", render_all(&d));
+    let warned: Vec<&Diagnostic> = d
+        .iter()
+        .filter(|d| d.severity == Severity::Warning && d.code == Code::RenderState)
+        .collect();
+    assert_eq!(warned.len(), 1, "{}", render_all(&d));
+    assert!(
+        warned[0].message.contains("early fragment tests") && warned[0].message.contains("Greater"),
+        "{}",
+        warned[0].message
+    );
+    for info in [
+        graphics("early_only").early_fragment_test(true),
+        graphics("depth_only").depth_write(DepthWrite::Any),
+        graphics("early_unchanged")
+            .early_fragment_test(true)
+            .depth_write(DepthWrite::Unchanged),
+    ] {
+        let d = check(info);
+        assert!(
+            !d.iter().any(|d| d.code == Code::RenderState),
+            "{}",
+            render_all(&d)
+        );
+    }
+}
+
+/// A struct a shared header defines (`typedef_source`) is a type name in every stage: an item of the same name is
+/// refused naming both (glslang refused it as a redefinition, or a syntax error, in the generated text).
+#[test]
+fn an_item_named_like_a_struct_of_a_typedef_source_is_refused() {
+    let mut reg = Registry::new();
+    reg.add_info(
+        graphics("typed")
+            .typedef_source("shared.hh")
+            .push_constant(Type::Float, "LightData"),
+    );
+    let info = reg.resolve("typed").unwrap();
+    let d = validate(
+        &info,
+        &ValidateOptions {
+            registry: &reg,
+            extra_type_names: &["LightData".to_string()],
+            require_complete: true,
+        },
+    );
+    let text = refused(&d, Code::DuplicateName, "typed", &["LightData"]);
+    assert!(text.contains("typedef_source"), "{text}");
 }

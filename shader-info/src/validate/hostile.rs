@@ -47,6 +47,28 @@ pub fn unsafe_text_problem(text: &str) -> Option<String> {
     None
 }
 
+/// What a define's value may not hold beyond [`unsafe_text_problem`]'s rules: a `"` (GLSL has no strings; an
+/// unbalanced one fails glslang at the `#define`, in every stage, used or not), and a `#` that is not half of the
+/// `##` token paste (GLSL's preprocessor has no stringizing: newer glslang refuses it at the definition).
+fn define_value_problem(value: &str) -> Option<String> {
+    if value.contains('"') {
+        return Some("contains `\"`, and GLSL has no strings".into());
+    }
+    let bytes = value.as_bytes();
+    let lone_hash = (0..bytes.len()).any(|i| {
+        bytes[i] == b'#' && bytes.get(i + 1) != Some(&b'#') && (i == 0 || bytes[i - 1] != b'#')
+    });
+    lone_hash.then(|| {
+        "contains a `#` that is not the `##` token paste (GLSL's preprocessor has no stringizing)".into()
+    })
+}
+
+/// The longest info name: the pass writes `<info>.<stage>.spv` and more, and file systems take 255 bytes a name.
+const MAX_INFO_NAME: usize = 200;
+
+/// The longest source path: glslang reads at most 1,024 characters of the `#line` string naming it.
+const MAX_FILE_NAME: usize = 1000;
+
 /// Rules against declarations that would otherwise pass and hurt later: text that reaches the generated GLSL,
 /// numbers at the edges of their range, items the info's kind cannot use, names and work-group sizes.
 pub(super) fn check_hostile(c: &mut Checker) {
@@ -61,7 +83,7 @@ pub(super) fn check_hostile(c: &mut Checker) {
     }
     for it in &info.defines {
         if let Some(value) = &it.value.value
-            && let Some(p) = unsafe_text_problem(value)
+            && let Some(p) = unsafe_text_problem(value).or_else(|| define_value_problem(value))
         {
             c.err(
                 Code::InvalidConstant,
@@ -98,6 +120,12 @@ pub(super) fn check_hostile(c: &mut Checker) {
         } else if let Some(c) = file.chars().find(|c| matches!(c, '"' | '\\')) {
             Some(format!(
                 "contains `{c}`, which cannot appear in a `#line` file name"
+            ))
+        } else if file.len() > MAX_FILE_NAME {
+            // glslang reads at most 1,024 characters of a string token: the `#line` naming it would not end.
+            Some(format!(
+                "is {} bytes long, past the {MAX_FILE_NAME} a `#line` file name may take",
+                file.len()
             ))
         } else {
             unsafe_text_problem(file)
@@ -153,11 +181,31 @@ pub(super) fn check_hostile(c: &mut Checker) {
                 "use small binding numbers: a set's bindings are counted from 0 (and stay below 1000 to run on WebGPU)",
             );
         }
-        // A texture or image array is a descriptor array (a buffer's suffix sizes an array inside the block).
+        // GLSL's array sizes are `int`s: glslang reads a larger literal as a negative size.
+        if let Ok((_, ArraySize::Fixed(n))) = r.split_name()
+            && n > i32::MAX as u32
+        {
+            c.err(
+                Code::OutOfRange,
+                format!("{} `{}`", r.kind.word(), r.name),
+                it,
+                format!(
+                    "`{}` has {n} elements, past GLSL's largest array size ({})",
+                    r.name,
+                    i32::MAX
+                ),
+                "use a runtime-sized array (`name[]`) for large tables",
+            );
+            continue;
+        }
+        // A texture, image or acceleration-structure array is a descriptor array (a buffer's suffix sizes an array
+        // inside the block).
         if let Ok((_, ArraySize::Fixed(n))) = r.split_name()
             && matches!(
                 r.kind,
-                ResourceKind::Sampler { .. } | ResourceKind::Image { .. }
+                ResourceKind::Sampler { .. }
+                    | ResourceKind::Image { .. }
+                    | ResourceKind::AccelerationStructure
             )
             && n > MAX_DESCRIPTOR_ARRAY
         {
@@ -221,6 +269,10 @@ pub(super) fn info_name_problem(name: &str) -> Option<&'static str> {
     let mut chars = name.chars();
     match chars.next() {
         None => Some("is empty"),
+        // It names files (`<info>.<stage>.spv`, at most 255 bytes on common file systems) and `#line` file names.
+        _ if name.len() > MAX_INFO_NAME => {
+            Some("is longer than 200 bytes, too long for the files named after it")
+        }
         Some(c) if !(c.is_ascii_alphabetic() || c == '_') => {
             Some("must start with a letter or `_`")
         }

@@ -176,6 +176,20 @@ pub(super) fn check_names(c: &mut Checker) {
             names.push(named(ty, What::Item("shared struct"), ty, origin));
         }
     }
+    // The structs the info's shared headers define (`typedef_source`): type names in every stage, which glslang
+    // then refuses as the name of anything else.
+    let typedef_origin = info
+        .typedef_sources
+        .first()
+        .map_or(info.origin, |t| t.origin);
+    for ty in c.opts.extra_type_names {
+        names.push(named(
+            ty,
+            What::Item("struct of a typedef_source"),
+            &info.name,
+            typedef_origin,
+        ));
+    }
     if !info.push_constants.is_empty() {
         names.push(named(
             crate::push_spill::PushConstantSpill::NAME,

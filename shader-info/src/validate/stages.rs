@@ -121,6 +121,29 @@ pub(super) fn check_stages(c: &mut Checker) {
         );
     }
     check_stage_interfaces(c, &stages, origin);
+    // With early fragment tests the depth test runs before the fragment stage, and Vulkan ignores the depth it
+    // writes: a declared depth write would do nothing, with no error from glslang or the driver. A warning, not an
+    // error: Blender's infos compose the two through `additional_info` only by accident, and such a port compiles.
+    if let (Some(early), Some(depth)) = (&info.early_fragment_test, &info.depth_write)
+        && early.value
+        && depth.value != DepthWrite::Unchanged
+    {
+        c.diags.push(
+            Diagnostic::warning(
+                Code::RenderState,
+                &info.name,
+                format!(
+                    "`{}` declares early fragment tests and depth_write({:?}): with early tests the depth the fragment \
+                     stage writes is ignored",
+                    info.name, depth.value
+                ),
+            )
+            .item("depth_write")
+            .at(&depth.declared_in, depth.origin)
+            .related("early_fragment_test declared here", early.origin)
+            .hint("drop one: early tests for a shader that keeps the rasterized depth, or the depth write"),
+        );
+    }
     if compute && info.local_group_size.is_none() && c.opts.require_complete {
         c.diags.push(
             Diagnostic::error(
