@@ -7,33 +7,42 @@ use shader_info_gpu::library::LibraryOptions;
 use shader_info_gpu::wgpu::testing::{assert_quiet, test_context};
 use shader_info_gpu::wgpu::{GraphicsOptions, WgpuLibrary};
 
+/// A library over one info whose stages are `vert` and `frag` (written as `<stem>.vert.glsl` and
+/// `<stem>.frag.glsl` in a folder of their own, which the returned guard keeps).
+fn library_of(
+    ctx: &shader_info_gpu::wgpu::WgpuContext,
+    info: ShaderCreateInfo,
+    vert: &str,
+    frag: &str,
+) -> (tempfile::TempDir, WgpuLibrary) {
+    let dir = tempfile::tempdir().unwrap();
+    let (v, f) = (
+        format!("{}.vert.glsl", info.name),
+        format!("{}.frag.glsl", info.name),
+    );
+    std::fs::write(dir.path().join(&v), vert).unwrap();
+    std::fs::write(dir.path().join(&f), frag).unwrap();
+    let mut reg = Registry::new();
+    reg.add_info(info.vertex_source(v).fragment_source(f));
+    let lib = WgpuLibrary::new(ctx, reg, LibraryOptions::new(dir.path())).unwrap();
+    (dir, lib)
+}
+
 #[test]
 fn snorm16_positions_and_unorm8_colors_draw_on_wgpu() {
     let Some(ctx) = test_context(true) else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("packed.vert.glsl"),
-        "void main() { v_color = col; gl_Position = vec4(pos, 0.0, 1.0); }\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.path().join("packed.frag.glsl"),
-        "void main() { frag_color = v_color; }\n",
-    )
-    .unwrap();
-    let mut reg = Registry::new();
-    reg.add_info(
+    let (_dir, mut lib) = library_of(
+        &ctx,
         ShaderCreateInfo::new("test_wgpu_packed")
             .vertex_in_packed(0, Type::Vec2, VertexFormat::Snorm16x2, "pos")
             .vertex_in_packed(1, Type::Vec4, VertexFormat::Unorm8x4, "col")
             .vertex_out(&StageInterfaceInfo::new("test_packed_v2f", "").flat(Type::Vec4, "v_color"))
-            .fragment_out(0, Type::Vec4, "frag_color")
-            .vertex_source("packed.vert.glsl")
-            .fragment_source("packed.frag.glsl"),
+            .fragment_out(0, Type::Vec4, "frag_color"),
+        "void main() { v_color = col; gl_Position = vec4(pos, 0.0, 1.0); }\n",
+        "void main() { frag_color = v_color; }\n",
     );
-    let mut lib = WgpuLibrary::new(&ctx, reg, LibraryOptions::new(dir.path())).unwrap();
     let pipeline = lib
         .graphics_pipeline("test_wgpu_packed", &GraphicsOptions::default())
         .unwrap_or_else(|e| panic!("{e}"));
@@ -81,26 +90,14 @@ fn a_64_bit_vertex_input_is_refused_on_wgpu_naming_it() {
     let Some(ctx) = test_context(true) else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("wide.vert.glsl"),
-        "void main() { gl_Position = vec4(vec2(pos), 0.0, 1.0); }\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.path().join("wide.frag.glsl"),
-        "void main() { frag_color = vec4(1.0); }\n",
-    )
-    .unwrap();
-    let mut reg = Registry::new();
-    reg.add_info(
+    let (_dir, mut lib) = library_of(
+        &ctx,
         ShaderCreateInfo::new("test_wgpu_wide")
             .vertex_in(0, Type::DVec2, "pos")
-            .fragment_out(0, Type::Vec4, "frag_color")
-            .vertex_source("wide.vert.glsl")
-            .fragment_source("wide.frag.glsl"),
+            .fragment_out(0, Type::Vec4, "frag_color"),
+        "void main() { gl_Position = vec4(vec2(pos), 0.0, 1.0); }\n",
+        "void main() { frag_color = vec4(1.0); }\n",
     );
-    let mut lib = WgpuLibrary::new(&ctx, reg, LibraryOptions::new(dir.path())).unwrap();
     let e = lib
         .graphics_pipeline("test_wgpu_wide", &GraphicsOptions::default())
         .err()
@@ -121,27 +118,15 @@ fn line_polygons_draw_outlines_on_wgpu() {
     let Some(ctx) = test_context(true) else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("lines.vert.glsl"),
-        "void main() { gl_Position = vec4(pos, 0.0, 1.0); }\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.path().join("lines.frag.glsl"),
-        "void main() { frag_color = vec4(1.0); }\n",
-    )
-    .unwrap();
-    let mut reg = Registry::new();
-    reg.add_info(
+    let (_dir, mut lib) = library_of(
+        &ctx,
         ShaderCreateInfo::new("test_wgpu_lines")
             .vertex_in(0, Type::Vec2, "pos")
             .fragment_out(0, Type::Vec4, "frag_color")
-            .polygon_mode(shader_info::PolygonMode::Line)
-            .vertex_source("lines.vert.glsl")
-            .fragment_source("lines.frag.glsl"),
+            .polygon_mode(shader_info::PolygonMode::Line),
+        "void main() { gl_Position = vec4(pos, 0.0, 1.0); }\n",
+        "void main() { frag_color = vec4(1.0); }\n",
     );
-    let mut lib = WgpuLibrary::new(&ctx, reg, LibraryOptions::new(dir.path())).unwrap();
     let pipeline = lib
         .graphics_pipeline("test_wgpu_lines", &GraphicsOptions::default())
         .unwrap_or_else(|e| panic!("{e}"));
