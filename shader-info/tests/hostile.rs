@@ -362,3 +362,22 @@ fn an_item_named_like_a_struct_of_a_typedef_source_is_refused() {
     let text = refused(&d, Code::DuplicateName, "typed", &["LightData"]);
     assert!(text.contains("typedef_source"), "{text}");
 }
+
+/// An array sized by a shared header's macro (Blender's `drw_view_buf[DRW_VIEW_LEN]`) validated by a registry,
+/// which reads no files: the error says where such a size is read (a flow's validation), not only "no constant".
+#[test]
+fn a_size_a_header_defines_points_registry_validation_to_the_flow() {
+    let d = check(compute("sized").typedef_source("views.hh").uniform_buf(
+        0,
+        "vec4",
+        "views[VIEW_LEN]",
+        Frequency::Pass,
+    ));
+    let text = refused(
+        &d,
+        Code::InvalidArray,
+        "sized",
+        &["VIEW_LEN", "typedef sources"],
+    );
+    assert!(text.contains("Flow::validated"), "{text}");
+}

@@ -92,6 +92,19 @@ pub(super) fn named_size_problem(info: &ShaderCreateInfo, name: &str) -> Option<
                 ),
                 format!("give `{inner}` a positive integer value in Rust (a `u32`)"),
             ),
+            // A shared header's macro (Blender's `drw_view_buf[DRW_VIEW_LEN]`) is read where the headers can be
+            // loaded: a flow's validation, not a registry's, which has no loader.
+            None if !info.typedef_sources.is_empty() => (
+                format!(
+                    "`{name}` is sized by `{inner}`, which is neither a constant of this info nor a number its \
+                     typedef sources `#define` (a flow's validation reads them; a registry's has no loader)"
+                ),
+                format!(
+                    "define it in a typedef source (`#define {inner} N`) and validate through a Flow \
+                     (`Flow::validated`), or declare `const {inner}: u32 = …;` in Rust and add \
+                     `.constant(constant!({inner}))`"
+                ),
+            ),
             None => (
                 format!("`{name}` is sized by `{inner}`, which is no constant of this info"),
                 format!(
