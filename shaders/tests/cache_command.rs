@@ -400,6 +400,60 @@ fn a_part_is_merged_only_when_this_run_finished_it_with_the_same_options() {
         text.contains("built differently") && text.contains("[Wgsl]") && text.contains("[]"),
         "{text}"
     );
+    // Built again as part 1 was (no target) into the same folder: its record lists its own files, and the WGSL
+    // the earlier build left in the folder is not merged.
+    let o = part(2, &two, &["--filter", FILTER]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let has_wgsl = |dir: &str| {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .any(|e| e.unwrap().path().extension().is_some_and(|x| x == "wgsl"))
+    };
+    assert!(
+        has_wgsl(&two),
+        "the earlier build's WGSL is still in the folder"
+    );
+    let fresh = path("fresh");
+    let m = merge(&fresh, &[&one, &two]);
+    assert!(m.status.success(), "{}", stderr(&m));
+    assert!(!has_wgsl(&fresh), "an earlier build's file was merged");
+    // Parts built from different sources (a stage source edited between the two parts): refused, though no file
+    // is in both parts to compare.
+    let root = path("root");
+    copy_tree(&shaders::glsl_root(), Path::new(&root));
+    let from = |i: u32, out: &str| {
+        let shard = format!("{i}/2");
+        let o = builder()
+            .args([
+                "--no-cache",
+                "--root",
+                &root,
+                "build",
+                "--shard",
+                &shard,
+                "--out",
+                out,
+            ])
+            .args(["--filter", FILTER])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+    };
+    let (old, new) = (path("old-sources"), path("new-sources"));
+    from(1, &old);
+    for e in std::fs::read_dir(Path::new(&root).join("2d")).unwrap() {
+        let file = e.unwrap().path();
+        let text = std::fs::read_to_string(&file).unwrap();
+        std::fs::write(&file, format!("{text}\n// edited between the parts\n")).unwrap();
+    }
+    from(2, &new);
+    let m = merge(&path("mixed-sources"), &[&old, &new]);
+    assert!(!m.status.success());
+    assert!(
+        stderr(&m).contains("different sources or declarations"),
+        "{}",
+        stderr(&m)
+    );
     // A part with no module (one info with one stage, split in two): finished, its folder made.
     let empty = path("empty");
     let o = part(2, &empty, &["--filter", "gpu_compute_particles", "--json"]);

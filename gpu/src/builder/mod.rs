@@ -327,6 +327,10 @@ pub struct BuildReport {
     pub cache: Option<crate::disk_cache::DiskCacheStats>,
     /// The part of the modules this pass built, when it built one part.
     pub shard: Option<Shard>,
+    /// For a part: a digest of every module of the whole split (its info, variant, stage and generated text),
+    /// which every part of one split computes alike; `merge_outputs` takes only parts that agree on it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub split: Option<String>,
     /// Nothing this pass reads changed since an identical pass that succeeded: the report is that pass's, from
     /// its record in the persistent cache (with this run's time and cache counts, and 0 s per module), and no
     /// module was looked at. Only a pass with a persistent cache and no output directory is recorded.
@@ -353,6 +357,7 @@ impl BuildReport {
             phases: Phases::default(),
             cache: None,
             shard: opts.shard,
+            split: None,
             replayed: false,
             module_reports: Vec::new(),
         }
@@ -453,13 +458,7 @@ pub fn build(
         && report.success()
         && let Err(e) = crate::cache_file::write_atomic(
             &dir.join(SHARD_RECORD),
-            format!(
-                "{}/{}\n{SHARD_OPTIONS}{}\n",
-                shard.index + 1,
-                shard.count,
-                part_options(opts)
-            )
-            .as_bytes(),
+            shard_record(shard, opts, &report).as_bytes(),
         )
     {
         let mut report = report;
@@ -488,15 +487,72 @@ const SHARD_OPTIONS: &str = "options: ";
 /// without the WGSL files, one in release) merge into a set no single build makes. (The declarations are not
 /// compared: their identity holds code addresses, which differ between two builds of one checkout.)
 fn part_options(opts: &BuildOptions) -> String {
+    // In one order: `--target msl,wgsl` and `--target wgsl,msl` build the same files.
+    let mut targets = opts.cross.targets.clone();
+    targets.sort();
+    targets.dedup();
     format!(
         "shader-info {} profile {:?} targets {:?} checked {} filter {:?} branch limit {}",
         env!("CARGO_PKG_VERSION"),
         opts.profile,
-        opts.cross.targets,
+        targets,
         opts.cross.check,
         opts.filter,
         opts.branch_limit,
     )
+}
+
+/// The start of a part record's line naming the whole split ([`BuildReport::split`]).
+const SHARD_SPLIT: &str = "split: ";
+
+/// The start of a part record's line naming one file the part wrote.
+const SHARD_FILE: &str = "file: ";
+
+/// A part's record: which part, the options it was built with, the split it is a part of, and the files it wrote
+/// (a folder built into before may hold others, which are not this part's).
+fn shard_record(shard: Shard, opts: &BuildOptions, report: &BuildReport) -> String {
+    let mut out = format!(
+        "{}/{}\n{SHARD_OPTIONS}{}\n{SHARD_SPLIT}{}\n",
+        shard.index + 1,
+        shard.count,
+        part_options(opts),
+        report.split.as_deref().unwrap_or("")
+    );
+    for m in &report.module_reports {
+        let base = match m.variant {
+            Some(v) => format!("{}.v{v}.{}", m.info, m.stage),
+            None => format!("{}.{}", m.info, m.stage),
+        };
+        for file in ["spv", "glsl", "json"]
+            .map(|ext| format!("{base}.{ext}"))
+            .into_iter()
+            .chain(m.targets.iter().filter_map(|t| t.file.clone()))
+        {
+            out.push_str(SHARD_FILE);
+            out.push_str(&file);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The digest of every module a split deals out ([`BuildReport::split`]): what each part must agree on, since a
+/// part holds only its own modules and two parts built from other sources share no file to compare.
+fn split_digest(jobs: &[(Order, Job)]) -> String {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    for (_, job) in jobs {
+        for part in [
+            job.info.key().as_bytes(),
+            job.stage.short_name().as_bytes(),
+            job.generated
+                .as_ref()
+                .map_or(&b""[..], |g| g.source.as_bytes()),
+        ] {
+            h.update(&(part.len() as u64).to_le_bytes());
+            h.update(part);
+        }
+    }
+    format!("{:032x}", h.digest128())
 }
 
 /// The output directory made ready before anything compiles: a folder (not a file) that can be written, and, for a
@@ -593,6 +649,7 @@ fn build_in_pool(
         units: Default::default(),
     };
     let cold = compiler.cold(opts.profile);
+    let mut split = None;
     let (validated, results, variant_sets) = if opts.shard.is_none() && !cold {
         stream(&flow, selected, &runner, &mut failed)
     } else {
@@ -608,6 +665,7 @@ fn build_in_pool(
         let (results, variant_sets) = match opts.shard {
             Some(shard) => {
                 let Expanded { jobs, variant_sets } = expand_jobs(&flow, &compilable, &mut failed);
+                split = Some(split_digest(&jobs));
                 let jobs = select_shard(jobs, shard, &mut failed);
                 (compile_jobs(&runner, jobs), variant_sets)
             }
@@ -647,6 +705,7 @@ fn build_in_pool(
         },
         module_reports: modules,
         shard: opts.shard,
+        split,
         replayed: false,
         cache: compiler
             .disk_cache()
@@ -1384,6 +1443,9 @@ pub fn merge_outputs(shards: &[PathBuf], out: &std::path::Path) -> Result<usize,
     }
     let mut parts: Vec<Shard> = Vec::new();
     let mut built_with: Option<(String, &PathBuf)> = None;
+    let mut split_of: Option<(String, &PathBuf)> = None;
+    // Each part's own files, as its record lists them (`None`: a record of an older build, which listed none).
+    let mut listed: Vec<Option<Vec<String>>> = Vec::new();
     for dir in shards {
         let record = dir.join(SHARD_RECORD);
         let text = std::fs::read_to_string(&record).map_err(|_| {
@@ -1404,6 +1466,36 @@ pub fn merge_outputs(shards: &[PathBuf], out: &std::path::Path) -> Result<usize,
             .and_then(|l| l.strip_prefix(SHARD_OPTIONS))
             .unwrap_or("(not recorded: an older build)")
             .to_string();
+        let mut split = String::from("(not recorded: an older build)");
+        let mut files: Option<Vec<String>> = None;
+        for line in lines {
+            if let Some(digest) = line.strip_prefix(SHARD_SPLIT) {
+                split = digest.to_string();
+                files.get_or_insert_with(Vec::new);
+            } else if let Some(file) = line.strip_prefix(SHARD_FILE) {
+                // A name the build wrote in the folder: no path may lead out of it.
+                if file.is_empty() || file.contains(['/', '\\']) || file == ".." {
+                    return Err(format!(
+                        "`{}` lists the file `{file}`, which no build writes: the record is damaged",
+                        record.display()
+                    ));
+                }
+                files.get_or_insert_with(Vec::new).push(file.to_string());
+            }
+        }
+        match &split_of {
+            Some((first, first_dir)) if *first != split => {
+                return Err(format!(
+                    "the parts come from different sources or declarations: `{}` is a part of the split {first}, \
+                     `{}` of {split}; build every part from the same tree",
+                    first_dir.display(),
+                    dir.display()
+                ));
+            }
+            Some(_) => {}
+            None => split_of = Some((split, dir)),
+        }
+        listed.push(files);
         match &built_with {
             Some((first, first_dir)) if *first != options => {
                 return Err(format!(
@@ -1445,25 +1537,37 @@ pub fn merge_outputs(shards: &[PathBuf], out: &std::path::Path) -> Result<usize,
         ));
     }
     let mut seen: BTreeMap<std::ffi::OsString, (PathBuf, u128)> = BTreeMap::new();
-    for dir in shards {
-        let entries = std::fs::read_dir(dir)
-            .map_err(|e| format!("cannot read the shard output `{}`: {e}", dir.display()))?;
-        for e in entries {
-            let e = e.map_err(|e| format!("cannot read `{}`: {e}", dir.display()))?;
-            if e.file_name() == SHARD_RECORD {
-                continue;
+    for (dir, files) in shards.iter().zip(&listed) {
+        // A part's own files only: a folder built into before keeps what an earlier build wrote there (another
+        // target, a variant or info since removed).
+        let names: Vec<std::ffi::OsString> = match files {
+            Some(files) => files.iter().map(std::ffi::OsString::from).collect(),
+            None => {
+                let entries = std::fs::read_dir(dir).map_err(|e| {
+                    format!("cannot read the shard output `{}`: {e}", dir.display())
+                })?;
+                let mut names = Vec::new();
+                for e in entries {
+                    let e = e.map_err(|e| format!("cannot read `{}`: {e}", dir.display()))?;
+                    if e.file_name() != SHARD_RECORD {
+                        names.push(e.file_name());
+                    }
+                }
+                names
             }
-            let path = e.path();
-            if !e.file_type().is_ok_and(|t| t.is_file()) {
+        };
+        for name in names {
+            let path = dir.join(&name);
+            if !path.is_file() {
                 return Err(format!(
-                    "`{}` is not a file: a build's output directory holds only files",
+                    "`{}` is not a file the part wrote (missing, or not a file): build the part again",
                     path.display()
                 ));
             }
             let bytes = std::fs::read(&path)
                 .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
             let hash = xxhash_rust::xxh3::xxh3_128(&bytes);
-            match seen.get(&e.file_name()) {
+            match seen.get(&name) {
                 Some((first, h)) if *h != hash => {
                     return Err(format!(
                         "`{}` and `{}` differ: the shards were built from different sources or options",
@@ -1473,7 +1577,7 @@ pub fn merge_outputs(shards: &[PathBuf], out: &std::path::Path) -> Result<usize,
                 }
                 Some(_) => {}
                 None => {
-                    seen.insert(e.file_name(), (path, hash));
+                    seen.insert(name, (path, hash));
                 }
             }
         }

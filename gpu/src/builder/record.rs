@@ -406,6 +406,7 @@ impl Recorded {
             phases: Default::default(),
             cache: Some(cache),
             shard: self.shard,
+            split: None,
             replayed: true,
             module_reports,
         })
