@@ -72,9 +72,15 @@ impl ShaderWatcher {
         let (batch_tx, batches) = channel::<Vec<PathBuf>>();
         let errors = Arc::new(Mutex::new(Vec::new()));
         let (said, whole) = (errors.clone(), root.clone());
-        let mut watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
-            route(res, &whole, &events_tx, &said);
-        })
+        // Links are not followed: the loader and the include rules refuse a file reached through a link out of
+        // the root, and a link to a folder above it (`glsl/up -> ..`) would watch the whole parent tree, the
+        // cache's own writes included.
+        let mut watcher = notify::RecommendedWatcher::new(
+            move |res: notify::Result<notify::Event>| {
+                route(res, &whole, &events_tx, &said);
+            },
+            notify::Config::default().with_follow_symlinks(false),
+        )
         .map_err(|e| WatchError(format!("cannot start the file watcher: {e}")))?;
         watcher
             .watch(&root, RecursiveMode::Recursive)
@@ -185,6 +191,31 @@ impl Drop for ShaderWatcher {
 mod tests {
     use super::*;
     use notify::event::Flag;
+
+    /// A link to a folder outside the root is not followed: an edit there is no edit of the shaders (the loader
+    /// refuses files reached so), and a link to a parent (`up -> ..`) would watch the whole tree above the root.
+    #[cfg(unix)]
+    #[test]
+    fn a_link_out_of_the_root_is_not_watched() {
+        let outside = tempfile::tempdir().unwrap();
+        let root = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(outside.path(), root.path().join("up")).unwrap();
+        let w = ShaderWatcher::new(root.path(), Duration::from_millis(20)).unwrap();
+        std::fs::write(outside.path().join("elsewhere.glsl"), "x").unwrap();
+        assert_eq!(
+            w.wait(Duration::from_millis(600)),
+            None,
+            "an edit outside the root"
+        );
+        std::fs::write(root.path().join("inside.glsl"), "x").unwrap();
+        let batch = w
+            .wait(Duration::from_secs(10))
+            .expect("an edit inside the root");
+        assert!(
+            batch.iter().any(|p| p.ends_with("inside.glsl")),
+            "{batch:?}"
+        );
+    }
 
     #[test]
     fn an_overflow_or_an_error_reloads_everything_and_the_error_is_kept() {

@@ -169,6 +169,20 @@ fn seconds(s: &str) -> Result<std::time::Duration, String> {
         .ok_or_else(|| format!("`{s}` seconds is past what this system's clock can wait for; leave the option out to wait without end"))
 }
 
+/// A debounce in milliseconds, at most a minute: a longer quiet time would leave edits unreloaded with nothing
+/// said (a huge one never ends).
+fn debounce_ms(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(n) if n <= 60_000 => Ok(n),
+        Ok(_) => Err(format!(
+            "a debounce of {s} ms would hold every reload past a minute; give at most 60000"
+        )),
+        Err(_) => Err(format!(
+            "`{s}` is not a number of milliseconds (0 to 60000)"
+        )),
+    }
+}
+
 /// A cache size in MiB: 1 or more (a cache of 0 would evict every entry as it is written).
 fn cache_limit(s: &str) -> Result<u64, String> {
     match s.parse::<u64>() {
@@ -194,8 +208,8 @@ struct WatchArgs {
     /// Stop after this many seconds (default: run until Ctrl-C).
     #[arg(long, value_parser = seconds)]
     timeout: Option<std::time::Duration>,
-    /// Quiet time after the last file event before reloading, in milliseconds.
-    #[arg(long, default_value_t = 150)]
+    /// Quiet time after the last file event before reloading, in milliseconds (at most a minute).
+    #[arg(long, default_value_t = 150, value_parser = debounce_ms)]
     debounce_ms: u64,
 }
 

@@ -191,3 +191,18 @@ fn a_timeout_past_the_clock_is_refused_at_the_option() {
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
 }
+
+/// A debounce past a minute would hold every reload with nothing said (a huge one never ends): refused at the
+/// option.
+#[test]
+fn a_debounce_past_a_minute_is_refused_at_the_option() {
+    for value in ["60001", "18446744073709551615"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_shader-builder"))
+            .args(["watch", "--debounce-ms", value])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{value}: {stderr}");
+        assert!(stderr.contains("60000"), "{value}: {stderr}");
+    }
+}

@@ -88,14 +88,16 @@ impl Frame {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| fail(&e))?;
         }
-        let file = std::fs::File::create(path).map_err(|e| fail(&e))?;
-        let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), self.width, self.height);
+        // Encoded in memory, then put in place whole: a full disk or a crash mid-write keeps the last frame.
+        let mut bytes = Vec::new();
+        let mut encoder = png::Encoder::new(&mut bytes, self.width, self.height);
         encoder.set_color(png::ColorType::Rgba);
         encoder.set_depth(png::BitDepth::Eight);
         encoder.set_source_srgb(png::SrgbRenderingIntent::Perceptual);
         let mut writer = encoder.write_header().map_err(|e| fail(&e))?;
         writer.write_image_data(&self.rgba).map_err(|e| fail(&e))?;
-        writer.finish().map_err(|e| fail(&e))
+        writer.finish().map_err(|e| fail(&e))?;
+        gpu::cache_file::write_atomic(path, &bytes).map_err(|e| fail(&e))
     }
 
     /// Reads an 8-bit RGBA or RGB PNG.
