@@ -169,6 +169,9 @@ fn seconds(s: &str) -> Result<std::time::Duration, String> {
         .ok_or_else(|| format!("`{s}` seconds is past what this system's clock can wait for; leave the option out to wait without end"))
 }
 
+/// How many of the shader cache's warnings `build` printed with its report (the rest are printed last).
+static CACHE_WARNINGS_SAID: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 /// A debounce in milliseconds, at most a minute: a longer quiet time would leave edits unreloaded with nothing
 /// said (a huge one never ends).
 fn debounce_ms(s: &str) -> Result<u64, String> {
@@ -384,7 +387,9 @@ fn main() -> ExitCode {
         },
         None => main_job(registry, &root, &compiler_opts),
     };
-    let said = disk_cache.as_ref().map_or(0, |c| c.warnings().len());
+    // What `build` said with its report; anything later (the main job's render, `--pipelines`, the push) is said
+    // below.
+    let said = CACHE_WARNINGS_SAID.load(std::sync::atomic::Ordering::Relaxed);
     if let Some((cache, name)) = &pack
         && code == ExitCode::SUCCESS
     {
@@ -786,9 +791,11 @@ fn run_build(
         b.finish_and_clear();
     }
     if let Some(cache) = compiler.disk_cache() {
-        for w in cache.warnings() {
+        let warnings = cache.warnings();
+        for w in &warnings {
             eprintln!("warning: {w}");
         }
+        CACHE_WARNINGS_SAID.store(warnings.len(), std::sync::atomic::Ordering::Relaxed);
         // Only a build that wrote can have grown the cache past its limit; a warm one skips the directory walk.
         let wrote = report.cache.is_some_and(|c| c.writes > 0);
         match if wrote {

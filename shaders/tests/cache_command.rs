@@ -803,3 +803,45 @@ fn the_module_json_holds_the_declaration_a_host_binds_by() {
         "Float2D"
     );
 }
+
+/// A damaged entry met after `build` printed its report (here: by `--pipelines`, whose library reads the modules
+/// that a replayed pass did not) is still said: the count of warnings already said is the report's, not every
+/// warning of the run.
+#[test]
+fn a_damaged_entry_met_after_the_report_is_still_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let run = || {
+        let o = builder()
+            .arg("--cache")
+            .arg(&cache)
+            .args(["build", "--filter", FILTER, "--pipelines"])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    run();
+    let modules = walk(&cache.join("v1").join("module"));
+    assert!(!modules.is_empty());
+    for f in &modules {
+        let mut b = std::fs::read(f).unwrap();
+        b[40] ^= 4;
+        std::fs::write(f, b).unwrap();
+    }
+    let stderr = run();
+    // The pipelines read the modules they create pipelines of (not every one the pass built): as many warnings as
+    // the cache counted refusals.
+    let refused: usize = stderr
+        .split(" damaged entries refused")
+        .next()
+        .and_then(|head| head.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("the cache's note counts the refused entries");
+    assert!(refused > 0, "{stderr}");
+    assert_eq!(
+        stderr.matches("warning: shader cache entry").count(),
+        refused,
+        "one warning per refused entry: {stderr}"
+    );
+}
