@@ -11,7 +11,8 @@ use crate::types::Stage;
 /// names, and the create-info lint stubs; and what the GLSL compatibility header of Blender 4.5 and later adds for
 /// sources written in its C++-compatible style (`constexpr` as `const`, the `packed_` vector types, the depth
 /// sampler types, `textureGather0`…`3`, `imageFence`, and the Metal address-space words `constant`, `device`,
-/// `thread`, `threadgroup` as nothing).
+/// `thread`, `threadgroup` as nothing), with its matrix reshaping functions (`to_float3x3(m4)`: the upper-left
+/// part; Blender's backend defines them, and its draw libraries call them).
 ///
 /// A ported header may define these names again, as Blender's own `GPU_shader_shared_utils` header does: glslang
 /// takes a second definition only when it is the same, so each is spelt as Blender spells it there (argument names
@@ -140,6 +141,13 @@ pub const BLENDER_PRELUDE: &str = "\
 #define GEOMETRY_SHADER_CREATE_INFO(info_)
 #define COMPUTE_SHADER_CREATE_INFO(info_)
 #define SHADER_LIBRARY_CREATE_INFO(info_)
+mat2x2 to_float2x2(mat3x3 m) { return mat2x2(m); }
+mat2x2 to_float2x2(mat4x4 m) { return mat2x2(m); }
+mat3x3 to_float3x3(mat4x4 m) { return mat3x3(m); }
+mat3x3 to_float3x3(mat2x2 m) { return mat3x3(m); }
+mat3x3 to_float3x3(mat3x4 m) { return mat3x3(m); }
+mat4x4 to_float4x4(mat2x2 m) { return mat4x4(m); }
+mat4x4 to_float4x4(mat3x3 m) { return mat4x4(m); }
 ";
 
 /// One macro of [`BLENDER_PRELUDE`]: validation refuses declared names it would rewrite.
@@ -311,4 +319,25 @@ pub fn blender_file_by_name(loader: &dyn SourceLoader, key: &str) -> Result<Stri
             several.join("`, `")
         )),
     }
+}
+
+/// Whether an `#include` of `path` is empty under the Blender prelude, as Blender's backend makes it: a create-info
+/// header (`…_info.hh`, `…_infos.hh`: the info is the declaration), and the headers that stand for the GLSL
+/// compatibility layer in its C++ view of the sources (`gpu_shader_compat.hh`, `gpu_shader_compat_cxx.hh`,
+/// `gpu_glsl_cpp_stubs.hh`: the prelude is that layer here).
+///
+/// ```
+/// use shader_info::blender_empty_include;
+/// assert!(blender_empty_include("infos/gpu_shader_text_infos.hh"));
+/// assert!(blender_empty_include("gpu_shader_compat.hh"));
+/// assert!(!blender_empty_include("gpu_shader_math_base_lib.glsl"));
+/// ```
+pub fn blender_empty_include(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.ends_with("_info.hh")
+        || name.ends_with("_infos.hh")
+        || matches!(
+            name,
+            "gpu_shader_compat.hh" | "gpu_shader_compat_cxx.hh" | "gpu_glsl_cpp_stubs.hh"
+        )
 }

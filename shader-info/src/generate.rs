@@ -1087,6 +1087,29 @@ fn emit_stage_source(
                 );
             }
             for (path, dep_text) in &order {
+                // A shared header required Blender's way is read as Blender reads it, its C enums rewritten.
+                let rewritten = match info.blender_prelude.then(|| blender_enums(dep_text)) {
+                    Some(Ok(Some(text))) => Some(text),
+                    Some(Err((line, what))) => {
+                        diags.push(
+                            Diagnostic::error(
+                                Code::Unsupported,
+                                &info.name,
+                                format!("required file `{path}`: line {line} {what}"),
+                            )
+                            .item(format!("#pragma require({path})"))
+                            .in_file(path.clone(), Some(line))
+                            .at(&main_item.declared_in, main_item.origin)
+                            .hint(
+                                "write it as Blender's shared headers do (`enum eName : uint32_t {`, one value a \
+                                 line, `};`), or guard it with `#ifndef GPU_SHADER`",
+                            ),
+                        );
+                        None
+                    }
+                    _ => None,
+                };
+                let dep_text = rewritten.as_deref().unwrap_or(dep_text);
                 e.file(path, &blender_source(info, dep_text, files));
                 files.push(path.clone());
             }
@@ -1265,6 +1288,10 @@ pub fn c_dialect_problem(text: &str) -> Option<(u32, &'static str)> {
 /// );
 /// ```
 pub fn blender_enums(text: &str) -> Result<Option<String>, (u32, String)> {
+    // Most files (every library a Blender source includes passes here) hold no enum: not scanned line by line.
+    if !text.contains("enum") {
+        return Ok(None);
+    }
     let visible: HashMap<usize, String> = glsl_visible_lines(text).collect();
     let starts_enum = |code: &str| {
         code.strip_prefix("enum").is_some_and(|rest| {
@@ -1280,6 +1307,8 @@ pub fn blender_enums(text: &str) -> Result<Option<String>, (u32, String)> {
         previous: Option<String>,
         /// Whether the `{` is still to come (on a line of its own).
         open: bool,
+        /// The start of a value continued on the next line (`A = (B |` before `C),`), with no top-level comma yet.
+        pending: String,
     }
     let mut body: Option<Body> = None;
     let mut out = String::with_capacity(text.len());
@@ -1350,6 +1379,7 @@ pub fn blender_enums(text: &str) -> Result<Option<String>, (u32, String)> {
                     ty,
                     previous: None,
                     open: after.is_none(),
+                    pending: String::new(),
                 });
                 format!("#define {name} {ty}")
             }
@@ -1378,7 +1408,22 @@ pub fn blender_enums(text: &str) -> Result<Option<String>, (u32, String)> {
                     None => (code, false),
                 };
                 let mut consts = Vec::new();
-                for entry in top_level_commas(entries)
+                // A value may run over several lines: what follows the line's last top-level comma waits for the
+                // rest, unless the enum ends here. Its constant is written on the line where it ends.
+                let joined = if b.pending.is_empty() {
+                    entries.to_string()
+                } else {
+                    format!("{} {entries}", std::mem::take(&mut b.pending))
+                };
+                let mut segments: Vec<&str> = top_level_commas(&joined).collect();
+                let rest = if closed {
+                    ""
+                } else {
+                    segments.pop().unwrap_or("")
+                };
+                let rest = rest.trim().to_string();
+                for entry in segments
+                    .into_iter()
                     .map(str::trim)
                     .filter(|e| !e.is_empty())
                 {
@@ -1404,6 +1449,7 @@ pub fn blender_enums(text: &str) -> Result<Option<String>, (u32, String)> {
                     consts.push(format!("const {} {name} = {value};", b.ty));
                     b.previous = Some(name.to_string());
                 }
+                b.pending = rest;
                 if closed {
                     body = None;
                 }
@@ -1580,7 +1626,8 @@ fn text_problem<T>(
 }
 
 /// A source as the Blender prelude reads it: the self-includes of Blender's newer sources
-/// (`#include "infos/<name>_info.hh"` or `…_infos.hh`, the C++ create-info headers the lint stubs name), and the
+/// (`#include "infos/<name>_info.hh"` or `…_infos.hh`, the C++ create-info headers the lint stubs name) and its
+/// compatibility headers ([`crate::blender_empty_include`]), and the
 /// includes of a file already in the text above (`inlined`: the typedef sources and required files the generator put
 /// there), become empty lines; line numbers stay. Blender's `#pragma once` makes the second an empty include, and
 /// glslang has no `#pragma once`: read again, the file would define its functions twice. (An include inside an
@@ -1593,8 +1640,7 @@ fn blender_source<'t>(
     let blank = |line: &str| {
         blender_include(line).is_some_and(|p| {
             let p = normalize_path(p);
-            p.ends_with("_info.hh")
-                || p.ends_with("_infos.hh")
+            crate::blender::blender_empty_include(&p)
                 || inlined
                     .iter()
                     .any(|f| *f == p || f.ends_with(&format!("/{p}")))
@@ -2220,6 +2266,21 @@ fn emit_interfaces(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_blender_enum_value_may_run_over_several_lines() {
+        let header = "enum eShape : uint32_t {\n  SQUARE = 1u,\n  CLIPPED = (SQUARE |\n             2u),\n  NEXT,\n  LAST = 8u\n};\n";
+        let glsl = blender_enums(header).unwrap().unwrap();
+        assert!(
+            glsl.contains("const uint CLIPPED = (SQUARE | 2u);"),
+            "{glsl}"
+        );
+        assert!(glsl.contains("const uint NEXT = (CLIPPED + 1u);"), "{glsl}");
+        assert!(glsl.contains("const uint LAST = 8u;"), "{glsl}");
+        assert_eq!(glsl.lines().count(), header.lines().count());
+        // Still inside a value when the file ends: refused, not left half-written.
+        assert!(blender_enums("enum eOpen : uint32_t {\n  A = (1u |\n").is_err());
+    }
 
     #[test]
     fn blender_enum_values_may_hold_commas_inside_parentheses() {

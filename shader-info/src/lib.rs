@@ -70,8 +70,8 @@ mod vertex;
 
 pub use blender::{
     BLENDER_PRELUDE, BLENDER_PRELUDE_FRAGMENT, BLENDER_PRELUDE_GEOMETRY,
-    BLENDER_PRELUDE_NOT_FRAGMENT, BLENDER_PRELUDE_VERTEX, blender_file_by_name, blender_type_alias,
-    without_blender_prelude,
+    BLENDER_PRELUDE_NOT_FRAGMENT, BLENDER_PRELUDE_VERTEX, blender_empty_include,
+    blender_file_by_name, blender_type_alias, without_blender_prelude,
 };
 pub use builtins::BuiltinFeature;
 pub use condition::Condition;

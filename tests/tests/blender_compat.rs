@@ -1311,3 +1311,22 @@ fn an_include_of_a_file_already_in_the_text_is_empty_as_blender_pragma_once_make
         );
     });
 }
+
+/// A shared header with C enums reached from a source (`#include`, `#pragma BLENDER_REQUIRE`) rather than named by
+/// the info is read as Blender reads it: its enums rewritten, a value over two lines included.
+#[test]
+fn enums_of_a_header_a_source_includes_or_requires_are_rewritten() {
+    let info = |name: &str, frag: &str| {
+        blender_2d(name)
+            .push_constant(Type::Vec4, "color")
+            .vertex_source("checker_vert.glsl")
+            .fragment_source(frag)
+            .blender_compat()
+    };
+    let port = Port::new(vec![
+        info("compat_enum_include", "enum_include_frag.glsl"),
+        info("compat_enum_require", "enum_require_frag.glsl"),
+    ]);
+    port.compile("compat_enum_include");
+    port.compile("compat_enum_require");
+}

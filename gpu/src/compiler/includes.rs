@@ -270,7 +270,8 @@ pub(crate) struct Includer<'a> {
     /// include written in it, so where in the text a first-level include sits is not known here: the generator,
     /// which knows, empties those that follow its copy.)
     inlined: &'a [String],
-    /// Read as Blender reads includes: a create-info header (`…_info.hh`, `…_infos.hh`) is empty, and a file not
+    /// Read as Blender reads includes: a create-info or compatibility header ([`shader_info::blender_empty_include`])
+    /// is empty, and a file not
     /// found where the search looks is the one file of its name under the root (Blender names files by name alone).
     blender: bool,
     names: &'a shader_info::DirLoader,
@@ -337,7 +338,7 @@ impl<'a> Includer<'a> {
             return Err(msg);
         }
         // Blender's newer sources include their create-info header for its C++ linter; the info is the declaration.
-        if self.blender && (requested.ends_with("_info.hh") || requested.ends_with("_infos.hh")) {
+        if self.blender && shader_info::blender_empty_include(requested) {
             return Ok(ResolvedInclude {
                 resolved_name: requested.to_string(),
                 content: String::new(),
@@ -411,6 +412,12 @@ impl<'a> Includer<'a> {
             hash: content_hash(content.as_bytes()),
             meta,
         });
+        // A shared header included by a Blender source is read as Blender reads it, its C enums rewritten.
+        let content = match self.blender.then(|| shader_info::blender_enums(&content)) {
+            Some(Ok(Some(rewritten))) => rewritten,
+            Some(Err((line, what))) => return Err(format!("{rel}:{line}: {what}")),
+            _ => content,
+        };
         // glslang resumes the including file with a `#line` directive right after the content: a header whose
         // last line has no line break would glue that directive onto it (found by `tests/fuzz_sources.rs`).
         let content = if content.is_empty() || content.ends_with('\n') {
