@@ -1,7 +1,6 @@
 //! The Blender prelude ([`crate::ShaderCreateInfo::blender_compat`]): the macros every stage of a port of Blender's
 //! sources starts with, per stage, and what validation, resolution and the builtin scans read of them.
 
-use crate::generate::SourceLoader;
 use crate::types::Stage;
 
 /// What Blender's GLSL prelude gives every stage that sources ported from Blender meet
@@ -281,13 +280,14 @@ pub(crate) fn blender_prelude_of(stage: Stage) -> String {
     out
 }
 
-/// The one file under the loader's root that a Blender-style request names (`#pragma BLENDER_REQUIRE(key)` or an
+/// The one file under a loader's root (`find_by_name`: [`crate::SourceLoader::find_by_name`]) that a Blender-style
+/// request names (`#pragma BLENDER_REQUIRE(key)` or an
 /// `#include` not found by path): the one whose path ends in `/key`, else the one of its file name. `Err` says why
 /// none was taken: empty when no file has the name; the files, when several have (Blender finds files by name in
 /// one flat list; a tree with two of one name needs the path from the root).
 ///
 /// ```
-/// use shader_info::{blender_file_by_name, DirLoader};
+/// use shader_info::{blender_file_by_name, DirLoader, SourceLoader};
 /// let dir = std::env::temp_dir().join(format!("si-by-name-doc-{}", std::process::id()));
 /// std::fs::create_dir_all(dir.join("a")).unwrap();
 /// std::fs::create_dir_all(dir.join("b")).unwrap();
@@ -295,15 +295,19 @@ pub(crate) fn blender_prelude_of(stage: Stage) -> String {
 /// std::fs::write(dir.join("b/lib.glsl"), "").unwrap();
 /// std::fs::write(dir.join("b/only.glsl"), "").unwrap();
 /// let loader = DirLoader::new(&dir);
-/// assert_eq!(blender_file_by_name(&loader, "only.glsl").unwrap(), "b/only.glsl");
-/// assert_eq!(blender_file_by_name(&loader, "a/lib.glsl").unwrap(), "a/lib.glsl");
-/// assert!(blender_file_by_name(&loader, "lib.glsl").unwrap_err().contains("several files"));
-/// assert_eq!(blender_file_by_name(&loader, "none.glsl").unwrap_err(), "");
+/// let find = |name: &str| loader.find_by_name(name);
+/// assert_eq!(blender_file_by_name(find, "only.glsl").unwrap(), "b/only.glsl");
+/// assert_eq!(blender_file_by_name(find, "a/lib.glsl").unwrap(), "a/lib.glsl");
+/// assert!(blender_file_by_name(find, "lib.glsl").unwrap_err().contains("several files"));
+/// assert_eq!(blender_file_by_name(find, "none.glsl").unwrap_err(), "");
 /// std::fs::remove_dir_all(&dir).unwrap();
 /// ```
-pub fn blender_file_by_name(loader: &dyn SourceLoader, key: &str) -> Result<String, String> {
+pub fn blender_file_by_name(
+    find_by_name: impl Fn(&str) -> Vec<String>,
+    key: &str,
+) -> Result<String, String> {
     let name = key.rsplit('/').next().unwrap_or(key);
-    let found = loader.find_by_name(name);
+    let found = find_by_name(name);
     // `common/lib.glsl` from a folder that is not the root: the one file whose path ends so.
     let suffix = format!("/{key}");
     let ending: Vec<&String> = found

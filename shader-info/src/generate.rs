@@ -1836,7 +1836,7 @@ fn blender_require_path(
             return Ok((beside, Ok(text)));
         }
     }
-    let one = crate::blender::blender_file_by_name(loader, key)?;
+    let one = crate::blender::blender_file_by_name(|n| loader.find_by_name(n), key)?;
     let loaded = loader.load(&one);
     Ok((one, loaded))
 }

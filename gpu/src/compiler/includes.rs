@@ -348,7 +348,8 @@ impl<'a> Includer<'a> {
         if let (Err(msg), true) = (&mut result, self.blender && st.not_found) {
             // As `#pragma BLENDER_REQUIRE` names it: `./common/lib.glsl` is `common/lib.glsl`.
             let key = normalize("", requested).unwrap_or_else(|_| requested.to_string());
-            match shader_info::blender_file_by_name(self.names, &key) {
+            let find = |n: &str| shader_info::SourceLoader::find_by_name(self.names, n);
+            match shader_info::blender_file_by_name(find, &key) {
                 Ok(one) => {
                     result = self.resolve(&mut st, &one, IncludeType::Standard, requester, depth)
                 }
