@@ -55,7 +55,7 @@ fn a_push_struct_whose_glsl_name_two_structs_share_is_refused_naming_the_clash()
     ] {
         let text = render_all(&problems);
         assert!(
-            text.contains("more than one struct of that name"),
+            text.contains("which the registry refuses"),
             "{info}: {text}"
         );
         assert!(

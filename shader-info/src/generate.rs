@@ -888,7 +888,10 @@ fn emit_typedef_files(
                         ),
                     );
                 }
-                e.file(&t.value, &blender_source(info, &text, files));
+                e.file(
+                    &t.value,
+                    &blender_source(info, &text, &t.value, files, loader),
+                );
                 files.push(t.value.clone());
             }
             Err(msg) => diags.push(missing(info, "typedef_source", &t.value, t, msg)),
@@ -1087,35 +1090,20 @@ fn emit_stage_source(
                 );
             }
             for (path, dep_text) in &order {
-                // A shared header required Blender's way is read as Blender reads it, its C enums rewritten.
+                // A shared header required Blender's way is read as Blender reads it, its C enums rewritten. One the
+                // rewrite cannot read is left as it is: it may sit in a block the compiler skips, and where it does
+                // not, glslang says so at its line.
                 let rewritten = match info.blender_prelude.then(|| blender_enums(dep_text)) {
                     Some(Ok(Some(text))) => Some(text),
-                    Some(Err((line, what))) => {
-                        diags.push(
-                            Diagnostic::error(
-                                Code::Unsupported,
-                                &info.name,
-                                format!("required file `{path}`: line {line} {what}"),
-                            )
-                            .item(format!("#pragma require({path})"))
-                            .in_file(path.clone(), Some(line))
-                            .at(&main_item.declared_in, main_item.origin)
-                            .hint(
-                                "write it as Blender's shared headers do (`enum eName : uint32_t {`, one value a \
-                                 line, `};`), or guard it with `#ifndef GPU_SHADER`",
-                            ),
-                        );
-                        None
-                    }
                     _ => None,
                 };
                 let dep_text = rewritten.as_deref().unwrap_or(dep_text);
-                e.file(path, &blender_source(info, dep_text, files));
+                e.file(path, &blender_source(info, dep_text, path, files, loader));
                 files.push(path.clone());
             }
             e.push(&format!("#line 1 \"{main_file}\""), LineOrigin::Preamble);
             e.push(
-                &blender_source(info, &text, files),
+                &blender_source(info, &text, main_file, files, loader),
                 LineOrigin::File {
                     path: main_file.to_string(),
                     first_line: 1,
@@ -1416,12 +1404,15 @@ pub fn blender_enums(text: &str) -> Result<Option<String>, (u32, String)> {
                     format!("{} {entries}", std::mem::take(&mut b.pending))
                 };
                 let mut segments: Vec<&str> = top_level_commas(&joined).collect();
-                let rest = if closed {
-                    ""
-                } else {
-                    segments.pop().unwrap_or("")
+                // The text after the line's last top-level comma waits for the next line only where it cannot end
+                // here: a bracket still open, or an operator last (`A = (B |`). A whole value without its comma
+                // (`B = 1u` before `#else`, or the last value) is written on its own line.
+                let rest = match segments.last() {
+                    Some(last) if !closed && continues(last) => {
+                        segments.pop().unwrap_or("").trim().to_string()
+                    }
+                    _ => String::new(),
                 };
-                let rest = rest.trim().to_string();
                 for entry in segments
                     .into_iter()
                     .map(str::trim)
@@ -1446,6 +1437,12 @@ pub fn blender_enums(text: &str) -> Result<Option<String>, (u32, String)> {
                             format!("has an enum value `{entry}` this cannot read"),
                         ));
                     }
+                    if bracket_depth(&value) != 0 {
+                        return Err((
+                            number,
+                            format!("has an enum value `{entry}` whose brackets do not close"),
+                        ));
+                    }
                     consts.push(format!("const {} {name} = {value};", b.ty));
                     b.previous = Some(name.to_string());
                 }
@@ -1468,6 +1465,25 @@ pub fn blender_enums(text: &str) -> Result<Option<String>, (u32, String)> {
         )),
         None => Ok(Some(out)),
     }
+}
+
+/// How many of `text`'s parentheses and brackets are open at its end (negative: more closed than opened).
+fn bracket_depth(text: &str) -> i32 {
+    text.chars().fold(0, |depth, c| match c {
+        '(' | '[' => depth + 1,
+        ')' | ']' => depth - 1,
+        _ => depth,
+    })
+}
+
+/// Whether an enum entry written up to the end of a line goes on in the next: a bracket still open, or an operator
+/// (or `=`) last.
+fn continues(entry: &str) -> bool {
+    let entry = entry.trim_end();
+    bracket_depth(entry) > 0
+        || entry.ends_with([
+            '|', '&', '+', '-', '*', '/', '<', '>', '^', '~', '=', '(', '%',
+        ])
 }
 
 /// `text` split at its commas outside parentheses and brackets: an enum value may be `max(A, 2u)`.
@@ -1551,8 +1567,9 @@ fn without_comments(line: &str, in_comment: &mut bool) -> String {
 /// The lines of a shared header GLSL reads, with their 0-based numbers and without comments: lines of
 /// `#ifndef GPU_SHADER` / `#if !defined(GPU_SHADER)` blocks and preprocessor lines are left out.
 fn glsl_visible_lines(text: &str) -> impl Iterator<Item = (usize, String)> + '_ {
-    // Per open conditional: whether it hides its lines from GLSL.
-    let mut hidden: Vec<bool> = Vec::new();
+    // Per open conditional: whether it hides its lines from GLSL, and whether it tests `GPU_SHADER` (its `#else`
+    // holds the other side; any other conditional's branches may all be GLSL, as far as this can tell).
+    let mut hidden: Vec<(bool, bool)> = Vec::new();
     let mut in_comment = false;
     text.lines().enumerate().filter_map(move |(i, line)| {
         let code = without_comments(line, &mut in_comment);
@@ -1561,11 +1578,15 @@ fn glsl_visible_lines(text: &str) -> impl Iterator<Item = (usize, String)> + '_ 
             let cond = d.split_whitespace().collect::<Vec<_>>().join(" ");
             if cond.starts_with("ifndef GPU_SHADER") || cond.starts_with("if !defined(GPU_SHADER)")
             {
-                hidden.push(true);
+                hidden.push((true, true));
+            } else if cond.starts_with("ifdef GPU_SHADER")
+                || cond.starts_with("if defined(GPU_SHADER)")
+            {
+                hidden.push((false, true));
             } else if cond.starts_with("if") {
-                hidden.push(false);
+                hidden.push((false, false));
             } else if cond.starts_with("else") || cond.starts_with("elif") {
-                if let Some(h) = hidden.last_mut() {
+                if let Some((h, true)) = hidden.last_mut() {
                     *h = !*h && cond.starts_with("else");
                 }
             } else if cond.starts_with("endif") {
@@ -1573,7 +1594,7 @@ fn glsl_visible_lines(text: &str) -> impl Iterator<Item = (usize, String)> + '_ 
             }
             return None;
         }
-        (!hidden.iter().any(|h| *h)).then(|| (i, t.to_string()))
+        (!hidden.iter().any(|(h, _)| *h)).then(|| (i, t.to_string()))
     })
 }
 
@@ -1635,18 +1656,37 @@ fn text_problem<T>(
 fn blender_source<'t>(
     info: &ResolvedInfo,
     text: &'t str,
+    file: &str,
     inlined: &[String],
+    loader: &dyn SourceLoader,
 ) -> std::borrow::Cow<'t, str> {
+    if !info.blender_prelude {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let dir = file.rsplit_once('/').map_or("", |(d, _)| d);
     let blank = |line: &str| {
         blender_include(line).is_some_and(|p| {
-            let p = normalize_path(p);
-            crate::blender::blender_empty_include(&p)
-                || inlined
-                    .iter()
-                    .any(|f| *f == p || f.ends_with(&format!("/{p}")))
+            let from_root = normalize_path(p);
+            if crate::blender::blender_empty_include(&from_root) {
+                return true;
+            }
+            // The file the include reads, as the include callback finds it: beside the including file, else from
+            // the root, else the one file of its name. Only that file's copy makes the include empty (another
+            // file of the same name in another folder is read).
+            let beside = normalize_path(&format!("{dir}/{p}"));
+            match [beside, from_root.clone()]
+                .into_iter()
+                .find(|c| loader.load(c).is_ok())
+            {
+                Some(found) => inlined.contains(&found),
+                None => {
+                    crate::blender::blender_file_by_name(|n| loader.find_by_name(n), &from_root)
+                        .is_ok_and(|one| inlined.contains(&one))
+                }
+            }
         })
     };
-    if !info.blender_prelude || !text.lines().any(blank) {
+    if !text.lines().any(blank) {
         return std::borrow::Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());
@@ -2278,8 +2318,14 @@ mod tests {
         assert!(glsl.contains("const uint NEXT = (CLIPPED + 1u);"), "{glsl}");
         assert!(glsl.contains("const uint LAST = 8u;"), "{glsl}");
         assert_eq!(glsl.lines().count(), header.lines().count());
-        // Still inside a value when the file ends: refused, not left half-written.
-        assert!(blender_enums("enum eOpen : uint32_t {\n  A = (1u |\n").is_err());
+        // Still inside a value when the enum ends: refused, not left half-written.
+        let open = blender_enums("enum eOpen : uint32_t {\n  A = (1u |\n};\n").unwrap_err();
+        assert!(open.1.contains("brackets do not close"), "{open:?}");
+        // A whole value without its comma before an `#else`: each branch keeps its own constant.
+        let branches = "enum eMode : uint32_t {\n  A = 0u,\n#ifdef FAST\n  B = 1u\n#else\n  B = 2u\n#endif\n};\n";
+        let glsl = blender_enums(branches).unwrap().unwrap();
+        assert!(glsl.contains("const uint B = 1u;\n#else\n"), "{glsl}");
+        assert!(glsl.contains("const uint B = 2u;\n#endif"), "{glsl}");
     }
 
     #[test]

@@ -173,11 +173,12 @@ pub(crate) fn push_constant_twin_problems<T: ShaderType>(
         ))];
     };
     // Two structs of one GLSL name (`Params` in two modules): the registry keeps the first, which may not be `T`,
-    // and comparing the other's members would pass or refuse `T` by registration order.
+    // and comparing the other's members would pass or refuse `T` by registration order. Any other problem of the
+    // struct's definition refuses it as well.
     if !registry.type_problems(name).is_empty() {
         let mut out = vec![problem(format!(
-            "`{rust}` is the GLSL struct `{name}`, and the registry holds more than one struct of that name: which \
-             one `{rust}` is cannot be told"
+            "`{rust}` is the GLSL struct `{name}`, which the registry refuses (below): `{rust}` cannot be checked \
+             against the block"
         ))];
         out.extend(registry.type_problems(name).iter().cloned());
         return out;

@@ -80,9 +80,9 @@ fn a_define_value_cannot_add_preprocessor_lines() {
         "1 /* open comment",
         "1 // comment",
         "1\u{2028}#error injected",
-        // GLSL has no strings: an unbalanced quote fails glslang at the `#define` in every stage.
+        // An unclosed quote fails glslang at the `#define` in every stage.
         "\"",
-        "\"text\"",
+        "f(\"text)",
         // No stringizing in GLSL's preprocessor (newer glslang refuses it at the definition).
         "a # b",
         "#",
@@ -98,6 +98,7 @@ fn a_define_value_cannot_add_preprocessor_lines() {
         "-1.5e-3",
         "",
         "a ## 1",
+        "debugPrintfEXT(\"x=%f\", x)",
     ] {
         let d = check(graphics("ok").define_value("VALUE", value));
         assert!(errors(&d).is_empty(), "`{value}`: {}", render_all(&d));

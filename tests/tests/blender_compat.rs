@@ -1330,3 +1330,16 @@ fn enums_of_a_header_a_source_includes_or_requires_are_rewritten() {
     port.compile("compat_enum_include");
     port.compile("compat_enum_require");
 }
+
+/// An include is empty only when the file it reads is one the generator already inserted: a header of the same name
+/// beside the including source is another file, and is read.
+#[test]
+fn an_include_of_another_file_of_an_inserted_name_is_read() {
+    let info = blender_2d("compat_same_name_include")
+        .push_constant(Type::Vec4, "color")
+        .typedef_source("named/compat_same.hh")
+        .vertex_source("checker_vert.glsl")
+        .fragment_source("sub/same_include_frag.glsl")
+        .blender_compat();
+    Port::new(vec![info]).compile("compat_same_name_include");
+}

@@ -413,10 +413,11 @@ impl<'a> Includer<'a> {
             hash: content_hash(content.as_bytes()),
             meta,
         });
-        // A shared header included by a Blender source is read as Blender reads it, its C enums rewritten.
+        // A shared header included by a Blender source is read as Blender reads it, its C enums rewritten. One the
+        // rewrite cannot read is left as it is: it may sit in a block the compiler skips (`#ifdef __cplusplus`),
+        // and where it does not, glslang says so at its line.
         let content = match self.blender.then(|| shader_info::blender_enums(&content)) {
             Some(Ok(Some(rewritten))) => rewritten,
-            Some(Err((line, what))) => return Err(format!("{rel}:{line}: {what}")),
             _ => content,
         };
         // glslang resumes the including file with a `#line` directive right after the content: a header whose

@@ -47,12 +47,13 @@ pub fn unsafe_text_problem(text: &str) -> Option<String> {
     None
 }
 
-/// What a define's value may not hold beyond [`unsafe_text_problem`]'s rules: a `"` (GLSL has no strings; an
-/// unbalanced one fails glslang at the `#define`, in every stage, used or not), and a `#` that is not half of the
-/// `##` token paste (GLSL's preprocessor has no stringizing: newer glslang refuses it at the definition).
+/// What a define's value may not hold beyond [`unsafe_text_problem`]'s rules: an unclosed `"` (it fails glslang at
+/// the `#define`, in every stage, used or not; a closed string stays, for `debugPrintfEXT("…")`), and a `#` that is
+/// not half of the `##` token paste (GLSL's preprocessor has no stringizing: newer glslang refuses it at the
+/// definition).
 fn define_value_problem(value: &str) -> Option<String> {
-    if value.contains('"') {
-        return Some("contains `\"`, and GLSL has no strings".into());
+    if value.matches('"').count() % 2 == 1 {
+        return Some("contains a `\"` that no other closes".into());
     }
     let bytes = value.as_bytes();
     let lone_hash = (0..bytes.len()).any(|i| {

@@ -182,7 +182,11 @@ pub(super) fn check_names(c: &mut Checker) {
         .typedef_sources
         .first()
         .map_or(info.origin, |t| t.origin);
-    for ty in c.opts.extra_type_names {
+    let mut typedef_types: Vec<&String> = c.opts.extra_type_names.iter().collect();
+    // One name, one type: a header may define a struct in both branches of an `#if`.
+    typedef_types.sort_unstable();
+    typedef_types.dedup();
+    for ty in typedef_types {
         names.push(named(
             ty,
             What::Item("struct of a typedef_source"),

@@ -97,7 +97,19 @@ impl Frame {
         let mut writer = encoder.write_header().map_err(|e| fail(&e))?;
         writer.write_image_data(&self.rgba).map_err(|e| fail(&e))?;
         writer.finish().map_err(|e| fail(&e))?;
-        gpu::cache_file::write_atomic(path, &bytes).map_err(|e| fail(&e))
+        if path.exists() && !path.is_file() {
+            // A device or pipe (`/dev/stdout`): written to, not replaced.
+            return std::fs::write(path, &bytes).map_err(|e| fail(&e));
+        }
+        gpu::cache_file::write_atomic(path, &bytes).map_err(|e| fail(&e))?;
+        // The temporary file it was is private to its owner; a frame is an ordinary file.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o644))
+                .map_err(|e| fail(&e))?;
+        }
+        Ok(())
     }
 
     /// Reads an 8-bit RGBA or RGB PNG.
