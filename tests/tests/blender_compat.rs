@@ -100,6 +100,16 @@ fn asks_for_draw_parameters(flow: &Flow, info: &shader_info::ValidatedInfo) -> b
         .any(|f| f.feature == "shaderDrawParameters")
 }
 
+/// A 2D info of the prelude tinted by a `color` push constant, the checker's vertex stage and `frag`: the shape the
+/// by-name and header tests vary only in their fragment source.
+fn tinted_2d(name: &str, frag: &str) -> ShaderCreateInfo {
+    blender_2d(name)
+        .push_constant(Type::Vec4, "color")
+        .vertex_source("checker_vert.glsl")
+        .fragment_source(frag)
+        .blender_compat()
+}
+
 /// The head every 2D info of Blender's has: `pos` in, `fragColor` out, the model-view-projection push constant.
 fn blender_2d(name: &str) -> ShaderCreateInfo {
     ShaderCreateInfo::new(name)
@@ -1217,18 +1227,11 @@ fn included_libraries_may_include_their_info_header_and_the_typedef_source_again
 /// file not found by its path is the one file of its name under the root; two of one name are refused, naming both.
 #[test]
 fn required_and_included_files_are_found_by_name_as_blender_finds_them() {
-    let info = |name: &str, frag: &str| {
-        blender_2d(name)
-            .push_constant(Type::Vec4, "color")
-            .vertex_source("checker_vert.glsl")
-            .fragment_source(frag)
-            .blender_compat()
-    };
     let port = Port::new(vec![
-        info("compat_named", "named_frag.glsl"),
-        info("compat_twice", "twice_frag.glsl"),
-        info("compat_twice_include", "twice_include_frag.glsl"),
-        info("compat_deep_include", "deep_include_frag.glsl"),
+        tinted_2d("compat_named", "named_frag.glsl"),
+        tinted_2d("compat_twice", "twice_frag.glsl"),
+        tinted_2d("compat_twice_include", "twice_include_frag.glsl"),
+        tinted_2d("compat_deep_include", "deep_include_frag.glsl"),
     ]);
     port.compile("compat_named");
     // Two files of one name, and an include that names one by its folder (`./named/…`, found under `deep/`).
@@ -1293,12 +1296,7 @@ fn sources_in_blender_newer_style_compile() {
 /// empty line; read again, the unguarded files would define their function and struct twice.
 #[test]
 fn an_include_of_a_file_already_in_the_text_is_empty_as_blender_pragma_once_makes_it() {
-    let info = blender_2d("compat_once")
-        .push_constant(Type::Vec4, "color")
-        .typedef_source("compat_once_shared.hh")
-        .vertex_source("checker_vert.glsl")
-        .fragment_source("once_frag.glsl")
-        .blender_compat();
+    let info = tinted_2d("compat_once", "once_frag.glsl").typedef_source("compat_once_shared.hh");
     let port = Port::new(vec![info]);
     port.compile("compat_once");
     port.with(|flow| {
@@ -1316,16 +1314,9 @@ fn an_include_of_a_file_already_in_the_text_is_empty_as_blender_pragma_once_make
 /// the info is read as Blender reads it: its enums rewritten, a value over two lines included.
 #[test]
 fn enums_of_a_header_a_source_includes_or_requires_are_rewritten() {
-    let info = |name: &str, frag: &str| {
-        blender_2d(name)
-            .push_constant(Type::Vec4, "color")
-            .vertex_source("checker_vert.glsl")
-            .fragment_source(frag)
-            .blender_compat()
-    };
     let port = Port::new(vec![
-        info("compat_enum_include", "enum_include_frag.glsl"),
-        info("compat_enum_require", "enum_require_frag.glsl"),
+        tinted_2d("compat_enum_include", "enum_include_frag.glsl"),
+        tinted_2d("compat_enum_require", "enum_require_frag.glsl"),
     ]);
     port.compile("compat_enum_include");
     port.compile("compat_enum_require");
@@ -1335,11 +1326,7 @@ fn enums_of_a_header_a_source_includes_or_requires_are_rewritten() {
 /// beside the including source is another file, and is read.
 #[test]
 fn an_include_of_another_file_of_an_inserted_name_is_read() {
-    let info = blender_2d("compat_same_name_include")
-        .push_constant(Type::Vec4, "color")
-        .typedef_source("named/compat_same.hh")
-        .vertex_source("checker_vert.glsl")
-        .fragment_source("sub/same_include_frag.glsl")
-        .blender_compat();
+    let info = tinted_2d("compat_same_name_include", "sub/same_include_frag.glsl")
+        .typedef_source("named/compat_same.hh");
     Port::new(vec![info]).compile("compat_same_name_include");
 }
