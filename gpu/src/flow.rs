@@ -937,7 +937,6 @@ fn header_sizes(loader: &dyn SourceLoader, info: &shader_info::ResolvedInfo) -> 
         let Ok(text) = loader.load(&path) else {
             continue;
         };
-        let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
         let mut includes = Vec::new();
         let active = active_text(&format!("{before}{text}"));
         for line in active.lines().skip(skip) {
@@ -957,21 +956,10 @@ fn header_sizes(loader: &dyn SourceLoader, info: &shader_info::ResolvedInfo) -> 
                         out.push((name.to_string(), n));
                     }
                 }
-                Some("include") => {
-                    let rest = directive.trim_start()["include".len()..].trim();
-                    if let Some(file) = rest.strip_prefix('"').and_then(|r| r.split('"').next()) {
-                        let beside = if dir.is_empty() {
-                            file.to_string()
-                        } else {
-                            format!("{dir}/{file}")
-                        };
-                        includes.push(if loader.load(&beside).is_ok() {
-                            beside
-                        } else {
-                            file.to_string()
-                        });
-                    }
-                }
+                Some("include") => includes.extend(
+                    shader_info::include_directive(code)
+                        .and_then(|file| shader_info::include_target(loader, &path, file)),
+                ),
                 _ => {}
             }
         }

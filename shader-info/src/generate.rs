@@ -1467,13 +1467,18 @@ pub fn blender_enums(text: &str) -> Result<Option<String>, (u32, String)> {
     }
 }
 
+/// What `c` does to the count of open parentheses and brackets.
+fn bracket_step(c: char) -> i32 {
+    match c {
+        '(' | '[' => 1,
+        ')' | ']' => -1,
+        _ => 0,
+    }
+}
+
 /// How many of `text`'s parentheses and brackets are open at its end (negative: more closed than opened).
 fn bracket_depth(text: &str) -> i32 {
-    text.chars().fold(0, |depth, c| match c {
-        '(' | '[' => depth + 1,
-        ')' | ']' => depth - 1,
-        _ => depth,
-    })
+    text.chars().map(bracket_step).sum()
 }
 
 /// Whether an enum entry written up to the end of a line goes on in the next: a bracket still open, or an operator
@@ -1490,11 +1495,7 @@ fn continues(entry: &str) -> bool {
 fn top_level_commas(text: &str) -> impl Iterator<Item = &str> {
     let mut depth = 0i32;
     text.split(move |c: char| {
-        match c {
-            '(' | '[' => depth += 1,
-            ')' | ']' => depth -= 1,
-            _ => {}
-        }
+        depth += bracket_step(c);
         c == ',' && depth == 0
     })
 }
@@ -1663,35 +1664,35 @@ fn blender_source<'t>(
     if !info.blender_prelude {
         return std::borrow::Cow::Borrowed(text);
     }
-    let dir = file.rsplit_once('/').map_or("", |(d, _)| d);
-    let blank = |line: &str| {
-        blender_include(line).is_some_and(|p| {
-            let from_root = normalize_path(p);
-            if crate::blender::blender_empty_include(&from_root) {
-                return true;
-            }
-            // The file the include reads, as the include callback finds it: beside the including file, else from
-            // the root, else the one file of its name. Only that file's copy makes the include empty (another
-            // file of the same name in another folder is read).
-            let beside = normalize_path(&format!("{dir}/{p}"));
-            match [beside, from_root.clone()]
-                .into_iter()
-                .find(|c| loader.load(c).is_ok())
-            {
+    let blank = |p: &str| {
+        if crate::blender::blender_empty_include(&normalize_path(p)) {
+            return true;
+        }
+        // The file the include reads, as the include callback finds it: beside the including file, else from the
+        // root, else the one file of its name. Only that file's copy makes the include empty (another file of the
+        // same name in another folder is read). Nothing inserted, nothing to look up.
+        !inlined.is_empty()
+            && match include_target(loader, file, p) {
                 Some(found) => inlined.contains(&found),
-                None => {
-                    crate::blender::blender_file_by_name(|n| loader.find_by_name(n), &from_root)
-                        .is_ok_and(|one| inlined.contains(&one))
-                }
+                None => crate::blender::blender_file_by_name(
+                    |n| loader.find_by_name(n),
+                    &normalize_path(p),
+                )
+                .is_ok_and(|one| inlined.contains(&one)),
             }
-        })
     };
-    if !text.lines().any(blank) {
+    // Each include is looked up once, and a text without one to empty is not copied.
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let empty: Vec<bool> = lines
+        .iter()
+        .map(|line| include_directive(line).is_some_and(blank))
+        .collect();
+    if !empty.contains(&true) {
         return std::borrow::Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());
-    for line in text.split_inclusive('\n') {
-        if blank(line) {
+    for (line, empty) in lines.into_iter().zip(empty) {
+        if empty {
             out.push_str(if line.ends_with('\n') { "\n" } else { "" });
         } else {
             out.push_str(line);
@@ -1700,8 +1701,16 @@ fn blender_source<'t>(
     std::borrow::Cow::Owned(out)
 }
 
-/// The path of a line's `#include "path"` (`#  include` too, as Blender indents directives inside `#if` blocks).
-fn blender_include(line: &str) -> Option<&str> {
+/// The path of a line's `#include "path"` (`#  include` too, as Blender indents directives inside `#if` blocks);
+/// `None` for any other line, and for an include with anything after its path.
+///
+/// ```
+/// use shader_info::include_directive;
+/// assert_eq!(include_directive("#  include \"common/math.glsl\""), Some("common/math.glsl"));
+/// assert_eq!(include_directive("#include <math.glsl>"), None);
+/// assert_eq!(include_directive("// #include \"math.glsl\" was here"), None);
+/// ```
+pub fn include_directive(line: &str) -> Option<&str> {
     line.trim_start()
         .strip_prefix('#')?
         .trim_start()
@@ -1709,6 +1718,26 @@ fn blender_include(line: &str) -> Option<&str> {
         .trim()
         .strip_prefix('"')?
         .strip_suffix('"')
+}
+
+/// The root-relative file an `#include "requested"` written in the file `from` reads, as the include search finds
+/// it: the one beside `from`, else the one from the root; `None` where neither loads.
+///
+/// ```
+/// use shader_info::{include_target, MemoryLoader};
+/// let loader = MemoryLoader::default().with("lib/a.glsl", "").with("b.glsl", "");
+/// assert_eq!(include_target(&loader, "lib/main.glsl", "a.glsl").as_deref(), Some("lib/a.glsl"));
+/// assert_eq!(include_target(&loader, "lib/main.glsl", "./b.glsl").as_deref(), Some("b.glsl"));
+/// assert_eq!(include_target(&loader, "lib/main.glsl", "c.glsl"), None);
+/// ```
+pub fn include_target(loader: &dyn SourceLoader, from: &str, requested: &str) -> Option<String> {
+    let dir = from.rsplit_once('/').map_or("", |(d, _)| d);
+    [
+        normalize_path(&format!("{dir}/{requested}")),
+        normalize_path(requested),
+    ]
+    .into_iter()
+    .find(|c| loader.load(c).is_ok())
 }
 
 /// Collects the files `#pragma require(path)` pulls in, each once (by its normalized path), dependencies first:

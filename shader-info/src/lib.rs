@@ -81,7 +81,7 @@ pub use diagnostic::{Code, Diagnostic, Related, Severity, render, render_all};
 pub use generate::{
     DirLoader, Flavor, GenerateOptions, GeneratedStage, LineOrigin, MappedLocation, MemoryLoader,
     SourceLoader, SourceMap, SourceMapEntry, blender_enums, c_dialect_problem, generate,
-    portable_spec_name, typedef_struct_names, without_bom,
+    include_directive, include_target, portable_spec_name, typedef_struct_names, without_bom,
 };
 pub use glsl_names::define_name_problem;
 pub use host::{

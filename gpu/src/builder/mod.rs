@@ -519,10 +519,7 @@ fn shard_record(shard: Shard, opts: &BuildOptions, report: &BuildReport) -> Stri
         report.split.as_deref().unwrap_or("")
     );
     for m in &report.module_reports {
-        let base = match m.variant {
-            Some(v) => format!("{}.v{v}.{}", m.info, m.stage),
-            None => format!("{}.{}", m.info, m.stage),
-        };
+        let base = output_base(&m.info, m.variant, &m.stage);
         for file in ["spv", "glsl", "json"]
             .map(|ext| format!("{base}.{ext}"))
             .into_iter()
@@ -536,23 +533,33 @@ fn shard_record(shard: Shard, opts: &BuildOptions, report: &BuildReport) -> Stri
     out
 }
 
+/// What the files of one module written to the output directory are named before their extensions:
+/// `<info>.<stage>`, or `<info>.v<variant>.<stage>` for a variant.
+fn output_base(info: &str, variant: Option<usize>, stage: &str) -> String {
+    match variant {
+        Some(v) => format!("{info}.v{v}.{stage}"),
+        None => format!("{info}.{stage}"),
+    }
+}
+
 /// The digest of every module a split deals out ([`BuildReport::split`]): what each part must agree on, since a
 /// part holds only its own modules and two parts built from other sources share no file to compare.
 fn split_digest(jobs: &[(Order, Job)]) -> String {
-    let mut h = xxhash_rust::xxh3::Xxh3::new();
-    for (_, job) in jobs {
-        for part in [
-            job.info.key().as_bytes(),
-            job.stage.short_name().as_bytes(),
-            job.generated
-                .as_ref()
-                .map_or(&b""[..], |g| g.source.as_bytes()),
-        ] {
-            h.update(&(part.len() as u64).to_le_bytes());
-            h.update(part);
-        }
-    }
-    format!("{:032x}", h.digest128())
+    let keys: Vec<String> = jobs.iter().map(|(_, job)| job.info.key()).collect();
+    let parts: Vec<&[u8]> = jobs
+        .iter()
+        .zip(&keys)
+        .flat_map(|((_, job), key)| {
+            [
+                key.as_bytes(),
+                job.stage.short_name().as_bytes(),
+                job.generated
+                    .as_ref()
+                    .map_or(&b""[..], |g| g.source.as_bytes()),
+            ]
+        })
+        .collect();
+    format!("{:032x}", crate::disk_cache::key_of(&parts))
 }
 
 /// The output directory made ready before anything compiles: a folder (not a file) that can be written, and, for a
@@ -1025,8 +1032,9 @@ fn compile_jobs(runner: &Runner, mut jobs: Vec<(Order, Job)>) -> Vec<Placed> {
 /// stays in its caches. On the 2-core VM (`examples/scaling`, 1 and 2 jobs), plain shaderc over the library's units
 /// took 3–10 % less time in this order than in the order they are generated (each variant's stages in turn), and
 /// the pass 3–5 % less (measured with every module of the pass grouped at once; a streamed pass groups each info's
-/// modules, most of which are the mesh ubershader's); a single cold `shader-builder build` at 2 jobs moved less than its noise (0.59 s), and on
-/// the 16-core H200 machine the order made no difference. Moved, not sorted: each job is moved twice.
+/// modules, most of which are the mesh ubershader's); a single cold `shader-builder build` at 2 jobs moved less than
+/// its noise (0.59 s), and on the 16-core H200 machine the order made no difference. Moved, not sorted: each job is
+/// moved twice.
 fn by_stage<T>(items: Vec<T>, stage_of: impl Fn(&T) -> Stage) -> Vec<T> {
     let count = items.len();
     let mut stages: BTreeMap<Stage, Vec<T>> = BTreeMap::new();
@@ -1314,10 +1322,7 @@ fn compile_one(
             .map_err(|d| Failure::new(&info.name, Some(format!("{} (local read)", label())), d))?;
         reads.add(&local.module);
     }
-    let base = || match info.variant_index() {
-        Some(v) => format!("{}.v{v}.{}", info.name, stage.short_name()),
-        None => format!("{}.{}", info.name, stage.short_name()),
-    };
+    let base = || output_base(&info.name, info.variant_index(), stage.short_name());
     let cross_started = Instant::now();
     let verdicts = translate_module(flow, info, stage, &opts.cross);
     let mut targets: Vec<TargetReport> = Vec::with_capacity(verdicts.len());
@@ -1558,7 +1563,8 @@ pub fn merge_outputs(shards: &[PathBuf], out: &std::path::Path) -> Result<usize,
         };
         for name in names {
             let path = dir.join(&name);
-            if !path.is_file() {
+            // Not followed: a link in a part's folder is nothing a build wrote.
+            if !std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
                 return Err(format!(
                     "`{}` is not a file the part wrote (missing, or not a file): build the part again",
                     path.display()
